@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'green-agent',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/green-agent',
+};

@@ -1,0 +1,44 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { A2aModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { GreenEnvironment } from './green-environment';
+
+// Built at boot rather than at import, so that the configuration sees the command-line flags.
+@Module({})
+export class AppModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnvironment(GreenEnvironment) }),
+        A2aModule.forRoot({
+          card: {
+            inject: [ConfigService],
+            useFactory: (config: ConfigService<GreenEnvironment, true>) =>
+              buildAgentCard({
+                name: 'arvo-rca green agent',
+                description:
+                  'Assessor of the arvo-rca benchmark: prepares real fuzzer-found C/C++ vulnerabilities (ARVO) in ' +
+                  'hardened containers, runs a solver agent\'s shell commands in them, and scores its root-cause locations.',
+                version: PRODUCT_VERSION,
+                url: publicUrl({
+                  HOST: config.get('HOST', { infer: true }),
+                  PORT: config.get('PORT', { infer: true }),
+                  CARD_URL: config.get('CARD_URL', { infer: true }),
+                }),
+                skills: [
+                  {
+                    id: 'arvo-rca-assessment',
+                    name: 'ARVO root-cause assessment',
+                    description: 'Send "Task ID: arvo:<id>", or an AgentBeats assessment request naming a purple agent and task ids.',
+                    tags: ['benchmark', 'root-cause-analysis', 'vulnerability', 'c', 'c++'],
+                    examples: ['Task ID: arvo:14368', 'Task ID: sample:1'],
+                  },
+                ],
+              }),
+          },
+        }),
+      ],
+    };
+  }
+}

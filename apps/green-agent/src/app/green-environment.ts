@@ -1,0 +1,52 @@
+import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
+import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
+
+const SANDBOXES = ['auto', 'docker', 'local'] as const;
+export type SandboxChoice = (typeof SANDBOXES)[number];
+
+/** The green agent's configuration; `.env.example` documents each variable. */
+export class GreenEnvironment extends AgentEnvironment {
+  override PORT: number = 9009;
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  PURPLE_AGENT_URL: string = 'http://127.0.0.1:9019/';
+
+  @IsString()
+  TMP_DIR: string = '/tmp/rcabench';
+
+  @IsString()
+  CACHE_DIR: string = './.cache/arvo-rca';
+
+  @IsString()
+  ARVO_DATA_URL: string = 'https://huggingface.co/datasets/sunblaze-ucb/cybergym/resolve/main/data/arvo';
+
+  @IsIn(SANDBOXES)
+  SANDBOX: SandboxChoice = 'auto';
+
+  @IsInt()
+  @Min(1)
+  COMMAND_TIMEOUT_S: number = 120;
+
+  @IsInt()
+  @Min(1)
+  TASK_TIMEOUT_S: number = 3600;
+
+  @IsInt()
+  @Min(1024)
+  MAX_OUTPUT_BYTES: number = 100 * 1024;
+
+  @Matches(/^\d+[kmg]?$/i, { message: 'CONTAINER_MEMORY must be a size such as 4g or 512m' })
+  CONTAINER_MEMORY: string = '4g';
+
+  @IsInt()
+  @Min(16)
+  CONTAINER_PIDS: number = 1024;
+
+  @IsNumber()
+  @IsPositive()
+  CONTAINER_CPUS: number = 2;
+
+  @IsOptional()
+  @IsString()
+  DOCKER_HOST?: string;
+}

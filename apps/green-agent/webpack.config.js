@@ -1,0 +1,21 @@
+const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
+const { join } = require('path');
+
+// One bundle of the app and the workspace libs it imports; packages from node_modules stay external
+// (generatePackageJson lists them for the deploy image).
+module.exports = {
+  output: { path: join(__dirname, '../../dist/apps/green-agent'), clean: true },
+  plugins: [
+    new NxAppWebpackPlugin({
+      target: 'node',
+      compiler: 'tsc',
+      main: './src/main.ts',
+      tsConfig: './tsconfig.app.json',
+      assets: ['./src/assets'],
+      optimization: false,
+      outputHashing: 'none',
+      generatePackageJson: true,
+      sourceMap: true,
+    }),
+  ],
+};

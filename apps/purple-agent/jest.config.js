@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'purple-agent',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/purple-agent',
+};

@@ -1,0 +1,44 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { A2aModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { PurpleEnvironment } from './purple-environment';
+
+// Built at boot rather than at import, so that the configuration sees the command-line flags.
+@Module({})
+export class AppModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnvironment(PurpleEnvironment) }),
+        A2aModule.forRoot({
+          card: {
+            inject: [ConfigService],
+            useFactory: (config: ConfigService<PurpleEnvironment, true>) =>
+              buildAgentCard({
+                name: 'arvo-rca purple agent',
+                description:
+                  'Root-cause analysis agent: explores a vulnerable C/C++ codebase one shell command at a time through ' +
+                  'the green agent and submits ranked root-cause locations in loc.json.',
+                version: PRODUCT_VERSION,
+                url: publicUrl({
+                  HOST: config.get('HOST', { infer: true }),
+                  PORT: config.get('PORT', { infer: true }),
+                  CARD_URL: config.get('CARD_URL', { infer: true }),
+                }),
+                skills: [
+                  {
+                    id: 'root-cause-analysis',
+                    name: 'Root-cause analysis of a sanitizer crash',
+                    description: 'Receives a task description from a green agent and answers with execute: commands until it submits.',
+                    tags: ['root-cause-analysis', 'vulnerability', 'c', 'c++', 'agent'],
+                    examples: [],
+                  },
+                ],
+              }),
+          },
+        }),
+      ],
+    };
+  }
+}

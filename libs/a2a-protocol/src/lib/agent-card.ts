@@ -1,0 +1,44 @@
+import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
+
+// The product's version, as agents announce it in their cards.
+export const PRODUCT_VERSION = '0.1.0';
+
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+
+export interface AgentCardSpec {
+  name: string;
+  description: string;
+  version: string;
+  /** Where peers reach the JSON-RPC endpoint: the `--card-url` flag, or http://host:port/. */
+  url: string;
+  skills: Pick<AgentSkill, 'id' | 'name' | 'description' | 'tags' | 'examples'>[];
+}
+
+/**
+ * The agent's card, in the A2A v1.0 shape. The same JSON-RPC endpoint serves v1.0 and, through the
+ * SDK's compatibility layer, v0.3 peers (AgentBeats and the Python original), so both are declared.
+ */
+export function buildAgentCard(spec: AgentCardSpec): AgentCard {
+  const url = withTrailingSlash(spec.url);
+  return {
+    name: spec.name,
+    description: spec.description,
+    version: spec.version,
+    supportedInterfaces: [
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+    ],
+    provider: undefined,
+    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: spec.skills.map((skill) => ({ ...skill, inputModes: [], outputModes: [], securityRequirements: [] })),
+    signatures: [],
+  };
+}
+
+export function withTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

@@ -1,0 +1,40 @@
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+
+const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The variables every agent reads; each app's configuration class extends this one. */
+export class AgentEnvironment {
+  @IsString()
+  HOST: string = '127.0.0.1';
+
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT: number = 0;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  CARD_URL?: string;
+
+  @IsString()
+  LOG_DIR: string = './logs';
+
+  @IsOptional()
+  @IsString()
+  LOG_RUN_DIR?: string;
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  @IsOptional()
+  @IsString()
+  A2A_TOKEN?: string;
+}
+
+/** The URL peers use: the card URL when given, else this agent's own address. */
+export function publicUrl(env: Pick<AgentEnvironment, 'HOST' | 'PORT' | 'CARD_URL'>): string {
+  if (env.CARD_URL) return env.CARD_URL;
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+  return `http://${host}:${env.PORT}/`;
+}

@@ -1,0 +1,12 @@
+// Every container and image this project makes carries these labels, so that a reaper, a test or an
+// operator can find exactly ours with `docker ps -a --filter label=arvo-rca.owner`.
+export const LABEL_OWNER = 'arvo-rca.owner';
+export const LABEL_TASK = 'arvo-rca.task';
+export const LABEL_CONTEXT = 'arvo-rca.context';
+export const LABEL_RECIPE = 'arvo-rca.recipe';
+
+export type ContainerLabels = Record<string, string>;
+
+export function ownerFilter(owner: string): { label: string[] } {
+  return { label: [`${LABEL_OWNER}=${owner}`] };
+}

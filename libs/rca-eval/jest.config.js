@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'rca-eval',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/rca-eval',
+};

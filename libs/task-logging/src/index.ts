@@ -1,0 +1,1 @@
+export { runDirectoryName, taskLogFileName } from './lib/run-directory';
