@@ -1,3 +1,4 @@
+import type { AgentCard } from '@a2a-js/sdk';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AGENT_CARD_PATH } from '@arvo-rca/a2a-protocol';
@@ -15,7 +16,7 @@ describe('green agent app', () => {
     try {
       await app.listen(0, '127.0.0.1');
       const response = await fetch(new URL(AGENT_CARD_PATH, await app.getUrl()));
-      const card = await response.json();
+      const card = (await response.json()) as AgentCard;
 
       expect(response.status).toBe(200);
       expect(card.name).toBe('arvo-rca green agent');
