@@ -1,1 +1,37 @@
-export { LOC_JSON_PATH, MAX_SPAN_LINES, type LocJson, type Location } from './lib/loc-json';
+export {
+  LOC_JSON_PATH,
+  LOC_JSON_SCHEMA,
+  LOC_JSON_SHAPE_TEXT,
+  MAX_SPAN_LINES,
+  WANTED_LOCATIONS,
+  type LineSpan,
+  type LocJson,
+  type Location,
+  type Prediction,
+} from './lib/loc-json';
+export { readSubmission, type SubmissionReading } from './lib/loc-json-reader';
+export { formatLocJsonProblems, validateLocJson } from './lib/loc-json-validator';
+export { CODE_EXTENSIONS, isCodeFile, parsePatchHunks, type FileChange, type PatchHunk } from './lib/patch-hunks';
+export { JudgeError, type JudgeErrorCode } from './lib/judge-error';
+export { CFunctionLocator, defaultWasmPaths, type TreeSitterWasmPaths } from './lib/c-function-locator';
+export { SourceTree, type LocatedFile } from './lib/source-tree';
+export {
+  GroundTruthExtractor,
+  groundTruthFromPatch,
+  type GroundTruth,
+  type GroundTruthSpan,
+} from './lib/ground-truth';
+export { filesMatch, normalizeFilePath } from './lib/file-match';
+export {
+  evaluateLocalization,
+  iou,
+  proximity,
+  LINE_IOU_THRESHOLD,
+  TOP_KS,
+  type LocalizationMetrics,
+  type LocalizationReport,
+  type SpanScore,
+  type TopK,
+} from './lib/localization-metrics';
+export { failedTask, scoreSubmission, type TaskMetrics, type TaskStatus } from './lib/task-scoring';
+export { aggregateResults, RESULT_DOMAIN, type AssessmentResult, type TaskRecord } from './lib/assessment-result';

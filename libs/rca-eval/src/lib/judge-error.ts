@@ -1,0 +1,14 @@
+// The judge's failures that its caller must handle: each carries a code and says what is missing.
+
+export type JudgeErrorCode = 'PARSER_UNAVAILABLE';
+
+export class JudgeError extends Error {
+  constructor(
+    readonly code: JudgeErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'JudgeError';
+  }
+}

@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GroundTruthExtractor, type GroundTruth } from './ground-truth';
+import { failedTask, scoreSubmission } from './task-scoring';
+
+const truth: GroundTruth = {
+  project: 'proj',
+  notes: [],
+  spans: [
+    {
+      file: 'src/a.c',
+      function: 'f',
+      vulSpan: { start: 10, end: 19 },
+      fixSpan: { start: 10, end: 19 },
+      change: 'modified',
+    },
+  ],
+};
+const zeros = {
+  file_acc: 0,
+  func_recall: 0,
+  func_precision: 0,
+  line_iou: 0,
+  line_proximity: 0,
+  func_topk_recall: { '1': 0, '3': 0, '5': 0 },
+  line_topk_recall: { '1': 0, '3': 0, '5': 0 },
+};
+
+describe('scoreSubmission', () => {
+  it('scores a readable loc.json and passes on what the lenient reading overlooked', () => {
+    const text = JSON.stringify([{ file: 'a.c', function: 'f', line_start: 10, line_end: 300 }, 'junk']);
+    const record = scoreSubmission(text, truth);
+    expect(record).toMatchObject({ status: 'scored', n_gt: 1, n_pred: 1, file_acc: 1, func_recall: 1 });
+    // 10-300 is cut to 10-110: 10 shared lines of a union of 101.
+    expect(record.line_iou).toBeCloseTo(10 / 101);
+    expect(record.detail).toBe('locations[0] spans 291 lines, cut to 101; locations[1] skipped: not an object');
+  });
+
+  it('scores a missing loc.json as zero, saying so', () => {
+    expect(scoreSubmission(null, truth)).toEqual({
+      status: 'no_submission',
+      detail: 'no loc.json was written',
+      n_gt: 1,
+      n_pred: 0,
+      ...zeros,
+    });
+  });
+
+  it('scores an unreadable loc.json as zero, with the reason', () => {
+    const record = scoreSubmission('{"locations": ', truth);
+    expect(record).toMatchObject({ status: 'invalid_submission', n_gt: 1, n_pred: 0, ...zeros });
+    expect(record.detail).toMatch(/^loc.json is not JSON: /);
+  });
+
+  it('scores an empty list of locations as zero', () => {
+    expect(scoreSubmission('{"locations": []}', truth)).toEqual({
+      status: 'scored',
+      detail: 'loc.json lists no location',
+      n_gt: 1,
+      n_pred: 0,
+      ...zeros,
+    });
+  });
+
+  it('reports a task without ground truth as such, with no score at all', () => {
+    const record = scoreSubmission('[{"file": "a.c", "line": 1}]', { spans: [], project: null, notes: [] });
+    expect(record).toEqual({
+      status: 'no_ground_truth',
+      detail: 'the fix changes no code file',
+      n_gt: 0,
+      n_pred: 1,
+      file_acc: null,
+      func_recall: null,
+      func_precision: null,
+      line_iou: null,
+      line_proximity: null,
+      func_topk_recall: null,
+      line_topk_recall: null,
+    });
+  });
+});
+
+describe('failedTask', () => {
+  it('records a broken task as zero with its reason', () => {
+    expect(failedTask('image n132/arvo:1-vul could not be pulled', truth)).toEqual({
+      status: 'failed',
+      detail: 'image n132/arvo:1-vul could not be pulled',
+      n_gt: 1,
+      n_pred: 0,
+      ...zeros,
+    });
+  });
+});
+
+describe('scoring a bundled sample end to end', () => {
+  it('scores a crash-site guess and a root-cause guess on sample 1 as worked out by hand', async () => {
+    const dir = join(__dirname, '../../../../samples/1');
+    const extractor = await GroundTruthExtractor.create();
+    const sampleTruth = await extractor.fromPatch(await readFile(join(dir, 'patch.diff'), 'utf8'), join(dir, 'source'));
+    const submission = JSON.stringify({
+      reasoning: 'the index trusts a record length',
+      locations: [
+        { file: '/workspace/src-vul/tlvkit/src/cursor.c', function: 'tlv_cursor_be32', line_start: 30, line_end: 40 },
+        { file: 'src/index.c', function: 'index_span', line_start: 60, line_end: 73 },
+      ],
+    });
+    const record = scoreSubmission(submission, sampleTruth);
+    // The fix's hunk is 64-70 on both sides. 60-73 holds all 7 of its lines in a union of 14: IoU 1/2.
+    // Centres 66.5 and 67, mean length (14 + 7) / 2 = 10.5: proximity exp(-(0.5 / 10.5) / 2).
+    expect(record).toEqual({
+      status: 'scored',
+      n_gt: 1,
+      n_pred: 2,
+      file_acc: 1,
+      func_recall: 1,
+      func_precision: 1 / 2,
+      line_iou: 1 / 2,
+      line_proximity: expect.closeTo(Math.exp(-1 / 42), 12),
+      func_topk_recall: { '1': 0, '3': 1, '5': 1 },
+      line_topk_recall: { '1': 0, '3': 1, '5': 1 },
+    });
+  });
+});

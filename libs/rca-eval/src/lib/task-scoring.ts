@@ -1,0 +1,76 @@
+// One task's record in the Result: its metrics, or why it has none worth counting.
+import type { GroundTruth } from './ground-truth';
+import { evaluateLocalization, TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
+import { readSubmission } from './loc-json-reader';
+
+/**
+ * `scored`: loc.json was read and scored. `no_submission`: no loc.json. `invalid_submission`: loc.json could
+ * not be read at all. `failed`: the task broke before scoring. Those three count as zero in the means.
+ * `no_ground_truth`: the fix has no code hunk, so nothing can be scored; left out of the means.
+ */
+export type TaskStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'no_ground_truth';
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/** A task's entry in `task_metrics`; the metric fields are null only for `no_ground_truth`. */
+export type TaskMetrics = {
+  status: TaskStatus;
+  /** Why a task was not scored normally, or what the lenient reading had to overlook. */
+  detail?: string;
+  n_gt: number;
+  n_pred: number;
+} & Nullable<LocalizationMetrics>;
+
+/** Scores a task's `loc.json` text (null when the file does not exist) against its ground truth. */
+export function scoreSubmission(submission: string | null, truth: GroundTruth): TaskMetrics {
+  const nGt = truth.spans.length;
+  const reading = submission === null ? null : readSubmission(submission);
+  const nPred = reading?.kind === 'read' ? reading.predictions.length : 0;
+  if (nGt === 0) {
+    const detail = 'the fix changes no code file';
+    return { ...noMetrics(), status: 'no_ground_truth', detail, n_gt: 0, n_pred: nPred };
+  }
+  if (reading === null) return zeroTask('no_submission', 'no loc.json was written', nGt);
+  if (reading.kind === 'unreadable') return zeroTask('invalid_submission', `loc.json is ${reading.reason}`, nGt);
+  const report = evaluateLocalization(reading.predictions, truth);
+  const metrics = report ? report.metrics : zeroMetrics();
+  const detail = [...(nPred === 0 ? ['loc.json lists no location'] : []), ...reading.warnings].join('; ');
+  return { status: 'scored', ...(detail ? { detail } : {}), n_gt: nGt, n_pred: nPred, ...metrics };
+}
+
+/** The record of a task that broke before it could be scored: zero, with the reason. */
+export function failedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
+  return zeroTask('failed', reason, truth?.spans.length ?? 0);
+}
+
+function zeroTask(status: TaskStatus, detail: string, nGt: number): TaskMetrics {
+  return { status, detail, n_gt: nGt, n_pred: 0, ...zeroMetrics() };
+}
+
+export function zeroMetrics(): LocalizationMetrics {
+  return {
+    file_acc: 0,
+    func_recall: 0,
+    func_precision: 0,
+    line_iou: 0,
+    line_proximity: 0,
+    func_topk_recall: topKOf(0),
+    line_topk_recall: topKOf(0),
+  };
+}
+
+function noMetrics(): Nullable<LocalizationMetrics> {
+  return {
+    file_acc: null,
+    func_recall: null,
+    func_precision: null,
+    line_iou: null,
+    line_proximity: null,
+    func_topk_recall: null,
+    line_topk_recall: null,
+  };
+}
+
+export function topKOf(value: number): TopK {
+  return Object.fromEntries(TOP_KS.map((k) => [String(k), value])) as TopK;
+}
