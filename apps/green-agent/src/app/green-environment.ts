@@ -20,6 +20,12 @@ export class GreenEnvironment extends AgentEnvironment {
   @IsString()
   ARVO_DATA_URL: string = 'https://huggingface.co/datasets/sunblaze-ucb/cybergym/resolve/main/data/arvo';
 
+  // The bundled sample tasks (`sample:<n>`). Relative to the working directory, like the other paths: right
+  // when started from the repository root (`npm start`, `nx serve`, `node dist/apps/green-agent/main.js`);
+  // set it when the agent runs from elsewhere (a deploy image copies samples/ next to the bundle).
+  @IsString()
+  SAMPLES_DIR: string = './samples';
+
   @IsIn(SANDBOXES)
   SANDBOX: SandboxChoice = 'auto';
 

@@ -1,0 +1,115 @@
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { ArchiveExtractor } from './archive-extractor';
+import { tarGz, type FixtureEntry } from './tar-fixture.testing';
+
+const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+
+/** Every path under `root`, relative to it, sorted. */
+async function listTree(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true });
+  return entries.map((entry) => relative(root, join(root, entry))).sort();
+}
+
+describe('ArchiveExtractor', () => {
+  const extractor = new ArchiveExtractor();
+  let caseDir: string;
+  let targetDir: string;
+
+  beforeEach(async () => {
+    caseDir = await mkdtemp(join(tmpdir(), 'archive-extractor-'));
+    // Deep enough that every `../` trick below would land inside caseDir, where the test can see it.
+    targetDir = join(caseDir, 'a', 'b', 'c', 'target');
+    await mkdir(targetDir, { recursive: true });
+  });
+
+  afterEach(async () => {
+    await rm(caseDir, { recursive: true, force: true });
+  });
+
+  async function extract(entries: FixtureEntry[]): Promise<void> {
+    const archive = join(caseDir, 'archive.tar.gz');
+    await writeFile(archive, tarGz(entries));
+    await extractor.extract(archive, targetDir, 'src-vul');
+  }
+
+  it('extracts the sample archive: the source tree under src-vul/', async () => {
+    await extractor.extract(join(SAMPLES_DIR, '1', 'repo-vul.tar.gz'), targetDir, 'src-vul');
+
+    const tree = await listTree(targetDir);
+    expect(tree).toContain('src-vul/tlvkit/src/cursor.c');
+    expect(tree.every((path) => path.startsWith('src-vul'))).toBe(true);
+    expect(await readFile(join(targetDir, 'src-vul/tlvkit/src/cursor.c'), 'utf8')).toContain('tlv_cursor_be32');
+  });
+
+  it('keeps links that stay inside the tree', async () => {
+    await extract([
+      { type: 'File', path: 'src-vul/p/include/p.h', content: '#define P 1\n' },
+      { type: 'SymbolicLink', path: 'src-vul/p/inc', linkpath: 'include' },
+      { type: 'Link', path: 'src-vul/p/copy.h', linkpath: 'src-vul/p/include/p.h' },
+    ]);
+
+    expect(await readlink(join(targetDir, 'src-vul/p/inc'))).toBe('include');
+    expect(await readFile(join(targetDir, 'src-vul/p/inc/p.h'), 'utf8')).toBe('#define P 1\n');
+    expect(await readFile(join(targetDir, 'src-vul/p/copy.h'), 'utf8')).toBe('#define P 1\n');
+  });
+
+  const hostile: [string, (caseDir: string) => FixtureEntry[], RegExp][] = [
+    ['a ../ entry', () => [{ type: 'File', path: 'src-vul/../../../escaped.txt', content: 'pwned' }], /contains '\.\.'/],
+    ['an absolute entry', (dir) => [{ type: 'File', path: join(dir, 'escaped.txt'), content: 'pwned' }], /has an absolute path/],
+    [
+      'a symlink climbing out, and a file written through it',
+      () => [
+        { type: 'SymbolicLink', path: 'src-vul/p/up', linkpath: '../../../../..' },
+        { type: 'File', path: 'src-vul/p/up/escaped.txt', content: 'pwned' },
+      ],
+      /symbolic link "src-vul\/p\/up" -> "..\/..\/..\/..\/.." points outside src-vul\//,
+    ],
+    [
+      'an absolute symlink',
+      (dir) => [{ type: 'SymbolicLink', path: 'src-vul/out', linkpath: dir }],
+      /points to an absolute path/,
+    ],
+    [
+      'a hard link to a file outside',
+      (dir) => [{ type: 'Link', path: 'src-vul/passwd', linkpath: join(dir, 'archive.tar.gz') }],
+      /hard link .* points to an absolute path/,
+    ],
+    ['an entry outside src-vul/', () => [{ type: 'File', path: 'shared/loc.json', content: '{}' }], /"shared\/loc.json" is outside src-vul\//],
+  ];
+
+  it.each(hostile)('refuses an archive with %s, and writes nothing at all', async (_name, entries, reason) => {
+    const before = await listTree(caseDir);
+    const legit: FixtureEntry = { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' };
+
+    await expect(extract([legit, ...entries(caseDir), legit])).rejects.toThrow(
+      expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(reason) }),
+    );
+    expect(await listTree(targetDir)).toEqual([]);
+    expect(await listTree(caseDir)).toEqual([...before, 'archive.tar.gz'].sort());
+  });
+
+  it.each([
+    ['random bytes', () => Buffer.from('this is not an archive at all, not even gzip')],
+    ['an empty file', () => Buffer.alloc(0)],
+    ['a truncated gzip stream', async () => (await readFile(join(SAMPLES_DIR, '1', 'repo-vul.tar.gz'))).subarray(0, 2000)],
+  ])('fails clearly on %s', async (_name, bytes) => {
+    const archive = join(caseDir, 'broken.tar.gz');
+    await writeFile(archive, await bytes());
+
+    await expect(extractor.extract(archive, targetDir, 'src-vul')).rejects.toThrow(
+      expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/archive is corrupt or truncated: .+/) }),
+    );
+    expect(await listTree(targetDir)).toEqual([]);
+  });
+
+  it('leaves a symlink inside the tree as a link, never following it on the host', async () => {
+    await extract([
+      { type: 'Directory', path: 'src-vul/p/' },
+      { type: 'SymbolicLink', path: 'src-vul/self', linkpath: 'p' },
+    ]);
+
+    expect((await lstat(join(targetDir, 'src-vul/self'))).isSymbolicLink()).toBe(true);
+  });
+});

@@ -1,0 +1,102 @@
+import { backOff } from 'exponential-backoff';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { DownloadProgress, type AssetLog } from './download-progress';
+import { HttpFetcher, HttpIdleTimeoutError, HttpStatusError } from './http-fetcher';
+import { TaskAssetsError } from './task-assets.errors';
+import { TaskFileSystem } from './task-file-system';
+
+/** How downloads behave; every field has a production default and tests shrink the delays. */
+export interface DownloadPolicy {
+  attempts: number;
+  firstRetryDelayMs: number;
+  maxRetryDelayMs: number;
+  /** Longest silence from the server (connect, headers, or between body chunks) before the attempt is abandoned. */
+  idleTimeoutMs: number;
+  /** Files at least this big (or of unknown size) get progress lines. */
+  progressMinBytes: number;
+}
+
+export const DEFAULT_DOWNLOAD_POLICY: DownloadPolicy = {
+  attempts: 5,
+  firstRetryDelayMs: 1000,
+  maxRetryDelayMs: 30_000,
+  idleTimeoutMs: 60_000,
+  progressMinBytes: 8 * 1024 * 1024,
+};
+
+/** The body ended before the advertised Content-Length. */
+class TruncatedDownloadError extends Error {
+  constructor(received: number, expected: number) {
+    super(`body ended after ${received} of ${expected} bytes`);
+  }
+}
+
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** Streams one URL into a file: a temporary name then a rename, so a file under its final name is always complete. */
+export class FileDownloader {
+  constructor(
+    private readonly http: HttpFetcher,
+    private readonly files: TaskFileSystem,
+    private readonly policy: DownloadPolicy,
+  ) {}
+
+  /** Retries 5xx, resets and timeouts with exponential backoff; a 404 is TASK_NOT_FOUND at once. */
+  async download(url: URL, destination: string, label: string, log: AssetLog): Promise<void> {
+    const { attempts } = this.policy;
+    try {
+      await backOff(() => this.attempt(url, destination, label, log), {
+        numOfAttempts: attempts,
+        startingDelay: this.policy.firstRetryDelayMs,
+        maxDelay: this.policy.maxRetryDelayMs,
+        jitter: 'full',
+        retry: (error: unknown, failed: number) => {
+          if (!isTransient(error) || failed >= attempts) return false;
+          log(`${label}: ${reason(error)}; retrying (attempt ${failed + 1} of ${attempts})`);
+          return true;
+        },
+      });
+    } catch (error) {
+      throw asAssetsError(error, url, label, attempts);
+    }
+  }
+
+  private async attempt(url: URL, destination: string, label: string, log: AssetLog): Promise<void> {
+    const temporary = `${destination}.${randomUUID()}.part`;
+    try {
+      const body = await this.http.get(url, { idleTimeoutMs: this.policy.idleTimeoutMs });
+      const progress = new DownloadProgress(label, body.length, log, this.policy.progressMinBytes);
+      await pipeline(body.stream, progress.meter(), this.files.openForWrite(temporary));
+      if (body.length !== undefined && progress.bytes !== body.length) {
+        throw new TruncatedDownloadError(progress.bytes, body.length);
+      }
+      await this.files.rename(temporary, destination);
+      progress.finish();
+    } catch (error) {
+      await this.files.remove(temporary);
+      throw error;
+    }
+  }
+}
+
+function isTransient(error: unknown): boolean {
+  if (error instanceof HttpStatusError) return error.status >= 500 || error.status === 408 || error.status === 429;
+  if (error instanceof HttpIdleTimeoutError || error instanceof TruncatedDownloadError) return true;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && TRANSIENT_CODES.has(code);
+}
+
+function asAssetsError(error: unknown, url: URL, label: string, attempts: number): TaskAssetsError {
+  if (error instanceof HttpStatusError && (error.status === 404 || error.status === 410)) {
+    return new TaskAssetsError('TASK_NOT_FOUND', `task not found: no ${label} at ${url.href} (HTTP ${error.status})`, { cause: error });
+  }
+  const tries = isTransient(error) ? ` after ${attempts} attempts` : '';
+  return new TaskAssetsError('DOWNLOAD_FAILED', `could not download ${label} from ${url.href}${tries}: ${reason(error)}`, { cause: error });
+}
+
+function reason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+}

@@ -1,0 +1,11 @@
+export { ArchiveExtractor } from './archive-extractor';
+export type { AssetLog } from './download-progress';
+export { DEFAULT_DOWNLOAD_POLICY, type DownloadPolicy } from './file-downloader';
+export { HttpFetcher } from './http-fetcher';
+export { TaskAssetsError, type TaskAssetsErrorCode } from './task-assets.errors';
+export { TaskAssetsModule } from './task-assets.module';
+export { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, taskSources, type TaskAssetsOptions } from './task-assets.options';
+export { TaskAssetsService, type PreparedTask, type TaskAssetsIo } from './task-assets.service';
+export { TaskFileSystem } from './task-file-system';
+export { TASK_ID_PATTERN, type TaskRef } from './task-ref';
+export type { TaskFileName, TaskSourceConfig } from './task-source';

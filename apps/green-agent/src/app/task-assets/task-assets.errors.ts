@@ -1,0 +1,29 @@
+/** What went wrong while preparing a task's assets; the A2A layer reports the code and the message. */
+export type TaskAssetsErrorCode =
+  | 'INVALID_TASK_ID'
+  | 'UNKNOWN_TASK_SOURCE'
+  | 'TASK_NOT_FOUND'
+  | 'DOWNLOAD_FAILED'
+  | 'BROKEN_ARCHIVE';
+
+export class TaskAssetsError extends Error {
+  override readonly name = 'TaskAssetsError';
+
+  constructor(
+    readonly code: TaskAssetsErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** The same error, its message prefixed with the task it concerns. */
+  forTask(taskKey: string): TaskAssetsError {
+    return this.message.startsWith(`${taskKey}: `) ? this : new TaskAssetsError(this.code, `${taskKey}: ${this.message}`, { cause: this });
+  }
+}
+
+/** A short, quoted rendering of untrusted text for error messages. */
+export function quote(text: string, max = 80): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}

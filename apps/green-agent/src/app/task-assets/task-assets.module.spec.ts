@@ -1,0 +1,54 @@
+import { ConfigModule } from '@nestjs/config';
+import { Test } from '@nestjs/testing';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { GreenEnvironment } from '../green-environment';
+import { taskAssetsOptionsFrom } from './task-assets.options';
+import { TaskAssetsModule } from './task-assets.module';
+import { TaskAssetsService } from './task-assets.service';
+
+const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+
+describe('TaskAssetsModule', () => {
+  const saved = { ...process.env };
+  let root: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'task-assets-module-'));
+  });
+
+  afterEach(async () => {
+    process.env = { ...saved };
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('provides a TaskAssetsService configured from TMP_DIR, CACHE_DIR and SAMPLES_DIR', async () => {
+    Object.assign(process.env, { TMP_DIR: join(root, 'tmp'), CACHE_DIR: join(root, 'cache'), SAMPLES_DIR });
+    const moduleRef = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment(GreenEnvironment) }), TaskAssetsModule],
+    }).compile();
+    try {
+      const task = await moduleRef.get(TaskAssetsService).prepare('sample:1');
+
+      expect(relative(join(root, 'tmp'), task.workspaceDir)).toMatch(/^sample_1-[0-9a-f-]{36}\/workspace$/);
+      expect(await readdir(join(task.workspaceDir, 'src-vul'))).toEqual(['tlvkit']);
+      await task.dispose();
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it('knows the arvo and sample sources, with the data set URL and the samples folder by default', () => {
+    const options = taskAssetsOptionsFrom(new GreenEnvironment());
+
+    expect(options.sources).toEqual([
+      { name: 'arvo', base: 'https://huggingface.co/datasets/sunblaze-ucb/cybergym/resolve/main/data/arvo', imageTemplate: 'n132/arvo:{id}-vul' },
+      { name: 'sample', base: './samples', imageTemplate: 'arvo-rca-sample:{id}-vul' },
+    ]);
+    expect(options.tmpDir).toBe('/tmp/rcabench');
+    // Relative folders are taken from the working directory, as the agents are started from the repository root.
+    expect(options.cacheDir).toBe(resolve(process.cwd(), '.cache/arvo-rca'));
+  });
+});

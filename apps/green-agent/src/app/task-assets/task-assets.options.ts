@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import type { GreenEnvironment } from '../green-environment';
+import type { DownloadPolicy } from './file-downloader';
+import type { TaskSourceConfig } from './task-source';
+
+export interface TaskAssetsOptions {
+  /** Task workspaces are made under it, one folder per task. */
+  tmpDir: string;
+  /** The content cache shared by tasks; private to the green agent (it holds the ground truth). */
+  cacheDir: string;
+  sources: TaskSourceConfig[];
+  /** The source of a bare id such as `14368`. */
+  defaultSource?: string;
+  download?: Partial<DownloadPolicy>;
+}
+
+export const TASK_ASSETS_OPTIONS = 'TASK_ASSETS_OPTIONS';
+
+/** The sources every green agent knows; another source is one more entry here. */
+export function taskSources(env: Pick<GreenEnvironment, 'ARVO_DATA_URL' | 'SAMPLES_DIR'>): TaskSourceConfig[] {
+  return [
+    { name: 'arvo', base: env.ARVO_DATA_URL, imageTemplate: 'n132/arvo:{id}-vul' },
+    { name: 'sample', base: env.SAMPLES_DIR, imageTemplate: 'arvo-rca-sample:{id}-vul' },
+  ];
+}
+
+/** Relative directories are taken from the working directory, as the other path variables are. */
+export function taskAssetsOptionsFrom(
+  env: Pick<GreenEnvironment, 'TMP_DIR' | 'CACHE_DIR' | 'ARVO_DATA_URL' | 'SAMPLES_DIR'>,
+): TaskAssetsOptions {
+  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: 'arvo' };
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { ArchiveExtractor } from './archive-extractor';
+import { ContentCache } from './content-cache';
+import type { AssetLog } from './download-progress';
+import { DEFAULT_DOWNLOAD_POLICY, FileDownloader } from './file-downloader';
+import { HttpFetcher } from './http-fetcher';
+import { TaskAssetsError } from './task-assets.errors';
+import type { TaskAssetsOptions } from './task-assets.options';
+import { TaskFileSystem } from './task-file-system';
+import type { TaskRef } from './task-ref';
+import { TaskSourceRegistry, type TaskSource } from './task-source';
+
+/** The I/O boundaries the task assets use. */
+export interface TaskAssetsIo {
+  http: HttpFetcher;
+  files: TaskFileSystem;
+  archives: ArchiveExtractor;
+}
+
+/** A task ready for its sandbox: a fresh workspace of its own, and where its ground truth is. */
+export interface PreparedTask {
+  ref: TaskRef;
+  /** `<TMP_DIR>/<source>_<id>-<uuid>`: everything of this task on disk; `dispose()` removes it. */
+  taskRoot: string;
+  /** `<taskRoot>/workspace`, to mount at `/workspace`: `src-vul/`, `<id>_error.txt`, an empty `shared/`. */
+  workspaceDir: string;
+  errorReport: string;
+  /** `<workspaceDir>/<id>_error.txt`. */
+  errorReportPath: string;
+  /** `patch.diff` in the private cache (or a local mirror); never inside the workspace. */
+  groundTruthPath: string;
+  /** The Docker image of the task, from its source's template. */
+  image: string;
+  /** Deletes the task root; safe to call more than once. */
+  dispose(): Promise<void>;
+}
+
+const SOURCE_TREE = 'src-vul';
+const SHARED_DIR = 'shared';
+const ignore: AssetLog = () => undefined;
+
+/** Turns a task id into a prepared task: files through the content cache, then a fresh workspace. */
+export class TaskAssetsService {
+  private readonly registry: TaskSourceRegistry;
+  private readonly cache: ContentCache;
+  private readonly files: TaskFileSystem;
+  private readonly archives: ArchiveExtractor;
+
+  constructor(
+    private readonly options: TaskAssetsOptions,
+    io: TaskAssetsIo,
+  ) {
+    this.registry = new TaskSourceRegistry(options.sources, options.defaultSource);
+    this.files = io.files;
+    this.archives = io.archives;
+    const downloader = new FileDownloader(io.http, io.files, { ...DEFAULT_DOWNLOAD_POLICY, ...options.download });
+    this.cache = new ContentCache(options.cacheDir, io.files, downloader);
+  }
+
+  /** Validates a task id (`arvo:14368`, `sample:1`, or a bare ARVO id); throws INVALID_TASK_ID or UNKNOWN_TASK_SOURCE. */
+  parse(text: string): TaskRef {
+    return this.registry.parse(text);
+  }
+
+  /**
+   * Fetches the task's files through the cache and lays out a fresh workspace. Throws a TaskAssetsError:
+   * INVALID_TASK_ID / UNKNOWN_TASK_SOURCE (before any I/O), TASK_NOT_FOUND, DOWNLOAD_FAILED or BROKEN_ARCHIVE.
+   */
+  async prepare(task: string | TaskRef, log: AssetLog = ignore): Promise<PreparedTask> {
+    // A reference built elsewhere is validated again: only parse() makes ids safe for paths and URLs.
+    const ref = this.registry.parse(typeof task === 'string' ? task : `${task.source}:${task.id}`);
+    const source = this.registry.source(ref);
+    try {
+      log(`preparing ${ref.key} from ${source.describe()}`);
+      const files = await this.fetchFiles(source, ref, log);
+      const prepared = await this.layOutWorkspace(source, ref, files);
+      log(`workspace of ${ref.key} ready at ${prepared.workspaceDir}`);
+      return prepared;
+    } catch (error) {
+      throw error instanceof TaskAssetsError ? error.forTask(ref.key) : error;
+    }
+  }
+
+  private async fetchFiles(source: TaskSource, ref: TaskRef, log: AssetLog): Promise<TaskFiles> {
+    // The small crash report first: a task that does not exist is found out without touching the archive.
+    const errorReport = await this.cache.fetch(source, ref, 'error.txt', log);
+    const [archive, groundTruth] = await Promise.allSettled([
+      this.cache.fetch(source, ref, 'repo-vul.tar.gz', log),
+      this.cache.fetch(source, ref, 'patch.diff', log),
+    ]);
+    if (archive.status === 'rejected') throw archive.reason;
+    if (groundTruth.status === 'rejected') throw groundTruth.reason;
+    return { errorReport, archive: archive.value, groundTruth: groundTruth.value };
+  }
+
+  private async layOutWorkspace(source: TaskSource, ref: TaskRef, files: TaskFiles): Promise<PreparedTask> {
+    const taskRoot = join(this.options.tmpDir, `${ref.source}_${ref.id}-${randomUUID()}`);
+    const workspaceDir = join(taskRoot, 'workspace');
+    const errorReportPath = join(workspaceDir, `${ref.id}_error.txt`);
+    let removal: Promise<void> | undefined;
+    const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
+    try {
+      await this.files.makeDir(join(workspaceDir, SHARED_DIR));
+      await this.files.copyFile(files.errorReport, errorReportPath);
+      await this.extract(source, ref, files.archive, workspaceDir);
+      const errorReport = await this.files.readText(errorReportPath);
+      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, image: source.image(ref), dispose };
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
+  }
+
+  private async extract(source: TaskSource, ref: TaskRef, archive: string, workspaceDir: string): Promise<void> {
+    try {
+      await this.archives.extract(archive, workspaceDir, SOURCE_TREE);
+    } catch (error) {
+      // A broken download must not stay in the cache and break every later task on this id.
+      if (error instanceof TaskAssetsError && error.code === 'BROKEN_ARCHIVE') await this.cache.evict(source, ref, 'repo-vul.tar.gz');
+      throw error;
+    }
+  }
+}
+
+interface TaskFiles {
+  errorReport: string;
+  archive: string;
+  groundTruth: string;
+}

@@ -1,0 +1,31 @@
+import { parseTaskRef } from './task-ref';
+
+const SOURCES = ['arvo', 'sample'];
+
+describe('parseTaskRef', () => {
+  it('reads <source>:<id> into a validated reference', () => {
+    expect(parseTaskRef('arvo:14368', SOURCES, 'arvo')).toEqual({ source: 'arvo', id: '14368', key: 'arvo:14368' });
+    expect(parseTaskRef('sample:1', SOURCES, 'arvo')).toEqual({ source: 'sample', id: '1', key: 'sample:1' });
+  });
+
+  it('takes a bare id as a task of the default source, as assessment configs list them', () => {
+    expect(parseTaskRef('14368', SOURCES, 'arvo').key).toBe('arvo:14368');
+  });
+
+  it('accepts letters, digits, dashes and underscores in ids, and ignores surrounding blanks', () => {
+    expect(parseTaskRef(' arvo:Ab_9-x \n', SOURCES, 'arvo').id).toBe('Ab_9-x');
+  });
+
+  it.each(['arvo:../../etc', 'arvo:a b', 'arvo:', 'arvo:1/2', 'arvo:1:2', 'arvo:%2e%2e', 'arvo:.', `arvo:${'9'.repeat(129)}`, ''])(
+    'refuses %j as an invalid task id',
+    (text) => {
+      expect(() => parseTaskRef(text, SOURCES, 'arvo')).toThrow(expect.objectContaining({ code: 'INVALID_TASK_ID' }));
+    },
+  );
+
+  it('refuses an unknown source, naming the sources it knows', () => {
+    expect(() => parseTaskRef('nosuch:1', SOURCES, 'arvo')).toThrow(
+      expect.objectContaining({ code: 'UNKNOWN_TASK_SOURCE', message: expect.stringMatching(/"nosuch".*known sources: arvo, sample/) }),
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { quote, TaskAssetsError } from './task-assets.errors';
+
+/** A validated task id: `source` names a configured task source, `id` is safe in paths, URLs and image tags. */
+export interface TaskRef {
+  readonly source: string;
+  readonly id: string;
+  /** `<source>:<id>`, as it appears in requests and logs. */
+  readonly key: string;
+}
+
+export const TASK_ID_PATTERN = /^[0-9A-Za-z_-]+$/;
+const MAX_ID_LENGTH = 128;
+
+/**
+ * Parses `<source>:<id>` (a bare id means the default source). Everything is checked here, before the
+ * id can reach a path, a URL or an image name.
+ */
+export function parseTaskRef(text: string, knownSources: readonly string[], defaultSource: string): TaskRef {
+  const trimmed = text.trim();
+  const colon = trimmed.indexOf(':');
+  const source = colon < 0 ? defaultSource : trimmed.slice(0, colon).toLowerCase();
+  const id = colon < 0 ? trimmed : trimmed.slice(colon + 1);
+  if (!TASK_ID_PATTERN.test(id) || id.length > MAX_ID_LENGTH) {
+    throw new TaskAssetsError(
+      'INVALID_TASK_ID',
+      `invalid task id ${quote(text)}: expected <source>:<id> with an id of 1 to ${MAX_ID_LENGTH} characters from [0-9A-Za-z_-]`,
+    );
+  }
+  if (!knownSources.includes(source)) {
+    throw new TaskAssetsError(
+      'UNKNOWN_TASK_SOURCE',
+      `unknown task source ${quote(source)} in task id ${quote(text)} (known sources: ${knownSources.join(', ')})`,
+    );
+  }
+  return { source, id, key: `${source}:${id}` };
+}
