@@ -18,6 +18,6 @@ module.exports = {
   ...nxPreset,
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]s$': ['@swc/jest', swcOptions] },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };

@@ -1,7 +1,29 @@
 export { A2aModule, type A2aModuleOptions } from './lib/a2a.module';
-export { AGENT_CARD_PATH, buildAgentCard, PRODUCT_VERSION, withTrailingSlash, type AgentCardSpec } from './lib/agent-card';
-export { AGENT_CARD } from './lib/agent-card.controller';
+export { AGENT_CARD_PATH, BEARER_SCHEME, buildAgentCard, PRODUCT_VERSION, withBearerAuth, withTrailingSlash, type AgentCardSpec } from './lib/agent-card';
+export { AGENT_CARD, DEFAULT_HEARTBEAT_MS } from './lib/server/a2a-server.tokens';
+export { isLegacyVersion, toLegacyAgentCard, type LegacyAgentCard } from './lib/server/legacy-agent-card';
 export { validateEnvironment } from './lib/agent-config';
 export { AGENT_USAGE, parseAgentFlags } from './lib/agent-flags';
 export { AgentEnvironment, publicUrl, type LogLevel } from './lib/agent-environment';
 export { bootstrapAgent } from './lib/bootstrap-agent';
+// Clients of peer agents.
+export { A2aClientFactory, type A2aClientOptions } from './lib/client/a2a-client.factory';
+export { A2aPeer, type PeerCallOptions } from './lib/client/a2a-peer';
+export { A2aPeerError, type PeerErrorCode } from './lib/client/peer-error';
+export { isTerminalState, isUnsuccessfulState, type PeerEvent, type PeerTaskState } from './lib/client/peer-events';
+export { createHttpFetch } from './lib/client/http-fetch';
+// The message vocabulary of the two agents.
+export { DEFAULT_TASK_SOURCE, formatTaskKey, formatTaskRequest, parseTaskKey, parseTaskRequest, type TaskRef } from './lib/vocabulary/task-request';
+export { EXECUTE_PREFIX, formatExecute, parseSolverMessage, TASK_FINISHED, type SolverMessage } from './lib/vocabulary/solver-message';
+export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
+export {
+  COMMAND_REJECTED_PREFIX,
+  formatCommandRejected,
+  formatTaskCompleted,
+  parseAssessorReply,
+  parseCommandRejected,
+  parseTaskCompleted,
+  TASK_COMPLETED,
+  type AssessorReply,
+  type TaskSummary,
+} from './lib/vocabulary/assessor-reply';

@@ -12,3 +12,26 @@ export {
   type EnsureImageResult,
   type SampleManifest,
 } from './lib/sample-images';
+export type { CommandOutput, ExecOptions, ExecOutcome, Sandbox, SandboxFactory, SandboxKind, SandboxSpec } from './lib/sandbox';
+export { SandboxError, type SandboxErrorCode } from './lib/sandbox-error';
+export {
+  DEFAULT_SANDBOX_OPTIONS,
+  parseMemory,
+  resolveSandboxOptions,
+  SANDBOX_CHOICES,
+  sandboxOptionsFromConfig,
+  type SandboxChoice,
+  type SandboxOptions,
+  type SandboxOptionsInput,
+} from './lib/sandbox-options';
+export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions } from './lib/arvo-docker.module';
+export { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from './lib/sandbox-tokens';
+export { createSandboxFactory, DockerSandboxFactory, LocalSandboxFactory, type SandboxFactoryDeps } from './lib/sandbox-factory';
+export { ArvoDockerEnvironment, type DockerSandboxContext } from './lib/docker-environment';
+export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type LocalSandboxContext } from './lib/local-environment';
+export { BUILD_CAPABILITIES, containerName } from './lib/container-spec';
+export { SANDBOX_WORKSPACE } from './lib/command-guard';
+export { HeadTailCap } from './lib/output-cap';
+export { formatOwnerId, parseOwnerId, type OwnerIdentity } from './lib/owner-id';
+export { ProcessTable } from './lib/process-table';
+export { SandboxReaper, TASK_DIR_PATTERN } from './lib/sandbox-reaper';

@@ -1,20 +1,89 @@
-import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { AgentCard } from '@a2a-js/sdk';
-import { AGENT_CARD, AgentCardController } from './agent-card.controller';
+import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import { withBearerAuth } from './agent-card';
+import { AgentCardController } from './agent-card.controller';
+import { A2aClientFactory } from './client/a2a-client.factory';
+import { BearerTokenGuard } from './server/bearer-token.guard';
+import { JsonRpcController } from './server/json-rpc.controller';
+import { JsonRpcDispatcher } from './server/json-rpc.dispatcher';
+import { JsonRpcResponder } from './server/json-rpc.responder';
+import { A2A_EXECUTOR, A2A_SERVER_SETTINGS, AGENT_CARD, APP_AGENT_CARD, DEFAULT_HEARTBEAT_MS, type A2aServerSettings } from './server/a2a-server.tokens';
 
 export interface A2aModuleOptions {
   /** Builds the card from the app's validated configuration. */
   card: Omit<FactoryProvider<AgentCard>, 'provide'>;
+  /**
+   * The agent's logic. A class is instantiated by this module (its dependencies come from `imports`,
+   * global modules, and this module's own providers such as {@link A2aClientFactory}); a string or
+   * symbol names a provider that one of `imports` exports. Without an executor the agent serves
+   * only its card.
+   */
+  executor?: Type<AgentExecutor> | string | symbol;
+  /** Modules that provide the executor or its dependencies. */
+  imports?: ModuleMetadata['imports'];
+  /** The shared secret (`A2A_TOKEN`); by default read from the ConfigService when there is one. */
+  token?: Omit<FactoryProvider<string | undefined>, 'provide'>;
+  /** Interval of the SSE heartbeat comments (default 10 s). */
+  heartbeatMs?: number;
 }
 
-/** Mounts an agent's A2A surface on the app's Fastify server: its card at the well-known path. */
+const TOKEN_FROM_CONFIG: Omit<FactoryProvider<string | undefined>, 'provide'> = {
+  inject: [{ token: ConfigService, optional: true }],
+  useFactory: (config?: ConfigService) => config?.get<string>('A2A_TOKEN'),
+};
+
+/**
+ * Mounts an agent's A2A surface on the app's Fastify server: the card at the well-known path and,
+ * with an executor, the JSON-RPC endpoint at `/` for v0.3 and v1.0 peers (the SDK's request handler
+ * over an in-memory task store). Global, so that any module can inject the {@link A2aClientFactory}.
+ */
 @Module({})
 export class A2aModule {
   static forRoot(options: A2aModuleOptions): DynamicModule {
+    const token = options.token ?? TOKEN_FROM_CONFIG;
+    const providers: Provider[] = [
+      { provide: APP_AGENT_CARD, ...options.card },
+      {
+        provide: A2A_SERVER_SETTINGS,
+        inject: token.inject,
+        useFactory: async (...args: unknown[]): Promise<A2aServerSettings> => ({
+          token: (await token.useFactory(...args)) || undefined,
+          heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+        }),
+      },
+      {
+        provide: AGENT_CARD,
+        inject: [APP_AGENT_CARD, A2A_SERVER_SETTINGS],
+        useFactory: (card: AgentCard, settings: A2aServerSettings) => (settings.token ? withBearerAuth(card) : card),
+      },
+      { provide: A2aClientFactory, inject: [A2A_SERVER_SETTINGS], useFactory: (settings: A2aServerSettings) => new A2aClientFactory({ token: settings.token }) },
+      ...(options.executor ? jsonRpcProviders(options.executor) : []),
+    ];
     return {
       module: A2aModule,
-      controllers: [AgentCardController],
-      providers: [{ provide: AGENT_CARD, ...options.card }],
+      global: true,
+      imports: options.imports ?? [],
+      controllers: options.executor ? [AgentCardController, JsonRpcController] : [AgentCardController],
+      providers,
+      exports: [AGENT_CARD, A2aClientFactory],
     };
   }
+}
+
+function jsonRpcProviders(executor: Type<AgentExecutor> | string | symbol): Provider[] {
+  const executorProviders: Provider[] =
+    typeof executor === 'function' ? [executor, { provide: A2A_EXECUTOR, useExisting: executor }] : [{ provide: A2A_EXECUTOR, useExisting: executor }];
+  return [
+    ...executorProviders,
+    {
+      provide: DefaultRequestHandler,
+      inject: [AGENT_CARD, A2A_EXECUTOR],
+      useFactory: (card: AgentCard, agentExecutor: AgentExecutor) => new DefaultRequestHandler(card, new InMemoryTaskStore(), agentExecutor),
+    },
+    JsonRpcDispatcher,
+    JsonRpcResponder,
+    BearerTokenGuard,
+  ];
 }

@@ -42,3 +42,23 @@ export function buildAgentCard(spec: AgentCardSpec): AgentCard {
 export function withTrailingSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
+
+/** The name under which cards declare the shared-secret scheme (`A2A_TOKEN`). */
+export const BEARER_SCHEME = 'bearer';
+
+/** The card of an agent whose JSON-RPC endpoint wants `Authorization: Bearer <A2A_TOKEN>`. */
+export function withBearerAuth(card: AgentCard): AgentCard {
+  return {
+    ...card,
+    securitySchemes: {
+      ...card.securitySchemes,
+      [BEARER_SCHEME]: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: { scheme: 'Bearer', bearerFormat: '', description: 'The shared secret A2A_TOKEN of this deployment.' },
+        },
+      },
+    },
+    securityRequirements: [...card.securityRequirements, { schemes: { [BEARER_SCHEME]: { list: [] } } }],
+  };
+}

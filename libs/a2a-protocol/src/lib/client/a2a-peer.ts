@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { Role, type Message, type SendMessageRequest } from '@a2a-js/sdk';
+import type { Client, ClientFactory } from '@a2a-js/sdk/client';
+import { AGENT_CARD_PATH, withTrailingSlash } from '../agent-card';
+import { A2aPeerError, errorReason, networkFailure } from './peer-error';
+import { isUnsuccessfulState, messageText, taskState, taskText, toPeerEvent, type PeerEvent } from './peer-events';
+
+export interface PeerCallOptions {
+  /** Upper bound of the whole call in milliseconds, card lookup and stream included; 0 = none. */
+  deadlineMs?: number;
+  /** Lets the caller give up early (a task that ends, a shutdown). */
+  signal?: AbortSignal;
+}
+
+interface CallScope {
+  signal: AbortSignal | undefined;
+  explain: (error: unknown) => A2aPeerError;
+}
+
+/**
+ * Another agent, reached over A2A through the SDK's client (v1.0, or v0.3 when the peer's card says
+ * so). Its card is looked up once, on the first call; every call has its own deadline.
+ */
+export class A2aPeer {
+  private client: Client | undefined;
+
+  constructor(
+    /** The peer's base URL, as configured (with or without a trailing slash). */
+    readonly url: string,
+    private readonly clients: ClientFactory,
+    private readonly http: typeof fetch,
+  ) {}
+
+  /** Sends one text message (`message/send`) and returns the text of the peer's answer. */
+  async sendText(contextId: string, text: string, options: PeerCallOptions = {}): Promise<string> {
+    const scope = this.scope(options, 'answer');
+    try {
+      const client = await this.connect(scope.signal);
+      const result = await client.sendMessage(request(contextId, text), { signal: scope.signal });
+      if ('messageId' in result) return messageText(result);
+      const state = taskState(result);
+      if (isUnsuccessfulState(state)) throw new A2aPeerError('PEER_TASK_FAILED', `${this.describe()}: task ${state}: ${taskText(result) || '(no reason given)'}`);
+      return taskText(result);
+    } catch (error) {
+      throw scope.explain(error);
+    }
+  }
+
+  /** Sends one text message with `message/stream` and yields what the peer reports until it is done. */
+  async *streamText(contextId: string, text: string, options: PeerCallOptions = {}): AsyncGenerator<PeerEvent> {
+    const scope = this.scope(options, 'finish its stream');
+    try {
+      const client = await this.connect(scope.signal);
+      for await (const response of client.sendMessageStream(request(contextId, text), { signal: scope.signal })) {
+        const event = toPeerEvent(response);
+        if (event) yield event;
+      }
+    } catch (error) {
+      throw scope.explain(error);
+    }
+  }
+
+  private async connect(signal: AbortSignal | undefined): Promise<Client> {
+    if (this.client) return this.client;
+    const cardUrl = new URL(AGENT_CARD_PATH.slice(1), withTrailingSlash(this.url));
+    const response = await this.http(cardUrl, { headers: { 'A2A-Version': '1.0' }, signal });
+    if (!response.ok) throw new A2aPeerError('PEER_PROTOCOL', `${this.describe()}: no agent card at ${cardUrl} (HTTP ${response.status})`);
+    const card: unknown = await response.json().catch((error: unknown) => {
+      throw new A2aPeerError('PEER_PROTOCOL', `${this.describe()}: the agent card at ${cardUrl} is not JSON`, { cause: error });
+    });
+    this.client = await this.clients.createFromAgentCard(card as Parameters<ClientFactory['createFromAgentCard']>[0]);
+    return this.client;
+  }
+
+  private scope(options: PeerCallOptions, what: string): CallScope {
+    const deadline = options.deadlineMs ? AbortSignal.timeout(options.deadlineMs) : undefined;
+    const signals = [deadline, options.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const explain = (error: unknown): A2aPeerError => {
+      if (error instanceof A2aPeerError) return error;
+      if (deadline?.aborted) return new A2aPeerError('PEER_DEADLINE', `${this.describe()} did not ${what} within ${seconds(options.deadlineMs)}`, { cause: error });
+      if (options.signal?.aborted) return new A2aPeerError('PEER_ABORTED', `the call to ${this.describe()} was abandoned`, { cause: error });
+      const failure = networkFailure(error);
+      if (failure === 'PEER_UNREACHABLE') return new A2aPeerError(failure, `${this.describe()} cannot be reached: ${errorReason(error)}`, { cause: error });
+      if (failure === 'PEER_DISCONNECTED') return new A2aPeerError(failure, `${this.describe()} dropped the connection: ${errorReason(error)}`, { cause: error });
+      return new A2aPeerError('PEER_PROTOCOL', `${this.describe()} answered with an error: ${errorReason(error)}`, { cause: error });
+    };
+    return { signal, explain };
+  }
+
+  private describe(): string {
+    return `A2A peer ${this.url}`;
+  }
+}
+
+function request(contextId: string, text: string): SendMessageRequest {
+  const message: Message = {
+    messageId: randomUUID(),
+    contextId,
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  return { tenant: '', message, configuration: undefined, metadata: undefined };
+}
+
+function seconds(ms: number | undefined): string {
+  return `${((ms ?? 0) / 1000).toFixed(1)} s`;
+}

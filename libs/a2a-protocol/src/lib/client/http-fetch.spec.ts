@@ -1,0 +1,71 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpFetch } from './http-fetch';
+import { readJson } from '../testing/http.testing';
+
+describe('createHttpFetch', () => {
+  let server: Server;
+  let url: string;
+  const held = new Set<ServerResponse>();
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === '/empty') return void response.writeHead(204).end();
+      if (request.url === '/echo') {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => response.writeHead(200, { 'x-method': request.method ?? '', 'x-auth': request.headers.authorization ?? '' }).end(Buffer.concat(chunks)));
+        return;
+      }
+      // A slow stream: one chunk now, the rest only when the test says so.
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: first\n\n');
+      held.add(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    held.forEach((response) => response.destroy());
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const fetchWith = createHttpFetch();
+
+  it('sends the method, headers and body, and reads the answer', async () => {
+    const response = await fetchWith(`${url}/echo`, { method: 'POST', headers: { authorization: 'Bearer x' }, body: JSON.stringify({ big: 'é'.repeat(100_000) }) });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-method')).toBe('POST');
+    expect(response.headers.get('x-auth')).toBe('Bearer x');
+    expect((await readJson(response)).big).toHaveLength(100_000);
+  });
+
+  it('hands out a streamed body as it arrives', async () => {
+    const response = await fetchWith(new URL(`${url}/stream`));
+    const reader = response.body?.getReader();
+    const first = await reader?.read();
+
+    expect(new TextDecoder().decode(first?.value)).toBe('data: first\n\n');
+    await reader?.cancel();
+  });
+
+  it('fails the body when the signal aborts while it streams', async () => {
+    const controller = new AbortController();
+    const response = await fetchWith(`${url}/stream`, { signal: controller.signal });
+    const text = response.text();
+    controller.abort(new Error('deadline'));
+
+    await expect(text).rejects.toThrow('deadline');
+  });
+
+  it('refuses to start when the signal has already aborted', async () => {
+    await expect(fetchWith(`${url}/echo`, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
+  });
+
+  it('gives a body-less answer no body', async () => {
+    const response = await fetchWith(`${url}/empty`);
+
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+});

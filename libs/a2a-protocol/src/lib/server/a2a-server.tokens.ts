@@ -1,0 +1,20 @@
+// Injection tokens of the A2A server glue.
+
+/** The card the agent serves and its request handler validates against (the app's card, plus auth). */
+export const AGENT_CARD = Symbol('AGENT_CARD');
+/** The card as the app built it, before the module adds what the deployment requires (auth). */
+export const APP_AGENT_CARD = Symbol('APP_AGENT_CARD');
+/** The app's AgentExecutor: the agent's logic behind the JSON-RPC endpoint. */
+export const A2A_EXECUTOR = Symbol('A2A_EXECUTOR');
+/** {@link A2aServerSettings}. */
+export const A2A_SERVER_SETTINGS = Symbol('A2A_SERVER_SETTINGS');
+
+// Streams stay well under the 15 s idle limits of proxies and of the protocol's clients.
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+
+export interface A2aServerSettings {
+  /** The shared secret (`A2A_TOKEN`) JSON-RPC calls must carry, and this agent sends to its peers. */
+  token: string | undefined;
+  /** How long a stream may stay silent before a comment line keeps it alive. */
+  heartbeatMs: number;
+}

@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
+import {
+  DefaultRequestHandler,
+  defaultServerCallContextBuilder,
+  JsonRpcTransportHandler,
+  UnauthenticatedUser,
+  validateVersion,
+  type RequestHeaders,
+} from '@a2a-js/sdk/server';
+import { isLegacyVersion } from './legacy-agent-card';
+
+interface JsonRpcErrorBody {
+  code: number;
+  message: string;
+}
+
+interface JsonRpcReply {
+  kind: 'reply';
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+interface JsonRpcStream {
+  kind: 'stream';
+  events: AsyncIterable<unknown>;
+  headers: Record<string, string>;
+}
+
+/** What to send back: one JSON-RPC envelope, or a stream of them (SSE) with the envelope of a failure mid-way. */
+export type JsonRpcOutcome = JsonRpcReply | (JsonRpcStream & { errorEvent: (error: unknown) => unknown });
+
+const STREAMING_METHODS = new Set(['message/stream', 'tasks/resubscribe', 'SendStreamingMessage', 'SubscribeToTask']);
+
+/**
+ * Routes a JSON-RPC call to the SDK's transport handler for the protocol version the caller speaks:
+ * v0.3 (no `A2A-Version` header, as AgentBeats and Python clients send) or v1.0. The same request
+ * handler, task store and executor serve both. Mirrors the SDK's Express JSON-RPC handler.
+ */
+@Injectable()
+export class JsonRpcDispatcher {
+  private readonly logger = new Logger('A2A');
+  private readonly v1: JsonRpcTransportHandler;
+  private readonly legacy: LegacyJsonRpcTransportHandler;
+
+  constructor(@Inject(DefaultRequestHandler) private readonly requestHandler: DefaultRequestHandler) {
+    this.v1 = new JsonRpcTransportHandler(requestHandler);
+    this.legacy = new LegacyJsonRpcTransportHandler(requestHandler);
+  }
+
+  async dispatch(body: unknown, headers: RequestHeaders): Promise<JsonRpcOutcome> {
+    const version = headerValue(headers, A2A_VERSION_HEADER);
+    const legacy = isLegacyVersion(version);
+    const id = requestId(body);
+    const toError = (error: unknown): JsonRpcErrorBody =>
+      legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+    const outcome = await this.handle(body, headers, legacy, version).catch((error: unknown): JsonRpcReply => {
+      const mapped = toError(error);
+      if (mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR) this.logger.error(`JSON-RPC call failed: ${describe(error)}`);
+      return { kind: 'reply', status: mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, body: { jsonrpc: '2.0', id, error: mapped }, headers: {} };
+    });
+    if (outcome.kind === 'stream') {
+      return { ...outcome, errorEvent: (error) => this.streamError(id, toError(error), error) };
+    }
+    // A streaming call answers in SSE even when it fails up front: SSE clients expect that content type.
+    if (isStreamingCall(body)) return { kind: 'stream', events: once(outcome.body), headers: outcome.headers, errorEvent: (error) => ({ jsonrpc: '2.0', id, error: toError(error) }) };
+    return outcome;
+  }
+
+  private async handle(body: unknown, headers: RequestHeaders, legacy: boolean, version: string | undefined): Promise<JsonRpcReply | JsonRpcStream> {
+    const extensionsHeader = legacy ? (headerValue(headers, LEGACY_HTTP_EXTENSION_HEADER) ?? headerValue(headers, HTTP_EXTENSION_HEADER)) : headerValue(headers, HTTP_EXTENSION_HEADER);
+    const context = defaultServerCallContextBuilder({
+      extensions: Extensions.parseServiceParameter(extensionsHeader),
+      user: new UnauthenticatedUser(),
+      headers,
+      requestedVersion: legacy ? '0.3' : version,
+    });
+    validateVersion(context.requestedVersion, await this.requestHandler.getAgentCard(), 'JSONRPC');
+    const request = (typeof body === 'object' && body !== null ? body : String(body)) as Record<string, unknown> | string;
+    const result = legacy ? await this.legacy.handle(request, context) : await this.v1.handle(request, context);
+    const activated = context.activatedExtensions;
+    const responseHeaders: Record<string, string> = activated ? { [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: [...activated].join(',') } : {};
+    if (isAsyncIterable(result)) return { kind: 'stream', events: result, headers: responseHeaders };
+    return { kind: 'reply', status: 200, body: result, headers: responseHeaders };
+  }
+
+  private streamError(id: unknown, mapped: JsonRpcErrorBody, error: unknown): unknown {
+    this.logger.error(`JSON-RPC stream failed: ${describe(error)}`);
+    return { jsonrpc: '2.0', id, error: mapped };
+  }
+}
+
+function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  return (Array.isArray(value) ? value[0] : value) || undefined;
+}
+
+function requestId(body: unknown): unknown {
+  return typeof body === 'object' && body !== null && 'id' in body ? (body as { id: unknown }).id : null;
+}
+
+function isStreamingCall(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && STREAMING_METHODS.has(String((body as { method?: unknown }).method));
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+async function* once(value: unknown): AsyncGenerator<unknown> {
+  yield value;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -1,0 +1,67 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { Module, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AgentExecutor } from '@a2a-js/sdk/server';
+import { A2aModule } from '../a2a.module';
+import { buildAgentCard, PRODUCT_VERSION } from '../agent-card';
+
+export interface TestAgentOptions {
+  executor?: Type<AgentExecutor>;
+  token?: string;
+  heartbeatMs?: number;
+  /** The protocol versions the card declares (default both). */
+  versions?: ('1.0' | '0.3')[];
+}
+
+export interface TestAgent {
+  app: NestFastifyApplication;
+  /** The base URL, with a trailing slash. */
+  url: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
+/** A real agent app on loopback, mounted with A2aModule, for tests of servers and clients. */
+export async function startTestAgent(options: TestAgentOptions = {}): Promise<TestAgent> {
+  // The card must name the port before the app listens, so one is reserved first.
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  @Module({
+    imports: [
+      A2aModule.forRoot({
+        card: { useFactory: () => testCard(url, options.versions ?? ['1.0', '0.3']) },
+        executor: options.executor,
+        token: { useFactory: () => options.token },
+        heartbeatMs: options.heartbeatMs,
+      }),
+    ],
+  })
+  class TestAgentModule {}
+  const app = await NestFactory.create<NestFastifyApplication>(TestAgentModule, new FastifyAdapter({ bodyLimit: 64 * 1024 * 1024 }), { logger: false });
+  await app.listen(port, '127.0.0.1');
+  return { app, url, port, close: () => app.close() };
+}
+
+function testCard(url: string, versions: ('1.0' | '0.3')[]) {
+  const card = buildAgentCard({
+    name: 'echo agent',
+    description: 'answers what it is told',
+    version: PRODUCT_VERSION,
+    url,
+    skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['test'], examples: ['hello'] }],
+  });
+  return { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => versions.includes(i.protocolVersion as '1.0' | '0.3')) };
+}
+
+/** A loopback port nobody listens on at this moment. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

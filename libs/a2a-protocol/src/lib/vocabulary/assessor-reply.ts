@@ -1,0 +1,52 @@
+import { parseCommandResult, type CommandResult } from './command-result';
+
+// Green → purple answers to a solver's messages: a command result, a refusal, or the closing summary
+//   Command rejected: <reason>
+//   [TASK COMPLETED] Commands executed: N, Failed: M, Time: Xs
+
+export const COMMAND_REJECTED_PREFIX = 'Command rejected:';
+export const TASK_COMPLETED = '[TASK COMPLETED]';
+
+export interface TaskSummary {
+  commandsExecuted: number;
+  failed: number;
+  timeSeconds: number;
+}
+
+export type AssessorReply =
+  | { kind: 'result'; result: CommandResult }
+  | { kind: 'rejected'; reason: string }
+  | { kind: 'completed'; summary: TaskSummary }
+  | { kind: 'other'; text: string };
+
+const SUMMARY = /^\[TASK COMPLETED\] Commands executed: (\d+), Failed: (\d+), Time: (\d+(?:\.\d+)?)s/;
+
+export function formatCommandRejected(reason: string): string {
+  return `${COMMAND_REJECTED_PREFIX} ${reason}`;
+}
+
+export function parseCommandRejected(text: string): string | undefined {
+  const trimmed = text.trimStart();
+  return trimmed.startsWith(COMMAND_REJECTED_PREFIX) ? trimmed.slice(COMMAND_REJECTED_PREFIX.length).trim() : undefined;
+}
+
+export function formatTaskCompleted(summary: TaskSummary): string {
+  return `${TASK_COMPLETED} Commands executed: ${summary.commandsExecuted}, Failed: ${summary.failed}, Time: ${summary.timeSeconds.toFixed(1)}s`;
+}
+
+export function parseTaskCompleted(text: string): TaskSummary | undefined {
+  const match = SUMMARY.exec(text.trim());
+  if (!match) return undefined;
+  return { commandsExecuted: Number(match[1]), failed: Number(match[2]), timeSeconds: Number(match[3]) };
+}
+
+/** What a green agent's reply says, for a solver deciding its next step. */
+export function parseAssessorReply(text: string): AssessorReply {
+  const result = parseCommandResult(text);
+  if (result) return { kind: 'result', result };
+  const reason = parseCommandRejected(text);
+  if (reason !== undefined) return { kind: 'rejected', reason };
+  const summary = parseTaskCompleted(text);
+  if (summary) return { kind: 'completed', summary };
+  return { kind: 'other', text };
+}

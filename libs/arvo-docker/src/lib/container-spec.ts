@@ -1,0 +1,69 @@
+import type Docker from 'dockerode';
+import { randomBytes } from 'node:crypto';
+import { SANDBOX_WORKSPACE } from './command-guard';
+import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK } from './labels';
+import type { SandboxOptions } from './sandbox-options';
+
+/**
+ * The capabilities a task container keeps after `CapDrop: ALL`: what building and running C/C++
+ * projects as root needs, and no more.
+ * - CHOWN, FOWNER, FSETID: `make install`, `tar`, `cp -a` and `chmod` on files root does not own (the
+ *   workspace is owned by the host user) and keeping set-id bits.
+ * - DAC_OVERRIDE: root writing into the bind-mounted workspace owned by another uid (loc.json, builds).
+ * - SETUID, SETGID: build and test scripts that drop to another user (su, runuser, setpriv).
+ * - KILL: signalling processes of another uid started by such scripts (and cleaning them up on timeout).
+ * Dropped among Docker's defaults: NET_RAW and NET_BIND_SERVICE (no network), MKNOD, SYS_CHROOT,
+ * SETPCAP, SETFCAP and AUDIT_WRITE. Sanitizers need none of them (LeakSanitizer's same-uid ptrace included).
+ */
+export const BUILD_CAPABILITIES = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID'] as const;
+
+/** `arvo_<id>_<short-unique>`: two tasks on the same id get two containers. */
+export function containerName(task: string, unique: string = randomBytes(4).toString('hex')): string {
+  const id = task.slice(task.lastIndexOf(':') + 1).replace(/[^A-Za-z0-9_.-]/g, '_');
+  return `arvo_${id}_${unique}`;
+}
+
+export interface TaskContainerInput {
+  name: string;
+  image: string;
+  workspaceDir: string;
+  owner: string;
+  task: string;
+  contextId: string;
+  options: SandboxOptions;
+}
+
+/** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
+export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCreateOptions {
+  const { options } = input;
+  // The keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor
+  // leaves nothing running for long; AutoRemove then deletes the container.
+  const keepAliveS = options.taskTimeoutS + options.keepAliveMarginS;
+  return {
+    name: input.name,
+    Image: input.image,
+    Entrypoint: ['sleep'],
+    Cmd: [String(keepAliveS)],
+    WorkingDir: SANDBOX_WORKSPACE,
+    Labels: { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId },
+    Tty: false,
+    OpenStdin: false,
+    AttachStdin: false,
+    AttachStdout: false,
+    AttachStderr: false,
+    HostConfig: {
+      Init: true,
+      AutoRemove: true,
+      NetworkMode: 'none',
+      Memory: options.memoryBytes,
+      MemorySwap: options.memoryBytes,
+      PidsLimit: options.pids,
+      NanoCpus: Math.round(options.cpus * 1e9),
+      CapDrop: ['ALL'],
+      CapAdd: [...BUILD_CAPABILITIES],
+      SecurityOpt: ['no-new-privileges'],
+      // A bind mount, not `Binds`: a missing workspace fails instead of being created empty as root.
+      Mounts: [{ Type: 'bind', Source: input.workspaceDir, Target: SANDBOX_WORKSPACE, ReadOnly: false }],
+    },
+  };
+}

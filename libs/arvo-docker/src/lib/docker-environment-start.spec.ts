@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createDockerClient } from './docker-client';
+import { describeWithDocker } from './docker-gate.testing';
+import { FakeRegistry } from './fake-registry.testing';
+import { ownerFilter } from './labels';
+import { currentOwner, formatOwnerId } from './owner-id';
+import { ProcessTable } from './process-table';
+import type { SandboxSpec } from './sandbox';
+import { DockerSandboxFactory } from './sandbox-factory';
+import { buildTestImage, LIST_PROCESSES, makeTaskWorkspace, removeImage } from './sandbox-fixtures.testing';
+import { resolveSandboxOptions, type SandboxOptionsInput } from './sandbox-options';
+import { sampleImageTag } from './sample-images';
+
+describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
+  const docker = createDockerClient();
+  const owner = formatOwnerId(currentOwner(new ProcessTable()));
+  const noSleepImage = `arvo-rca-test-nosleep:${randomUUID().slice(0, 8)}`;
+  const noBashImage = `arvo-rca-test-nobash:${randomUUID().slice(0, 8)}`;
+  let root: string;
+  const factories: DockerSandboxFactory[] = [];
+
+  function spec(image: string, workspaceDir: string, progress: string[] = []): SandboxSpec {
+    return { task: 'sample:1', contextId: `ctx-${randomUUID()}`, image, workspaceDir, onProgress: (line) => progress.push(line) };
+  }
+  function factory(options: SandboxOptionsInput = {}): DockerSandboxFactory {
+    const made = new DockerSandboxFactory(docker, resolveSandboxOptions({ tmpDir: root, commandTimeoutS: 20, ...options }), owner);
+    factories.push(made);
+    return made;
+  }
+  async function ourContainers(): Promise<string[]> {
+    return (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.Names[0]);
+  }
+
+  beforeAll(async () => {
+    root = await mkdtemp('/tmp/arvo-docker-start-');
+    // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline).
+    await buildTestImage(docker, noSleepImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
+    await buildTestImage(docker, noBashImage, { Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout\n` });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(factories.map((made) => made.stopAll()));
+    expect(await ourContainers()).toEqual([]);
+    await removeImage(docker, noSleepImage);
+    await removeImage(docker, noBashImage);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("fails a start the engine refuses with the engine's reason, removes the container, and stops cleanly after", async () => {
+    const sandbox = factory().create(spec(noSleepImage, await makeTaskWorkspace(root)));
+
+    await expect(sandbox.start()).rejects.toMatchObject({
+      code: 'CONTAINER_START_FAILED',
+      message: expect.stringMatching(new RegExp(`^starting container ${sandbox.name} failed: .*exec sleep failed: No such file or directory`)),
+    });
+    expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
+    await expect(sandbox.stop()).resolves.toBeUndefined();
+    await expect(docker.getContainer(sandbox.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  }, 30_000);
+
+  it('refuses a workspace that does not exist instead of letting the engine create it', async () => {
+    const sandbox = factory().create(spec(sampleImageTag('1'), join(root, 'nowhere', 'workspace')));
+
+    await expect(sandbox.start()).rejects.toMatchObject({ code: 'WORKSPACE_MISSING' });
+    await expect(docker.getContainer(sandbox.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("fails the task with the engine's reason when its image cannot be pulled", async () => {
+    const registry = new FakeRegistry();
+    const image = `${await registry.listen()}/arvo:${randomUUID().slice(0, 8)}-vul`;
+    await registry.close();
+    const progress: string[] = [];
+    const sandbox = factory().create(spec(image, await makeTaskWorkspace(root), progress));
+
+    await expect(sandbox.start()).rejects.toMatchObject({ code: 'IMAGE_PULL_FAILED', message: expect.stringContaining('connection refused') });
+    expect(progress).toEqual([`image ${image} is missing; pulling it (limit 1800 s)`]);
+    await expect(docker.getContainer(sandbox.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  }, 30_000);
+
+  it('falls back to sh -c without bash, and to the host deadline without timeout, killing what was left', async () => {
+    const progress: string[] = [];
+    const sandbox = factory().create(spec(noBashImage, await makeTaskWorkspace(root), progress));
+    await sandbox.start();
+    try {
+      const started = Date.now();
+      const outcome = await sandbox.exec('echo "$0 in $(pwd)"; sleep 4246', { timeoutS: 2 });
+
+      expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'sh in /workspace\n', note: expect.stringMatching(/timed out after 2 s/) });
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'completed', output: expect.not.stringContaining('sleep 4246') });
+      expect(progress).toContainEqual(expect.stringContaining('the image has no bash; commands run with sh -c'));
+      expect(progress).toContainEqual(expect.stringContaining('the image has no timeout command'));
+    } finally {
+      await sandbox.stop();
+    }
+  }, 30_000);
+
+  it('keeps .git under /src when removal is configured off', async () => {
+    const sandbox = factory({ removeGitUnder: [] }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
+    await sandbox.start();
+    try {
+      expect(await sandbox.exec('ls -d /src/tlvkit/.git')).toMatchObject({ kind: 'completed', returnCode: 0, output: '/src/tlvkit/.git\n' });
+    } finally {
+      await sandbox.stop();
+    }
+  }, 30_000);
+
+  it('kills a command that ignores TERM once the grace after the limit is over', async () => {
+    const sandbox = factory({ killAfterS: 1 }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
+    await sandbox.start();
+    try {
+      const started = Date.now();
+      const outcome = await sandbox.exec("trap '' TERM; echo partial; sleep 4247; echo survived", { timeoutS: 1 });
+
+      expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'partial\n', note: 'command timed out after 1 s' });
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'completed', output: expect.not.stringContaining('sleep 4247') });
+    } finally {
+      await sandbox.stop();
+    }
+  }, 30_000);
+
+  it('leaves background processes of a command that ended alone (only timeouts kill)', async () => {
+    const sandbox = factory().create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
+    await sandbox.start();
+    try {
+      expect(await sandbox.exec('setsid sleep 4248 & echo spawned')).toMatchObject({ kind: 'completed', returnCode: 0, output: 'spawned\n' });
+      expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'completed', output: expect.stringContaining('sleep 4248') });
+    } finally {
+      await sandbox.stop();
+    }
+  }, 30_000);
+
+  it('ends the keep-alive by itself after the task limit plus the margin, and the engine removes the container', async () => {
+    const sandbox = factory({ taskTimeoutS: 1, keepAliveMarginS: 1 }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
+    await sandbox.start();
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && (await ourContainers()).includes(`/${sandbox.name}`)) await new Promise((resolve) => setTimeout(resolve, 250));
+
+    expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
+    await sandbox.stop();
+  }, 30_000);
+});

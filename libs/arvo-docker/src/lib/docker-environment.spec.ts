@@ -1,0 +1,151 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BUILD_CAPABILITIES } from './container-spec';
+import { createDockerClient } from './docker-client';
+import { describeWithDocker } from './docker-gate.testing';
+import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, ownerFilter } from './labels';
+import { currentOwner, formatOwnerId } from './owner-id';
+import { ProcessTable } from './process-table';
+import type { ExecOutcome, Sandbox } from './sandbox';
+import { DockerSandboxFactory } from './sandbox-factory';
+import { makeTaskWorkspace, peakRssGrowth, LIST_PROCESSES } from './sandbox-fixtures.testing';
+import { resolveSandboxOptions } from './sandbox-options';
+import { sampleImageTag } from './sample-images';
+
+function completed(outcome: ExecOutcome): { returnCode: number; output: string } {
+  if (outcome.kind !== 'completed') throw new Error(`expected a completed command, got ${JSON.stringify(outcome).slice(0, 500)}`);
+  return { returnCode: outcome.returnCode, output: outcome.output };
+}
+
+describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', () => {
+  const docker = createDockerClient();
+  const owner = formatOwnerId(currentOwner(new ProcessTable()));
+  let root: string;
+  let workspace: string;
+  let cache: string;
+  let factory: DockerSandboxFactory;
+  let sandbox: Sandbox;
+  const progress: string[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp('/tmp/arvo-docker-env-');
+    cache = join(root, 'cache');
+    await mkdir(join(cache, 'sample', '1'), { recursive: true });
+    await writeFile(join(cache, 'sample', '1', 'patch.diff'), 'the answer\n');
+    workspace = await makeTaskWorkspace(root);
+    const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, privatePaths: [cache], commandTimeoutS: 30, taskTimeoutS: 600 });
+    factory = new DockerSandboxFactory(docker, options, owner);
+    sandbox = factory.create({ task: 'sample:1', contextId: 'ctx-env', image: sampleImageTag('1'), workspaceDir: workspace, onProgress: (line) => progress.push(line) });
+    await sandbox.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await factory?.stopAll();
+    expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('names the container arvo_<id>_<unique> and hardens it: no network, limits, capabilities, labels', async () => {
+    const info = await docker.getContainer(sandbox.name).inspect();
+
+    expect(sandbox.name).toMatch(/^arvo_1_[0-9a-f]{8}$/);
+    expect(info.Config.Labels).toMatchObject({ [LABEL_OWNER]: owner, [LABEL_TASK]: 'sample:1', [LABEL_CONTEXT]: 'ctx-env' });
+    expect(info.HostConfig).toMatchObject({
+      NetworkMode: 'none',
+      Init: true,
+      Memory: 4 * 1024 ** 3,
+      MemorySwap: 4 * 1024 ** 3,
+      PidsLimit: 1024,
+      NanoCpus: 2e9,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+    });
+    expect([...(info.HostConfig.CapAdd ?? [])].sort()).toEqual([...BUILD_CAPABILITIES].sort());
+    expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['none']);
+    expect(info.Mounts).toEqual([expect.objectContaining({ Type: 'bind', Source: workspace, Destination: '/workspace', RW: true })]);
+    expect([...(info.Config.Entrypoint as string[]), ...info.Config.Cmd]).toEqual(['sleep', String(600 + 300)]);
+  });
+
+  it('shows the agent no network interface but loopback, and no new privileges', async () => {
+    const { output } = completed(await sandbox.exec("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; grep NoNewPrivs /proc/self/status"));
+
+    expect(output).toMatch(/^lo\nNoNewPrivs:\s+1\n$/);
+  });
+
+  it('removes the .git directories under /src before the agent gets in, keeping the sources', async () => {
+    const { output } = completed(await sandbox.exec('find /src -name .git | wc -l; ls /src/tlvkit/src | head -1'));
+
+    expect(output).toMatch(/^0\n\w+\.c\n$/);
+    expect(progress).toContainEqual(expect.stringContaining('removed .git directories under /src'));
+  });
+
+  it('runs bash -lc in /workspace with stdin closed, a non-interactive environment, and stdout and stderr merged in order', async () => {
+    const command = 'echo "$0 $(pwd)"; echo out; echo err >&2; echo out again; cat; echo "$PAGER $GIT_PAGER $TERM"; exit 3';
+
+    expect(completed(await sandbox.exec(command))).toEqual({ returnCode: 3, output: 'bash /workspace\nout\nerr\nout again\ncat cat dumb\n' });
+  });
+
+  it('rewrites host paths of the workspace to /workspace, and reads files the agent wrote', async () => {
+    const outcome = await sandbox.exec(`cat ${workspace}/1_error.txt > ${workspace}/shared/loc.json`);
+
+    expect(completed(outcome).returnCode).toBe(0);
+    expect((await sandbox.readFile('/workspace/shared/loc.json')).toString()).toBe('ERROR: AddressSanitizer: heap-buffer-overflow\n');
+    expect((await sandbox.readFile(`${workspace}/shared/loc.json`)).toString()).toContain('AddressSanitizer');
+    await expect(sandbox.readFile('/workspace/shared/missing.json')).rejects.toMatchObject({ code: 'FILE_NOT_READABLE', message: expect.stringContaining('No such file') });
+  });
+
+  it("refuses commands that name the assessor's private files", async () => {
+    const outcome = await sandbox.exec(`cat ${cache}/sample/1/patch.diff`);
+
+    expect(outcome).toEqual({ kind: 'rejected', reason: `the command refers to ${cache}, which holds the assessor's private files` });
+  });
+
+  it('returns -1, the partial output and a note on timeout, and leaves none of the command\'s processes behind', async () => {
+    const command = 'echo started; setsid sleep 4242 >/dev/null 2>&1 & nohup sleep 4243 >/dev/null 2>&1 & sleep 4244; echo never';
+    const started = Date.now();
+    const outcome = await sandbox.exec(command, { timeoutS: 2 });
+    const { output } = completed(await sandbox.exec(LIST_PROCESSES));
+
+    expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'started\n', note: 'command timed out after 2 s' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(output).toContain('sleep 900'); // the keep-alive is still there
+    expect(output).not.toMatch(/sleep 424[234]/);
+  }, 30_000);
+
+  it('keeps head and tail of a gigabyte of output, with the elided count, in little memory', async () => {
+    const { result, growthBytes } = await peakRssGrowth(() => sandbox.exec("head -c 1G /dev/zero | tr '\\0' a; echo; echo the end", { timeoutS: 120 }));
+    const total = 1024 ** 3 + 1 + 8;
+
+    expect(result).toMatchObject({ kind: 'completed', returnCode: 0, outputBytes: total, elidedBytes: total - 100 * 1024 });
+    const output = (result as { output: string }).output;
+    expect(output.startsWith('a'.repeat(50 * 1024) + `\n[... ${total - 100 * 1024} bytes elided ...]\n`)).toBe(true);
+    expect(output.endsWith('aaaa\nthe end\n')).toBe(true);
+    console.log(`RSS growth while capping 1 GiB of output: ${(growthBytes / 1024 / 1024).toFixed(1)} MiB`);
+    expect(growthBytes).toBeLessThan(64 * 1024 * 1024);
+  }, 150_000);
+
+  it('replaces invalid UTF-8 in the output with U+FFFD', async () => {
+    expect(completed(await sandbox.exec("printf 'ok \\377\\376 \\303( \\342\\202\\254'")).output).toBe('ok \uFFFD\uFFFD \uFFFD( €');
+  });
+
+  it('makes a second container for a second task on the same id, and removes each on stop', async () => {
+    const other = await makeTaskWorkspace(root);
+    const second = factory.create({ task: 'sample:1', contextId: 'ctx-second', image: sampleImageTag('1'), workspaceDir: other });
+    await second.start();
+    const names = (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((c) => c.Names[0]);
+
+    expect(names).toEqual(expect.arrayContaining([`/${sandbox.name}`, `/${second.name}`]));
+    await second.stop();
+    await second.stop();
+    await expect(docker.getContainer(second.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(second.exec('true')).rejects.toMatchObject({ code: 'SANDBOX_NOT_STARTED' });
+  }, 60_000);
+
+  it('gives two tasks on the same id two container names', () => {
+    const a = factory.create({ task: 'arvo:14368', contextId: 'a', image: 'x', workspaceDir: workspace });
+    const b = factory.create({ task: 'arvo:14368', contextId: 'b', image: 'x', workspaceDir: workspace });
+
+    expect(a.name).toMatch(/^arvo_14368_[0-9a-f]{8}$/);
+    expect(a.name).not.toBe(b.name);
+  });
+});

@@ -1,0 +1,207 @@
+import type Docker from 'dockerode';
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { CommandGuard, SANDBOX_WORKSPACE } from './command-guard';
+import { runContainerExec } from './container-exec';
+import { removeContainer } from './container-removal';
+import { containerName, taskContainerSpec } from './container-spec';
+import { FrameDemuxer } from './frame-demuxer';
+import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
+import type { ImagePuller } from './image-puller';
+import { HeadTailCap } from './output-cap';
+import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
+import { engineReason, SandboxError } from './sandbox-error';
+import type { SandboxOptions } from './sandbox-options';
+
+export interface DockerSandboxContext {
+  docker: Docker;
+  images: ImagePuller;
+  /** Owner id written into the container's owner label. */
+  owner: string;
+  options: SandboxOptions;
+  /** Told once the sandbox is stopped, so that its factory stops tracking it. */
+  onStopped?: (sandbox: Sandbox) => void;
+}
+
+// Kills every process carrying the command's marker, a few rounds in case one was forking meanwhile.
+const KILL_MARKED = `m="${EXEC_MARKER}=$1"; for round in 1 2 3; do found=; for p in /proc/[0-9]*; do
+  if grep -qzxF -- "$m" "$p/environ" 2>/dev/null; then kill -9 "\${p#/proc/}" 2>/dev/null; found=1; fi; done
+  [ -z "$found" ] && exit 0; sleep 0.1; done`;
+const REMOVE_GIT = 'for d in "$@"; do if [ -d "$d" ]; then find "$d" -name .git -prune -exec rm -rf {} + || exit 1; fi; done';
+const PROBE_TOOLS = 'command -v bash >/dev/null && echo bash; command -v timeout >/dev/null && echo timeout; true';
+const HOUSEKEEPING_DEADLINE_MS = 300_000;
+const READ_DEADLINE_MS = 60_000;
+
+/** A task's sandbox in its own hardened Docker container (SPEC section 5). */
+export class ArvoDockerEnvironment implements Sandbox {
+  readonly kind = 'docker' as const;
+  readonly name: string;
+  private container: Docker.Container | undefined;
+  private shell: readonly string[] = ['bash', '-lc'];
+  private hasTimeout = true;
+  private stopped = false;
+  private readonly guard: CommandGuard;
+
+  constructor(
+    private readonly context: DockerSandboxContext,
+    private readonly spec: SandboxSpec,
+  ) {
+    this.name = containerName(spec.task);
+    this.guard = new CommandGuard(spec.workspaceDir, context.options.privatePaths);
+  }
+
+  private get options(): SandboxOptions {
+    return this.context.options;
+  }
+
+  async start(): Promise<void> {
+    if (this.container || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was already started`);
+    try {
+      await this.checkWorkspace();
+      await this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress);
+      this.container = await this.createContainer();
+      await this.startContainer(this.container);
+      await this.removeGitDirectories();
+      if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecOutcome> {
+    const verdict = this.guard.check(command);
+    if (verdict.kind === 'rejected') return verdict;
+    const container = this.running();
+    const timeoutS = options.timeoutS ?? this.options.commandTimeoutS;
+    const marker = randomUUID();
+    const cap = new HeadTailCap(this.options.maxOutputBytes);
+    const { killAfterS, hostGraceS } = this.options;
+    const run = await runContainerExec(container, {
+      cmd: shellCommandArgv({ shell: this.shell, command: verdict.command, timeoutS, killAfterS, useTimeout: this.hasTimeout }),
+      env: envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker }),
+      workingDir: SANDBOX_WORKSPACE,
+      onOutput: (_type, payload) => cap.write(payload),
+      deadlineMs: (this.hasTimeout ? timeoutS + killAfterS + hostGraceS : timeoutS) * 1000,
+    }).catch((error: unknown) => {
+      throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
+    });
+    const outcome = commandOutcome(run, cap.finish(), timeoutS);
+    if (outcome.kind === 'timeout') await this.killMarked(container, marker);
+    return outcome;
+  }
+
+  async readFile(path: string): Promise<Buffer> {
+    const container = this.running();
+    const target = this.guard.toSandboxPath(path);
+    const limit = this.options.readFileMaxBytes;
+    const chunks: Buffer[] = [];
+    const errors = new HeadTailCap(4096);
+    let size = 0;
+    const run = await runContainerExec(container, {
+      cmd: ['cat', '--', target],
+      onOutput: (type, payload) => {
+        if (type === 'stderr') return errors.write(payload);
+        size += payload.length;
+        if (size <= limit) chunks.push(Buffer.from(payload));
+      },
+      deadlineMs: READ_DEADLINE_MS,
+    }).catch((error: unknown) => {
+      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${engineReason(error)}`, { cause: error });
+    });
+    if (size > limit) throw new SandboxError('FILE_TOO_LARGE', `${target} in ${this.name} is larger than ${limit} bytes`);
+    if (run.exitCode !== 0) {
+      const reason = errors.finish().output.trim() || (run.hostDeadlineHit ? 'the engine did not answer' : `cat exited with ${run.exitCode}`);
+      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${reason}`);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.container) await removeContainer(this.container);
+    this.context.onStopped?.(this);
+  }
+
+  private running(): Docker.Container {
+    if (!this.container || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} is not running`);
+    return this.container;
+  }
+
+  private async checkWorkspace(): Promise<void> {
+    const info = await stat(this.spec.workspaceDir).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw new SandboxError('WORKSPACE_MISSING', `workspace ${this.spec.workspaceDir} of ${this.spec.task} is not a directory`);
+    }
+  }
+
+  private async createContainer(): Promise<Docker.Container> {
+    const spec = taskContainerSpec({ ...this.spec, name: this.name, owner: this.context.owner, options: this.options });
+    return this.context.docker.createContainer(spec).catch((error: unknown) => {
+      throw new SandboxError('CONTAINER_CREATE_FAILED', `creating container ${this.name} failed: ${engineReason(error)}`, { cause: error });
+    });
+  }
+
+  // The keep-alive's own output (normally none) says why a container stopped right after its start.
+  private async startContainer(container: Docker.Container): Promise<void> {
+    const startup = new HeadTailCap(4096);
+    const attached = (await container.attach({ stream: true, stdout: true, stderr: true })) as NodeJS.ReadWriteStream & { destroy(): void };
+    const demuxer = new FrameDemuxer((_type, payload) => startup.write(payload));
+    attached.on('data', (chunk: Buffer) => demuxer.push(chunk));
+    try {
+      await container.start().catch((error: unknown) => {
+        throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
+      });
+      await this.probeTools().catch(async (error: unknown) => {
+        const state = await container.inspect().then((info) => info.State, () => undefined);
+        if (state?.Running) throw error;
+        const reason = startup.finish().output.trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;
+        throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: it stopped at once: ${reason}`, { cause: error });
+      });
+    } finally {
+      attached.destroy();
+    }
+  }
+
+  private async probeTools(): Promise<void> {
+    const { output } = await this.housekeeping(['sh', '-c', PROBE_TOOLS], 'probing the shell');
+    const tools = output.split('\n');
+    if (!tools.includes('bash')) {
+      this.shell = ['sh', '-c'];
+      this.spec.onProgress?.(`${this.name}: the image has no bash; commands run with sh -c`);
+    }
+    this.hasTimeout = tools.includes('timeout');
+    if (!this.hasTimeout) this.spec.onProgress?.(`${this.name}: the image has no timeout command; only the host deadline limits commands`);
+  }
+
+  // The fix's history must not be one `git log` away.
+  private async removeGitDirectories(): Promise<void> {
+    const roots = this.options.removeGitUnder;
+    if (roots.length === 0) return;
+    await this.housekeeping(['sh', '-c', REMOVE_GIT, 'arvo-remove-git', ...roots], `removing .git under ${roots.join(', ')}`);
+    this.spec.onProgress?.(`${this.name}: removed .git directories under ${roots.join(', ')}`);
+  }
+
+  private async killMarked(container: Docker.Container, marker: string): Promise<void> {
+    await runContainerExec(container, { cmd: ['sh', '-c', KILL_MARKED, 'arvo-kill', marker], onOutput: () => undefined, deadlineMs: 30_000 }).catch(
+      () => undefined, // The container may be gone; then so are its processes.
+    );
+  }
+
+  private async housekeeping(cmd: string[], what: string): Promise<{ output: string }> {
+    const cap = new HeadTailCap(16 * 1024);
+    const run = await runContainerExec(this.running(), {
+      cmd,
+      workingDir: '/',
+      onOutput: (_type, payload) => cap.write(payload),
+      deadlineMs: HOUSEKEEPING_DEADLINE_MS,
+    }).catch((error: unknown) => {
+      throw new SandboxError('SANDBOX_PREPARE_FAILED', `${what} in ${this.name} failed: ${engineReason(error)}`, { cause: error });
+    });
+    const { output } = cap.finish();
+    if (run.exitCode !== 0) {
+      throw new SandboxError('SANDBOX_PREPARE_FAILED', `${what} in ${this.name} failed (exit ${run.exitCode ?? 'none'}): ${output.trim()}`);
+    }
+    return { output };
+  }
+}

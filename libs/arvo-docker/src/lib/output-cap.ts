@@ -1,0 +1,99 @@
+/**
+ * Keeps the head and the tail of a command's output in fixed memory, whatever the command prints.
+ * Bytes are kept raw and decoded once at the end, so a character split across chunks is not damaged;
+ * characters cut by the head or tail limit are dropped whole (and counted as elided), not mangled.
+ */
+export class HeadTailCap {
+  private readonly head: Buffer;
+  private readonly tail: Buffer;
+  private headLength = 0;
+  private tailStart = 0;
+  private tailLength = 0;
+  private total = 0;
+
+  constructor(readonly maxBytes: number) {
+    if (!Number.isInteger(maxBytes) || maxBytes < 2) throw new RangeError(`maxBytes must be an integer >= 2, got ${maxBytes}`);
+    this.head = Buffer.alloc(Math.floor(maxBytes / 2));
+    this.tail = Buffer.alloc(maxBytes - this.head.length);
+  }
+
+  get bytesSeen(): number {
+    return this.total;
+  }
+
+  write(chunk: Uint8Array): void {
+    this.total += chunk.length;
+    const intoHead = Math.min(this.head.length - this.headLength, chunk.length);
+    if (intoHead > 0) {
+      this.head.set(chunk.subarray(0, intoHead), this.headLength);
+      this.headLength += intoHead;
+    }
+    this.writeTail(chunk.subarray(intoHead));
+  }
+
+  /** The kept output as text (invalid UTF-8 replaced by U+FFFD), with a marker where bytes were left out. */
+  finish(): { output: string; outputBytes: number; elidedBytes: number } {
+    const tail = this.tailBytes();
+    if (this.total <= this.maxBytes) {
+      return { output: decode(Buffer.concat([this.head.subarray(0, this.headLength), tail])), outputBytes: this.total, elidedBytes: 0 };
+    }
+    const head = this.head.subarray(0, completeLength(this.head.subarray(0, this.headLength)));
+    const keptTail = tail.subarray(leadingContinuationBytes(tail));
+    const elided = this.total - head.length - keptTail.length;
+    return {
+      output: `${decode(head)}\n[... ${elided} bytes elided ...]\n${decode(keptTail)}`,
+      outputBytes: this.total,
+      elidedBytes: elided,
+    };
+  }
+
+  private writeTail(bytes: Uint8Array): void {
+    const size = this.tail.length;
+    if (bytes.length >= size) {
+      this.tail.set(bytes.subarray(bytes.length - size));
+      this.tailStart = 0;
+      this.tailLength = size;
+      return;
+    }
+    let end = (this.tailStart + this.tailLength) % size;
+    const first = Math.min(bytes.length, size - end);
+    this.tail.set(bytes.subarray(0, first), end);
+    this.tail.set(bytes.subarray(first), 0);
+    end = this.tailLength + bytes.length;
+    if (end > size) {
+      this.tailStart = (this.tailStart + end - size) % size;
+      this.tailLength = size;
+    } else {
+      this.tailLength = end;
+    }
+  }
+
+  private tailBytes(): Buffer {
+    const size = this.tail.length;
+    const firstPart = this.tail.subarray(this.tailStart, Math.min(size, this.tailStart + this.tailLength));
+    const wrapped = this.tail.subarray(0, this.tailLength - firstPart.length);
+    return Buffer.concat([firstPart, wrapped]);
+  }
+}
+
+function decode(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+// Length of `bytes` without a trailing, incomplete UTF-8 sequence (one cut by the head limit).
+function completeLength(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if ((byte & 0xc0) === 0x80) continue;
+    const expected = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return expected > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
+
+// Continuation bytes at the start of the tail belong to a character whose start was elided.
+function leadingContinuationBytes(bytes: Uint8Array): number {
+  let count = 0;
+  while (count < Math.min(3, bytes.length) && (bytes[count] & 0xc0) === 0x80) count++;
+  return count;
+}

@@ -1,0 +1,33 @@
+export type SandboxErrorCode =
+  | 'SANDBOX_UNKNOWN'
+  | 'ENGINE_UNAVAILABLE'
+  | 'INVALID_OPTIONS'
+  | 'WORKSPACE_MISSING'
+  | 'IMAGE_PULL_FAILED'
+  | 'IMAGE_PULL_TIMEOUT'
+  | 'CONTAINER_CREATE_FAILED'
+  | 'CONTAINER_START_FAILED'
+  | 'SANDBOX_PREPARE_FAILED'
+  | 'SANDBOX_NOT_STARTED'
+  | 'EXEC_FAILED'
+  | 'FILE_NOT_READABLE'
+  | 'FILE_TOO_LARGE';
+
+/** An error of the sandbox layer: a code for programs, a message that names the problem for people. */
+export class SandboxError extends Error {
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SandboxError';
+  }
+}
+
+/** The engine's own words for a failure (dockerode puts them in `json.message`). */
+export function engineReason(error: unknown): string {
+  const json = (error as { json?: { message?: unknown } } | undefined)?.json;
+  if (json && typeof json.message === 'string') return json.message;
+  return error instanceof Error ? error.message : String(error);
+}

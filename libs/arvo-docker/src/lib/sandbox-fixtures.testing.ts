@@ -1,0 +1,61 @@
+import type Docker from 'dockerode';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { create as createTar } from 'tar';
+
+/** A task folder as the green agent lays it out: `<tmpDir>/<source>_<id>-<uuid>/workspace/` with `shared/`. */
+export async function makeTaskWorkspace(tmpDir: string, task = 'sample_1'): Promise<string> {
+  const workspace = join(tmpDir, `${task}-${randomUUID()}`, 'workspace');
+  await mkdir(join(workspace, 'shared'), { recursive: true });
+  await writeFile(join(workspace, '1_error.txt'), 'ERROR: AddressSanitizer: heap-buffer-overflow\n');
+  return workspace;
+}
+
+/** Builds a throwaway image from a Dockerfile and files, all in memory of a temp folder. */
+export async function buildTestImage(docker: Docker, tag: string, files: Record<string, string>): Promise<void> {
+  const context = await mkdtemp(join('/tmp', 'arvo-image-'));
+  try {
+    for (const [name, content] of Object.entries(files)) await writeFile(join(context, name), content);
+    const tar = createTar({ cwd: context, portable: true }, Object.keys(files));
+    const stream = await docker.buildImage(tar as unknown as NodeJS.ReadableStream, { t: tag, rm: true, forcerm: true });
+    await new Promise<void>((resolve, reject) => {
+      let failure: string | undefined;
+      docker.modem.followProgress(
+        stream,
+        (error: Error | null) => (error ? reject(error) : failure ? reject(new Error(failure)) : resolve()),
+        (event: { error?: string }) => {
+          if (event.error) failure = event.error;
+        },
+      );
+    });
+  } finally {
+    await rm(context, { recursive: true, force: true });
+  }
+}
+
+export async function removeImage(docker: Docker, tag: string): Promise<void> {
+  await docker
+    .getImage(tag)
+    .remove({ force: true })
+    .catch(() => undefined);
+}
+
+/** A shell loop that prints each process's command line (the sample images have no `ps`). */
+export const LIST_PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0" " " < "$p/cmdline" 2>/dev/null; echo; done';
+
+/** Peak resident set size of this process while `work` runs, sampled every 20 ms. */
+export async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthBytes: number }> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { result, growthBytes: peak - before };
+  } finally {
+    clearInterval(timer);
+  }
+}

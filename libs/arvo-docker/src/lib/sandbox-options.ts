@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+import { SandboxError } from './sandbox-error';
+
+export const SANDBOX_CHOICES = ['auto', 'docker', 'local'] as const;
+export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
+
+/** Everything the sandboxes are configured with; `resolveSandboxOptions` fills the defaults. */
+export interface SandboxOptions {
+  /** `auto` (docker when an engine answers, else local), `docker` or `local`; checked by the factory. */
+  sandbox: string;
+  /** Where task workspaces live; the reaper removes stale ones here. */
+  tmpDir: string;
+  /** Default in-sandbox limit of one command. */
+  commandTimeoutS: number;
+  /** How long `timeout` waits after TERM before KILL. */
+  killAfterS: number;
+  /** Extra time the host waits beyond the in-sandbox limit before giving up on the engine. */
+  hostGraceS: number;
+  /** Wall-clock limit of a task: the keep-alive of its container ends this long (plus a margin) after start. */
+  taskTimeoutS: number;
+  keepAliveMarginS: number;
+  /** Output kept per command: head and tail halves. */
+  maxOutputBytes: number;
+  memoryBytes: number;
+  pids: number;
+  cpus: number;
+  /** Host paths holding the assessor's private files: commands naming them are refused, and the local sandbox hides them. */
+  privatePaths: string[];
+  /** Folders inside the image whose `.git` directories are removed before the agent gets in (empty: keep them). */
+  removeGitUnder: string[];
+  pullTimeoutS: number;
+  /** Largest file `readFile` returns. */
+  readFileMaxBytes: number;
+}
+
+export type SandboxOptionsInput = Partial<SandboxOptions>;
+
+export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
+  sandbox: 'auto',
+  tmpDir: '/tmp/rcabench',
+  commandTimeoutS: 120,
+  killAfterS: 5,
+  hostGraceS: 10,
+  taskTimeoutS: 3600,
+  keepAliveMarginS: 300,
+  maxOutputBytes: 100 * 1024,
+  memoryBytes: 4 * 1024 ** 3,
+  pids: 1024,
+  cpus: 2,
+  privatePaths: [],
+  removeGitUnder: ['/src'],
+  pullTimeoutS: 1800,
+  readFileMaxBytes: 8 * 1024 * 1024,
+};
+
+const POSITIVE: (keyof SandboxOptions)[] = [
+  'commandTimeoutS',
+  'killAfterS',
+  'hostGraceS',
+  'taskTimeoutS',
+  'keepAliveMarginS',
+  'maxOutputBytes',
+  'memoryBytes',
+  'pids',
+  'cpus',
+  'pullTimeoutS',
+  'readFileMaxBytes',
+];
+
+/** Defaults filled in and numbers checked; the backend name is checked where the backend is picked. */
+export function resolveSandboxOptions(input: SandboxOptionsInput): SandboxOptions {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const options: SandboxOptions = { ...DEFAULT_SANDBOX_OPTIONS, ...defined };
+  const bad = POSITIVE.filter((key) => !(typeof options[key] === 'number' && Number.isFinite(options[key]) && (options[key] as number) > 0));
+  if (bad.length > 0) {
+    throw new SandboxError('INVALID_OPTIONS', `invalid sandbox options: ${bad.map((key) => `${key}=${JSON.stringify(options[key])}`).join(', ')} (each must be a positive number)`);
+  }
+  return { ...options, tmpDir: resolve(options.tmpDir), privatePaths: options.privatePaths.map((path) => resolve(path)) };
+}
+
+/** `4g`, `512m`, `1024k` or a plain byte count, as `CONTAINER_MEMORY` is written. */
+export function parseMemory(text: string): number {
+  const match = /^(\d+)([kmg]?)$/i.exec(text.trim());
+  if (!match) throw new SandboxError('INVALID_OPTIONS', `memory must be a size such as 4g or 512m, got ${JSON.stringify(text)}`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return Number(match[1]) * unit;
+}
+
+/**
+ * Sandbox options from the green agent's configuration (SANDBOX, TMP_DIR, CACHE_DIR, COMMAND_TIMEOUT_S,
+ * TASK_TIMEOUT_S, MAX_OUTPUT_BYTES, CONTAINER_MEMORY, CONTAINER_PIDS, CONTAINER_CPUS); a Nest
+ * `ConfigService` fits `config`. CACHE_DIR holds `patch.diff`, so it is private.
+ */
+export function sandboxOptionsFromConfig(config: { get(key: string): unknown }): SandboxOptionsInput {
+  const text = (key: string): string | undefined => {
+    const value = config.get(key);
+    return value === undefined || value === null || value === '' ? undefined : String(value);
+  };
+  const number = (key: string): number | undefined => (text(key) === undefined ? undefined : Number(text(key)));
+  const memory = text('CONTAINER_MEMORY');
+  const cache = text('CACHE_DIR');
+  return {
+    sandbox: text('SANDBOX'),
+    tmpDir: text('TMP_DIR'),
+    commandTimeoutS: number('COMMAND_TIMEOUT_S'),
+    taskTimeoutS: number('TASK_TIMEOUT_S'),
+    maxOutputBytes: number('MAX_OUTPUT_BYTES'),
+    memoryBytes: memory === undefined ? undefined : parseMemory(memory),
+    pids: number('CONTAINER_PIDS'),
+    cpus: number('CONTAINER_CPUS'),
+    privatePaths: cache === undefined ? [] : [cache],
+  };
+}

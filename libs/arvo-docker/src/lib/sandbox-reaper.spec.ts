@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { createDockerClient } from './docker-client';
+import { describeWithDocker } from './docker-gate.testing';
+import { LABEL_OWNER, ownerFilter } from './labels';
+import { currentOwner, formatOwnerId } from './owner-id';
+import { ProcessTable } from './process-table';
+import { SandboxReaper } from './sandbox-reaper';
+import { sampleImageTag } from './sample-images';
+
+const processes = new ProcessTable();
+
+function deadOwnerId(): string {
+  const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return formatOwnerId({ ...currentOwner(processes), pid: Number(exited.stdout) });
+}
+
+describe('SandboxReaper, task folders', () => {
+  let tmpDir: string;
+  beforeEach(async () => {
+    tmpDir = await mkdtemp('/tmp/arvo-reaper-');
+  });
+  afterEach(async () => {
+    await rm(tmpDir, { recursive: true, force: true });
+  });
+
+  it('removes task folders older than the longest task limit, and nothing else', async () => {
+    const hourAgo = new Date(Date.now() - 3600_000);
+    const old = join(tmpDir, `arvo_14368-${randomUUID()}`);
+    const fresh = join(tmpDir, `sample_1-${randomUUID()}`);
+    const foreign = join(tmpDir, 'someone-elses-folder');
+    for (const dir of [old, fresh, foreign]) await mkdir(join(dir, 'workspace'), { recursive: true });
+    await utimes(old, hourAgo, hourAgo);
+    await utimes(foreign, hourAgo, hourAgo);
+
+    expect(await new SandboxReaper(processes).reapWorkspaces(tmpDir, 1800_000)).toEqual([old]);
+    await expect(stat(old)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await stat(fresh)).isDirectory()).toBe(true);
+    expect((await stat(foreign)).isDirectory()).toBe(true);
+  });
+
+  it('does nothing when the folder does not exist yet', async () => {
+    expect(await new SandboxReaper(processes).reapWorkspaces(join(tmpDir, 'missing'), 1000)).toEqual([]);
+  });
+});
+
+describeWithDocker('SandboxReaper, containers', () => {
+  const docker = createDockerClient();
+  const owners = { dead: deadOwnerId(), live: formatOwnerId(currentOwner(processes)), otherHost: `not-${hostname()}:1:1:ab` };
+
+  afterAll(async () => {
+    for (const owner of Object.values(owners)) {
+      for (const info of await docker.listContainers({ all: true, filters: ownerFilter(owner) })) {
+        await docker.getContainer(info.Id).remove({ force: true });
+      }
+    }
+  });
+
+  async function containerOf(owner: string): Promise<string> {
+    const container = await docker.createContainer({
+      Image: sampleImageTag('1'),
+      Cmd: ['sleep', '60'],
+      Labels: { [LABEL_OWNER]: owner },
+      HostConfig: { NetworkMode: 'none', Init: true },
+    });
+    await container.start();
+    return container.id;
+  }
+
+  async function exists(id: string): Promise<boolean> {
+    return docker
+      .getContainer(id)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      );
+  }
+
+  it("removes containers whose owner on this host is dead, and keeps a live owner's and other hosts'", async () => {
+    const dead = await containerOf(owners.dead);
+    const live = await containerOf(owners.live);
+    const otherHost = await containerOf(owners.otherHost);
+
+    await new SandboxReaper(processes).reapContainers(docker);
+
+    expect(await exists(dead)).toBe(false);
+    expect(await exists(live)).toBe(true);
+    expect(await exists(otherHost)).toBe(true);
+  }, 30_000);
+});

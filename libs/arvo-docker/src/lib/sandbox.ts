@@ -1,0 +1,58 @@
+// The one interface the green agent sees, whichever backend runs the commands.
+
+export type SandboxKind = 'docker' | 'local';
+
+/** What one task needs from its sandbox. */
+export interface SandboxSpec {
+  /** `<source>:<id>`, e.g. `arvo:14368`; the id part names the container. */
+  task: string;
+  /** The A2A context id of the task; labels the container. */
+  contextId: string;
+  /** The image of the task (docker backend only). */
+  image: string;
+  /** Host folder of the task's workspace; the agent sees it at `/workspace`. */
+  workspaceDir: string;
+  /** Receives progress lines (image pulls, warnings) for the task log. */
+  onProgress?: (line: string) => void;
+}
+
+export interface ExecOptions {
+  /** In-sandbox limit of this command in seconds; the configured default otherwise. */
+  timeoutS?: number;
+}
+
+/** Output of a command, capped: head and tail kept, the middle elided with a marker. */
+export interface CommandOutput {
+  output: string;
+  /** Bytes the command printed, stdout and stderr together. */
+  outputBytes: number;
+  /** Bytes left out of `output`. */
+  elidedBytes: number;
+}
+
+export type ExecOutcome =
+  | ({ kind: 'completed'; returnCode: number } & CommandOutput)
+  | ({ kind: 'timeout'; returnCode: -1; note: string } & CommandOutput)
+  | { kind: 'rejected'; reason: string };
+
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  /** Container name (docker) or a name of the same shape (local), for logs. */
+  readonly name: string;
+  /** Prepares the sandbox; a failed start leaves nothing running. */
+  start(): Promise<void>;
+  /** Runs one shell command in `/workspace`; never throws for what the command does. */
+  exec(command: string, options?: ExecOptions): Promise<ExecOutcome>;
+  /** Reads a file as the sandbox sees it (e.g. `/workspace/shared/loc.json`). */
+  readFile(path: string): Promise<Buffer>;
+  /** Removes everything the sandbox runs; idempotent, and safe after a failed start. */
+  stop(): Promise<void>;
+}
+
+/** Makes the sandboxes of one backend and tracks them, so that shutdown can remove them all. */
+export interface SandboxFactory {
+  readonly kind: SandboxKind;
+  create(spec: SandboxSpec): Sandbox;
+  /** Stops every sandbox this factory made that is still running. */
+  stopAll(): Promise<void>;
+}
