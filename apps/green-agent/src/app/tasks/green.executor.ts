@@ -1,0 +1,64 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { formatTaskKey, parseSolverMessage, parseTaskRequest } from '@arvo-rca/a2a-protocol';
+import type { GreenEnvironment } from '../green-environment';
+import { TaskEvents } from './task-events';
+import { TaskContextService, type TaskOutcome } from './task-context.service';
+
+/**
+ * The green agent's A2A entry: a message on the context of a running task is that task's
+ * (`execute:` or `[TASK FINISHED]`) and is never read as a new task, whatever it contains; any other
+ * message must be a task request.
+ */
+@Injectable()
+export class GreenExecutor implements AgentExecutor {
+  private readonly logger = new Logger(GreenExecutor.name);
+
+  constructor(
+    private readonly tasks: TaskContextService,
+    @Inject(ConfigService) private readonly config: ConfigService<GreenEnvironment, true>,
+  ) {}
+
+  async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const events = new TaskEvents(request, bus);
+    const text = events.userText();
+    const solver = parseSolverMessage(text);
+    if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') {
+      return events.reply(await this.serveSolver(request.contextId, text));
+    }
+    const ref = parseTaskRequest(text);
+    if (!ref) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") to run a task.');
+    await this.runTask(formatTaskKey(ref), events);
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    this.logger.warn(`cancel of task ${taskId} asked; tasks end by [TASK FINISHED] or their time limit`);
+    bus.finished();
+  }
+
+  private async serveSolver(contextId: string, text: string): Promise<string> {
+    const message = parseSolverMessage(text);
+    if (message.kind === 'execute') return this.tasks.execute(contextId, message.command);
+    if (message.kind === 'finished') return this.tasks.finish(contextId);
+    return 'Command rejected: send one command as "execute: <command>", or "[TASK FINISHED]" when loc.json is written';
+  }
+
+  private async runTask(taskKey: string, events: TaskEvents): Promise<void> {
+    events.start(`task ${taskKey} accepted`);
+    const solverUrl = this.config.get('PURPLE_AGENT_URL', { infer: true });
+    const outcome = await this.tasks.runTask(taskKey, solverUrl, (line) => events.progress(line));
+    events.artifact('Result', outcome);
+    events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));
+  }
+}
+
+export function summarize(outcome: TaskOutcome): string {
+  const m = outcome.metrics;
+  const scores =
+    m.status === 'scored'
+      ? `file_acc ${m.file_acc}, func_recall ${m.func_recall}, line_iou ${m.line_iou}, line_proximity ${m.line_proximity}`
+      : `${m.status}: ${m.detail}`;
+  return `${outcome.taskKey} ${m.status} (${outcome.commands} commands, ${outcome.seconds.toFixed(1)}s): ${scores}`;
+}

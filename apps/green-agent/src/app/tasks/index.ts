@@ -1,0 +1,3 @@
+export { GreenExecutor, summarize } from './green.executor';
+export { TaskContextService, type TaskOutcome, type TaskProgress } from './task-context.service';
+export { TasksModule } from './tasks.module';

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
+import { failedTask, GroundTruthExtractor, LOC_JSON_PATH, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
+import type { GreenEnvironment } from '../green-environment';
+import { TaskContext, type FinishReason } from './task-context';
+import { loadTemplate, renderTaskDescription } from './task-description';
+
+/** What became of one task, scored. */
+export interface TaskOutcome {
+  taskKey: string;
+  contextId: string;
+  finishReason: FinishReason | 'error';
+  metrics: TaskMetrics;
+  commands: number;
+  failedCommands: number;
+  seconds: number;
+}
+
+/** What an assessment hears while a task runs: lines for its progress display. */
+export type TaskProgress = (line: string) => void;
+
+// How long past the task's own limit the hand-over may take to wind down.
+const HANDOVER_GRACE_MS = 10_000;
+// How long shutdown waits for running tasks to clean up after themselves.
+const SHUTDOWN_GRACE_MS = 8_000;
+
+/**
+ * Owns every running task: the map from context id to TaskContext, each task's lifecycle from
+ * assets to cleanup, and the commands the solver sends on a task's context. A task finishes exactly
+ * once, whichever way it ends, and leaves no container or workspace behind.
+ */
+@Injectable()
+export class TaskContextService implements OnApplicationShutdown {
+  private readonly logger = new Logger(TaskContextService.name);
+  private readonly contexts = new Map<string, TaskContext>();
+  private readonly running = new Set<Promise<TaskOutcome>>();
+  private readonly template = loadTemplate('task-description.md');
+
+  constructor(
+    private readonly assets: TaskAssetsService,
+    @Inject(SANDBOX_FACTORY) private readonly sandboxes: SandboxFactory,
+    private readonly groundTruth: GroundTruthExtractor,
+    private readonly peers: A2aClientFactory,
+    private readonly config: ConfigService<GreenEnvironment, true>,
+  ) {}
+
+  /**
+   * Runs one task with the solver at `solverUrl`: validate, prepare, hand over, serve, score, clean
+   * up. Never throws: a task that cannot run is an outcome with status `failed` and the reason.
+   */
+  async runTask(task: string, solverUrl: string, progress: TaskProgress = () => undefined): Promise<TaskOutcome> {
+    const run = this.runTracked(task, solverUrl, progress);
+    this.running.add(run);
+    try {
+      return await run;
+    } finally {
+      this.running.delete(run);
+    }
+  }
+
+  private async runTracked(task: string, solverUrl: string, progress: TaskProgress): Promise<TaskOutcome> {
+    let ref: TaskRef;
+    try {
+      ref = this.assets.parse(task);
+    } catch (error) {
+      return { taskKey: task, contextId: '', finishReason: 'error', metrics: failedTask((error as Error).message), commands: 0, failedCommands: 0, seconds: 0 };
+    }
+    const taskKey = `${ref.source}:${ref.id}`;
+    const contextId = randomUUID();
+    const started = Date.now();
+    const log = (line: string): void => {
+      this.logger.log(`[${taskKey} ${contextId.slice(0, 8)}] ${line}`);
+      progress(line);
+    };
+    let prepared: PreparedTask | undefined;
+    let truth: GroundTruth | null = null;
+    let context: TaskContext | undefined;
+    try {
+      prepared = await this.assets.prepare(ref, log);
+      // Before the solver can touch src-vul: the functions of the fix come from the pristine tree.
+      truth = await this.groundTruth.fromPatch(await readFile(prepared.groundTruthPath, 'utf8'), join(prepared.workspaceDir, 'src-vul'));
+      const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: prepared.image, workspaceDir: prepared.workspaceDir, onProgress: log });
+      context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox);
+      this.contexts.set(contextId, context);
+      await sandbox.start();
+      log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
+
+      const finishReason = await this.handOver(context, prepared, solverUrl, log);
+      const submission = await this.readSubmission(context);
+      const metrics = scoreSubmission(submission, truth);
+      log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
+      return this.outcome(context, finishReason, metrics, started);
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.logger.error(`[${taskKey}] failed: ${reason}`);
+      return { taskKey, contextId, finishReason: 'error', metrics: failedTask(reason, truth), commands: context?.commands ?? 0, failedCommands: context?.failedCommands ?? 0, seconds: (Date.now() - started) / 1000 };
+    } finally {
+      context?.finish('solver-ended');
+      context?.handover.abort();
+      this.contexts.delete(contextId);
+      await context?.sandbox.stop().catch((error: Error) => this.logger.error(`[${taskKey}] sandbox removal failed: ${error.message}`));
+      await prepared?.dispose().catch((error: Error) => this.logger.error(`[${taskKey}] workspace removal failed: ${error.message}`));
+    }
+  }
+
+  /** Runs `execute: <command>` from the solver in the task's own sandbox; the reply text. */
+  async execute(contextId: string, command: string): Promise<string> {
+    const context = this.contexts.get(contextId);
+    if (!context) return formatCommandRejected('no running task has this context id (unknown or finished)');
+    const outcome = await context.sandbox.exec(command);
+    if (outcome.kind === 'rejected') return formatCommandRejected(outcome.reason);
+    context.commands += 1;
+    if (outcome.returnCode !== 0) context.failedCommands += 1;
+    this.logger.debug(`[${context.taskKey}] $ ${command} -> ${outcome.returnCode}\n${outcome.output}`);
+    return formatCommandResult(
+      outcome.kind === 'timeout'
+        ? { returncode: outcome.returnCode, output: outcome.output, error: outcome.note }
+        : { returncode: outcome.returnCode, output: outcome.output },
+    );
+  }
+
+  /** `[TASK FINISHED]` from the solver: the task ends now and is scored. */
+  finish(contextId: string): string {
+    const context = this.contexts.get(contextId);
+    if (!context) return formatCommandRejected('no running task has this context id (unknown or finished)');
+    context.finish('finished');
+    return formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() });
+  }
+
+  isRunning(contextId: string): boolean {
+    return this.contexts.has(contextId);
+  }
+
+  /**
+   * On SIGTERM/SIGINT: every running task ends now and its own `finally` removes its container and
+   * workspace; shutdown waits for that (bounded), then removes whatever sandbox is still there.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    for (const context of this.contexts.values()) context.finish('shutdown');
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
+    await Promise.race([Promise.allSettled([...this.running]), grace]);
+    clearTimeout(timer);
+    await this.sandboxes.stopAll();
+  }
+
+  /** Sends the task to the solver and waits for the first of: finished, solver done, time limit. */
+  private async handOver(context: TaskContext, prepared: PreparedTask, solverUrl: string, log: (line: string) => void): Promise<FinishReason> {
+    const limitMs = this.config.get('TASK_TIMEOUT_S', { infer: true }) * 1000;
+    const description = renderTaskDescription(this.template, {
+      taskKey: context.taskKey,
+      taskId: context.ref.id,
+      errorReport: prepared.errorReport,
+      imageNote: context.sandbox.kind === 'docker' ? 'Inside this sandbox the original build tree is also at `/src`.' : '',
+    });
+    const timer = setTimeout(() => context.finish('timeout'), limitMs);
+    const solver = this.consumeSolver(context, solverUrl, description, limitMs + HANDOVER_GRACE_MS, log);
+    try {
+      return await Promise.race([context.finishing, solver]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async consumeSolver(context: TaskContext, solverUrl: string, description: string, deadlineMs: number, log: (line: string) => void): Promise<FinishReason> {
+    try {
+      const events = this.peers.peer(solverUrl).streamText(context.contextId, description, { deadlineMs, signal: context.handover.signal });
+      for await (const event of events) logSolverEvent(event, log);
+      return 'solver-ended';
+    } catch (error) {
+      if (context.handover.signal.aborted) return 'solver-ended';
+      log(`solver failed: ${(error as Error).message}`);
+      return 'solver-failed';
+    }
+  }
+
+  private async readSubmission(context: TaskContext): Promise<string | null> {
+    try {
+      return (await context.sandbox.readFile(LOC_JSON_PATH)).toString('utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  private outcome(context: TaskContext, finishReason: FinishReason, metrics: TaskMetrics, started: number): TaskOutcome {
+    return {
+      taskKey: context.taskKey,
+      contextId: context.contextId,
+      finishReason,
+      metrics,
+      commands: context.commands,
+      failedCommands: context.failedCommands,
+      seconds: (Date.now() - started) / 1000,
+    };
+  }
+}
+
+function logSolverEvent(event: PeerEvent, log: (line: string) => void): void {
+  if (event.kind === 'status' && event.text) log(`solver ${event.state}: ${event.text}`);
+  if (event.kind === 'message' && event.text) log(`solver: ${event.text}`);
+}

@@ -1,0 +1,33 @@
+import type { Sandbox } from '@arvo-rca/arvo-docker';
+import type { TaskRef } from '@arvo-rca/a2a-protocol';
+
+/** Why a task stopped: the solver said so, its handling ended, it failed, or time ran out. */
+export type FinishReason = 'finished' | 'solver-ended' | 'solver-failed' | 'timeout' | 'shutdown';
+
+/** Everything one running task owns; held by TaskContextService under the task's context id. */
+export class TaskContext {
+  commands = 0;
+  failedCommands = 0;
+  readonly startedAt = Date.now();
+  private resolveFinish!: (reason: FinishReason) => void;
+  /** Settles once, with the first reason the task was given to stop. */
+  readonly finishing: Promise<FinishReason> = new Promise((resolve) => (this.resolveFinish = resolve));
+  /** Aborts the hand-over stream to the solver when the task ends another way. */
+  readonly handover = new AbortController();
+
+  constructor(
+    readonly contextId: string,
+    readonly ref: TaskRef,
+    readonly taskKey: string,
+    readonly workspaceDir: string,
+    readonly sandbox: Sandbox,
+  ) {}
+
+  finish(reason: FinishReason): void {
+    this.resolveFinish(reason);
+  }
+
+  elapsedSeconds(): number {
+    return (Date.now() - this.startedAt) / 1000;
+  }
+}

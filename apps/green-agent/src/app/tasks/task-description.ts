@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOC_JSON_PATH, LOC_JSON_SHAPE_TEXT } from '@arvo-rca/rca-eval';
+
+// The template ships as an asset: next to the bundle in dist, under src/assets in the sources.
+const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', 'assets', 'templates')];
+
+export interface TaskDescriptionInput {
+  taskKey: string;
+  taskId: string;
+  errorReport: string;
+  imageNote: string;
+}
+
+export function loadTemplate(name: string): string {
+  for (const dir of TEMPLATE_CANDIDATES) {
+    try {
+      return readFileSync(join(dir, name), 'utf8');
+    } catch {
+      // try the next place
+    }
+  }
+  throw new Error(`template ${name} not found in ${TEMPLATE_CANDIDATES.join(' or ')}`);
+}
+
+/** Fills `{{name}}` placeholders; a placeholder without a value is an error, not an empty string. */
+export function renderTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`template value ${name} is missing`);
+    return values[name];
+  });
+}
+
+export function renderTaskDescription(template: string, input: TaskDescriptionInput): string {
+  return renderTemplate(template, {
+    task_id: input.taskKey,
+    error_path: `/workspace/${input.taskId}_error.txt`,
+    error_report: input.errorReport.trimEnd(),
+    image_note: input.imageNote,
+    loc_json_path: LOC_JSON_PATH,
+    loc_json_shape: LOC_JSON_SHAPE_TEXT,
+  });
+}

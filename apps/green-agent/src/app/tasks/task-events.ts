@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
+import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+
+/**
+ * The events one request publishes, in the order A2A wants them: either a single message (`reply`),
+ * or a task (`start`), its status updates (`progress`), artifacts, and one final status (`end`).
+ * Keeps protocol shapes out of the agents' logic.
+ */
+export class TaskEvents {
+  constructor(
+    private readonly request: RequestContext,
+    private readonly bus: ExecutionEventBus,
+  ) {}
+
+  userText(): string {
+    return this.request.userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+  }
+
+  /** The data parts of the user's message (an assessment request may come as data). */
+  userData(): unknown[] {
+    return this.request.userMessage.parts.flatMap((part) => (part.content?.$case === 'data' ? [part.content.value] : []));
+  }
+
+  reply(text: string): void {
+    this.bus.publish(AgentEvent.message(this.message(text)));
+    this.bus.finished();
+  }
+
+  start(text: string): void {
+    const { taskId, contextId, userMessage } = this.request;
+    this.bus.publish(AgentEvent.task({ id: taskId, contextId, status: this.status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: undefined }));
+    this.progress(text);
+  }
+
+  progress(text: string): void {
+    this.publishStatus(TaskState.TASK_STATE_WORKING, text);
+  }
+
+  artifact(name: string, data: unknown): void {
+    const { taskId, contextId } = this.request;
+    const part: Part = { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' };
+    const artifact = { artifactId: randomUUID(), name, description: '', parts: [part], metadata: undefined, extensions: [] };
+    this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
+  }
+
+  end(state: TaskState, text: string): void {
+    this.publishStatus(state, text);
+    this.bus.finished();
+  }
+
+  private publishStatus(state: TaskState, text: string): void {
+    const { taskId, contextId } = this.request;
+    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: this.status(state, text), metadata: undefined }));
+  }
+
+  private status(state: TaskState, text?: string) {
+    return { state, message: text === undefined ? undefined : this.message(text), timestamp: new Date().toISOString() };
+  }
+
+  private message(text: string): Message {
+    const { taskId, contextId } = this.request;
+    return {
+      messageId: randomUUID(),
+      contextId,
+      taskId,
+      role: Role.ROLE_AGENT,
+      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+  }
+}
