@@ -1,4 +1,4 @@
-import { IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Min } from 'class-validator';
+import { IsInt, IsJSON, IsNumber, IsOptional, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
 
 /** The purple agent's configuration; `.env.example` documents each variable. */
@@ -10,8 +10,13 @@ export class PurpleEnvironment extends AgentEnvironment {
 
   // provider/name, or `baseline`; unset picks from the keys present (baseline without keys).
   @IsOptional()
-  @Matches(/^(baseline|scripted|(anthropic|openai)\/\S+)$/, { message: 'MODEL must be baseline, anthropic/<model> or openai/<model>' })
+  @Matches(/^(baseline|scripted|(anthropic|openai)\/\S+)$/, { message: 'MODEL must be baseline, scripted, anthropic/<model> or openai/<model>' })
   MODEL?: string;
+
+  // For MODEL=scripted: a JSON array of replies to replay (tests and end-to-end runs).
+  @IsOptional()
+  @IsString()
+  MODEL_SCRIPT_FILE?: string;
 
   @IsOptional()
   @IsString()
@@ -25,6 +30,29 @@ export class PurpleEnvironment extends AgentEnvironment {
   @IsUrl({ require_tld: false, require_protocol: true })
   OPENAI_BASE_URL?: string;
 
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  ANTHROPIC_BASE_URL?: string;
+
+  @IsInt()
+  @Min(1)
+  MODEL_MAX_TOKENS: number = 4096;
+
+  // Per attempt; retries come on top.
+  @IsInt()
+  @Min(1)
+  MODEL_TIMEOUT_S: number = 300;
+
+  @IsInt()
+  @Min(0)
+  MODEL_MAX_RETRIES: number = 6;
+
+  // USD per million tokens by model-name prefix, over the built-in table:
+  // {"my-model": {"input": 1, "output": 2, "cacheRead": 0.1, "cacheWrite": 1.25}}
+  @IsOptional()
+  @IsJSON()
+  MODEL_PRICES?: string;
+
   @IsInt()
   @Min(0)
   STEP_LIMIT: number = 60;
@@ -36,4 +64,14 @@ export class PurpleEnvironment extends AgentEnvironment {
   @IsInt()
   @Min(0)
   WALL_TIME_LIMIT_S: number = 1800;
+
+  // Consecutive replies without exactly one bash block before the run ends with FormatError.
+  @IsInt()
+  @Min(0)
+  FORMAT_ERROR_LIMIT: number = 3;
+
+  // Prompt templates (system.md, instance.md ...); the bundled ones by default.
+  @IsOptional()
+  @IsString()
+  AGENT_TEMPLATES_DIR?: string;
 }

@@ -1,0 +1,51 @@
+// Control flow of the agent loop, as in mini-swe-agent: a step throws, and the one catch in
+// DefaultAgent.run either hands the message to the model (a correction) or ends the run (an exit).
+
+export type ExitStatus = 'Submitted' | 'LimitsExceeded' | 'TimeExceeded' | 'FormatError' | 'ModelError' | 'EnvironmentError';
+
+/** Ends the run. The status is the exit status; the message is the last message of the trajectory. */
+export abstract class AgentExit extends Error {
+  abstract readonly status: ExitStatus;
+}
+
+export class Submitted extends AgentExit {
+  override readonly status = 'Submitted';
+
+  /** `submission`: the loc.json text as submitted. */
+  constructor(
+    readonly submission: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class LimitsExceeded extends AgentExit {
+  override readonly status = 'LimitsExceeded';
+}
+
+export class TimeExceeded extends AgentExit {
+  override readonly status = 'TimeExceeded';
+}
+
+/** Too many consecutive replies without exactly one runnable bash block. */
+export class FormatError extends AgentExit {
+  override readonly status = 'FormatError';
+}
+
+export class ModelError extends AgentExit {
+  override readonly status = 'ModelError';
+}
+
+export class EnvironmentError extends AgentExit {
+  override readonly status = 'EnvironmentError';
+}
+
+/** Something the model can fix: the message goes to the model and the loop goes on. */
+export abstract class Correction extends Error {}
+
+/** Zero or several bash blocks, or a reply cut off at the token limit: nothing ran. */
+export class FormatProblem extends Correction {}
+
+/** The submission's loc.json is missing or malformed. */
+export class SubmissionProblem extends Correction {}

@@ -1,0 +1,63 @@
+import type { Model, ModelLogger } from '../models/model';
+import type { TokenUsage, UsageSnapshot, UsageTotals } from '../models/usage';
+import type { AgentConfig } from './agent-config';
+import type { ExitStatus } from './agent-errors';
+import type { AgentTemplates } from './agent-templates';
+import type { LocJsonCheck } from './loc-json-check';
+import type { CommandResult, TaskEnvironment } from './task-environment';
+import type { TrajectoryWriter } from './trajectory';
+
+export interface AgentTask {
+  /** `<source>:<id>`, e.g. `arvo:14368`. */
+  taskId: string;
+  contextId: string;
+  /** The task description as the green agent sent it. */
+  description: string;
+}
+
+export interface AgentResult {
+  exitStatus: ExitStatus;
+  /** The exit's message: the submission, or why the run stopped. */
+  message: string;
+  /** The loc.json text as submitted; empty unless Submitted. */
+  submission: string;
+  usage: UsageSnapshot;
+}
+
+export interface CommandRecord extends CommandResult {
+  /** Model calls made when the command ran. */
+  step: number;
+  command: string;
+  /** `agent`: sent by the loop itself (reading loc.json at submission). */
+  by: 'model' | 'agent';
+}
+
+export interface ModelCallRecord extends TokenUsage {
+  cost: number;
+  truncated: boolean;
+}
+
+export interface StepProgress {
+  steps: number;
+  lastCommand?: string;
+  exitStatus?: ExitStatus;
+  usage: UsageSnapshot;
+}
+
+export interface AgentDependencies {
+  model: Model;
+  environment: TaskEnvironment;
+  templates: AgentTemplates;
+  config?: AgentConfig;
+  /** Where the trajectory is kept after every step; see trajectoryPath(). */
+  trajectoryFile?: string;
+  trajectoryWriter?: TrajectoryWriter;
+  /** The submission check; the judge library's validator can stand in. */
+  checkLocJson?: LocJsonCheck;
+  /** The process-wide totals this run adds to, besides its own. */
+  processUsage?: UsageTotals;
+  logger?: ModelLogger;
+  clock?: () => number;
+  /** Called after every step, once its trajectory is saved (progress updates to the peer). */
+  onStep?: (progress: StepProgress) => void;
+}

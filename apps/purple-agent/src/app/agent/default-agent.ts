@@ -1,0 +1,216 @@
+import { LOC_JSON_PATH } from '@arvo-rca/rca-eval';
+import { errorMessage } from '../models/model-errors';
+import type { ChatMessage, ChatRole, ModelReply } from '../models/model';
+import { UsageTotals } from '../models/usage';
+import { DEFAULT_AGENT_CONFIG, type AgentConfig } from './agent-config';
+import {
+  AgentExit,
+  Correction,
+  EnvironmentError,
+  FormatError,
+  FormatProblem,
+  LimitsExceeded,
+  ModelError,
+  Submitted,
+  SubmissionProblem,
+  TimeExceeded,
+} from './agent-errors';
+import type { TemplateName, TemplateVars } from './agent-templates';
+import { checkLocJsonShape } from './loc-json-check';
+import type { CommandResult } from './task-environment';
+import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
+import { buildTrajectory, TrajectoryWriter, type Trajectory } from './trajectory';
+
+const ACTION = /```bash\s*\n([\s\S]*?)\n```/g;
+const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
+const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: 3, maxSpanLines: 100 };
+
+/**
+ * mini-swe-agent's loop for one task context: ask the model, run the one bash block of its reply,
+ * show it the result, until it submits or a limit ends the run. Steps throw to change course; the
+ * one catch in run() turns a Correction into a message and an AgentExit into the exit status.
+ */
+export class DefaultAgent {
+  readonly messages: ChatMessage[] = [];
+  /** Every command run for this task, in order; never trimmed. */
+  readonly history: CommandRecord[] = [];
+  readonly usage = new UsageTotals();
+  /** Tokens and cost of each model call, in order. */
+  readonly calls: ModelCallRecord[] = [];
+  private readonly config: AgentConfig;
+  private readonly clock: () => number;
+  private task?: AgentTask;
+  private exit?: AgentExit;
+  private startedAt = 0;
+  private formatErrors = 0;
+  private submissionRejections = 0;
+
+  constructor(private readonly deps: AgentDependencies) {
+    this.config = deps.config ?? DEFAULT_AGENT_CONFIG;
+    this.clock = deps.clock ?? Date.now;
+  }
+
+  async run(task: AgentTask): Promise<AgentResult> {
+    if (this.task) throw new Error('a DefaultAgent runs one task; create one per context');
+    this.task = task;
+    this.startedAt = this.clock();
+    this.add('system', this.render('system'));
+    this.add('user', this.render('instance', { task: task.description }));
+    let exit: AgentExit | undefined;
+    while (!exit) {
+      try {
+        await this.step();
+      } catch (error) {
+        this.handle(error);
+      } finally {
+        exit = this.exit;
+        await this.saveTrajectory();
+        this.deps.onStep?.({ steps: this.usage.calls, lastCommand: this.history.at(-1)?.command, exitStatus: exit?.status, usage: this.usage.snapshot() });
+      }
+    }
+    return { exitStatus: exit.status, message: exit.message, submission: this.submission(), usage: this.usage.snapshot() };
+  }
+
+  /** The run so far, in mini-swe-agent's trajectory layout. */
+  trajectory(): Trajectory {
+    return buildTrajectory({
+      exitStatus: this.exit?.status ?? null,
+      submission: this.submission(),
+      usage: this.usage.snapshot(),
+      config: this.config,
+      modelName: this.deps.model.name,
+      task: this.task,
+      history: this.history,
+      calls: this.calls,
+      messages: this.messages,
+    });
+  }
+
+  private async step(): Promise<void> {
+    this.checkLimits();
+    const reply = await this.query();
+    const result = await this.execute(this.parseAction(reply), 'model');
+    await this.checkSubmission(result);
+    this.add('user', this.observe(result));
+  }
+
+  private handle(error: unknown): void {
+    if (error instanceof Correction) {
+      if (error instanceof FormatProblem) this.formatErrors += 1;
+      this.add('user', error.message);
+    } else if (error instanceof AgentExit) {
+      this.exit = error;
+      this.add('user', error.message);
+    } else {
+      throw error;
+    }
+  }
+
+  private checkLimits(): void {
+    const { stepLimit, costLimit, wallTimeLimitS, formatErrorLimit } = this.config;
+    const { calls, cost } = this.usage;
+    if (formatErrorLimit > 0 && this.formatErrors >= formatErrorLimit) {
+      throw new FormatError(`${this.formatErrors} replies in a row ran nothing (limit ${formatErrorLimit})`);
+    }
+    if (stepLimit > 0 && calls >= stepLimit) throw new LimitsExceeded(`step limit reached: ${calls} model calls (limit ${stepLimit})`);
+    if (costLimit > 0 && cost >= costLimit) throw new LimitsExceeded(`cost limit reached: $${cost.toFixed(4)} (limit $${costLimit})`);
+    if (wallTimeLimitS > 0 && this.clock() - this.startedAt >= wallTimeLimitS * 1000) throw this.timeExceeded();
+  }
+
+  private async query(): Promise<ModelReply> {
+    const limitMs = this.config.wallTimeLimitS * 1000;
+    const signal = limitMs > 0 ? AbortSignal.timeout(Math.max(1, this.startedAt + limitMs - this.clock())) : undefined;
+    let reply: ModelReply;
+    try {
+      reply = await this.deps.model.query(this.messages, { signal });
+    } catch (error) {
+      if (signal?.aborted) throw this.timeExceeded();
+      const code = (error as { code?: unknown }).code;
+      throw new ModelError(`the model failed${typeof code === 'string' ? ` (${code})` : ''}: ${errorMessage(error)}`);
+    }
+    this.usage.add(reply.usage, reply.cost);
+    this.deps.processUsage?.add(reply.usage, reply.cost);
+    this.calls.push({ ...reply.usage, cost: reply.cost, truncated: reply.truncated });
+    this.add('assistant', reply.content);
+    if (reply.truncated) throw new FormatProblem(this.render('truncated-reply'));
+    return reply;
+  }
+
+  private parseAction(reply: ModelReply): string {
+    const actions = [...reply.content.matchAll(ACTION)].map((match) => match[1].trim());
+    if (actions.length !== 1) throw new FormatProblem(this.render('format-error', { count: actions.length, none: actions.length === 0 }));
+    this.formatErrors = 0;
+    return actions[0];
+  }
+
+  private async execute(command: string, by: CommandRecord['by']): Promise<CommandResult> {
+    let result: CommandResult;
+    try {
+      result = await this.deps.environment.execute(command);
+    } catch (error) {
+      throw new EnvironmentError(`the environment failed to run a command: ${errorMessage(error)}`);
+    }
+    this.history.push({ step: this.usage.calls, command, by, ...result });
+    return result;
+  }
+
+  // Submission is the marker on the output's first line with returncode 0; loc.json must then hold up.
+  private async checkSubmission(result: CommandResult): Promise<void> {
+    if (result.returncode !== 0 || result.output.trimStart().split('\n', 1)[0].trim() !== SUBMIT_MARKER) return;
+    const read = await this.execute(`cat ${LOC_JSON_PATH}`, 'agent');
+    const readable = read.returncode === 0;
+    const problems = readable ? (this.deps.checkLocJson ?? checkLocJsonShape)(read.output) : [read.output.trim() || `cat exited with ${read.returncode}`];
+    if (problems.length > 0 && this.submissionRejections < this.config.submissionCorrections) {
+      this.submissionRejections += 1;
+      const lastChance = this.submissionRejections === this.config.submissionCorrections;
+      const problem = readable ? 'is not acceptable' : 'cannot be read';
+      throw new SubmissionProblem(this.render('submission-rejected', { problem, problems: problems.map((p) => `- ${p}`).join('\n'), lastChance }));
+    }
+    try {
+      await this.deps.environment.finish();
+    } catch (error) {
+      throw new EnvironmentError(`the environment failed to take the submission: ${errorMessage(error)}`);
+    }
+    throw new Submitted(readable ? read.output : '', readable ? read.output : `submitted without a readable ${LOC_JSON_PATH}`);
+  }
+
+  private observe(result: CommandResult): string {
+    const { output } = result;
+    const { outputLimitChars, outputHeadChars, outputTailChars } = this.config;
+    return this.render('observation', {
+      returncode: result.returncode,
+      timedOut: result.timedOut === true,
+      truncated: output.length > outputLimitChars,
+      output,
+      head: output.slice(0, outputHeadChars),
+      tail: output.slice(Math.max(outputHeadChars, output.length - outputTailChars)),
+      elidedChars: Math.max(0, output.length - outputHeadChars - outputTailChars),
+    });
+  }
+
+  private timeExceeded(): TimeExceeded {
+    return new TimeExceeded(`wall-time limit reached: ${Math.round((this.clock() - this.startedAt) / 1000)} s (limit ${this.config.wallTimeLimitS} s)`);
+  }
+
+  private submission(): string {
+    return this.exit instanceof Submitted ? this.exit.submission : '';
+  }
+
+  private add(role: ChatRole, content: string): void {
+    this.messages.push({ role, content });
+  }
+
+  private render(name: TemplateName, vars: TemplateVars = {}): string {
+    return this.deps.templates.render(name, { ...PROMPT_VARS, ...vars });
+  }
+
+  private async saveTrajectory(): Promise<void> {
+    const file = this.deps.trajectoryFile;
+    if (!file) return;
+    try {
+      await (this.deps.trajectoryWriter ?? new TrajectoryWriter()).write(file, this.trajectory());
+    } catch (error) {
+      this.deps.logger?.warn(`cannot write the trajectory ${file}: ${errorMessage(error)}`);
+    }
+  }
+}

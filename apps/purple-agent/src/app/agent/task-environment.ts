@@ -1,0 +1,19 @@
+/** What one command did, as the agent needs it for the next observation. */
+export interface CommandResult {
+  returncode: number;
+  /** stdout and stderr merged, possibly capped by the environment. */
+  output: string;
+  /** The environment stopped the command at its time limit; the output is what it printed until then. */
+  timedOut?: boolean;
+}
+
+/**
+ * Where the agent's commands run: in production the green agent, reached over A2A (`execute:`
+ * messages); in tests a local workspace. Throwing means the environment itself failed, which ends
+ * the run with EnvironmentError; a failing command is a non-zero returncode.
+ */
+export interface TaskEnvironment {
+  execute(command: string): Promise<CommandResult>;
+  /** Tells the environment the agent has submitted (`[TASK FINISHED]`). */
+  finish(): Promise<void>;
+}

@@ -1,0 +1,106 @@
+import { FakeLlmServer } from './fake-llm-server';
+import { connectionReset, httpError, reply } from './fake-llm-script';
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+describe('FakeLlmServer', () => {
+  let server: FakeLlmServer;
+  beforeEach(async () => {
+    server = await FakeLlmServer.start();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('answers OpenAI chat completions with the scripted text, finish reason and usage with cached tokens', async () => {
+    server.script(reply('THOUGHT: x', { usage: { input: 10, output: 3, cacheRead: 90 } }), reply('cut', { stop: 'max_tokens' }));
+
+    const first = await (await post(`${server.openAiBaseUrl}/chat/completions`, { model: 'gpt-test', messages: [] })).json();
+    const second = await (await post(`${server.openAiBaseUrl}/chat/completions`, { model: 'gpt-test', messages: [] })).json();
+
+    expect(first).toMatchObject({
+      model: 'gpt-test',
+      choices: [{ message: { role: 'assistant', content: 'THOUGHT: x' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 100, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 90 } },
+    });
+    expect(second).toMatchObject({ choices: [{ finish_reason: 'length' }] });
+  });
+
+  it('answers Anthropic messages with content blocks, stop reason and cache read and write tokens', async () => {
+    server.script(reply('cut off', { stop: 'max_tokens', usage: { input: 5, output: 7, cacheRead: 100, cacheWrite: 20 } }));
+
+    const message = await (await post(`${server.anthropicBaseUrl}/v1/messages`, { model: 'claude-test', messages: [] })).json();
+
+    expect(message).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'cut off' }], stop_reason: 'max_tokens' });
+    expect(message).toHaveProperty('usage', { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 });
+  });
+
+  it('injects errors in the provider shape, with retry-after when scripted', async () => {
+    server.script(httpError(429, { retryAfter: 3 }), httpError(500));
+
+    const limited = await post(`${server.anthropicBaseUrl}/v1/messages`, {});
+    const failed = await post(`${server.openAiBaseUrl}/chat/completions`, {});
+
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    expect(await limited.json()).toMatchObject({ error: { type: 'rate_limit_error' } });
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toMatchObject({ error: { message: expect.stringContaining('500') } });
+  });
+
+  it('delays slow replies by the scripted time', async () => {
+    server.script(reply('late', { delayMs: 300 }));
+    const started = Date.now();
+
+    const response = await post(`${server.openAiBaseUrl}/chat/completions`, {});
+
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+  });
+
+  it('drops the connection for a scripted reset', async () => {
+    server.script(connectionReset());
+
+    await expect(post(`${server.openAiBaseUrl}/chat/completions`, {})).rejects.toThrow();
+  });
+
+  it('answers 400 naming the problem once the script is used up', async () => {
+    const response = await post(`${server.openAiBaseUrl}/chat/completions`, {});
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('no reply left') } });
+  });
+
+  it('records every request with its headers and parsed body, refused ones included', async () => {
+    server.script(reply('ok'));
+
+    await post(`${server.anthropicBaseUrl}/v1/messages`, { model: 'm', system: 'sys' }, { 'x-api-key': 'key-1' });
+    await post(`${server.url}/v2/nothing`, { a: 1 });
+
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]).toMatchObject({ api: 'anthropic', path: '/v1/messages', body: { model: 'm', system: 'sys' } });
+    expect(server.requests[0].headers['x-api-key']).toBe('key-1');
+    expect(server.requests[1]).toMatchObject({ api: 'unknown', path: '/v2/nothing' });
+  });
+});
+
+describe('FakeLlmServer with an API key', () => {
+  it('refuses a wrong key with the provider 401 and accepts the right one, without consuming the script', async () => {
+    const server = await FakeLlmServer.start({ apiKey: 'right' });
+    try {
+      server.script(reply('ok'));
+
+      const refused = await post(`${server.anthropicBaseUrl}/v1/messages`, {}, { 'x-api-key': 'wrong' });
+      const accepted = await post(`${server.openAiBaseUrl}/chat/completions`, {}, { authorization: 'Bearer right' });
+
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toHaveProperty('error', { type: 'authentication_error', message: 'invalid x-api-key' });
+      expect(accepted.status).toBe(200);
+      expect(server.pending).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,158 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultUsage, httpError, type FakeLlmStep } from './fake-llm-script';
+import { presentedKey, renderError, renderReply, type FakeApi } from './wire-formats';
+
+/** One request as the server received it, kept for assertions (cache breakpoints, retries, keys). */
+export interface RecordedRequest {
+  api: FakeApi | 'unknown';
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body, or the raw text when it was not JSON. */
+  body: unknown;
+  receivedAt: number;
+}
+
+export interface FakeLlmServerOptions {
+  /** When set, requests presenting another key get the provider's 401. */
+  apiKey?: string;
+  /** Answered once the script is used up; by default a 400 that names the problem (never retried). */
+  fallback?: FakeLlmStep;
+}
+
+const ROUTES: Record<string, FakeApi> = {
+  '/v1/chat/completions': 'openai',
+  '/chat/completions': 'openai',
+  '/v1/messages': 'anthropic',
+};
+
+/**
+ * A real HTTP server on a loopback port speaking OpenAI Chat Completions and Anthropic Messages well
+ * enough for the real SDKs. Each request takes the next scripted step, whichever API it came on.
+ */
+export class FakeLlmServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly steps: FakeLlmStep[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private replies = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly options: FakeLlmServerOptions,
+  ) {}
+
+  static async start(options: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const fake = new FakeLlmServer(server, `http://127.0.0.1:${port}`, options);
+    server.on('request', (request, response) => void fake.handle(request, response));
+    return fake;
+  }
+
+  /** The base URL for the `openai` client (it appends `/chat/completions`). */
+  get openAiBaseUrl(): string {
+    return `${this.url}/v1`;
+  }
+
+  /** The base URL for the `@anthropic-ai/sdk` client (it appends `/v1/messages`). */
+  get anthropicBaseUrl(): string {
+    return this.url;
+  }
+
+  /** Appends steps to the script. */
+  script(...steps: FakeLlmStep[]): this {
+    this.steps.push(...steps);
+    return this;
+  }
+
+  /** Steps not yet consumed. */
+  get pending(): number {
+    return this.steps.length;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const text = await readBody(request);
+    const path = (request.url ?? '/').split('?')[0];
+    const api = request.method === 'POST' ? ROUTES[path] : undefined;
+    const headers = flattenHeaders(request);
+    this.requests.push({ api: api ?? 'unknown', method: request.method ?? '', path, headers, body: parseJson(text), receivedAt: Date.now() });
+
+    if (!api) return send(response, 404, { error: { message: `fake-llm: no route for ${request.method} ${path}` } });
+    if (this.options.apiKey !== undefined && presentedKey(api, headers) !== this.options.apiKey) {
+      const message = api === 'openai' ? 'Incorrect API key provided.' : 'invalid x-api-key';
+      return send(response, 401, renderError(api, 401, message));
+    }
+    const step = this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' });
+    if (step.kind === 'reset') {
+      request.socket.destroy();
+      return;
+    }
+    await this.delay(step.delayMs);
+    if (response.destroyed) return;
+    if (step.kind === 'error') {
+      const extra: Record<string, string> = step.retryAfter === undefined ? {} : { 'retry-after': String(step.retryAfter) };
+      return send(response, step.status, renderError(api, step.status, step.message), extra);
+    }
+    const model = modelOf(parseJson(text));
+    const usage = defaultUsage(text.length, step.text, step.usage);
+    this.replies += 1;
+    send(response, 200, renderReply(api, { model, text: step.text, usage, stop: step.stop, id: `fake-${this.replies}` }));
+  }
+
+  private delay(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+    });
+  }
+}
+
+function send(response: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers });
+  response.end(payload);
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function flattenHeaders(request: IncomingMessage): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function modelOf(body: unknown): string {
+  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : 'fake-model';
+}
