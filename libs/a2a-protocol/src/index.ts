@@ -2,6 +2,7 @@ export { A2aModule, type A2aModuleOptions } from './lib/a2a.module';
 export { AGENT_CARD_PATH, BEARER_SCHEME, buildAgentCard, PRODUCT_VERSION, withBearerAuth, withTrailingSlash, type AgentCardSpec } from './lib/agent-card';
 export { AGENT_CARD, DEFAULT_HEARTBEAT_MS } from './lib/server/a2a-server.tokens';
 export { isLegacyVersion, toLegacyAgentCard, type LegacyAgentCard } from './lib/server/legacy-agent-card';
+export { TaskEvents } from './lib/server/task-events';
 export { validateEnvironment } from './lib/agent-config';
 export { AGENT_USAGE, parseAgentFlags } from './lib/agent-flags';
 export { AgentEnvironment, publicUrl, type LogLevel } from './lib/agent-environment';

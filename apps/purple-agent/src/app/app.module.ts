@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { A2aModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { PurpleEnvironment } from './purple-environment';
+import { PurpleExecutor, SolverModule } from './solver';
 
 // Built at boot rather than at import, so that the configuration sees the command-line flags.
 @Module({})
@@ -37,6 +38,8 @@ export class AppModule {
                 ],
               }),
           },
+          executor: PurpleExecutor,
+          imports: [SolverModule],
         }),
       ],
     };

@@ -8,6 +8,11 @@ export class PurpleEnvironment extends AgentEnvironment {
   @IsUrl({ require_tld: false, require_protocol: true })
   GREEN_AGENT_URL: string = 'http://127.0.0.1:9009/';
 
+  // Deadline of one call to the green agent (a command, or [TASK FINISHED]); its own command timeout is shorter.
+  @IsInt()
+  @Min(1)
+  GREEN_CALL_TIMEOUT_S: number = 900;
+
   // provider/name, or `baseline`; unset picks from the keys present (baseline without keys).
   @IsOptional()
   @Matches(/^(baseline|scripted|(anthropic|openai)\/\S+)$/, { message: 'MODEL must be baseline, scripted, anthropic/<model> or openai/<model>' })

@@ -2,9 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { formatTaskKey, parseSolverMessage, parseTaskRequest } from '@arvo-rca/a2a-protocol';
+import { formatTaskKey, parseSolverMessage, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { GreenEnvironment } from '../green-environment';
-import { TaskEvents } from './task-events';
 import { TaskContextService, type TaskOutcome } from './task-context.service';
 
 /**

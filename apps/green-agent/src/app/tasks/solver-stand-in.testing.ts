@@ -1,9 +1,8 @@
 import { Injectable, type Type } from '@nestjs/common';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { TaskState } from '@a2a-js/sdk';
-import { A2aClientFactory, formatExecute, TASK_FINISHED } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatExecute, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
-import { TaskEvents } from './task-events';
 
 /** What a stand-in solver does with a task: commands to send, then finish, or die part-way. */
 export interface SolverScript {

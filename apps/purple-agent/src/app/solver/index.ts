@@ -1,0 +1,3 @@
+export { GreenTaskEnvironment } from './green-task-environment';
+export { PurpleExecutor } from './purple.executor';
+export { SolverModule } from './solver.module';

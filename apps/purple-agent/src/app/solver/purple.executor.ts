@@ -1,0 +1,93 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { A2aClientFactory, formatTaskKey, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { validateLocJson } from '@arvo-rca/rca-eval';
+import { agentConfigFrom } from '../agent/agent-config';
+import { AgentTemplates } from '../agent/agent-templates';
+import type { AgentResult, StepProgress } from '../agent/agent-types';
+import { DefaultAgent } from '../agent/default-agent';
+import { trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
+import { ModelFactory } from '../models/model-factory';
+import { UsageTotals } from '../models/usage';
+import type { PurpleEnvironment } from '../purple-environment';
+import { GreenTaskEnvironment } from './green-task-environment';
+import { RUN_LOG_DIR } from './solver.tokens';
+
+/**
+ * The purple agent's A2A entry: a task description from a green agent starts one DefaultAgent on
+ * that context, whose commands go back to the green agent; the answer is a stream with a `working`
+ * update per step and a final status carrying the exit status and token totals. Contexts share
+ * nothing but the process-wide usage totals.
+ */
+@Injectable()
+export class PurpleExecutor implements AgentExecutor {
+  private readonly logger = new Logger(PurpleExecutor.name);
+  private readonly running = new Set<string>();
+
+  constructor(
+    private readonly models: ModelFactory,
+    private readonly templates: AgentTemplates,
+    private readonly trajectories: TrajectoryWriter,
+    private readonly processUsage: UsageTotals,
+    private readonly peers: A2aClientFactory,
+    @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
+    @Inject(ConfigService) private readonly config: ConfigService<PurpleEnvironment, true>,
+  ) {}
+
+  async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const events = new TaskEvents(request, bus);
+    const { contextId } = request;
+    if (this.running.has(contextId)) return events.reply('This context already has a task running; one task per context.');
+    this.running.add(contextId);
+    try {
+      const task = parseTaskRequest(events.userText());
+      const taskId = task ? formatTaskKey(task) : `unknown:${contextId.slice(0, 8)}`;
+      events.start(`${taskId}: solving with ${this.models.modelName}`);
+      const result = await this.solve(taskId, contextId, events.userText(), (progress) => events.progress(describeStep(progress)));
+      const failed = result.exitStatus === 'ModelError' || result.exitStatus === 'EnvironmentError';
+      events.end(failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, describeResult(result));
+    } finally {
+      this.running.delete(contextId);
+    }
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    this.logger.warn(`cancel of task ${taskId} asked; a run ends at its limits`);
+    bus.finished();
+  }
+
+  private solve(taskId: string, contextId: string, description: string, onStep: (progress: StepProgress) => void): Promise<AgentResult> {
+    const green = this.peers.peer(this.config.get('GREEN_AGENT_URL', { infer: true }));
+    const agent = new DefaultAgent({
+      model: this.models.create(),
+      environment: new GreenTaskEnvironment(green, contextId, this.config.get('GREEN_CALL_TIMEOUT_S', { infer: true }) * 1000),
+      templates: this.templates,
+      config: agentConfigFrom({
+        STEP_LIMIT: this.config.get('STEP_LIMIT', { infer: true }),
+        COST_LIMIT: this.config.get('COST_LIMIT', { infer: true }),
+        WALL_TIME_LIMIT_S: this.config.get('WALL_TIME_LIMIT_S', { infer: true }),
+        FORMAT_ERROR_LIMIT: this.config.get('FORMAT_ERROR_LIMIT', { infer: true }),
+      }),
+      trajectoryFile: trajectoryPath(this.runLogDir, taskId, contextId),
+      trajectoryWriter: this.trajectories,
+      checkLocJson: (text) => validateLocJson(text),
+      processUsage: this.processUsage,
+      logger: new Logger(`agent ${taskId} ${contextId.slice(0, 8)}`),
+      onStep,
+    });
+    return agent.run({ taskId, contextId, description });
+  }
+}
+
+function describeStep(progress: StepProgress): string {
+  const { usage } = progress;
+  return `step ${progress.steps}: ${progress.lastCommand ?? '(no command)'} | tokens in ${usage.input} out ${usage.output} | $${usage.cost.toFixed(4)}`;
+}
+
+function describeResult(result: AgentResult): string {
+  const { usage } = result;
+  const tokens = `tokens in ${usage.input} out ${usage.output} cache read ${usage.cacheRead} write ${usage.cacheWrite}, ${usage.calls} calls, $${usage.cost.toFixed(4)}`;
+  return `${result.exitStatus}: ${result.exitStatus === 'Submitted' ? 'loc.json submitted' : result.message} | ${tokens}`;
+}
