@@ -28,3 +28,11 @@ export {
   type AssessorReply,
   type TaskSummary,
 } from './lib/vocabulary/assessor-reply';
+export {
+  formatSolverStep,
+  formatTaskProgress,
+  parseSolverStep,
+  parseTaskProgress,
+  type SolverStep,
+  type TaskProgressLine,
+} from './lib/vocabulary/progress';

@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { A2aModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { GreenEnvironment } from './green-environment';
-import { GreenExecutor, TasksModule } from './tasks';
+import { AssessmentsModule } from './assessments';
+import { GreenExecutor } from './green.executor';
 
 // Built at boot rather than at import, so that the configuration sees the command-line flags.
 @Module({})
@@ -39,7 +40,7 @@ export class AppModule {
               }),
           },
           executor: GreenExecutor,
-          imports: [TasksModule],
+          imports: [AssessmentsModule],
         }),
       ],
     };

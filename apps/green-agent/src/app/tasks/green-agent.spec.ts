@@ -1,15 +1,16 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { A2aClientFactory, parseCommandResult, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseCommandResult, parseTaskProgress, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER, SANDBOX_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { AppModule } from '../app.module';
+import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { TaskOutcome } from './task-context.service';
 import { startSolverStandIn, type SolverScript, type SolverStandIn } from './solver-stand-in.testing';
 
@@ -161,5 +162,42 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(answer.result.kind).toBe('task');
     expect(answer.result.status.state).toBe('completed');
     expect(answer.result.artifacts.map((artifact) => artifact.name)).toEqual(['Result']);
+  });
+
+  async function assess(request: unknown): Promise<PeerEvent[]> {
+    const events: PeerEvent[] = [];
+    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 120_000 })) events.push(event);
+    return events;
+  }
+
+  it('runs an AgentBeats assessment: tasks at once up to the concurrency, progress, a Result artifact, a results file', async () => {
+    const events = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'sample:3'], concurrency: 2 } });
+
+    const lines = events.flatMap((event) => (event.kind === 'status' ? [parseTaskProgress(event.text)] : [])).filter((line) => line !== undefined);
+    expect(lines).toEqual(expect.arrayContaining([{ task: 'sample:1', kind: 'started' }, { task: 'sample:3', kind: 'started' }]));
+    expect(lines.filter((line) => line.kind === 'finished').map((line) => line.task).sort()).toEqual(['sample:1', 'sample:3']);
+    expect(lines.some((line) => line.kind === 'step')).toBe(true);
+    const artifact = events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] };
+    const result = artifact.data[0];
+    // Sample 1 gets the right answer; sample 3's fix is elsewhere, so the same answer scores nothing there.
+    expect(result).toMatchObject({ domain: 'arvo_rca', n_tasks: 2, n_scored: 2, file_acc_mean: 0.5, func_recall_mean: 0.5 });
+    expect(Object.keys(result.task_metrics)).toEqual(['sample:1', 'sample:3']);
+    const final = events.at(-1) as { state: string; text: string };
+    expect(final.state).toBe('completed');
+    const file = /results saved to (\S+)$/.exec(final.text)?.[1] as string;
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(result);
+  });
+
+  it('rejects a bad assessment request with every problem named, and starts nothing', async () => {
+    const events = await assess({ participants: { purple_agent: 'nowhere' }, config: { task_ids: ['sample:1', 'no such'], concurrency: 100 } });
+
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ kind: 'message' });
+    const text = (events[0] as { text: string }).text;
+    expect(text).toContain('Invalid assessment request, nothing was started');
+    expect(text).toContain('participants.purple_agent must be the URL of the purple agent');
+    expect(text).toContain('config.concurrency must be at most 32');
+    expect(text).toContain('config.task_ids[1] ("no such")');
+    expect(solver.runs).toEqual([]);
   });
 });

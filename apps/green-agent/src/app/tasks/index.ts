@@ -1,3 +1,2 @@
-export { GreenExecutor, summarize } from './green.executor';
 export { TaskContextService, type TaskOutcome, type TaskProgress } from './task-context.service';
 export { TasksModule } from './tasks.module';

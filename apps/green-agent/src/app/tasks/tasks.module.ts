@@ -3,7 +3,6 @@ import { ConfigService } from '@nestjs/config';
 import { ArvoDockerModule, sandboxOptionsFromConfig } from '@arvo-rca/arvo-docker';
 import { GroundTruthExtractor } from '@arvo-rca/rca-eval';
 import { TaskAssetsModule } from '../task-assets';
-import { GreenExecutor } from './green.executor';
 import { TaskContextService } from './task-context.service';
 
 /** Everything a task needs: assets, sandboxes and the judge's ground truth (the solver's client comes from the global A2aModule). */
@@ -14,10 +13,9 @@ import { TaskContextService } from './task-context.service';
   ],
   providers: [
     TaskContextService,
-    GreenExecutor,
     // One parser runtime per process.
     { provide: GroundTruthExtractor, useFactory: () => GroundTruthExtractor.create() },
   ],
-  exports: [GreenExecutor, TaskContextService],
+  exports: [TaskContextService],
 })
 export class TasksModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aClientFactory, formatTaskKey, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatSolverStep, formatTaskKey, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { validateLocJson } from '@arvo-rca/rca-eval';
 import { agentConfigFrom } from '../agent/agent-config';
 import { AgentTemplates } from '../agent/agent-templates';
@@ -83,7 +83,8 @@ export class PurpleExecutor implements AgentExecutor {
 
 function describeStep(progress: StepProgress): string {
   const { usage } = progress;
-  return `step ${progress.steps}: ${progress.lastCommand ?? '(no command)'} | tokens in ${usage.input} out ${usage.output} | $${usage.cost.toFixed(4)}`;
+  const detail = `tokens in ${usage.input} out ${usage.output}, $${usage.cost.toFixed(4)}`;
+  return formatSolverStep({ step: progress.steps, command: progress.lastCommand ?? '(no command)', detail });
 }
 
 function describeResult(result: AgentResult): string {

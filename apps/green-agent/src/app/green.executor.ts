@@ -3,13 +3,14 @@ import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { formatTaskKey, parseSolverMessage, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
-import type { GreenEnvironment } from '../green-environment';
-import { TaskContextService, type TaskOutcome } from './task-context.service';
+import { AssessmentService, parseAssessmentRequest, type AssessmentRequest } from './assessments';
+import type { GreenEnvironment } from './green-environment';
+import { TaskContextService, type TaskOutcome } from './tasks';
 
 /**
- * The green agent's A2A entry: a message on the context of a running task is that task's
- * (`execute:` or `[TASK FINISHED]`) and is never read as a new task, whatever it contains; any other
- * message must be a task request.
+ * The green agent's A2A entry. A message on the context of a running task is that task's
+ * (`execute:` or `[TASK FINISHED]`) and is never read as a new request, whatever it contains. Any
+ * other message is an assessment request (AgentBeats JSON) or a plain `Task ID: <source>:<id>`.
  */
 @Injectable()
 export class GreenExecutor implements AgentExecutor {
@@ -17,6 +18,7 @@ export class GreenExecutor implements AgentExecutor {
 
   constructor(
     private readonly tasks: TaskContextService,
+    private readonly assessments: AssessmentService,
     @Inject(ConfigService) private readonly config: ConfigService<GreenEnvironment, true>,
   ) {}
 
@@ -27,8 +29,11 @@ export class GreenExecutor implements AgentExecutor {
     if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') {
       return events.reply(await this.serveSolver(request.contextId, text));
     }
+    const assessment = parseAssessmentRequest(text, events.userData());
+    if (assessment.kind === 'request') return this.runAssessment(assessment.request, events);
+    if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
     const ref = parseTaskRequest(text);
-    if (!ref) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") to run a task.');
+    if (!ref) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
     await this.runTask(formatTaskKey(ref), events);
   }
 
@@ -50,6 +55,13 @@ export class GreenExecutor implements AgentExecutor {
     const outcome = await this.tasks.runTask(taskKey, solverUrl, (line) => events.progress(line));
     events.artifact('Result', outcome);
     events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));
+  }
+
+  private async runAssessment(request: AssessmentRequest, events: TaskEvents): Promise<void> {
+    events.start(`assessment of ${request.taskKeys.length} tasks with ${request.purpleUrl}, ${request.concurrency} at a time`);
+    const { result, file } = await this.assessments.run(request, (line) => events.progress(line));
+    events.artifact('Result', result);
+    events.end(TaskState.TASK_STATE_COMPLETED, `${result.n_scored} of ${result.n_tasks} tasks scored in ${result.time_used}s; results saved to ${file}`);
   }
 }
 

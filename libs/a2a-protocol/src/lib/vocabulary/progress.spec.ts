@@ -1,0 +1,36 @@
+import { formatSolverStep, formatTaskProgress, parseSolverStep, parseTaskProgress, type TaskProgressLine } from './progress';
+
+describe('solver step lines', () => {
+  it('round-trip, with the detail after a bar', () => {
+    const text = formatSolverStep({ step: 3, command: 'grep -n foo src/a.c', detail: 'tokens in 10 out 2' });
+
+    expect(text).toBe('step 3: grep -n foo src/a.c | tokens in 10 out 2');
+    expect(parseSolverStep(text)).toEqual({ step: 3, command: 'grep -n foo src/a.c', detail: 'tokens in 10 out 2' });
+  });
+
+  it('fold a multi-line command onto one line', () => {
+    expect(formatSolverStep({ step: 1, command: "cat > x <<'EOF'\n{}\nEOF" })).toBe("step 1: cat > x <<'EOF' {} EOF");
+  });
+
+  it('are not found in other texts', () => {
+    expect(parseSolverStep('Submitted: loc.json submitted')).toBeUndefined();
+  });
+});
+
+describe('assessment progress lines', () => {
+  const lines: TaskProgressLine[] = [
+    { task: 'sample:1', kind: 'started' },
+    { task: 'arvo:14368', kind: 'step', step: 7, command: 'ls /workspace' },
+    { task: 'sample:2', kind: 'finished', status: 'scored', detail: 'file_acc 1' },
+    { task: 'sample:2', kind: 'finished', status: 'failed', detail: '' },
+    { task: 'sample:3', kind: 'note', text: 'sandbox arvo_3_ab started (docker)' },
+  ];
+
+  it.each(lines)('round-trip: %o', (line) => {
+    expect(parseTaskProgress(formatTaskProgress(line))).toEqual(line);
+  });
+
+  it('leave lines that name no task alone', () => {
+    expect(parseTaskProgress('assessment of 3 tasks started')).toBeUndefined();
+  });
+});

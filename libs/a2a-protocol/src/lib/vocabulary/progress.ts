@@ -1,0 +1,57 @@
+// Progress lines carried in `working` status updates: the solver's per-step reports, and the
+// assessor's per-task reports that a driver turns into its live display.
+
+/** What the solver reports after each step. */
+export interface SolverStep {
+  step: number;
+  command: string;
+  /** Extra figures (tokens, cost) shown as they are. */
+  detail?: string;
+}
+
+const SOLVER_STEP = /^step (\d+): (.*?)(?: \| (.*))?$/s;
+
+export function formatSolverStep(step: SolverStep): string {
+  const command = step.command.replace(/\s+/g, ' ').trim();
+  return `step ${step.step}: ${command}${step.detail ? ` | ${step.detail}` : ''}`;
+}
+
+export function parseSolverStep(text: string): SolverStep | undefined {
+  const match = SOLVER_STEP.exec(text);
+  return match ? { step: Number(match[1]), command: match[2], ...(match[3] ? { detail: match[3] } : {}) } : undefined;
+}
+
+/** What an assessment reports about one of its tasks. */
+export type TaskProgressLine =
+  | { task: string; kind: 'started' }
+  | { task: string; kind: 'step'; step: number; command: string }
+  | { task: string; kind: 'finished'; status: string; detail: string }
+  | { task: string; kind: 'note'; text: string };
+
+const TASK_LINE = /^\[([^\]\s]+)\] (.*)$/s;
+const FINISHED = /^finished (\w+)(?:: (.*))?$/s;
+
+export function formatTaskProgress(line: TaskProgressLine): string {
+  switch (line.kind) {
+    case 'started':
+      return `[${line.task}] started`;
+    case 'step':
+      return `[${line.task}] ${formatSolverStep({ step: line.step, command: line.command })}`;
+    case 'finished':
+      return `[${line.task}] finished ${line.status}${line.detail ? `: ${line.detail}` : ''}`;
+    case 'note':
+      return `[${line.task}] ${line.text}`;
+  }
+}
+
+export function parseTaskProgress(text: string): TaskProgressLine | undefined {
+  const match = TASK_LINE.exec(text);
+  if (!match) return undefined;
+  const [, task, rest] = match;
+  if (rest === 'started') return { task, kind: 'started' };
+  const finished = FINISHED.exec(rest);
+  if (finished) return { task, kind: 'finished', status: finished[1], detail: finished[2] ?? '' };
+  const step = parseSolverStep(rest);
+  if (step) return { task, kind: 'step', step: step.step, command: step.command };
+  return { task, kind: 'note', text: rest };
+}
