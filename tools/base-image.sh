@@ -2,19 +2,28 @@
 # Makes debian:bookworm-slim available to the local engine when it cannot be pulled.
 # The build machines reach Debian's mirror but not Docker Hub, so the image is bootstrapped with
 # debootstrap (minbase) and imported under the tag the Dockerfiles name: they then build unchanged.
+# Without an argument it then also provides the agents' Node base, node:20-bookworm-slim
+# (node-base-image.sh); with a tag it provides that Debian tag only.
 set -euo pipefail
 
 tag="${1:-debian:bookworm-slim}"
 suite="${SUITE:-bookworm}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+here="$(cd "$(dirname "$0")" && pwd)"
+
+# The Node base is made from the Debian one, so it comes last, whichever way the Debian one came.
+finish() {
+  if [ $# -eq 0 ]; then bash "$here/node-base-image.sh"; fi
+  exit 0
+}
 
 if docker image inspect "$tag" >/dev/null 2>&1; then
   echo "base-image: $tag is present"
-  exit 0
+  finish "$@"
 fi
 if timeout 60 docker pull "$tag" >/dev/null 2>&1; then
   echo "base-image: pulled $tag"
-  exit 0
+  finish "$@"
 fi
 
 command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
@@ -36,3 +45,4 @@ echo 'APT::Install-Recommends "false";' >"$root/etc/apt/apt.conf.d/90no-recommen
 
 tar -C "$root" -c . | docker import --change 'CMD ["bash"]' --change 'ENV LANG=C.UTF-8' - "$tag" >/dev/null
 echo "base-image: imported $tag"
+finish "$@"

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Makes a Docker engine answer on this machine: installs docker.io when dockerd is missing and starts
 # dockerd in the background when nothing answers (no systemd here; `service docker start` fails on an
-# rlimit). Idempotent: on a machine whose engine answers it does nothing.
+# rlimit). Idempotent: on a machine whose engine answers it does nothing. Either way it ends by making
+# a Compose command available (docker-compose.sh), for the deploy files.
 set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
 
 if docker version >/dev/null 2>&1; then
   echo "docker-engine: an engine answers ($(docker version --format '{{.Server.Version}}'))"
-  exit 0
+  exec bash "$here/docker-compose.sh"
 fi
 if ! command -v dockerd >/dev/null 2>&1; then
   echo "docker-engine: installing docker.io"
@@ -19,7 +22,7 @@ nohup dockerd >"$log" 2>&1 &
 for _ in $(seq 1 60); do
   if docker version >/dev/null 2>&1; then
     echo "docker-engine: an engine answers ($(docker version --format '{{.Server.Version}}'))"
-    exit 0
+    exec bash "$here/docker-compose.sh"
   fi
   sleep 1
 done

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { A2aModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { PurpleEnvironment } from './purple-environment';
+import { ModelFactory } from './models/model-factory';
 import { PurpleExecutor, SolverModule } from './solver';
 
 // Built at boot rather than at import, so that the configuration sees the command-line flags.
@@ -14,13 +15,13 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnvironment(PurpleEnvironment) }),
         A2aModule.forRoot({
           card: {
-            inject: [ConfigService],
-            useFactory: (config: ConfigService<PurpleEnvironment, true>) =>
+            inject: [ConfigService, ModelFactory],
+            useFactory: (config: ConfigService<PurpleEnvironment, true>, models: ModelFactory) =>
               buildAgentCard({
                 name: 'arvo-rca purple agent',
                 description:
                   'Root-cause analysis agent: explores a vulnerable C/C++ codebase one shell command at a time through ' +
-                  'the green agent and submits ranked root-cause locations in loc.json.',
+                  `the green agent and submits ranked root-cause locations in loc.json. Model: ${models.modelName}.`,
                 version: PRODUCT_VERSION,
                 url: publicUrl({
                   HOST: config.get('HOST', { infer: true }),

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { AGENT_CARD_PATH } from '@arvo-rca/a2a-protocol';
+
+export const ROOT = resolve(__dirname, '..', '..');
+const CARD_DEADLINE_MS = 30_000;
+
+export type AgentName = 'green-agent' | 'purple-agent';
+
+/** An agent this runner started from its build; its console goes to `<run dir>/console/<name>.log`. */
+export interface LaunchedAgent {
+  name: AgentName;
+  url: string;
+  child: ChildProcess;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer().once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+export function launchAgent(name: AgentName, port: number, env: NodeJS.ProcessEnv, runDir: string): LaunchedAgent {
+  mkdirSync(join(runDir, 'console'), { recursive: true });
+  const console = createWriteStream(join(runDir, 'console', `${name}.log`));
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', name, 'main.js'), '--port', String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(console);
+  child.stderr?.pipe(console);
+  return { name, url: `http://127.0.0.1:${port}/`, child };
+}
+
+/** Waits until the agent serves its card, and returns it. */
+export async function waitForCard(url: string, child?: ChildProcess): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + CARD_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`the agent at ${url} exited with code ${child.exitCode} (see its console log)`);
+    try {
+      const response = await fetch(new URL(AGENT_CARD_PATH, url), { signal: AbortSignal.timeout(2000), headers: { 'A2A-Version': '1.0' } });
+      if (response.ok) return (await response.json()) as Record<string, unknown>;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`no agent card at ${url} within ${CARD_DEADLINE_MS / 1000}s`);
+}
+
+export async function stopAgent(agent: LaunchedAgent): Promise<void> {
+  if (agent.child.exitCode !== null || agent.child.signalCode !== null) return;
+  const exited = once(agent.child, 'exit');
+  agent.child.kill('SIGTERM');
+  await exited;
+}

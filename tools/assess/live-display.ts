@@ -1,0 +1,81 @@
+import { MultiBar, Presets, type SingleBar } from 'cli-progress';
+import type { TaskProgressLine } from '@arvo-rca/a2a-protocol';
+
+interface RunningTask {
+  bar?: SingleBar;
+  started: number;
+  step: number;
+  command: string;
+}
+
+/**
+ * What the runner shows while an assessment runs. On a terminal: a bar over the tasks and one line per
+ * running task (id, step, last command, elapsed). Elsewhere (CI logs): a line when a task starts or ends.
+ */
+export class LiveDisplay {
+  private readonly running = new Map<string, RunningTask>();
+  private readonly bars?: MultiBar;
+  private readonly overall?: SingleBar;
+  private readonly ticker?: NodeJS.Timeout;
+  private done = 0;
+
+  constructor(
+    private readonly total: number,
+    interactive = Boolean(process.stdout.isTTY),
+  ) {
+    if (!interactive) return;
+    this.bars = new MultiBar({ clearOnComplete: false, hideCursor: true, format: '{bar} {value}/{total} tasks | {duration_formatted}', autopadding: true }, Presets.shades_classic);
+    this.overall = this.bars.create(total, 0);
+    this.ticker = setInterval(() => this.redraw(), 1000);
+  }
+
+  update(line: TaskProgressLine): void {
+    switch (line.kind) {
+      case 'started':
+        return this.start(line.task);
+      case 'step': {
+        const task = this.running.get(line.task);
+        if (task) Object.assign(task, { step: line.step, command: line.command });
+        return this.redraw();
+      }
+      case 'finished':
+        return this.finish(line.task, `${line.status}${line.detail ? ` (${line.detail})` : ''}`);
+      case 'note':
+        return;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.ticker);
+    this.bars?.stop();
+  }
+
+  private start(task: string): void {
+    const bar = this.bars?.create(0, 0, this.payload(task, 0, ''), { format: '  {task}  step {step}  {elapsed}s  {command}' });
+    this.running.set(task, { bar, started: Date.now(), step: 0, command: '' });
+    if (!this.bars) console.log(`started   ${task}`);
+  }
+
+  private finish(task: string, outcome: string): void {
+    const running = this.running.get(task);
+    this.running.delete(task);
+    this.done += 1;
+    const seconds = running ? ((Date.now() - running.started) / 1000).toFixed(1) : '?';
+    const line = `finished  ${task}  ${outcome}  ${seconds}s  [${this.done}/${this.total}]`;
+    if (!this.bars) return console.log(line);
+    if (running?.bar) this.bars.remove(running.bar);
+    this.bars.log(`${line}\n`);
+    this.overall?.update(this.done);
+  }
+
+  private redraw(): void {
+    for (const [task, running] of this.running) {
+      running.bar?.update(0, this.payload(task, running.step, running.command, running.started));
+    }
+  }
+
+  private payload(task: string, step: number, command: string, started = Date.now()) {
+    const width = Math.max(20, (process.stdout.columns ?? 100) - task.length - 30);
+    return { task, step, command: command.length > width ? `${command.slice(0, width - 1)}…` : command, elapsed: Math.round((Date.now() - started) / 1000) };
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConcurrencyFigures } from './concurrency.bench';
+import type { ExecRttFigures } from './exec-rtt.bench';
+import type { MemoryFigures } from './memory.bench';
+import type { PurpleStepFigures } from './purple-step.bench';
+
+/** `logs/bench/latest.json` (SPEC section 14): every key at least, figures of one run. */
+export interface BenchReport {
+  at: string;
+  machine: { cpus: number; node: string; docker: string; load_1m: number };
+  exec_rtt?: ExecRttFigures;
+  concurrency?: ConcurrencyFigures;
+  memory?: MemoryFigures;
+  purple_step_overhead?: PurpleStepFigures;
+  /** Containers of the benchmark's green agent still present after it stopped (should be none). */
+  leftover_containers: string[];
+}
+
+/** One row of the table: a figure, its value, the target and how the value compares. */
+export interface TableRow {
+  figure: string;
+  value: string;
+  target: string;
+  /** The measured ratio for a relative target (read it against the target); value / limit for an absolute one (1 is the line). */
+  ratio?: number;
+  pass?: boolean;
+}
+
+export function tableRows(report: BenchReport): TableRow[] {
+  const rows: TableRow[] = [];
+  const { exec_rtt: rtt, concurrency: con, memory: mem, purple_step_overhead: step } = report;
+  if (rtt) {
+    rows.push(
+      { figure: `exec rtt, docker exec CLI (median of ${rtt.n})`, value: ms(rtt.cli_ms), target: 'reference' },
+      against(`exec rtt, direct dockerode`, ms(rtt.dockerode_ms), '≤ 0.8 × CLI', rtt.dockerode_vs_cli, 0.8),
+      against(`exec rtt, full path (A2A + green)`, ms(rtt.full_ms), '≤ 1.3 × dockerode', rtt.full_vs_dockerode, 1.3),
+    );
+  }
+  if (con) {
+    rows.push(
+      { figure: `1 task, 20 × sleep 0.1`, value: `${con.single_s.toFixed(2)} s`, target: 'reference' },
+      against(`${con.tasks} tasks at once, 20 × sleep 0.1 each`, `${con.parallel_s.toFixed(2)} s`, '≤ 1.5 × one task', con.ratio, 1.5),
+      { figure: `whole tasks: 1 / ${con.tasks} at once`, value: `${con.task_single_s.toFixed(1)} s / ${con.task_parallel_s.toFixed(1)} s`, target: 'info', ratio: con.task_ratio },
+      against(`green event-loop delay p99 (${con.tasks} tasks)`, ms(con.loop_delay_p99_ms), '≤ 20 ms', con.loop_delay_p99_ms / 20, 1),
+    );
+  }
+  if (mem) rows.push(against(`green RSS growth, 1 GiB of output`, `${mem.rss_growth_mb.toFixed(1)} MiB`, '< 64 MiB', mem.rss_growth_mb / 64, 1, true));
+  if (step) {
+    rows.push(
+      against(`purple step overhead (median of ${step.steps} steps)`, ms(step.median_ms, 3), '≤ 5 ms', step.median_ms / 5, 1),
+      against(`purple step ${step.steps} vs step 1`, `${ms(step.last_ms, 3)} / ${ms(step.first_ms, 3)}`, '≤ 2 × step 1', step.last_vs_first, 2),
+    );
+  }
+  return rows;
+}
+
+/** The table, columns aligned, for the terminal. */
+export function formatTable(rows: TableRow[]): string {
+  const cells = rows.map((row) => [row.figure, row.value, row.target, row.ratio === undefined ? '' : row.ratio.toFixed(2), row.pass === undefined ? '' : row.pass ? 'pass' : 'MISS']);
+  const header = ['figure', 'value', 'target', 'ratio', 'pass'];
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column].length)));
+  const line = (cell: string[]): string => cell.map((text, column) => text.padEnd(widths[column])).join('  ').trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
+}
+
+/** Writes the report as `<dir>/latest.json` (a full run only) and `<dir>/bench_<time>.json`; returns the paths. */
+export async function writeReport(dir: string, report: BenchReport, complete: boolean): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const text = `${JSON.stringify(report, null, 2)}\n`;
+  const stamped = join(dir, `bench_${report.at.replace(/[:]/g, '-')}.json`);
+  await writeFile(stamped, text);
+  if (!complete) return [stamped];
+  const latest = join(dir, 'latest.json');
+  await writeFile(latest, text);
+  return [latest, stamped];
+}
+
+function against(figure: string, value: string, target: string, ratio: number, limit: number, strict = false): TableRow {
+  return { figure, value, target, ratio, pass: strict ? ratio < limit : ratio <= limit };
+}
+
+function ms(value: number, digits = 1): string {
+  return `${value.toFixed(digits)} ms`;
+}

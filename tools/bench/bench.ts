@@ -1,0 +1,68 @@
+// `npm run bench`: measures the figures of SPEC section 14 against the real engine and the built green
+// agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
+// reports; it does not fail on a missed target.
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead ...]
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import type Docker from 'dockerode';
+import { createDockerClient, engineAnswers, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { BenchRig } from './bench-rig';
+import { formatTable, tableRows, writeReport, type BenchReport } from './bench-report';
+import { measureConcurrency } from './concurrency.bench';
+import { measureExecRtt } from './exec-rtt.bench';
+import { measureMemory } from './memory.bench';
+import { measurePurpleStep } from './purple-step.bench';
+
+const ROOT = resolve(__dirname, '..', '..');
+const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead'] as const;
+type Figure = (typeof FIGURES)[number];
+
+async function main(argv: string[]): Promise<void> {
+  const unknown = argv.filter((name) => !FIGURES.includes(name as Figure));
+  if (unknown.length > 0) throw new Error(`unknown figure(s) ${unknown.join(', ')}; choose from ${FIGURES.join(', ')}`);
+  const chosen = new Set<Figure>(argv.length > 0 ? (argv as Figure[]) : FIGURES);
+  const docker = createDockerClient();
+  await checkPrerequisites(docker);
+  const report: BenchReport = {
+    at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    machine: { cpus: cpus().length, node: process.version, docker: (await docker.version()).Version, load_1m: Number(loadavg()[0].toFixed(2)) },
+    leftover_containers: [],
+  };
+  // In-process and container-free: first, while the machine is quietest.
+  if (chosen.has('purple_step_overhead')) report.purple_step_overhead = await timed('purple step overhead', () => measurePurpleStep(ROOT));
+  if (chosen.has('exec_rtt') || chosen.has('memory') || chosen.has('concurrency')) {
+    const rig = await timed('starting the green agent', () => BenchRig.start(ROOT, docker));
+    try {
+      if (chosen.has('exec_rtt')) report.exec_rtt = await timed('exec round trips', () => measureExecRtt(rig));
+      if (chosen.has('memory')) report.memory = await timed('memory of 1 GiB of output', () => measureMemory(rig));
+      if (chosen.has('concurrency')) report.concurrency = await timed('concurrency', () => measureConcurrency(rig));
+    } finally {
+      report.leftover_containers = await rig.stop();
+    }
+  }
+  console.log(`\n${formatTable(tableRows(report))}\n`);
+  console.log(`machine: ${report.machine.cpus} cpus, node ${report.machine.node}, docker ${report.machine.docker}, load ${report.machine.load_1m}`);
+  if (report.leftover_containers.length > 0) console.warn(`the green agent left containers behind (removed now): ${report.leftover_containers.join(', ')}`);
+  const written = await writeReport(join(ROOT, 'logs', 'bench'), report, chosen.size === FIGURES.length);
+  console.log(`wrote ${written.join(' and ')}`);
+}
+
+async function checkPrerequisites(docker: Docker): Promise<void> {
+  if (!(await engineAnswers(docker))) throw new Error('no Docker engine answers (tools/docker-engine.sh starts one)');
+  const image = sampleImageTag('1');
+  const present = await docker.getImage(image).inspect().then(() => true, () => false);
+  if (!present) throw new Error(`image ${image} is missing: run "npm run images"`);
+}
+
+async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  process.stderr.write(`bench: ${what} ...`);
+  const result = await work();
+  process.stderr.write(` ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return result;
+}
+
+main(process.argv.slice(2)).catch((error: Error) => {
+  console.error(`\nbench: ${error.stack ?? error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import type Docker from 'dockerode';
+
+const INSPECT_RETRY_MS = 2;
+
+/**
+ * The reference the green agent's exec path is held to: a plain dockerode exec (create, start
+ * hijacked, demultiplex, wait for the end, inspect the exit code), nothing else around it.
+ */
+export async function dockerodeExec(container: Docker.Container, cmd: string[]): Promise<number> {
+  const exec = await container.exec({ Cmd: cmd, AttachStdin: false, AttachStdout: true, AttachStderr: true, Tty: false });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  const sink = new PassThrough();
+  sink.resume();
+  container.modem.demuxStream(stream, sink, sink);
+  await new Promise<void>((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+  // The stream can end a moment before the engine records the exit code.
+  for (;;) {
+    const info = await exec.inspect();
+    if (!info.Running && typeof info.ExitCode === 'number') return info.ExitCode;
+    await new Promise((resolve) => setTimeout(resolve, INSPECT_RETRY_MS));
+  }
+}
+
+/** `docker exec <container> <cmd...>` through the CLI, as the Python original ran its commands. */
+export function cliExec(containerId: string, cmd: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile('docker', ['exec', containerId, ...cmd], (error) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve(error ? Number(error.code) : 0);
+    });
+  });
+}

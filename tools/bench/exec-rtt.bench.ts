@@ -1,0 +1,71 @@
+import { formatExecute } from '@arvo-rca/a2a-protocol';
+import { expectSuccess, type BenchRig } from './bench-rig';
+import { elapsedMs, median, percentile, round } from './bench-stats';
+import { cliExec, dockerodeExec } from './direct-exec';
+
+export interface ExecRttFigures {
+  n: number;
+  full_ms: number;
+  dockerode_ms: number;
+  cli_ms: number;
+  full_vs_dockerode: number;
+  dockerode_vs_cli: number;
+  full_p90_ms: number;
+  dockerode_p90_ms: number;
+  cli_p90_ms: number;
+}
+
+type Path = 'full' | 'dockerode' | 'cli';
+const PATHS: readonly Path[] = ['full', 'dockerode', 'cli'];
+const WARMUP_ROUNDS = 10;
+
+/**
+ * Round trip of `true`, three ways on the same container of one live task, interleaved round by
+ * round (the order rotating) so that the machine's noise falls on all three alike:
+ * - full: the stand-in sends `execute: true` to the green agent over A2A and waits for the reply
+ *   (the green agent runs it through its sandbox: bash -lc under timeout, output capped);
+ * - dockerode: a plain dockerode exec of `true` from this process;
+ * - cli: `docker exec <container> true`.
+ */
+export async function measureExecRtt(rig: BenchRig, n = 200): Promise<ExecRttFigures> {
+  const { result: samples } = await rig.withSessions(1, async ([session]) => {
+    const container = await rig.containerOf(session.contextId);
+    const run: Record<Path, () => Promise<unknown>> = {
+      full: async () => expectSuccess(await session.send(formatExecute('true')), 'true'),
+      dockerode: async () => expectZero(await dockerodeExec(container, ['true']), 'dockerode exec'),
+      cli: async () => expectZero(await cliExec(container.id, ['true']), 'docker exec'),
+    };
+    const times: Record<Path, number[]> = { full: [], dockerode: [], cli: [] };
+    for (let index = -WARMUP_ROUNDS; index < n; index++) {
+      for (const path of rotated(PATHS, index)) {
+        const started = process.hrtime.bigint();
+        await run[path]();
+        if (index >= 0) times[path].push(elapsedMs(started));
+      }
+    }
+    return times;
+  });
+  const full = median(samples.full);
+  const dockerode = median(samples.dockerode);
+  const cli = median(samples.cli);
+  return {
+    n,
+    full_ms: round(full),
+    dockerode_ms: round(dockerode),
+    cli_ms: round(cli),
+    full_vs_dockerode: round(full / dockerode),
+    dockerode_vs_cli: round(dockerode / cli),
+    full_p90_ms: round(percentile(samples.full, 90)),
+    dockerode_p90_ms: round(percentile(samples.dockerode, 90)),
+    cli_p90_ms: round(percentile(samples.cli, 90)),
+  };
+}
+
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const shift = ((by % items.length) + items.length) % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+function expectZero(code: number, what: string): void {
+  if (code !== 0) throw new Error(`${what} of true exited with ${code}`);
+}

@@ -1,0 +1,70 @@
+// Preloaded into the green agent by the benchmark (`node -r green-probe.cjs main.js`), so that its
+// event-loop delay and resident memory are measured inside the real process without a line of
+// product code. Silent unless the process was started with an IPC channel. Messages:
+//   {id, kind: 'mark', window}    opens a measurement window (loop-delay histogram, peak RSS)
+//   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes}
+'use strict';
+const { readFileSync, writeFileSync } = require('node:fs');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
+
+const RSS_SAMPLE_MS = 5;
+const NS_PER_MS = 1e6;
+
+function peakRssFromProc() {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// Resets the kernel's peak-RSS mark to the current RSS (Linux); sampling covers systems without it.
+function resetPeakRss() {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function openWindow() {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  const baseline = process.memoryUsage.rss();
+  const kernelPeak = resetPeakRss();
+  let sampled = baseline;
+  const sampler = setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), RSS_SAMPLE_MS);
+  sampler.unref();
+  histogram.enable();
+  return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled };
+}
+
+function closeWindow(window) {
+  window.histogram.disable();
+  clearInterval(window.sampler);
+  const now = process.memoryUsage.rss();
+  const peak = Math.max(window.sampled(), now, window.kernelPeak ? peakRssFromProc() : 0);
+  const h = window.histogram;
+  return {
+    loopDelayMs: { p50: h.percentile(50) / NS_PER_MS, p99: h.percentile(99) / NS_PER_MS, max: h.max / NS_PER_MS, mean: h.mean / NS_PER_MS, samples: h.count },
+    rssBytes: { baseline: window.baseline, peak, end: now },
+  };
+}
+
+if (typeof process.send === 'function') {
+  const windows = new Map();
+  process.on('message', (message) => {
+    if (!message || typeof message !== 'object') return;
+    if (message.kind === 'mark') {
+      windows.set(message.window, openWindow());
+      process.send({ id: message.id });
+    } else if (message.kind === 'report') {
+      const window = windows.get(message.window);
+      windows.delete(message.window);
+      process.send(window ? { id: message.id, ...closeWindow(window) } : { id: message.id, error: `no window ${message.window}` });
+    }
+  });
+  // The channel must not keep the agent alive once it wants to exit.
+  process.channel?.unref();
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Makes node:20-bookworm-slim available to the local engine when it cannot be pulled, so that the
+# agents' Dockerfiles (FROM node:20-bookworm-slim) build unchanged on machines without Docker Hub.
+# The stand-in is debian:bookworm-slim (see base-image.sh) with this machine's own Node 20 and npm
+# copied in, laid out like the official image: node, npm and npx in /usr/local, a `node` user and
+# group with id 1000, `CMD ["node"]`. When NODE_EXTRA_CA_CERTS names a file (a TLS-inspecting proxy
+# between this machine and the npm registry), the stand-in trusts it too, so `npm ci` in build stages
+# reaches the registry the way the host does.
+set -euo pipefail
+
+tag="${1:-node:20-bookworm-slim}"
+base="${NODE_BASE_FROM:-debian:bookworm-slim}"
+here="$(cd "$(dirname "$0")" && pwd)"
+
+if docker image inspect "$tag" >/dev/null 2>&1; then
+  echo "node-base-image: $tag is present"
+  exit 0
+fi
+if timeout 60 docker pull "$tag" >/dev/null 2>&1; then
+  echo "node-base-image: pulled $tag"
+  exit 0
+fi
+
+node_bin="$(readlink -f "$(command -v node)")" || { echo "node-base-image: no node on this machine to copy" >&2; exit 1; }
+version="$("$node_bin" -p 'process.versions.node')"
+wanted_major="$(sed -E 's/^node:([0-9]+).*/\1/' <<<"$tag")"
+# Nest 12 is loaded through require(esm), which needs 20.19 or later.
+if ! "$node_bin" -e '
+  const [want, v] = [Number(process.argv[1]), process.versions.node.split(".").map(Number)];
+  process.exit(v[0] === want && (want > 20 || v[1] >= 19) ? 0 : 1);' "$wanted_major"; then
+  echo "node-base-image: this machine has Node $version, but $tag needs Node $wanted_major (20.19 or later for 20)" >&2
+  exit 1
+fi
+npm_dir="$(cd "$(dirname "$(readlink -f "$(command -v npm)")")/.." && pwd)"
+[ -f "$npm_dir/package.json" ] || { echo "node-base-image: npm's install folder not found (from $(command -v npm))" >&2; exit 1; }
+
+docker image inspect "$base" >/dev/null 2>&1 || bash "$here/base-image.sh" "$base"
+
+ctx="$(mktemp -d /tmp/arvo-rca-node-base.XXXXXX)"
+trap 'rm -rf "$ctx"' EXIT
+cp "$node_bin" "$ctx/node"
+cp -a "$npm_dir" "$ctx/npm"
+mkdir -p "$ctx/ca"
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r "$NODE_EXTRA_CA_CERTS" ]; then
+  cp "$NODE_EXTRA_CA_CERTS" "$ctx/ca/extra-ca-certs.pem"
+  ca_env='ENV NODE_EXTRA_CA_CERTS=/usr/local/share/node-extra-ca-certs.pem'
+  ca_copy='COPY ca/extra-ca-certs.pem /usr/local/share/node-extra-ca-certs.pem'
+else
+  ca_env=''
+  ca_copy=''
+fi
+cat >"$ctx/Dockerfile" <<DOCKERFILE
+FROM $base
+COPY node /usr/local/bin/node
+COPY npm /usr/local/lib/node_modules/npm
+$ca_copy
+RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
+ && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \\
+ && groupadd --gid 1000 node \\
+ && useradd --uid 1000 --gid node --shell /bin/bash --create-home node \\
+ && node --version && npm --version
+ENV NODE_VERSION=$version
+$ca_env
+CMD ["node"]
+DOCKERFILE
+
+echo "node-base-image: building $tag from $base with this machine's Node $version and npm $(npm --version 2>/dev/null)"
+docker build -q -t "$tag" --label "org.opencontainers.image.description=stand-in for $tag: $base with Node $version" "$ctx" >/dev/null
+echo "node-base-image: built $tag"
