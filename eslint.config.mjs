@@ -22,6 +22,8 @@ export default [
             { sourceTag: 'scope:green', onlyDependOnLibsWithTags: ['scope:green', 'scope:shared'] },
             { sourceTag: 'scope:purple', onlyDependOnLibsWithTags: ['scope:purple', 'scope:shared'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // End-to-end suites drive the whole system.
+            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:green', 'scope:purple', 'scope:shared'] },
           ],
         },
       ],

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
+import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import { freePort } from '@arvo-rca/a2a-protocol/testing';
+import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+
+const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
+
+// The first hunk of each sample's fix: where a perfect answer points.
+const ROOT_CAUSES: Record<string, { file: string; function: string; line_start: number; line_end: number }> = {
+  'sample:1': { file: 'src/index.c', function: 'index_span', line_start: 64, line_end: 70 },
+  'sample:2': { file: 'src/body.c', function: 'qp_decoded_size', line_start: 22, line_end: 29 },
+  'sample:3': { file: 'src/value.c', function: 'ini_unescape', line_start: 109, line_end: 114 },
+  'sample:4': { file: 'src/decode.c', function: 'decode_dict', line_start: 158, line_end: 163 },
+  'sample:5': { file: 'src/image.c', function: 'rz_image_create', line_start: 3, line_end: 22 },
+};
+
+interface Run {
+  events: PeerEvent[];
+  result: AssessmentResult;
+}
+
+/** Both agents as real processes, sharing one run directory; the green agent gets a fresh port pair. */
+async function startBoth(scratch: Scratch, purpleEnv: NodeJS.ProcessEnv = {}): Promise<{ green: AgentProcess; purple: AgentProcess }> {
+  const [greenPort, purplePort] = [await freePort(), await freePort()];
+  const env = { ...scratch.env(), SANDBOX: 'docker', GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/`, PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
+  const [green, purple] = await Promise.all([startAgent('green-agent', env, greenPort), startAgent('purple-agent', { ...env, ...purpleEnv }, purplePort)]);
+  return { green, purple };
+}
+
+async function assess(green: AgentProcess, purple: AgentProcess, concurrency: number): Promise<Run> {
+  const request = { participants: { purple_agent: purple.url }, config: { task_ids: SAMPLES, concurrency } };
+  const events: PeerEvent[] = [];
+  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 })) events.push(event);
+  const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] } | undefined;
+  if (!artifact) throw new Error(`no Result artifact; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-2000)}`);
+  return { events, result: artifact.data[0] };
+}
+
+/** Nothing of the green process may be left: no container with its owner id, no workspace. */
+async function expectNothingLeft(scratch: Scratch, green: AgentProcess): Promise<void> {
+  const containers = await new Docker().listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
+  expect(containers.filter((container) => container.Labels[LABEL_OWNER]?.includes(`:${green.child.pid}:`))).toEqual([]);
+  expect(readdirSync(scratch.tasks)).toEqual([]);
+}
+
+function expectLogLayout(scratch: Scratch, result: AssessmentResult): void {
+  const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));
+  expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(['sample_1', 'sample_2', 'sample_3', 'sample_4', 'sample_5']);
+  for (const file of trajectories) {
+    const trajectory = JSON.parse(readFileSync(join(scratch.runDir, 'trajectories', file), 'utf8'));
+    expect(trajectory).toMatchObject({ trajectory_format: 'mini-swe-agent-1', info: { exit_status: 'Submitted' } });
+  }
+  const results = readdirSync(join(scratch.runDir, 'results'));
+  expect(results).toHaveLength(1);
+  expect(JSON.parse(readFileSync(join(scratch.runDir, 'results', results[0]), 'utf8'))).toEqual(result);
+}
+
+describeWithDocker('an assessment of every sample, both agents as real processes', () => {
+  describe('with the baseline model (no key)', () => {
+    const scratch = new Scratch();
+    let agents: { green: AgentProcess; purple: AgentProcess };
+    let run: Run;
+
+    beforeAll(async () => {
+      agents = await startBoth(scratch, { MODEL: '', ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' });
+      run = await assess(agents.green, agents.purple, 2);
+    });
+
+    afterAll(async () => {
+      await Promise.all([agents?.green.stop(), agents?.purple.stop()]);
+      scratch.remove();
+    });
+
+    it('scores the baseline exactly: it names the crash site, which is the root cause only in some samples', () => {
+      const scores = Object.fromEntries(
+        Object.entries(run.result.task_metrics).map(([task, m]) => [task, [m.status, m.file_acc, m.func_recall, round(m.line_iou), round(m.line_proximity)]]),
+      );
+      // sample:1: the crash is in cursor.c, the fix in index.c, so nothing matches. sample:2: right
+      // file (the crash function's caller is in body.c) but not the function. 3 to 5: the function of
+      // the fix is among the three frames the baseline names.
+      expect(scores).toEqual({
+        'sample:1': ['scored', 0, 0, 0, 0],
+        'sample:2': ['scored', 1, 0, 0, 0.3359],
+        'sample:3': ['scored', 1, 1, 0.1351, 0.8187],
+        'sample:4': ['scored', 1, 1, 0.3462, 0.8035],
+        'sample:5': ['scored', 1, 1, 0.7188, 0.9214],
+      });
+      expect(run.result).toMatchObject({ domain: 'arvo_rca', n_tasks: 5, n_scored: 5, file_acc_mean: 0.8, func_recall_mean: 0.6 });
+    });
+
+    it('produces the Result artifact in the shape of the SPEC', () => {
+      expect(Object.keys(run.result)).toEqual(
+        expect.arrayContaining(['domain', 'n_tasks', 'n_scored', 'time_used', 'file_acc_mean', 'func_recall_mean', 'func_precision_mean', 'line_iou_mean', 'line_proximity_mean', 'func_topk_recall_mean', 'line_topk_recall_mean', 'task_metrics']),
+      );
+      expect(Object.keys(run.result.func_topk_recall_mean)).toEqual(['1', '3', '5']);
+      expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
+    });
+
+    it('writes the log layout: a trajectory per task and the results file', () => {
+      expectLogLayout(scratch, run.result);
+    });
+
+    it('leaves no container and no workspace behind', async () => {
+      await expectNothingLeft(scratch, agents.green);
+    });
+  });
+
+  describe('with a scripted model behind an OpenAI-compatible server', () => {
+    const scratch = new Scratch();
+    let llm: FakeLlmServer;
+    let agents: { green: AgentProcess; purple: AgentProcess };
+    let run: Run;
+
+    beforeAll(async () => {
+      llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
+      // One task at a time, so the replies are consumed in task order: read, answer, submit.
+      llm.script(...SAMPLES.flatMap((task) => scriptFor(task)));
+      agents = await startBoth(scratch, { MODEL: 'openai/gpt-4.1', OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test' });
+      run = await assess(agents.green, agents.purple, 1);
+    });
+
+    afterAll(async () => {
+      await Promise.all([agents?.green.stop(), agents?.purple.stop()]);
+      await llm?.close();
+      scratch.remove();
+    });
+
+    it('scores every sample perfectly when the model names the fix', () => {
+      expect(run.result).toMatchObject({ n_tasks: 5, n_scored: 5, file_acc_mean: 1, func_recall_mean: 1, func_precision_mean: 1, line_iou_mean: 1, line_proximity_mean: 1 });
+    });
+
+    it('sent the real SDK requests: three per task, each with the whole history so far', () => {
+      const calls = llm.requests.filter((request) => request.path.endsWith('/chat/completions'));
+      expect(calls).toHaveLength(15);
+      const lengths = calls.slice(0, 3).map((call) => (call.body as { messages: unknown[] }).messages.length);
+      expect(lengths).toEqual([2, 4, 6]);
+    });
+
+    it('writes the log layout and leaves nothing behind', async () => {
+      expectLogLayout(scratch, run.result);
+      await expectNothingLeft(scratch, agents.green);
+    });
+  });
+});
+
+function scriptFor(task: string) {
+  const id = task.split(':')[1];
+  const answer = JSON.stringify({ reasoning: 'scripted', locations: [{ ...ROOT_CAUSES[task], description: 'the fix' }] });
+  return [
+    reply(`THOUGHT: read the crash report first.\n\n\`\`\`bash\nhead -n 5 /workspace/${id}_error.txt\n\`\`\``),
+    reply(`THOUGHT: the root cause is known.\n\n\`\`\`bash\ncat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF\n\`\`\``),
+    reply('THOUGHT: submit.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```'),
+  ];
+}
+
+function round(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 10_000) / 10_000;
+}
