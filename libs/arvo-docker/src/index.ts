@@ -34,4 +34,4 @@ export { SANDBOX_WORKSPACE } from './lib/command-guard';
 export { HeadTailCap } from './lib/output-cap';
 export { formatOwnerId, parseOwnerId, type OwnerIdentity } from './lib/owner-id';
 export { ProcessTable } from './lib/process-table';
-export { SandboxReaper, TASK_DIR_PATTERN } from './lib/sandbox-reaper';
+export { SandboxReaper, TASK_DIR_PATTERN, type ReapedContainers } from './lib/sandbox-reaper';

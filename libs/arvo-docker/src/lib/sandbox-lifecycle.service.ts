@@ -7,7 +7,7 @@ import { SandboxReaper } from './sandbox-reaper';
 import { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS } from './sandbox-tokens';
 
 /**
- * Boot: reaps what crashed instances left (dead owners' containers, stale task folders).
+ * Boot: reaps what crashed instances left (dead owners' containers and their task folders, stale task folders).
  * Shutdown (SIGINT/SIGTERM with `enableShutdownHooks`, or `app.close()`): removes all of this
  * instance's containers.
  */
@@ -27,10 +27,12 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
     // A task cannot outlive its limit plus the keep-alive margin: older folders belong to nobody.
     const maxAgeMs = (this.options.taskTimeoutS + this.options.keepAliveMarginS) * 1000;
     try {
-      const containers = this.factory.kind === 'docker' ? await reaper.reapContainers(this.docker) : [];
-      const workspaces = await reaper.reapWorkspaces(this.options.tmpDir, maxAgeMs);
-      if (containers.length + workspaces.length > 0) {
-        this.logger.log(`reaped ${containers.length} container(s) of dead owners and ${workspaces.length} stale workspace(s)`);
+      const orphans = this.factory.kind === 'docker' ? await reaper.reapContainers(this.docker, this.options.tmpDir) : { containers: [], workspaces: [] };
+      const stale = await reaper.reapWorkspaces(this.options.tmpDir, maxAgeMs);
+      if (orphans.containers.length + stale.length > 0) {
+        this.logger.log(
+          `reaped ${orphans.containers.length} container(s) of dead owners with ${orphans.workspaces.length} workspace(s) of theirs, and ${stale.length} stale workspace(s)`,
+        );
       }
     } catch (error) {
       this.logger.warn(`reaping leftovers failed: ${(error as Error).message}`);

@@ -59,12 +59,16 @@ describeWithDocker('SandboxReaper, containers', () => {
     }
   });
 
-  async function containerOf(owner: string): Promise<string> {
+  async function containerOf(owner: string, workspace?: string): Promise<string> {
     const container = await docker.createContainer({
       Image: sampleImageTag('1'),
       Cmd: ['sleep', '60'],
       Labels: { [LABEL_OWNER]: owner },
-      HostConfig: { NetworkMode: 'none', Init: true },
+      HostConfig: {
+        NetworkMode: 'none',
+        Init: true,
+        Mounts: workspace === undefined ? [] : [{ Type: 'bind', Source: workspace, Target: '/workspace', ReadOnly: false }],
+      },
     });
     await container.start();
     return container.id;
@@ -90,5 +94,31 @@ describeWithDocker('SandboxReaper, containers', () => {
     expect(await exists(dead)).toBe(false);
     expect(await exists(live)).toBe(true);
     expect(await exists(otherHost)).toBe(true);
+  }, 30_000);
+
+  it('removes the fresh task folder a dead owner mounted, and no folder of a live owner or outside TMP_DIR', async () => {
+    const root = await mkdtemp('/tmp/arvo-reaper-mounts-');
+    const tmpDir = join(root, 'tasks');
+    const orphanTask = join(tmpDir, `sample_1-${randomUUID()}`);
+    const liveTask = join(tmpDir, `sample_1-${randomUUID()}`);
+    const outside = join(root, `sample_1-${randomUUID()}`);
+    for (const dir of [orphanTask, liveTask, outside]) await mkdir(join(dir, 'workspace', 'shared'), { recursive: true });
+    try {
+      const dead = await containerOf(owners.dead, join(orphanTask, 'workspace'));
+      const deadOutside = await containerOf(owners.dead, join(outside, 'workspace'));
+      const live = await containerOf(owners.live, join(liveTask, 'workspace'));
+
+      const reaped = await new SandboxReaper(processes).reapContainers(docker, tmpDir);
+
+      expect(reaped.workspaces).toEqual([orphanTask]);
+      expect(await exists(dead)).toBe(false);
+      expect(await exists(deadOutside)).toBe(false);
+      expect(await exists(live)).toBe(true);
+      await expect(stat(orphanTask)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect((await stat(liveTask)).isDirectory()).toBe(true);
+      expect((await stat(outside)).isDirectory()).toBe(true);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   }, 30_000);
 });

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { removeContainer } from './container-removal';
 import { LABEL_OWNER } from './labels';
 import { ownerIsAlive, parseOwnerId } from './owner-id';
@@ -10,10 +10,16 @@ import type { ProcessTable } from './process-table';
 /** `<source>_<id>-<unique>`, the name of a task's folder under TMP_DIR (SPEC section 3.2). */
 export const TASK_DIR_PATTERN = /^[0-9A-Za-z-]+_[0-9A-Za-z_-]+-[0-9a-f-]{8,36}$/;
 
+/** What `reapContainers` removed: container names, and the task folders those containers mounted. */
+export interface ReapedContainers {
+  containers: string[];
+  workspaces: string[];
+}
+
 /**
  * Removes what crashed assessors left behind: containers whose owner process on this host is dead,
- * and task folders older than the longest task may run. Owners on other hosts, and labels of another
- * shape, are never touched: nobody here can tell whether they are alive.
+ * with the task folders they mounted, and task folders older than the longest task may run. Owners on
+ * other hosts, and labels of another shape, are never touched: nobody here can tell whether they are alive.
  */
 export class SandboxReaper {
   constructor(
@@ -21,15 +27,23 @@ export class SandboxReaper {
     private readonly host: string = hostname(),
   ) {}
 
-  /** Names of the containers removed. */
-  async reapContainers(docker: Docker): Promise<string[]> {
+  /**
+   * Removes the containers of dead owners. A task folder under `tmpDir` that such a container mounted
+   * goes too: its owner died mid-task, so nobody will dispose of it, and waiting for the age limit
+   * would leave a fresh orphan (sources, builds) on disk for an hour.
+   */
+  async reapContainers(docker: Docker, tmpDir?: string): Promise<ReapedContainers> {
     const containers = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
-    const removed: string[] = [];
+    const removed: ReapedContainers = { containers: [], workspaces: [] };
     for (const info of containers) {
       const owner = parseOwnerId(info.Labels[LABEL_OWNER] ?? '');
       if (!owner || owner.host !== this.host || ownerIsAlive(owner, this.processes)) continue;
       await removeContainer(docker.getContainer(info.Id));
-      removed.push(info.Names[0]?.replace(/^\//, '') ?? info.Id);
+      removed.containers.push(info.Names[0]?.replace(/^\//, '') ?? info.Id);
+      const folder = tmpDir === undefined ? undefined : mountedTaskFolder(info, tmpDir);
+      if (folder === undefined) continue;
+      await rm(folder, { recursive: true, force: true });
+      removed.workspaces.push(folder);
     }
     return removed;
   }
@@ -48,4 +62,15 @@ export class SandboxReaper {
     }
     return removed;
   }
+}
+
+/** The task folder directly under `tmpDir` that holds one of the container's bind mounts, if any. */
+function mountedTaskFolder(info: Docker.ContainerInfo, tmpDir: string): string | undefined {
+  for (const mount of info.Mounts ?? []) {
+    if (mount.Type !== 'bind') continue;
+    const inside = relative(tmpDir, mount.Source);
+    const [name] = inside.split(sep);
+    if (!isAbsolute(inside) && TASK_DIR_PATTERN.test(name)) return join(tmpDir, name);
+  }
+  return undefined;
 }

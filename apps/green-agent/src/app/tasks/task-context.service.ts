@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
@@ -36,11 +36,13 @@ const SHUTDOWN_GRACE_MS = 8_000;
  * once, whichever way it ends, and leaves no container or workspace behind.
  */
 @Injectable()
-export class TaskContextService implements OnApplicationShutdown {
+export class TaskContextService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(TaskContextService.name);
   private readonly contexts = new Map<string, TaskContext>();
   private readonly running = new Set<Promise<TaskOutcome>>();
   private readonly template = loadTemplate('task-description.md');
+  /** Set once shutdown begins: no task starts any more, and one still being prepared gets no sandbox. */
+  private closing = false;
 
   constructor(
     private readonly assets: TaskAssetsService,
@@ -55,6 +57,7 @@ export class TaskContextService implements OnApplicationShutdown {
    * up. Never throws: a task that cannot run is an outcome with status `failed` and the reason.
    */
   async runTask(task: string, solverUrl: string, progress: TaskProgress = () => undefined): Promise<TaskOutcome> {
+    if (this.closing) return failedOutcome(task, 'the green agent is shutting down');
     const run = this.runTracked(task, solverUrl, progress);
     this.running.add(run);
     try {
@@ -69,7 +72,7 @@ export class TaskContextService implements OnApplicationShutdown {
     try {
       ref = this.assets.parse(task);
     } catch (error) {
-      return { taskKey: task, contextId: '', finishReason: 'error', metrics: failedTask((error as Error).message), commands: 0, failedCommands: 0, seconds: 0 };
+      return failedOutcome(task, (error as Error).message);
     }
     const taskKey = `${ref.source}:${ref.id}`;
     const contextId = randomUUID();
@@ -85,6 +88,8 @@ export class TaskContextService implements OnApplicationShutdown {
       prepared = await this.assets.prepare(ref, log);
       // Before the solver can touch src-vul: the functions of the fix come from the pristine tree.
       truth = await this.groundTruth.fromPatch(await readFile(prepared.groundTruthPath, 'utf8'), join(prepared.workspaceDir, 'src-vul'));
+      // Shutdown may have begun while the assets were prepared: no container starts after it.
+      if (this.closing) throw new Error('the green agent is shutting down');
       const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: prepared.image, workspaceDir: prepared.workspaceDir, onProgress: log });
       context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox);
       this.contexts.set(contextId, context);
@@ -140,8 +145,11 @@ export class TaskContextService implements OnApplicationShutdown {
   /**
    * On SIGTERM/SIGINT: every running task ends now and its own `finally` removes its container and
    * workspace; shutdown waits for that (bounded), then removes whatever sandbox is still there.
+   * Before, not on, application shutdown: the HTTP server closes in between and waits for open
+   * requests, and a running task holds two (the requester's stream and the solver's command).
    */
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
     for (const context of this.contexts.values()) context.finish('shutdown');
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
@@ -199,6 +207,11 @@ export class TaskContextService implements OnApplicationShutdown {
       seconds: (Date.now() - started) / 1000,
     };
   }
+}
+
+/** The outcome of a task that never started. */
+function failedOutcome(task: string, reason: string): TaskOutcome {
+  return { taskKey: task, contextId: '', finishReason: 'error', metrics: failedTask(reason), commands: 0, failedCommands: 0, seconds: 0 };
 }
 
 function logSolverEvent(event: PeerEvent, log: (line: string) => void): void {

@@ -1,0 +1,37 @@
+import { hostname } from 'node:os';
+import Docker from 'dockerode';
+import { LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
+
+/** The task containers of the agents under test, found by their labels. */
+export class TaskContainers {
+  private readonly docker = new Docker();
+
+  /** Containers of one task, by the context id the green agent gave it. */
+  async ofContext(contextId: string): Promise<Docker.ContainerInfo[]> {
+    return this.docker.listContainers({ all: true, filters: { label: [`${LABEL_CONTEXT}=${contextId}`] } });
+  }
+
+  /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`). */
+  async ofProcess(pid: number): Promise<Docker.ContainerInfo[]> {
+    const all = await this.docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
+    return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${hostname()}:${pid}:`));
+  }
+
+  /** Waits until a process of the container runs a command line matching `pattern`. */
+  async waitForProcess(containerId: string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const top = (await this.docker.getContainer(containerId).top({ ps_args: '-eo pid,args' })) as { Processes?: string[][] };
+      if ((top.Processes ?? []).some((row) => pattern.test(row.join(' ')))) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`no process matching ${pattern} ran in container ${containerId} within ${timeoutMs} ms`);
+  }
+
+  /** Removes, with force, every container these processes own (a failed test's leftovers). */
+  async removeOfProcesses(pids: number[]): Promise<void> {
+    for (const pid of pids) {
+      for (const info of await this.ofProcess(pid)) await this.docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Docker from 'dockerode';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { LABEL_CONTEXT, SANDBOX_OWNER, ownerFilter } from '@arvo-rca/arvo-docker';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { freePort } from '@arvo-rca/a2a-protocol/testing';
+import { AppModule } from '../app.module';
+import type { TaskOutcome } from './task-context.service';
+import { startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
+
+const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+
+describeWithDocker('green agent shutdown with a task mid-command', () => {
+  const docker = new Docker();
+  const clients = new A2aClientFactory();
+  const saved = { ...process.env };
+  let tmpDir: string;
+  let solver: SolverStandIn;
+
+  beforeAll(async () => {
+    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-shutdown-'));
+    mkdirSync(join(tmpDir, 'tasks'));
+    solver = await startSolverStandIn({ commands: () => ['echo ready', 'sleep 30'] });
+  });
+
+  afterAll(async () => {
+    await solver?.agent.close();
+    rmSync(tmpDir, { recursive: true, force: true });
+    process.env = { ...saved };
+  });
+
+  async function startGreen(): Promise<NestFastifyApplication> {
+    const port = await freePort();
+    Object.assign(process.env, {
+      PORT: String(port),
+      SANDBOX: 'docker',
+      TMP_DIR: join(tmpDir, 'tasks'),
+      CACHE_DIR: join(tmpDir, 'cache'),
+      SAMPLES_DIR,
+      LOG_DIR: join(tmpDir, 'logs'),
+      TASK_TIMEOUT_S: '120',
+      PURPLE_AGENT_URL: solver.agent.url,
+    });
+    const green = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), new FastifyAdapter(), { logger: false, abortOnError: false });
+    await green.listen(port, '127.0.0.1');
+    solver.greenUrl = `http://127.0.0.1:${port}/`;
+    return green;
+  }
+
+  async function untilSleeping(contextId: () => string | undefined): Promise<string> {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      const id = contextId();
+      const [container] = id ? await docker.listContainers({ filters: { label: [`${LABEL_CONTEXT}=${id}`] } }) : [];
+      const top = container ? ((await docker.getContainer(container.Id).top({ ps_args: '-eo pid,args' })) as { Processes?: string[][] }) : undefined;
+      if (top?.Processes?.some((row) => /sleep 30$/.test(row.join(' ')))) return container.Id;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error('the task never got to its `sleep 30`');
+  }
+
+  it('ends the task as shut down, removes its container and workspace, and closes in seconds, not when the command ends', async () => {
+    const green = await startGreen();
+    const owner = green.get<string>(SANDBOX_OWNER, { strict: false });
+    const events: PeerEvent[] = [];
+    const heard = (async () => {
+      for await (const event of clients.peer(solver.greenUrl).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 120_000 })) events.push(event);
+    })().catch(() => undefined);
+    await untilSleeping(() => solver.runs[0]?.contextId);
+
+    const closing = Date.now();
+    await green.close();
+    const tookMs = Date.now() - closing;
+    await heard;
+
+    expect(tookMs).toBeLessThan(10_000);
+    const artifact = events.find((event) => event.kind === 'artifact') as { data: TaskOutcome[] } | undefined;
+    expect(artifact?.data[0]).toMatchObject({ finishReason: 'shutdown', commands: 1, metrics: { status: 'no_submission' } });
+    expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
+    expect(readdirSync(join(tmpDir, 'tasks'))).toEqual([]);
+  }, 60_000);
+});
