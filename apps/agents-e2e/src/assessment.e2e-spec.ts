@@ -51,6 +51,18 @@ async function expectNothingLeft(scratch: Scratch, green: AgentProcess): Promise
 }
 
 function expectLogLayout(scratch: Scratch, result: AssessmentResult): void {
+  const files = readdirSync(scratch.runDir);
+  expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'results', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
+  const agentsLog = readFileSync(join(scratch.runDir, 'agents.log'), 'utf8');
+  expect(agentsLog).toMatch(/ green .*listening on/);
+  expect(agentsLog).toMatch(/ purple .*listening on/);
+  for (const task of SAMPLES) {
+    // One file per task with both agents' lines about it, and none of them in agents.log.
+    const taskLog = readFileSync(join(scratch.runDir, `${task.replace(':', '_')}.log`), 'utf8');
+    expect(taskLog).toMatch(/ green {2}[0-9a-f]{8} \[TaskContextService\] sandbox arvo_\d_[0-9a-f]+ started/);
+    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${task}`));
+    expect(agentsLog).not.toContain(`solving ${task}`);
+  }
   const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));
   expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(['sample_1', 'sample_2', 'sample_3', 'sample_4', 'sample_5']);
   for (const file of trajectories) {

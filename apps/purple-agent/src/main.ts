@@ -2,4 +2,4 @@ import 'reflect-metadata';
 import { bootstrapAgent } from '@arvo-rca/a2a-protocol';
 import { AppModule } from './app/app.module';
 
-void bootstrapAgent(() => AppModule.forRoot(), 'purple-agent');
+void bootstrapAgent(() => AppModule.forRoot(), 'purple');

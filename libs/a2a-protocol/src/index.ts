@@ -6,6 +6,7 @@ export { TaskEvents } from './lib/server/task-events';
 export { validateEnvironment } from './lib/agent-config';
 export { AGENT_USAGE, parseAgentFlags } from './lib/agent-flags';
 export { AgentEnvironment, publicUrl, type LogLevel } from './lib/agent-environment';
+export { agentLoggingModule } from './lib/agent-logging';
 export { bootstrapAgent } from './lib/bootstrap-agent';
 // Clients of peer agents.
 export { A2aClientFactory, type A2aClientOptions } from './lib/client/a2a-client.factory';

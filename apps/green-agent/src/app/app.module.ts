@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { A2aModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { GreenEnvironment } from './green-environment';
 import { AssessmentsModule } from './assessments';
 import { GreenExecutor } from './green.executor';
@@ -13,6 +13,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnvironment(GreenEnvironment) }),
+        agentLoggingModule('green'),
         A2aModule.forRoot({
           card: {
             inject: [ConfigService],

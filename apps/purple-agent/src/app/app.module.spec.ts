@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AgentCard } from '@a2a-js/sdk';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -6,9 +9,14 @@ import { AppModule } from './app.module';
 
 describe('purple agent app', () => {
   const saved = { ...process.env };
+  const logDir = mkdtempSync(join(tmpdir(), 'arvo-rca-app-logs-'));
+  beforeEach(() => {
+    process.env['LOG_DIR'] = logDir;
+  });
   afterEach(() => {
     process.env = { ...saved };
   });
+  afterAll(() => rmSync(logDir, { recursive: true, force: true }));
 
   it('serves its A2A card over HTTP, naming the card URL it was given', async () => {
     process.env['CARD_URL'] = 'http://purple.example.org:9019';

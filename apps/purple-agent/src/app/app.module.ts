@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { A2aModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { PurpleEnvironment } from './purple-environment';
 import { ModelFactory } from './models/model-factory';
 import { PurpleExecutor, SolverModule } from './solver';
@@ -13,6 +13,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnvironment(PurpleEnvironment) }),
+        agentLoggingModule('purple'),
         A2aModule.forRoot({
           card: {
             inject: [ConfigService, ModelFactory],

@@ -2,6 +2,7 @@ import { Logger, type DynamicModule } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { WinstonLoggerFactory, type AgentName } from '@arvo-rca/task-logging';
 import { parseAgentFlags } from './agent-flags';
 import type { AgentEnvironment } from './agent-environment';
 
@@ -10,18 +11,24 @@ const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Starts an agent app on Fastify: AgentBeats flags folded into the environment, configuration
- * validated at boot (a bad value stops the process with the list of problems), shutdown hooks on.
- * The app module is built only after the flags are in the environment.
+ * validated at boot (a bad value stops the process with the list of problems), the whole Nest logger
+ * routed through the run's log files (lines logged while booting are held until it is ready), shutdown
+ * hooks on. The app module is built only after the flags are in the environment.
  */
-export async function bootstrapAgent(appModule: () => DynamicModule, agentName: string): Promise<NestFastifyApplication> {
-  const logger = new Logger(agentName);
+export async function bootstrapAgent(appModule: () => DynamicModule, agent: AgentName): Promise<NestFastifyApplication> {
+  const logger = new Logger(`${agent}-agent`);
   try {
     Object.assign(process.env, parseAgentFlags(process.argv.slice(2)));
-    const app = await NestFactory.create<NestFastifyApplication>(appModule(), new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
-      abortOnError: false,
-    });
+    const app = await NestFactory.create<NestFastifyApplication>(
+      appModule(),
+      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
+      { abortOnError: false, bufferLogs: true },
+    );
+    const logging = app.get(WinstonLoggerFactory);
+    app.useLogger(logging.createNestLogger());
     app.enableShutdownHooks();
     const config = app.get<ConfigService<AgentEnvironment, true>>(ConfigService);
+    logger.log(`run log directory ${logging.runDirectory} (LOG_LEVEL=${config.get('LOG_LEVEL', { infer: true })})`);
     await app.listen(config.get('PORT', { infer: true }), config.get('HOST', { infer: true }));
     logger.log(`listening on ${await app.getUrl()}`);
     return app;

@@ -1,3 +1,8 @@
+import { TaskLoggingError } from './task-logging-error';
+
+// `<source>:<id>`, each part as the task sources allow it; nothing else may become a file name.
+const TASK_ID = /^[0-9A-Za-z_-]+:[0-9A-Za-z_-]+$/;
+
 /** `log_<YYYY-MM-DD_HH-MM-SS>`: the name of one run's log directory, in local time as operators read it. */
 export function runDirectoryName(at: Date): string {
   const pad = (n: number): string => String(n).padStart(2, '0');
@@ -8,5 +13,13 @@ export function runDirectoryName(at: Date): string {
 
 /** `arvo_14368.log` for task `arvo:14368`: one file per task id, shared by both agents. */
 export function taskLogFileName(taskId: string): string {
+  if (!TASK_ID.test(taskId)) {
+    throw new TaskLoggingError('INVALID_TASK_ID', `task id ${JSON.stringify(taskId)} is not <source>:<id> with letters, digits, _ or -`);
+  }
   return `${taskId.replace(':', '_')}.log`;
+}
+
+/** The first 8 characters of a context id, made safe to print inside a log line. */
+export function shortContextId(contextId: string): string {
+  return contextId.slice(0, 8).replace(/[^0-9A-Za-z_.-]/g, '_') || '?';
 }

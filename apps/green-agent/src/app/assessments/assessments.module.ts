@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { GreenEnvironment } from '../green-environment';
+import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { TasksModule } from '../tasks';
 import { AssessmentService, RUN_LOG_DIR } from './assessment.service';
 
@@ -9,11 +8,7 @@ import { AssessmentService, RUN_LOG_DIR } from './assessment.service';
   imports: [TasksModule],
   providers: [
     AssessmentService,
-    {
-      provide: RUN_LOG_DIR,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<GreenEnvironment, true>) => config.get('LOG_RUN_DIR', { infer: true }) ?? config.get('LOG_DIR', { infer: true }),
-    },
+    { provide: RUN_LOG_DIR, inject: [WinstonLoggerFactory], useFactory: (logging: WinstonLoggerFactory) => logging.runDirectory },
   ],
   exports: [AssessmentService, TasksModule],
 })

@@ -6,6 +6,7 @@ import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
 import { failedTask, GroundTruthExtractor, LOC_JSON_PATH, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
 import { TaskContext, type FinishReason } from './task-context';
@@ -24,6 +25,16 @@ export interface TaskOutcome {
 
 /** What an assessment hears while a task runs: lines for its progress display. */
 export type TaskProgress = (line: string) => void;
+
+/** A validated task about to run: who it is, where it logs, and whom it is handed to. */
+interface TaskStart {
+  ref: TaskRef;
+  taskKey: string;
+  contextId: string;
+  scope: TaskLogScope;
+  solverUrl: string;
+  progress: TaskProgress;
+}
 
 // How long past the task's own limit the hand-over may take to wind down.
 const HANDOVER_GRACE_MS = 10_000;
@@ -50,6 +61,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
     private readonly groundTruth: GroundTruthExtractor,
     private readonly peers: A2aClientFactory,
     private readonly config: ConfigService<GreenEnvironment, true>,
+    private readonly logging: WinstonLoggerFactory,
   ) {}
 
   /**
@@ -76,9 +88,20 @@ export class TaskContextService implements BeforeApplicationShutdown {
     }
     const taskKey = `${ref.source}:${ref.id}`;
     const contextId = randomUUID();
+    const scope = this.logging.openTask({ taskId: taskKey, contextId });
+    try {
+      return await scope.run(() => this.lifecycle({ ref, taskKey, contextId, scope, solverUrl, progress }));
+    } finally {
+      scope.end();
+    }
+  }
+
+  /** One task from assets to cleanup, inside its log scope. */
+  private async lifecycle(start: TaskStart): Promise<TaskOutcome> {
+    const { ref, taskKey, contextId, scope, solverUrl, progress } = start;
     const started = Date.now();
     const log = (line: string): void => {
-      this.logger.log(`[${taskKey} ${contextId.slice(0, 8)}] ${line}`);
+      this.logger.log(line);
       progress(line);
     };
     let prepared: PreparedTask | undefined;
@@ -91,7 +114,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       // Shutdown may have begun while the assets were prepared: no container starts after it.
       if (this.closing) throw new Error('the green agent is shutting down');
       const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: prepared.image, workspaceDir: prepared.workspaceDir, onProgress: log });
-      context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox);
+      context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox, scope);
       this.contexts.set(contextId, context);
       await sandbox.start();
       log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
@@ -103,14 +126,14 @@ export class TaskContextService implements BeforeApplicationShutdown {
       return this.outcome(context, finishReason, metrics, started);
     } catch (error) {
       const reason = (error as Error).message;
-      this.logger.error(`[${taskKey}] failed: ${reason}`);
+      this.logger.error(`task failed: ${reason}`);
       return { taskKey, contextId, finishReason: 'error', metrics: failedTask(reason, truth), commands: context?.commands ?? 0, failedCommands: context?.failedCommands ?? 0, seconds: (Date.now() - started) / 1000 };
     } finally {
       context?.finish('solver-ended');
       context?.handover.abort();
       this.contexts.delete(contextId);
-      await context?.sandbox.stop().catch((error: Error) => this.logger.error(`[${taskKey}] sandbox removal failed: ${error.message}`));
-      await prepared?.dispose().catch((error: Error) => this.logger.error(`[${taskKey}] workspace removal failed: ${error.message}`));
+      await context?.sandbox.stop().catch((error: Error) => this.logger.error(`sandbox removal failed: ${error.message}`));
+      await prepared?.dispose().catch((error: Error) => this.logger.error(`workspace removal failed: ${error.message}`));
     }
   }
 
@@ -118,11 +141,17 @@ export class TaskContextService implements BeforeApplicationShutdown {
   async execute(contextId: string, command: string): Promise<string> {
     const context = this.contexts.get(contextId);
     if (!context) return formatCommandRejected('no running task has this context id (unknown or finished)');
+    return context.logScope.run(() => this.executeIn(context, command));
+  }
+
+  private async executeIn(context: TaskContext, command: string): Promise<string> {
+    this.logger.log(`$ ${command}`);
     const outcome = await context.sandbox.exec(command);
     if (outcome.kind === 'rejected') return formatCommandRejected(outcome.reason);
     context.commands += 1;
     if (outcome.returnCode !== 0) context.failedCommands += 1;
-    this.logger.debug(`[${context.taskKey}] $ ${command} -> ${outcome.returnCode}\n${outcome.output}`);
+    this.logger.log(`-> ${outcome.returnCode}${outcome.kind === 'timeout' ? ` (${outcome.note})` : ''}, ${outcome.outputBytes} bytes of output`);
+    this.logger.debug(`output of ${command}:\n${outcome.output}`);
     return formatCommandResult(
       outcome.kind === 'timeout'
         ? { returncode: outcome.returnCode, output: outcome.output, error: outcome.note }
@@ -134,6 +163,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
   finish(contextId: string): string {
     const context = this.contexts.get(contextId);
     if (!context) return formatCommandRejected('no running task has this context id (unknown or finished)');
+    context.logScope.run(() => this.logger.log('the solver finished the task'));
     context.finish('finished');
     return formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() });
   }

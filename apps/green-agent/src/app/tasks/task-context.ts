@@ -1,5 +1,6 @@
 import type { Sandbox } from '@arvo-rca/arvo-docker';
 import type { TaskRef } from '@arvo-rca/a2a-protocol';
+import type { TaskLogScope } from '@arvo-rca/task-logging';
 
 /** Why a task stopped: the solver said so, its handling ended, it failed, or time ran out. */
 export type FinishReason = 'finished' | 'solver-ended' | 'solver-failed' | 'timeout' | 'shutdown';
@@ -21,6 +22,8 @@ export class TaskContext {
     readonly taskKey: string,
     readonly workspaceDir: string,
     readonly sandbox: Sandbox,
+    /** Lines logged inside it land in the task's own log file. */
+    readonly logScope: TaskLogScope,
   ) {}
 
   finish(reason: FinishReason): void {

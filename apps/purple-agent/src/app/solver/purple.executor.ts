@@ -4,6 +4,7 @@ import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { A2aClientFactory, formatSolverStep, formatTaskKey, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { validateLocJson } from '@arvo-rca/rca-eval';
+import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { agentConfigFrom } from '../agent/agent-config';
 import { AgentTemplates } from '../agent/agent-templates';
 import type { AgentResult, StepProgress } from '../agent/agent-types';
@@ -34,6 +35,7 @@ export class PurpleExecutor implements AgentExecutor {
     private readonly peers: A2aClientFactory,
     @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
     @Inject(ConfigService) private readonly config: ConfigService<PurpleEnvironment, true>,
+    private readonly logging: WinstonLoggerFactory,
   ) {}
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -45,7 +47,16 @@ export class PurpleExecutor implements AgentExecutor {
       const task = parseTaskRequest(events.userText());
       const taskId = task ? formatTaskKey(task) : `unknown:${contextId.slice(0, 8)}`;
       events.start(`${taskId}: solving with ${this.models.modelName}`);
-      const result = await this.solve(taskId, contextId, events.userText(), (progress) => events.progress(describeStep(progress)));
+      // Every line of the run lands in the task's log file, beside the green agent's lines about it.
+      const result = await this.logging.runInTask({ taskId, contextId }, async () => {
+        this.logger.log(`solving ${taskId} with ${this.models.modelName}`);
+        const outcome = await this.solve(taskId, contextId, events.userText(), (progress) => {
+          this.logger.log(describeStep(progress));
+          events.progress(describeStep(progress));
+        });
+        this.logger.log(describeResult(outcome));
+        return outcome;
+      });
       const failed = result.exitStatus === 'ModelError' || result.exitStatus === 'EnvironmentError';
       events.end(failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, describeResult(result));
     } finally {

@@ -1,5 +1,6 @@
 import { Logger, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { AgentTemplates } from '../agent/agent-templates';
 import { TrajectoryWriter } from '../agent/trajectory';
 import { ModelFactory, type ModelSettings } from '../models/model-factory';
@@ -45,11 +46,7 @@ type PurpleConfig = ConfigService<PurpleEnvironment, true>;
       inject: [ConfigService],
       useFactory: (config: PurpleConfig) => AgentTemplates.load(config.get('AGENT_TEMPLATES_DIR', { infer: true }) || undefined),
     },
-    {
-      provide: RUN_LOG_DIR,
-      inject: [ConfigService],
-      useFactory: (config: PurpleConfig) => config.get('LOG_RUN_DIR', { infer: true }) ?? config.get('LOG_DIR', { infer: true }),
-    },
+    { provide: RUN_LOG_DIR, inject: [WinstonLoggerFactory], useFactory: (logging: WinstonLoggerFactory) => logging.runDirectory },
   ],
   exports: [ModelFactory, AgentTemplates, TrajectoryWriter, UsageTotals, RUN_LOG_DIR],
 })

@@ -1,0 +1,90 @@
+import { inspect } from 'node:util';
+import type { LoggerService, LogLevel as NestLogLevel } from '@nestjs/common';
+import type { Logger as WinstonLogger } from 'winston';
+import { TASK_SCOPE, type LogEvent, type TaskLogLevel } from './log-line';
+import type { TaskLogScope } from './task-log-scope';
+
+const NEST_TO_FILE_LEVEL: Record<NestLogLevel, TaskLogLevel> = {
+  fatal: 'error',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'debug',
+};
+
+/** A stack as Nest hands it over: `Error: ...\n    at f (file.ts:1:2)`. */
+const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
+
+/**
+ * The app's whole Nest logger (`app.useLogger`). Each call takes the task scope of the code that
+ * logged, right there, and hands winston one event; which file the line lands in follows from it.
+ */
+export class TaskAwareNestLogger implements LoggerService {
+  private enabled: ReadonlySet<NestLogLevel> | undefined;
+
+  constructor(
+    private readonly winston: WinstonLogger,
+    private readonly currentScope: () => TaskLogScope | undefined,
+    private readonly clock: () => Date,
+  ) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('log', message, params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('verbose', message, params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  /** Nest's `app.useLogger(['error', 'warn'])`: only these levels pass, on top of LOG_LEVEL. */
+  setLogLevels(levels: NestLogLevel[]): void {
+    this.enabled = new Set(levels);
+  }
+
+  private write(level: NestLogLevel, message: unknown, params: unknown[]): void {
+    if (this.enabled && !this.enabled.has(level)) return;
+    const { context, stack, extras } = splitParams(level, params);
+    const described = [message, ...extras].map(describe).join(' ');
+    const text = stack && !described.includes(stack) ? `${described}\n${stack}` : described;
+    const event: LogEvent = { level: NEST_TO_FILE_LEVEL[level], message: text, context, time: this.clock(), [TASK_SCOPE]: this.currentScope() };
+    this.winston.log(event);
+  }
+}
+
+/** Nest's calling convention: the context comes last; `error` and `fatal` may carry a stack first. */
+function splitParams(level: NestLogLevel, params: unknown[]): { context?: string; stack?: string; extras: unknown[] } {
+  const rest = [...params];
+  let stack: string | undefined;
+  if ((level === 'error' || level === 'fatal') && rest.length > 0 && (rest[0] === undefined || isStack(rest[0]))) {
+    stack = rest.shift() as string | undefined;
+  }
+  const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+  return { context, stack, extras: rest };
+}
+
+function isStack(value: unknown): boolean {
+  return typeof value === 'string' && STACK.test(value);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Error) return value.stack ?? `${value.name}: ${value.message}`;
+  return inspect(value, { depth: 5, breakLength: Infinity });
+}

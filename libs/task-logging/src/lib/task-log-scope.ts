@@ -1,0 +1,50 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { AppendOnlyFile } from './append-only-file';
+import { shortContextId } from './run-directory';
+
+/** A task as the logs know it: its id (`arvo:14368`) and its A2A context id. */
+export interface TaskRef {
+  taskId: string;
+  contextId: string;
+}
+
+/**
+ * One task's logging scope. Code run through `run` (and everything it awaits, schedules or streams)
+ * logs into the task's file. `end` lets go of the file; lines logged in the scope afterwards go to
+ * agents.log, marked as late, and never reopen the task's file.
+ */
+export class TaskLogScope {
+  readonly shortContextId: string;
+  private file: AppendOnlyFile | undefined;
+
+  constructor(
+    readonly ref: Readonly<TaskRef>,
+    file: AppendOnlyFile,
+    private readonly storage: AsyncLocalStorage<TaskLogScope>,
+    private readonly release: () => void,
+  ) {
+    this.file = file;
+    this.shortContextId = shortContextId(ref.contextId);
+  }
+
+  get ended(): boolean {
+    return this.file === undefined;
+  }
+
+  /** The file this scope's lines go to now; undefined once the task has ended. */
+  get destination(): AppendOnlyFile | undefined {
+    return this.file;
+  }
+
+  /** Runs `fn` inside this task's scope: what it logs, now or later in its async chain, is the task's. */
+  run<T>(fn: () => T): T {
+    return this.storage.run(this, fn);
+  }
+
+  /** Ends the task for the logs (idempotent): its file handle is released. */
+  end(): void {
+    if (this.file === undefined) return;
+    this.file = undefined;
+    this.release();
+  }
+}

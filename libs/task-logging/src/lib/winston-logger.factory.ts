@@ -1,0 +1,124 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LoggerService, OnApplicationShutdown } from '@nestjs/common';
+import { createLogger, type Logger as WinstonLogger } from 'winston';
+import { AppendOnlyFile } from './append-only-file';
+import type { AgentName, TaskLogLevel } from './log-line';
+import { ConsoleTransport, TaskFileTransport, type ConsoleOutput } from './log-transports';
+import { ProcessTable } from './process-table';
+import { RunDirectoryResolver } from './run-directory-resolver';
+import { TaskAwareNestLogger } from './task-aware-nest-logger';
+import { TaskLogFiles } from './task-log-files';
+import { TaskLogScope, type TaskRef } from './task-log-scope';
+import { systemReason, TaskLoggingError } from './task-logging-error';
+
+export const AGENTS_LOG_FILE = 'agents.log';
+
+export interface TaskLoggingOptions {
+  agent: AgentName;
+  /** LOG_DIR: runs get their directory under it. */
+  logDir: string;
+  /** LOG_RUN_DIR: the run directory a launcher chose for both agents. */
+  runDir?: string;
+  /** LOG_LEVEL: the least severe level written, to the files and the console alike. */
+  level: TaskLogLevel;
+  /** Console lines; by default stdout/stderr, coloured when stdout is a terminal. `false`: files only. */
+  console?: ConsoleOutput | false;
+  /** Freshness rule of `.current_run` (see RunDirectoryResolver); default two minutes. */
+  recentRunMs?: number;
+  /** Names the run directory and stamps the lines; the system clock unless a test moves it. */
+  clock?: () => Date;
+}
+
+/**
+ * The logging of one agent process: its run directory, agents.log, the per-task files, and the Nest
+ * logger that routes every line by the task scope of the code that logged it (AsyncLocalStorage).
+ */
+export class WinstonLoggerFactory implements OnApplicationShutdown {
+  private readonly scopes = new AsyncLocalStorage<TaskLogScope>();
+  private readonly taskFiles: TaskLogFiles;
+  private readonly winston: WinstonLogger;
+  private readonly clock: () => Date;
+
+  private constructor(
+    readonly agent: AgentName,
+    readonly runDirectory: string,
+    private readonly agentsLog: AppendOnlyFile,
+    options: TaskLoggingOptions,
+  ) {
+    this.taskFiles = new TaskLogFiles(runDirectory);
+    this.clock = options.clock ?? (() => new Date());
+    const consoleOutput = options.console ?? defaultConsole();
+    this.winston = createLogger({
+      level: options.level,
+      exitOnError: false,
+      transports: [new TaskFileTransport(agentsLog, agent), ...(consoleOutput ? [new ConsoleTransport(consoleOutput, agent)] : [])],
+    });
+  }
+
+  /** Settles the run directory and opens agents.log; a LOG_DIR that cannot be written fails here, at boot. */
+  static async open(options: TaskLoggingOptions): Promise<WinstonLoggerFactory> {
+    const resolver = new RunDirectoryResolver(new ProcessTable(), options.clock);
+    const runDirectory = await resolver.resolve({ logDir: options.logDir, runDir: options.runDir, recentMs: options.recentRunMs });
+    const agentsLogPath = join(runDirectory, AGENTS_LOG_FILE);
+    let agentsLog: AppendOnlyFile;
+    try {
+      agentsLog = AppendOnlyFile.open(agentsLogPath);
+    } catch (error) {
+      throw new TaskLoggingError('LOG_DIR_UNWRITABLE', `cannot write ${agentsLogPath}: ${systemReason(error)}`, { cause: error });
+    }
+    return new WinstonLoggerFactory(options.agent, runDirectory, agentsLog, options);
+  }
+
+  /** The logger for `app.useLogger`: every Nest `Logger` of the app then logs through this factory. */
+  createNestLogger(): LoggerService {
+    return new TaskAwareNestLogger(this.winston, () => this.scopes.getStore(), this.clock);
+  }
+
+  /**
+   * Starts a task for the logs: opens (or shares) `<source>_<id>.log`. Run the task's code through
+   * `scope.run`, as often as messages about it arrive, and call `scope.end()` when the task is over.
+   */
+  openTask(ref: TaskRef): TaskLogScope {
+    const file = this.taskFiles.acquire(ref.taskId);
+    return new TaskLogScope({ ...ref }, file, this.scopes, () => this.taskFiles.release(ref.taskId));
+  }
+
+  /** A task whose whole life is one async function: opened, run, and ended however `fn` finishes. */
+  async runInTask<T>(ref: TaskRef, fn: () => Promise<T> | T): Promise<T> {
+    const scope = this.openTask(ref);
+    try {
+      return await scope.run(fn);
+    } finally {
+      scope.end();
+    }
+  }
+
+  /** The task whose scope the calling code runs in, if any. */
+  currentTask(): Readonly<TaskRef> | undefined {
+    return this.scopes.getStore()?.ref;
+  }
+
+  /** `trajectories/` or `results/` of this run, created on first use. */
+  async runSubdirectory(name: 'trajectories' | 'results'): Promise<string> {
+    const dir = join(this.runDirectory, name);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Releases every descriptor; lines logged afterwards still reach their files, one open per line. */
+  close(): void {
+    this.taskFiles.closeAll();
+    this.agentsLog.close();
+  }
+
+  onApplicationShutdown(): void {
+    this.close();
+  }
+}
+
+function defaultConsole(): ConsoleOutput {
+  const colors = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  return { out: process.stdout, err: process.stderr, colors };
+}
