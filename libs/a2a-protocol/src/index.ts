@@ -5,7 +5,7 @@ export { isLegacyVersion, toLegacyAgentCard, type LegacyAgentCard } from './lib/
 export { TaskEvents } from './lib/server/task-events';
 export { validateEnvironment } from './lib/agent-config';
 export { AGENT_USAGE, parseAgentFlags } from './lib/agent-flags';
-export { AgentEnvironment, publicUrl, type LogLevel } from './lib/agent-environment';
+export { AgentEnvironment, publicUrl, publicUrlOf, type LogLevel } from './lib/agent-environment';
 export { agentLoggingModule } from './lib/agent-logging';
 export { bootstrapAgent } from './lib/bootstrap-agent';
 // Clients of peer agents.

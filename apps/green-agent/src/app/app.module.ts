@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrlOf, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { GreenEnvironment } from './green-environment';
 import { AssessmentsModule } from './assessments';
 import { GreenExecutor } from './green.executor';
@@ -24,11 +24,7 @@ export class AppModule {
                   'Assessor of the arvo-rca benchmark: prepares real fuzzer-found C/C++ vulnerabilities (ARVO) in ' +
                   'hardened containers, runs a solver agent\'s shell commands in them, and scores its root-cause locations.',
                 version: PRODUCT_VERSION,
-                url: publicUrl({
-                  HOST: config.get('HOST', { infer: true }),
-                  PORT: config.get('PORT', { infer: true }),
-                  CARD_URL: config.get('CARD_URL', { infer: true }),
-                }),
+                url: publicUrlOf(config),
                 skills: [
                   {
                     id: 'arvo-rca-assessment',

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrl, validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrlOf, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { PurpleEnvironment } from './purple-environment';
 import { ModelFactory } from './models/model-factory';
 import { PurpleExecutor, SolverModule } from './solver';
@@ -24,11 +24,7 @@ export class AppModule {
                   'Root-cause analysis agent: explores a vulnerable C/C++ codebase one shell command at a time through ' +
                   `the green agent and submits ranked root-cause locations in loc.json. Model: ${models.modelName}.`,
                 version: PRODUCT_VERSION,
-                url: publicUrl({
-                  HOST: config.get('HOST', { infer: true }),
-                  PORT: config.get('PORT', { infer: true }),
-                  CARD_URL: config.get('CARD_URL', { infer: true }),
-                }),
+                url: publicUrlOf(config),
                 skills: [
                   {
                     id: 'root-cause-analysis',

@@ -1,3 +1,4 @@
+import type { ConfigService } from '@nestjs/config';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -37,4 +38,9 @@ export function publicUrl(env: Pick<AgentEnvironment, 'HOST' | 'PORT' | 'CARD_UR
   if (env.CARD_URL) return env.CARD_URL;
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   return `http://${host}:${env.PORT}/`;
+}
+
+/** The public URL from an agent's validated configuration. */
+export function publicUrlOf(config: ConfigService<AgentEnvironment, true>): string {
+  return publicUrl({ HOST: config.get('HOST', { infer: true }), PORT: config.get('PORT', { infer: true }), CARD_URL: config.get('CARD_URL', { infer: true }) });
 }

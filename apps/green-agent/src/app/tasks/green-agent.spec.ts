@@ -3,18 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, parseCommandResult, parseTaskProgress, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER, SANDBOX_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { AppModule } from '../app.module';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { TaskOutcome } from './task-context.service';
+import { startGreenApp } from './green-app.testing';
 import { startSolverStandIn, type SolverScript, type SolverStandIn } from './solver-stand-in.testing';
-
-const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({
@@ -44,23 +40,8 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   beforeAll(async () => {
     tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-green-'));
     mkdirSync(join(tmpDir, 'tasks'));
-    // The card names the port, and clients follow the card: the port is chosen before boot.
-    const port = await freePort();
-    Object.assign(process.env, {
-      PORT: String(port),
-      SANDBOX: 'docker',
-      TMP_DIR: join(tmpDir, 'tasks'),
-      CACHE_DIR: join(tmpDir, 'cache'),
-      SAMPLES_DIR,
-      LOG_DIR: join(tmpDir, 'logs'),
-      TASK_TIMEOUT_S: '120',
-    });
     solver = await startSolverStandIn(SOLVING);
-    process.env['PURPLE_AGENT_URL'] = solver.agent.url;
-    green = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), new FastifyAdapter(), { logger: false, abortOnError: false });
-    await green.listen(port, '127.0.0.1');
-    greenUrl = `http://127.0.0.1:${port}/`;
-    solver.greenUrl = greenUrl;
+    ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver));
     owner = green.get<string>(SANDBOX_OWNER, { strict: false });
   });
 

@@ -3,17 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_CONTEXT, SANDBOX_OWNER, ownerFilter } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { AppModule } from '../app.module';
 import type { TaskOutcome } from './task-context.service';
+import { startGreenApp } from './green-app.testing';
 import { startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
-
-const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
 
 describeWithDocker('green agent shutdown with a task mid-command', () => {
   const docker = new Docker();
@@ -35,21 +31,7 @@ describeWithDocker('green agent shutdown with a task mid-command', () => {
   });
 
   async function startGreen(): Promise<NestFastifyApplication> {
-    const port = await freePort();
-    Object.assign(process.env, {
-      PORT: String(port),
-      SANDBOX: 'docker',
-      TMP_DIR: join(tmpDir, 'tasks'),
-      CACHE_DIR: join(tmpDir, 'cache'),
-      SAMPLES_DIR,
-      LOG_DIR: join(tmpDir, 'logs'),
-      TASK_TIMEOUT_S: '120',
-      PURPLE_AGENT_URL: solver.agent.url,
-    });
-    const green = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), new FastifyAdapter(), { logger: false, abortOnError: false });
-    await green.listen(port, '127.0.0.1');
-    solver.greenUrl = `http://127.0.0.1:${port}/`;
-    return green;
+    return (await startGreenApp(tmpDir, solver)).app;
   }
 
   async function untilSleeping(contextId: () => string | undefined): Promise<string> {
