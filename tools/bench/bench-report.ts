@@ -41,8 +41,15 @@ export function tableRows(report: BenchReport): TableRow[] {
     rows.push(
       { figure: `1 task, 20 × sleep 0.1`, value: `${con.single_s.toFixed(2)} s`, target: 'reference' },
       against(`${con.tasks} tasks at once, 20 × sleep 0.1 each`, `${con.parallel_s.toFixed(2)} s`, '≤ 1.5 × one task', con.ratio, 1.5),
+      {
+        figure: `the same ${con.tasks} × 20 by plain dockerode`,
+        value: `${con.parallel_dockerode_s.toFixed(2)} s`,
+        target: 'engine limit (ratio: green / this)',
+        ratio: con.parallel_vs_dockerode,
+      },
       { figure: `whole tasks: 1 / ${con.tasks} at once`, value: `${con.task_single_s.toFixed(1)} s / ${con.task_parallel_s.toFixed(1)} s`, target: 'info', ratio: con.task_ratio },
       against(`green event-loop delay p99 (${con.tasks} tasks)`, ms(con.loop_delay_p99_ms), '≤ 20 ms', con.loop_delay_p99_ms / 20, 1),
+      { figure: `  same, commands only / bench process`, value: `${ms(con.loop_delay_p99_commands_ms)} / ${ms(con.loop_delay_p99_bench_process_ms)}`, target: 'info' },
     );
   }
   if (mem) rows.push(against(`green RSS growth, 1 GiB of output`, `${mem.rss_growth_mb.toFixed(1)} MiB`, '< 64 MiB', mem.rss_growth_mb / 64, 1, true));

@@ -89,10 +89,16 @@ export class BenchRig {
       expectFinished(await session.send(TASK_FINISHED));
     };
     const tasks = Array.from({ length: count }, () =>
-      this.runTask().then((run) => {
-        arrived.reject(new Error(`a task ended before all ${count} were handed over: ${describeRun(run)}\n${this.green.logTail}`));
-        return run;
-      }),
+      this.runTask().then(
+        (run) => {
+          arrived.reject(new Error(`a task ended before all ${count} were handed over: ${describeRun(run)}\n${this.green.logTail}`));
+          return run;
+        },
+        (error: Error) => {
+          arrived.reject(error);
+          throw error;
+        },
+      ),
     );
     try {
       await arrived.promise;
@@ -135,7 +141,11 @@ export class BenchRig {
 /** Throws unless the green agent's reply to a command is a result with return code 0. */
 export function expectSuccess(reply: string, command: string): string {
   const result = parseCommandResult(reply);
-  if (result?.returncode !== 0) throw new Error(`"${command}" did not succeed through the green agent: ${reply.slice(0, 300)}`);
+  if (!result) throw new Error(`"${command}" was answered with no command result: ${reply.slice(0, 300)}`);
+  if (result.returncode !== 0) {
+    const why = result.error ?? `output: ${JSON.stringify(result.output.slice(0, 120))} ... ${JSON.stringify(result.output.slice(-200))}`;
+    throw new Error(`"${command}" exited with ${result.returncode} through the green agent; ${why}`);
+  }
   return result.output;
 }
 

@@ -17,7 +17,7 @@ export interface ExecRttFigures {
 
 type Path = 'full' | 'dockerode' | 'cli';
 const PATHS: readonly Path[] = ['full', 'dockerode', 'cli'];
-const WARMUP_ROUNDS = 10;
+const WARMUP_ROUNDS = 5;
 
 /**
  * Round trip of `true`, three ways on the same container of one live task, interleaved round by

@@ -1,6 +1,8 @@
 // Preloaded into the green agent by the benchmark (`node -r green-probe.cjs main.js`), so that its
 // event-loop delay and resident memory are measured inside the real process without a line of
-// product code. Silent unless the process was started with an IPC channel. Messages:
+// product code. The loop delay is monitorEventLoopDelay's: the interval between ticks of a 5 ms timer,
+// so an idle loop reads about 5 ms. (A window cannot be paused: re-enabling such a histogram records
+// the whole pause as one delay.) Silent unless the process was started with an IPC channel. Messages:
 //   {id, kind: 'mark', window}    opens a measurement window (loop-delay histogram, peak RSS)
 //   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes}
 'use strict';
@@ -8,6 +10,7 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 
 const RSS_SAMPLE_MS = 5;
+const LOOP_RESOLUTION_MS = 5;
 const NS_PER_MS = 1e6;
 
 function peakRssFromProc() {
@@ -30,7 +33,7 @@ function resetPeakRss() {
 }
 
 function openWindow() {
-  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const baseline = process.memoryUsage.rss();
   const kernelPeak = resetPeakRss();
   let sampled = baseline;
@@ -62,7 +65,9 @@ if (typeof process.send === 'function') {
     } else if (message.kind === 'report') {
       const window = windows.get(message.window);
       windows.delete(message.window);
-      process.send(window ? { id: message.id, ...closeWindow(window) } : { id: message.id, error: `no window ${message.window}` });
+      if (!window) return process.send({ id: message.id, error: `no window ${message.window}` });
+      // A delay is recorded when the histogram's timer fires late: give a pending one the chance.
+      setTimeout(() => process.send({ id: message.id, ...closeWindow(window) }), 2 * LOOP_RESOLUTION_MS);
     }
   });
   // The channel must not keep the agent alive once it wants to exit.

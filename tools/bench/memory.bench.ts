@@ -24,13 +24,13 @@ const KEPT_AT_MOST = 1024 * 1024;
 export async function measureMemory(rig: BenchRig, bytes = GIB, repeats = 3): Promise<MemoryFigures> {
   const command = (size: number): string => `yes | head -c ${size}`;
   const { result } = await rig.withSessions(1, async ([session]) => {
-    expectPrinted(expectSuccess(await session.send(formatExecute(command(64 * MIB))), 'warm-up'), 64 * MIB);
+    expectPrinted(expectSuccess(await session.send(formatExecute(command(16 * MIB))), 'warm-up'), 16 * MIB);
     const growths: number[] = [];
     const befores: number[] = [];
     for (let repeat = 0; repeat < repeats; repeat++) {
-      await rig.green.mark('memory');
+      await rig.green.probe.mark('memory');
       const output = expectSuccess(await session.send(formatExecute(command(bytes))), command(bytes));
-      const { rssBytes } = await rig.green.report('memory');
+      const { rssBytes } = await rig.green.probe.report('memory');
       expectPrinted(output, bytes);
       growths.push(rssBytes.peak - rssBytes.baseline);
       befores.push(rssBytes.baseline);

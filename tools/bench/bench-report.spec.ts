@@ -1,0 +1,51 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatTable, tableRows, writeReport, type BenchReport } from './bench-report';
+
+function report(): BenchReport {
+  return {
+    at: '2026-11-22T10:00:00Z',
+    machine: { cpus: 2, node: 'v20.20.2', docker: '20.10.24', load_1m: 1.5 },
+    exec_rtt: { n: 200, full_ms: 61, dockerode_ms: 56.7, cli_ms: 75.1, full_vs_dockerode: 1.08, dockerode_vs_cli: 0.75, full_p90_ms: 70, dockerode_p90_ms: 65, cli_p90_ms: 90 },
+    memory: { output_bytes: 1024 ** 3, rss_growth_mb: 70, rss_growth_max_mb: 80, rss_before_mb: 150, repeats: 3 },
+    leftover_containers: [],
+  };
+}
+
+describe('bench report', () => {
+  it('compares each figure with its target: within passes, beyond misses', () => {
+    const rows = tableRows(report());
+
+    expect(rows.find((row) => row.figure.includes('full path'))).toMatchObject({ value: '61.0 ms', ratio: 1.08, pass: true });
+    expect(rows.find((row) => row.figure.includes('direct dockerode'))).toMatchObject({ ratio: 0.75, pass: true });
+    expect(rows.find((row) => row.figure.includes('RSS growth'))).toMatchObject({ value: '70.0 MiB', pass: false });
+    const reference = rows.find((row) => row.figure.includes('CLI'));
+    expect(reference).toMatchObject({ value: '75.1 ms', target: 'reference' });
+    expect(reference?.pass).toBeUndefined();
+  });
+
+  it('prints the rows as aligned columns under a header', () => {
+    const lines = formatTable(tableRows(report())).split('\n');
+
+    expect(lines[0]).toMatch(/^figure\s+value\s+target\s+ratio\s+pass$/);
+    expect(lines.some((line) => /RSS growth.*70\.0 MiB.*< 64 MiB.*1\.09\s+MISS$/.test(line))).toBe(true);
+    const valueColumn = lines[0].indexOf('value');
+    expect(lines.slice(2).every((line) => line[valueColumn - 1] === ' ' && line[valueColumn] !== ' ')).toBe(true);
+  });
+
+  it('writes latest.json only for a run of every figure, and a dated copy always', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'arvo-rca-bench-report-'));
+    try {
+      await writeReport(dir, report(), false);
+      expect(await readdir(dir)).toEqual(['bench_2026-11-22T10-00-00Z.json']);
+
+      const written = await writeReport(dir, report(), true);
+
+      expect(written).toEqual([join(dir, 'latest.json'), join(dir, 'bench_2026-11-22T10-00-00Z.json')]);
+      expect(JSON.parse(await readFile(join(dir, 'latest.json'), 'utf8'))).toEqual(report());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { PROBE_PRELOAD, ProbeClient } from './probe-client';
+
+// A process with the probe preloaded that, when told, blocks its event loop or holds on to memory.
+const SUBJECT = `
+let kept;
+process.on('message', (message) => {
+  if (message === 'block') { const end = Date.now() + 150; while (Date.now() < end); process.send('done'); }
+  if (message === 'grow') { kept = Buffer.alloc(96 * 1024 * 1024, 1); process.send('done'); }
+});
+setInterval(() => undefined, 1000);
+`;
+
+describe('the in-process probe', () => {
+  let child: ChildProcess;
+  let probe: ProbeClient;
+
+  beforeEach(() => {
+    child = spawn(process.execPath, ['-r', PROBE_PRELOAD, '-e', SUBJECT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    probe = new ProbeClient(child);
+  });
+
+  afterEach(async () => {
+    const exit = once(child, 'exit');
+    child.kill();
+    await exit;
+  });
+
+  // The histogram counts from its first tick on: a window opens, then things happen in it.
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+
+  async function tell(what: 'block' | 'grow'): Promise<void> {
+    const done = once(child, 'message');
+    child.send(what);
+    await done;
+  }
+
+  it('sees the event loop of the process it is loaded into blocked', async () => {
+    await probe.mark('loop');
+    await settle();
+    await tell('block');
+    const report = await probe.report('loop');
+
+    expect(report.loopDelayMs.max).toBeGreaterThanOrEqual(100);
+    expect(report.loopDelayMs.samples).toBeGreaterThan(0);
+  });
+
+  it('sees the peak resident memory of the process grow with what it holds', async () => {
+    await probe.mark('memory');
+    await tell('grow');
+    const { rssBytes } = await probe.report('memory');
+
+    expect(rssBytes.peak - rssBytes.baseline).toBeGreaterThanOrEqual(80 * 1024 * 1024);
+  });
+
+  it('keeps windows apart: one opened after a stall does not see it', async () => {
+    await probe.mark('before');
+    await settle();
+    await tell('block');
+    await probe.mark('after');
+    await settle();
+    const [before, after] = [await probe.report('before'), await probe.report('after')];
+
+    expect(before.loopDelayMs.max).toBeGreaterThanOrEqual(100);
+    expect(after.loopDelayMs.max).toBeLessThan(100);
+  });
+
+  it('refuses to report a window that was never opened', async () => {
+    await expect(probe.report('never')).rejects.toThrow('no window never');
+  });
+});

@@ -1,0 +1,70 @@
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+/** The preload that measures a Node process from inside: `node -r <PROBE_PRELOAD> ...`, with an IPC channel. */
+export const PROBE_PRELOAD = join(__dirname, 'green-probe.cjs');
+
+const ANSWER_DEADLINE_MS = 10_000;
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+  samples: number;
+}
+
+/** What the probe measured over one window. */
+export interface ProbeReport {
+  loopDelayMs: LoopDelay;
+  rssBytes: { baseline: number; peak: number; end: number };
+}
+
+type ProbeRequest = 'mark' | 'report';
+
+interface ProbeAnswer extends Partial<ProbeReport> {
+  id: number;
+  error?: string;
+}
+
+/** Talks to green-probe.cjs in a child process over its IPC channel: measurement windows by name. */
+export class ProbeClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (answer: ProbeAnswer) => void>();
+
+  constructor(private readonly child: ChildProcess) {
+    child.on('message', (answer: ProbeAnswer) => {
+      this.waiting.get(answer.id)?.(answer);
+      this.waiting.delete(answer.id);
+    });
+  }
+
+  /** Opens a window: a fresh loop-delay histogram and a peak-RSS mark. */
+  async mark(window: string): Promise<void> {
+    await this.ask('mark', window);
+  }
+
+  /** Closes the window and returns what was measured in it. */
+  async report(window: string): Promise<ProbeReport> {
+    const answer = await this.ask('report', window);
+    if (!answer.loopDelayMs || !answer.rssBytes) throw new Error(`probe: ${answer.error ?? 'empty report'}`);
+    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes };
+  }
+
+  private async ask(kind: ProbeRequest, window: string): Promise<ProbeAnswer> {
+    const id = this.nextId++;
+    const answer = await new Promise<ProbeAnswer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`the probe did not answer "${kind} ${window}" within ${ANSWER_DEADLINE_MS} ms (was it preloaded?)`));
+      }, ANSWER_DEADLINE_MS);
+      this.waiting.set(id, (received) => {
+        clearTimeout(timer);
+        resolve(received);
+      });
+      this.child.send({ id, kind, window });
+    });
+    if (answer.error) throw new Error(`probe: ${answer.error}`);
+    return answer;
+  }
+}
