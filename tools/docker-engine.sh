@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes a Docker engine answer on this machine: installs docker.io when dockerd is missing and starts
 # dockerd in the background when nothing answers (no systemd here; `service docker start` fails on an
-# rlimit). Idempotent: on a machine whose engine answers it does nothing. Either way it ends by making
-# a Compose command available (docker-compose.sh), for the deploy files.
+# rlimit). Idempotent: on a machine whose engine answers it starts nothing. Either way it then makes a
+# Compose command available (docker-compose.sh) for docker-compose.yml.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

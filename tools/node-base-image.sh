@@ -65,5 +65,5 @@ CMD ["node"]
 DOCKERFILE
 
 echo "node-base-image: building $tag from $base with this machine's Node $version and npm $(npm --version 2>/dev/null)"
-docker build -q -t "$tag" --label "org.opencontainers.image.description=stand-in for $tag: $base with Node $version" "$ctx" >/dev/null
+docker build -q -t "$tag" "$ctx" >/dev/null
 echo "node-base-image: built $tag"

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUILD_CAPABILITIES } from './container-spec';
 import { createDockerClient } from './docker-client';
@@ -139,6 +139,21 @@ describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', 
     await second.stop();
     await expect(docker.getContainer(second.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
     await expect(second.exec('true')).rejects.toMatchObject({ code: 'SANDBOX_NOT_STARTED' });
+  }, 60_000);
+
+  it('hands the files the commands made back to a non-root assessor before the container goes', async () => {
+    const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, taskTimeoutS: 600, workspaceOwner: { uid: 4321, gid: 4322 } });
+    const owned = new DockerSandboxFactory(docker, options, owner);
+    const other = await makeTaskWorkspace(root);
+    const task = owned.create({ task: 'sample:1', contextId: 'ctx-owner', image: sampleImageTag('1'), workspaceDir: other });
+    await task.start();
+    await task.exec('mkdir -p build/deep && touch build/deep/object.o');
+    expect((await stat(join(other, 'build', 'deep', 'object.o'))).uid).toBe(0);
+
+    await task.stop();
+
+    const file = await stat(join(other, 'build', 'deep', 'object.o'));
+    expect([file.uid, file.gid]).toEqual([4321, 4322]);
   }, 60_000);
 
   it('gives two tasks on the same id two container names', () => {

@@ -119,7 +119,10 @@ export class ArvoDockerEnvironment implements Sandbox {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.container) await removeContainer(this.container);
+    if (this.container) {
+      await this.handBackWorkspace(this.container);
+      await removeContainer(this.container);
+    }
     this.context.onStopped?.(this);
   }
 
@@ -180,6 +183,16 @@ export class ArvoDockerEnvironment implements Sandbox {
     if (roots.length === 0) return;
     await this.housekeeping(['sh', '-c', REMOVE_GIT, 'arvo-remove-git', ...roots], `removing .git under ${roots.join(', ')}`);
     this.spec.onProgress?.(`${this.name}: removed .git directories under ${roots.join(', ')}`);
+  }
+
+  // Files the commands made are root's; an assessor running as another user could not delete them.
+  private async handBackWorkspace(container: Docker.Container): Promise<void> {
+    const owner = this.options.workspaceOwner;
+    if (!owner) return;
+    const cmd = ['chown', '-R', `${owner.uid}:${owner.gid}`, SANDBOX_WORKSPACE];
+    await runContainerExec(container, { cmd, workingDir: '/', onOutput: () => undefined, deadlineMs: 30_000 }).catch(
+      () => undefined, // A container that is already gone took nothing of the workspace with it.
+    );
   }
 
   private async killMarked(container: Docker.Container, marker: string): Promise<void> {

@@ -31,6 +31,11 @@ export interface SandboxOptions {
   pullTimeoutS: number;
   /** Largest file `readFile` returns. */
   readFileMaxBytes: number;
+  /**
+   * Who must be able to delete the workspace afterwards: the task's files are handed to this uid:gid
+   * before its container goes (commands run as root in there). Unset when the assessor runs as root.
+   */
+  workspaceOwner?: { uid: number; gid: number };
 }
 
 export type SandboxOptionsInput = Partial<SandboxOptions>;
@@ -109,5 +114,13 @@ export function sandboxOptionsFromConfig(config: { get(key: string): unknown }):
     pids: number('CONTAINER_PIDS'),
     cpus: number('CONTAINER_CPUS'),
     privatePaths: cache === undefined ? [] : [cache],
+    workspaceOwner: nonRootUser(),
   };
+}
+
+/** This process's user, when it is not root (root can delete whatever the commands left). */
+function nonRootUser(): SandboxOptions['workspaceOwner'] {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  return uid === undefined || gid === undefined || uid === 0 ? undefined : { uid, gid };
 }

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import Docker from 'dockerode';
+import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { freePort } from '@arvo-rca/a2a-protocol/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { buildDeployImages, ComposeStack } from './support/compose-stack';
+
+const LABEL_OWNER = 'arvo-rca.owner';
+const NODE_USER = 1000;
+// The Node base is about 220 MB; bundle, samples and pruned production dependencies add some 35 MB.
+// Development dependencies (nx, typescript, jest, swc) would add hundreds.
+const IMAGE_BUDGET_BYTES = 300e6;
+const DEV_PACKAGES = ['nx', 'typescript', 'jest', '@swc', 'webpack', 'eslint', '@nestjs/testing'];
+
+// sample:1's fix changes index_span in src/index.c (a length bound off by the header size), while the
+// crash happens in tlv_cursor_be32 in src/cursor.c. The default baseline model names the three project
+// frames of the crash stack (cursor.c, value.c, doc.c), so none of its three predictions shares a file
+// with the one ground-truth hunk: every score is 0, and the task still counts as scored.
+const SAMPLE_1_BASELINE_METRICS = {
+  status: 'scored',
+  n_gt: 1,
+  n_pred: 3,
+  file_acc: 0,
+  func_recall: 0,
+  func_precision: 0,
+  line_iou: 0,
+  line_proximity: 0,
+  func_topk_recall: { '1': 0, '3': 0, '5': 0 },
+  line_topk_recall: { '1': 0, '3': 0, '5': 0 },
+};
+
+interface TaskResult {
+  taskKey: string;
+  contextId: string;
+  finishReason: string;
+  metrics: Record<string, unknown>;
+}
+
+describeWithDocker('deploy: the two agent images in docker compose', () => {
+  const docker = new Docker();
+  const clients = new A2aClientFactory();
+  const owner = `deploy-e2e-${process.pid}-${randomUUID().slice(0, 8)}`;
+  let images: { green: string; purple: string };
+  let stack: ComposeStack | undefined;
+  // The green agent's container hostname: the host part of its task containers' owner label.
+  let greenHost: string | undefined;
+
+  beforeAll(async () => {
+    images = buildDeployImages('e2e');
+    stack = new ComposeStack({ greenImage: images.green, purpleImage: images.purple, greenPort: await freePort(), purplePort: await freePort(), owner, env: { MODEL: 'baseline' } });
+    stack.up();
+    await stack.waitHealthy(['green-agent', 'purple-agent']);
+    greenHost = await stack.hostname('green-agent');
+  }, 20 * 60_000);
+
+  afterAll(async () => {
+    try {
+      stack?.down();
+    } finally {
+      stack?.removeFiles();
+      // Task containers of this stack's green agent, should a failed test have left one.
+      if (greenHost) {
+        for (const id of await taskContainersOf(docker, greenHost)) await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
+      }
+    }
+  }, 120_000);
+
+  function running(): ComposeStack {
+    if (!stack) throw new Error('the compose stack did not start');
+    return stack;
+  }
+
+  it('builds both images with production dependencies only, within the size budget', async () => {
+    for (const image of [images.green, images.purple]) {
+      const info = await docker.getImage(image).inspect();
+      expect(info.Size).toBeLessThan(IMAGE_BUDGET_BYTES);
+    }
+    for (const service of ['green-agent', 'purple-agent'] as const) {
+      const installed = running().exec(service, 'ls /app/node_modules /app/node_modules/@nestjs').split(/\s+/);
+      expect(installed).toEqual(expect.arrayContaining(['@nestjs', 'web-tree-sitter', 'tree-sitter-c']));
+      expect(DEV_PACKAGES.filter((name) => installed.includes(name.split('/').pop() ?? name))).toEqual([]);
+    }
+  });
+
+  it('starts both agents healthy, each announcing the URL that the other and this host use', async () => {
+    const stack = running();
+    expect([await stack.health('green-agent'), await stack.health('purple-agent')]).toEqual(['healthy', 'healthy']);
+    const cardOf = async (url: string): Promise<unknown> => (await fetch(new URL(AGENT_CARD_PATH, url))).json();
+    expect(await cardOf(stack.greenUrl)).toMatchObject({ name: 'arvo-rca green agent', url: stack.greenUrl });
+    expect(await cardOf(stack.purpleUrl)).toMatchObject({ name: 'arvo-rca purple agent', url: stack.purpleUrl });
+  });
+
+  it('runs the green agent as node with the Docker socket group, and the purple agent as node', async () => {
+    const stack = running();
+    const socketGroup = statSync('/var/run/docker.sock').gid;
+    expect(stack.agentIdentity('green-agent')).toEqual({
+      uid: [NODE_USER, NODE_USER, NODE_USER, NODE_USER],
+      gid: [NODE_USER, NODE_USER, NODE_USER, NODE_USER],
+      groups: [...new Set([socketGroup, NODE_USER])].sort((a, b) => a - b),
+    });
+    expect(stack.agentIdentity('purple-agent')).toEqual({
+      uid: [NODE_USER, NODE_USER, NODE_USER, NODE_USER],
+      gid: [NODE_USER, NODE_USER, NODE_USER, NODE_USER],
+      groups: [NODE_USER],
+    });
+    expect((await docker.getImage(images.purple).inspect()).Config.User).toBe('node');
+  });
+
+  it('scores sample:1 sent as a plain task request to the composed green agent', async () => {
+    const stack = running();
+    const events = await collect(clients.peer(stack.greenUrl).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 240_000 }));
+    const result = resultOf(events);
+    expect(result).toMatchObject({ taskKey: 'sample:1', finishReason: 'finished' });
+    expect(result.metrics).toEqual(SAMPLE_1_BASELINE_METRICS);
+    expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
+
+    // Both agents log into the one run directory on the shared volume: the one that the first of them
+    // recorded in /logs/.current_run, holding both agents' lines and the purple agent's trajectory.
+    const run = (JSON.parse(stack.exec('green-agent', 'cat /logs/.current_run')) as { run: string }).run;
+    const agentsLog = stack.exec('purple-agent', `cat /logs/${run}/agents.log`);
+    expect(agentsLog).toMatch(/^\S+ +INFO +green /m);
+    expect(agentsLog).toMatch(/^\S+ +INFO +purple /m);
+    const trajectory = `/logs/${run}/trajectories/sample_1-${result.contextId}.traj.json`;
+    expect(stack.exec('green-agent', `test -f '${trajectory}' && echo present`).trim()).toBe('present');
+  });
+
+  it('leaves no task container and no workspace behind after docker compose down', async () => {
+    const stack = running();
+    const host = greenHost ?? '';
+    const started = new Deferred();
+    const events: PeerEvent[] = [];
+    const consumed = (async () => {
+      for await (const event of clients.peer(stack.greenUrl).streamText(randomUUID(), 'Task ID: sample:2', { deadlineMs: 240_000 })) {
+        events.push(event);
+        if (event.kind === 'status' && /^sandbox \S+ started/.test(event.text)) started.resolve();
+      }
+    })().catch(() => undefined); // the stream may break when the stack goes down
+    await Promise.race([started.promise, consumed.then(() => Promise.reject(new Error(`the task ended before its sandbox started: ${JSON.stringify(events)}`)))]);
+
+    expect(await taskContainersOf(docker, host)).toHaveLength(1);
+    stack.down();
+    await consumed;
+
+    expect(await taskContainersOf(docker, host)).toEqual([]);
+    expect(readdirSync(stack.tasksDir)).toEqual([]);
+  });
+});
+
+async function collect(stream: AsyncIterable<PeerEvent>): Promise<PeerEvent[]> {
+  const events: PeerEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+function resultOf(events: PeerEvent[]): TaskResult {
+  const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result');
+  if (artifact?.kind !== 'artifact') throw new Error(`no Result artifact among ${JSON.stringify(events)}`);
+  return artifact.data[0] as TaskResult;
+}
+
+// Task containers are labelled with their green agent's owner id, `<hostname>:<pid>:<start>:<nonce>`.
+async function taskContainersOf(docker: Docker, host: string): Promise<string[]> {
+  const all = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
+  return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${host}:`)).map((info) => info.Id);
+}
+
+class Deferred {
+  resolve: () => void = () => undefined;
+  readonly promise = new Promise<void>((resolve) => (this.resolve = resolve));
+}
