@@ -1,13 +1,8 @@
-import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
-import { DEFAULT_AGENT_CONFIG } from '../agent/agent-config';
-import { AgentTemplates } from '../agent/agent-templates';
-import { DefaultAgent } from '../agent/default-agent';
-import { LocalWorkspaceEnvironment } from '../agent/local-workspace-environment.testing';
+import { httpError, reply } from '@arvo-rca/fake-llm';
 import { AnthropicModel } from './anthropic-model';
 import type { HttpModelOptions } from './model';
+import { bash, RIG_TASK as TASK, useModelRig } from './model-rig.testing';
 
-const TASK = { taskId: 'sample:1', contextId: 'ctx', description: 'Find the root cause.' };
-const bash = (command: string): string => `THOUGHT: go\n\n\`\`\`bash\n${command}\n\`\`\``;
 
 interface SentBlock {
   type: string;
@@ -20,26 +15,13 @@ interface SentMessages {
 }
 
 describe('AnthropicModel against a Messages server', () => {
-  let server: FakeLlmServer;
-  let environment: LocalWorkspaceEnvironment;
-  let templates: AgentTemplates;
-  beforeAll(async () => {
-    templates = await AgentTemplates.load();
-  });
-  beforeEach(async () => {
-    server = await FakeLlmServer.start({ apiKey: 'key-right' });
-    environment = await LocalWorkspaceEnvironment.empty();
-  });
-  afterEach(async () => {
-    await server.close();
-    await environment.dispose();
-  });
+  const rig = useModelRig('key-right');
 
   function model(overrides: Partial<HttpModelOptions> = {}): AnthropicModel {
     return new AnthropicModel({
       model: 'claude-sonnet-4-6',
       apiKey: 'key-right',
-      baseUrl: server.anthropicBaseUrl,
+      baseUrl: rig.server.anthropicBaseUrl,
       maxTokens: 512,
       timeoutMs: 5000,
       retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 2000 },
@@ -47,25 +29,23 @@ describe('AnthropicModel against a Messages server', () => {
       ...overrides,
     });
   }
-  const agentWith = (m: AnthropicModel, stepLimit: number): DefaultAgent =>
-    new DefaultAgent({ model: m, environment, templates, config: { ...DEFAULT_AGENT_CONFIG, stepLimit } });
 
   it('sends cache breakpoints on the system prompt and the two latest user turns, and counts cache tokens and their cost', async () => {
-    server.script(
+    rig.server.script(
       reply(bash('echo one'), { usage: { input: 2000, output: 40, cacheWrite: 2000 } }),
       reply(bash('echo two'), { usage: { input: 30, output: 40, cacheRead: 2000, cacheWrite: 60 } }),
       reply(bash('echo three'), { usage: { input: 30, output: 40, cacheRead: 2060, cacheWrite: 60 } }),
     );
-    const agent = agentWith(model(), 3);
+    const agent = rig.agentWith(model(), { stepLimit: 3 });
 
     const result = await agent.run(TASK);
 
-    const last = server.requests[2].body as SentMessages;
+    const last = rig.server.requests[2].body as SentMessages;
     expect(last.system).toEqual([{ type: 'text', text: agent.messages[0].content, cache_control: { type: 'ephemeral' } }]);
     expect(last.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     const marked = last.messages.map((message) => typeof message.content !== 'string' && message.content.some((block) => block.cache_control?.type === 'ephemeral'));
     expect(marked).toEqual([false, false, true, false, true]);
-    expect((server.requests[0].body as SentMessages).messages[0].content).toEqual([
+    expect((rig.server.requests[0].body as SentMessages).messages[0].content).toEqual([
       { type: 'text', text: agent.messages[1].content, cache_control: { type: 'ephemeral' } },
     ]);
     expect(agent.calls.map((call) => [call.cacheRead, call.cacheWrite])).toEqual([[0, 2000], [2000, 60], [2060, 60]]);
@@ -74,30 +54,30 @@ describe('AnthropicModel against a Messages server', () => {
   });
 
   it('retries an overloaded answer and counts the call once', async () => {
-    server.script(httpError(529), reply(bash('echo ok'), { usage: { input: 10, output: 5 } }));
+    rig.server.script(httpError(529), reply(bash('echo ok'), { usage: { input: 10, output: 5 } }));
 
-    const result = await agentWith(model(), 1).run(TASK);
+    const result = await rig.agentWith(model(), { stepLimit: 1 }).run(TASK);
 
-    expect(server.requests).toHaveLength(2);
+    expect(rig.server.requests).toHaveLength(2);
     expect(result.usage).toMatchObject({ calls: 1, input: 10, output: 5 });
-    expect(environment.commands).toEqual(['echo ok']);
+    expect(rig.environment.commands).toEqual(['echo ok']);
   });
 
   it('ends the run with ModelError and the provider message on a bad key', async () => {
-    const result = await agentWith(model({ apiKey: 'key-wrong' }), 5).run(TASK);
+    const result = await rig.agentWith(model({ apiKey: 'key-wrong' }), { stepLimit: 5 }).run(TASK);
 
     expect(result.exitStatus).toBe('ModelError');
     expect(result.message).toBe('the model failed (MODEL_AUTH): Anthropic answered HTTP 401: invalid x-api-key');
-    expect(server.requests).toHaveLength(1);
+    expect(rig.server.requests).toHaveLength(1);
   });
 
   it('never runs a reply that stopped at max_tokens', async () => {
-    server.script(reply(bash('touch /workspace/shared/should-not-exist'), { stop: 'max_tokens' }));
-    const agent = agentWith(model(), 1);
+    rig.server.script(reply(bash('touch /workspace/shared/should-not-exist'), { stop: 'max_tokens' }));
+    const agent = rig.agentWith(model(), { stepLimit: 1 });
 
     await agent.run(TASK);
 
-    expect(environment.commands).toEqual([]);
+    expect(rig.environment.commands).toEqual([]);
     expect(agent.messages.at(-2)?.content).toMatch(/cut off at the output token limit/);
   });
 });
