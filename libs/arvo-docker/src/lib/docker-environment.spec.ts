@@ -156,6 +156,28 @@ describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', 
     expect([file.uid, file.gid]).toEqual([4321, 4322]);
   }, 60_000);
 
+  it('runs commands through one shell session, not one engine exec each', async () => {
+    const execsBefore = (await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length ?? 0;
+
+    for (let i = 0; i < 5; i++) expect(completed(await sandbox.exec(`echo ${i}`))).toEqual({ returnCode: 0, output: `${i}\n` });
+
+    const execsAfter = (await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length ?? 0;
+    expect(execsAfter - execsBefore).toBeLessThanOrEqual(1);
+  });
+
+  it('passes any command text through the session unchanged: quotes, newlines, non-ASCII, a fake end mark', async () => {
+    const command = `printf '%s\\n' "it's \\"quoted\\"" 'héllo ☃'\necho '__arvo_rca_done_0 0'\nexit 3`;
+
+    expect(completed(await sandbox.exec(command))).toEqual({ returnCode: 3, output: `it's "quoted"\nhéllo ☃\n__arvo_rca_done_0 0\n` });
+  });
+
+  it('survives a command that kills the session shell: -1 for it, a fresh session for the next', async () => {
+    const killed = await sandbox.exec('echo before; kill -9 $(awk \'{print $4}\' /proc/$PPID/stat); sleep 5');
+
+    expect(completed(killed)).toEqual({ returnCode: -1, output: 'before\n' });
+    expect(completed(await sandbox.exec('echo after'))).toEqual({ returnCode: 0, output: 'after\n' });
+  });
+
   it('gives two tasks on the same id two container names', () => {
     const a = factory.create({ task: 'arvo:14368', contextId: 'a', image: 'x', workspaceDir: workspace });
     const b = factory.create({ task: 'arvo:14368', contextId: 'b', image: 'x', workspaceDir: workspace });

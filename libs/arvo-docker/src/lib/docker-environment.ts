@@ -6,11 +6,12 @@ import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { containerName, taskContainerSpec } from './container-spec';
 import { FrameDemuxer } from './frame-demuxer';
-import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
+import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv, shellCommandPrefix, type CommandRun, type ShellCommand } from './exec-command';
 import type { ImagePuller } from './image-puller';
 import { HeadTailCap } from './output-cap';
 import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
 import { engineReason, SandboxError } from './sandbox-error';
+import { ShellSession } from './shell-session';
 import type { SandboxOptions } from './sandbox-options';
 
 export interface DockerSandboxContext {
@@ -28,7 +29,7 @@ const KILL_MARKED = `m="${EXEC_MARKER}=$1"; for round in 1 2 3; do found=; for p
   if grep -qzxF -- "$m" "$p/environ" 2>/dev/null; then kill -9 "\${p#/proc/}" 2>/dev/null; found=1; fi; done
   [ -z "$found" ] && exit 0; sleep 0.1; done`;
 const REMOVE_GIT = 'for d in "$@"; do if [ -d "$d" ]; then find "$d" -name .git -prune -exec rm -rf {} + || exit 1; fi; done';
-const PROBE_TOOLS = 'command -v bash >/dev/null && echo bash; command -v timeout >/dev/null && echo timeout; true';
+const PROBE_TOOLS = 'for t in bash timeout base64; do command -v $t >/dev/null && echo $t; done; true';
 const HOUSEKEEPING_DEADLINE_MS = 300_000;
 const READ_DEADLINE_MS = 60_000;
 
@@ -39,6 +40,9 @@ export class ArvoDockerEnvironment implements Sandbox {
   private container: Docker.Container | undefined;
   private shell: readonly string[] = ['bash', '-lc'];
   private hasTimeout = true;
+  /** Commands go through one long-lived shell when the image can decode them (base64); else one exec each. */
+  private canUseSession = false;
+  private session: ShellSession | undefined;
   private stopped = false;
   private readonly guard: CommandGuard;
 
@@ -77,17 +81,15 @@ export class ArvoDockerEnvironment implements Sandbox {
     const marker = randomUUID();
     const cap = new HeadTailCap(this.options.maxOutputBytes);
     const { killAfterS, hostGraceS } = this.options;
-    const run = await runContainerExec(container, {
-      cmd: shellCommandArgv({ shell: this.shell, command: verdict.command, timeoutS, killAfterS, useTimeout: this.hasTimeout }),
-      env: envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker }),
-      workingDir: SANDBOX_WORKSPACE,
-      onOutput: (_type, payload) => cap.write(payload),
-      deadlineMs: (this.hasTimeout ? timeoutS + killAfterS + hostGraceS : timeoutS) * 1000,
-    }).catch((error: unknown) => {
+    const shellCommand: ShellCommand = { shell: this.shell, command: verdict.command, timeoutS, killAfterS, useTimeout: this.hasTimeout };
+    const deadlineMs = (this.hasTimeout ? timeoutS + killAfterS + hostGraceS : timeoutS) * 1000;
+    const onOutput = (_type: string, payload: Buffer): void => cap.write(payload);
+    const run = await this.runCommand(container, shellCommand, marker, onOutput, deadlineMs).catch((error: unknown) => {
       throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
     });
     const outcome = commandOutcome(run, cap.finish(), timeoutS);
-    if (outcome.kind === 'timeout') await this.killMarked(container, marker);
+    // A timed-out command, or one whose session died under it, may have left processes behind.
+    if (outcome.kind === 'timeout' || run.exitCode === undefined) await this.killMarked(container, marker);
     return outcome;
   }
 
@@ -119,6 +121,7 @@ export class ArvoDockerEnvironment implements Sandbox {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.session?.close();
     if (this.container) {
       await this.handBackWorkspace(this.container);
       await removeContainer(this.container);
@@ -174,6 +177,7 @@ export class ArvoDockerEnvironment implements Sandbox {
       this.spec.onProgress?.(`${this.name}: the image has no bash; commands run with sh -c`);
     }
     this.hasTimeout = tools.includes('timeout');
+    this.canUseSession = tools.includes('base64');
     if (!this.hasTimeout) this.spec.onProgress?.(`${this.name}: the image has no timeout command; only the host deadline limits commands`);
   }
 
@@ -183,6 +187,15 @@ export class ArvoDockerEnvironment implements Sandbox {
     if (roots.length === 0) return;
     await this.housekeeping(['sh', '-c', REMOVE_GIT, 'arvo-remove-git', ...roots], `removing .git under ${roots.join(', ')}`);
     this.spec.onProgress?.(`${this.name}: removed .git directories under ${roots.join(', ')}`);
+  }
+
+  private async runCommand(container: Docker.Container, command: ShellCommand, marker: string, onOutput: (type: string, payload: Buffer) => void, deadlineMs: number): Promise<CommandRun> {
+    if (!this.canUseSession) {
+      const env = envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker });
+      return runContainerExec(container, { cmd: shellCommandArgv(command), env, workingDir: SANDBOX_WORKSPACE, onOutput, deadlineMs });
+    }
+    if (!this.session?.usable) this.session = await ShellSession.open(container, envList(NON_INTERACTIVE_ENV), SANDBOX_WORKSPACE);
+    return this.session.run({ prefix: shellCommandPrefix(command), command: command.command, marker, onOutput, deadlineMs });
   }
 
   // Files the commands made are root's; an assessor running as another user could not delete them.

@@ -37,8 +37,13 @@ export interface ShellCommand {
  * under `timeout --kill-after`, which signals the command's whole process group.
  */
 export function shellCommandArgv(command: ShellCommand): string[] {
+  return ['sh', '-c', 'exec "$@" </dev/null 2>&1', 'arvo-exec', ...shellCommandPrefix(command), command.command];
+}
+
+/** The argv before the command text: the time limit, then the shell. */
+export function shellCommandPrefix(command: Omit<ShellCommand, 'command'>): string[] {
   const limit = command.useTimeout ? ['timeout', `--kill-after=${command.killAfterS}`, String(command.timeoutS)] : [];
-  return ['sh', '-c', 'exec "$@" </dev/null 2>&1', 'arvo-exec', ...limit, ...command.shell, command.command];
+  return [...limit, ...command.shell];
 }
 
 export function envList(env: Readonly<Record<string, string>>): string[] {
