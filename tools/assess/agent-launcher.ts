@@ -3,10 +3,9 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { AGENT_CARD_PATH } from '@arvo-rca/a2a-protocol';
+import { waitForAgentCard } from '@arvo-rca/a2a-protocol';
 
 export const ROOT = resolve(__dirname, '..', '..');
-const CARD_DEADLINE_MS = 30_000;
 
 export type AgentName = 'green-agent' | 'purple-agent';
 
@@ -40,20 +39,10 @@ export function launchAgent(name: AgentName, port: number, env: NodeJS.ProcessEn
   return { name, url: `http://127.0.0.1:${port}/`, child };
 }
 
-/** Waits until the agent serves its card, and returns it. */
-export async function waitForCard(url: string, child?: ChildProcess): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + CARD_DEADLINE_MS;
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`the agent at ${url} exited with code ${child.exitCode} (see its console log)`);
-    try {
-      const response = await fetch(new URL(AGENT_CARD_PATH, url), { signal: AbortSignal.timeout(2000), headers: { 'A2A-Version': '1.0' } });
-      if (response.ok) return (await response.json()) as Record<string, unknown>;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 200));
-  }
-  throw new Error(`no agent card at ${url} within ${CARD_DEADLINE_MS / 1000}s`);
+/** Waits until the agent serves its card, and returns it; fails at once if its process exited. */
+export function waitForCard(url: string, child?: ChildProcess): Promise<Record<string, unknown>> {
+  const gone = (): string | undefined => (child && child.exitCode !== null ? `it exited with code ${child.exitCode} (see its console log)` : undefined);
+  return waitForAgentCard(url, { gone });
 }
 
 export async function stopAgent(agent: LaunchedAgent): Promise<void> {

@@ -14,6 +14,7 @@ export { A2aPeer, type PeerCallOptions } from './lib/client/a2a-peer';
 export { A2aPeerError, type PeerErrorCode } from './lib/client/peer-error';
 export { isTerminalState, isUnsuccessfulState, type PeerEvent, type PeerTaskState } from './lib/client/peer-events';
 export { createHttpFetch } from './lib/client/http-fetch';
+export { waitForAgentCard, type CardWaitOptions } from './lib/client/wait-for-card';
 // The message vocabulary of the two agents.
 export { DEFAULT_TASK_SOURCE, formatTaskKey, formatTaskRequest, parseTaskKey, parseTaskRequest, type TaskRef } from './lib/vocabulary/task-request';
 export { EXECUTE_PREFIX, formatExecute, parseSolverMessage, TASK_FINISHED, type SolverMessage } from './lib/vocabulary/solver-message';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AGENT_CARD_PATH } from '@arvo-rca/a2a-protocol';
+import { waitForAgentCard } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 
 export const ROOT = resolve(__dirname, '..', '..', '..', '..');
@@ -54,15 +54,11 @@ export async function startAgent(name: AgentName, env: NodeJS.ProcessEnv, port?:
   return agent;
 }
 
-async function waitForCard(agent: AgentProcess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (agent.exited) throw new Error(`${agent.name} exited before serving its card:\n${agent.log}`);
-    const ok = await fetch(new URL(AGENT_CARD_PATH, agent.url), { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`${agent.name} served no card within ${timeoutMs} ms:\n${agent.log}`);
+async function waitForCard(agent: AgentProcess): Promise<void> {
+  const gone = (): string | undefined => (agent.exited ? `${agent.name} exited` : undefined);
+  await waitForAgentCard(agent.url, { intervalMs: 100, gone }).catch((error: Error) => {
+    throw new Error(`${error.message}\n${agent.log}`);
+  });
 }
 
 /** A scratch area for one suite: task workspaces, cache and logs, removed at the end. */

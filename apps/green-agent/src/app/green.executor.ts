@@ -65,7 +65,7 @@ export class GreenExecutor implements AgentExecutor {
   }
 }
 
-export function summarize(outcome: TaskOutcome): string {
+function summarize(outcome: TaskOutcome): string {
   const m = outcome.metrics;
   const scores =
     m.status === 'scored'
