@@ -37,8 +37,9 @@ function openWindow() {
   const baseline = process.memoryUsage.rss();
   const kernelPeak = resetPeakRss();
   let sampled = baseline;
-  const sampler = setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), RSS_SAMPLE_MS);
-  sampler.unref();
+  // Sampling costs the loop it measures (a /proc read every few ms): only where the kernel keeps no peak.
+  const sampler = kernelPeak ? undefined : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), RSS_SAMPLE_MS);
+  sampler?.unref();
   histogram.enable();
   return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled };
 }

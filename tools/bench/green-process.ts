@@ -32,7 +32,9 @@ export class GreenProcess {
   static async start(root: string, port: number, env: NodeJS.ProcessEnv): Promise<GreenProcess> {
     const main = join(root, 'dist', 'apps', 'green-agent', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: build it with "npx nx run green-agent:build"`);
-    const child = spawn(process.execPath, ['-r', PROBE_PRELOAD, main, '--port', String(port)], {
+    // Node flags for the measured agent, e.g. BENCH_GREEN_NODE_ARGS="--cpu-prof --cpu-prof-dir=logs/bench/profiles".
+    const nodeArgs = (process.env.BENCH_GREEN_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, '-r', PROBE_PRELOAD, main, '--port', String(port)], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -52,6 +52,12 @@ export class GreenEnvironment extends AgentEnvironment {
   @IsPositive()
   CONTAINER_CPUS: number = 2;
 
+  /** Containers started or removed at once; unset, one per CPU. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  SANDBOX_START_CONCURRENCY?: number;
+
   @IsOptional()
   @IsString()
   DOCKER_HOST?: string;

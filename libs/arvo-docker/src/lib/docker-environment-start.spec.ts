@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
 import { FakeRegistry } from './fake-registry.testing';
-import { ownerFilter } from './labels';
+import { LABEL_OWNER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
 import { ProcessTable } from './process-table';
 import type { SandboxSpec } from './sandbox';
@@ -12,6 +12,11 @@ import { DockerSandboxFactory } from './sandbox-factory';
 import { buildTestImage, LIST_PROCESSES, makeTaskWorkspace, removeImage } from './sandbox-fixtures.testing';
 import { resolveSandboxOptions, type SandboxOptionsInput } from './sandbox-options';
 import { sampleImageTag } from './sample-images';
+
+async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
   const docker = createDockerClient();
@@ -35,9 +40,10 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
 
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-docker-start-');
-    // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline).
+    // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
+    // and no base64 either: the shell session needs nothing but sh.
     await buildTestImage(docker, noSleepImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
-    await buildTestImage(docker, noBashImage, { Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout\n` });
+    await buildTestImage(docker, noBashImage, { Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout /usr/bin/base64\n` });
   }, 120_000);
 
   afterAll(async () => {
@@ -79,11 +85,14 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     await expect(docker.getContainer(sandbox.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
   }, 30_000);
 
-  it('falls back to sh -c without bash, and to the host deadline without timeout, killing what was left', async () => {
+  it('falls back to sh -c without bash, and to the host deadline without timeout, killing what was left, all through the session', async () => {
     const progress: string[] = [];
     const sandbox = factory().create(spec(noBashImage, await makeTaskWorkspace(root), progress));
     await sandbox.start();
     try {
+      expect(await sandbox.exec(`printf '%s\\n' "two words"\necho 'line two'`)).toMatchObject({ kind: 'completed', output: 'two words\nline two\n' });
+      expect((await docker.getContainer(sandbox.name).inspect()).ExecIDs).toHaveLength(1);
+
       const started = Date.now();
       const outcome = await sandbox.exec('echo "$0 in $(pwd)"; sleep 4246', { timeoutS: 2 });
 
@@ -132,6 +141,36 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
       await sandbox.stop();
     }
   }, 30_000);
+
+  it('starts and removes the containers of a burst of tasks at the pace it is given, one at a time here', async () => {
+    const made = factory({ startConcurrency: 1 });
+    const sandboxes = await Promise.all([1, 2, 3].map(async () => made.create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)))));
+    const names = new Set(sandboxes.map((sandbox) => sandbox.name));
+    const events: string[] = [];
+    const stream = (await docker.getEvents({ filters: JSON.stringify({ label: [`${LABEL_OWNER}=${owner}`] }) as never })) as NodeJS.ReadableStream & { destroy(): void };
+    stream.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        const event = JSON.parse(line) as { Action: string; Actor: { Attributes: { name: string } } };
+        const action = event.Action.split(':')[0];
+        if (names.has(event.Actor.Attributes.name) && ['create', 'exec_start', 'kill', 'destroy'].includes(action)) events.push(`${action} ${event.Actor.Attributes.name}`);
+      }
+    });
+    try {
+      await Promise.all(sandboxes.map((sandbox) => sandbox.start()));
+      await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
+      await waitFor(() => events.filter((event) => event.startsWith('destroy')).length === 3);
+    } finally {
+      stream.destroy();
+    }
+
+    // Each container is created and answers in its session before the next is created, and is gone
+    // before the next removal begins.
+    const order = events.filter((event) => event.startsWith('create')).map((event) => event.split(' ')[1]);
+    const starts = events.filter((event) => /^(create|exec_start)/.test(event));
+    expect(starts).toEqual(order.flatMap((name) => [`create ${name}`, `exec_start ${name}`]));
+    const removals = events.filter((event) => /^(kill|destroy)/.test(event)).map((event) => event.split(' ')[0]);
+    expect(removals).toEqual(['kill', 'destroy', 'kill', 'destroy', 'kill', 'destroy']);
+  }, 60_000);
 
   it('ends the keep-alive by itself after the task limit plus the margin, and the engine removes the container', async () => {
     const sandbox = factory({ taskTimeoutS: 1, keepAliveMarginS: 1 }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));

@@ -178,6 +178,31 @@ describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', 
     expect(completed(await sandbox.exec('echo after'))).toEqual({ returnCode: 0, output: 'after\n' });
   });
 
+  it('starts with one engine exec, its shell session, and reads files through that session too', async () => {
+    const other = await makeTaskWorkspace(root);
+    const task = factory.create({ task: 'sample:1', contextId: 'ctx-one-exec', image: sampleImageTag('1'), workspaceDir: other });
+    await task.start();
+    try {
+      const execIds = async (): Promise<number> => (await docker.getContainer(task.name).inspect()).ExecIDs?.length ?? 0;
+      expect(await execIds()).toBe(1);
+
+      expect(completed(await task.exec('printf \'{"locations": []}\' > shared/loc.json'))).toEqual({ returnCode: 0, output: '' });
+      expect((await task.readFile('/workspace/shared/loc.json')).toString()).toBe('{"locations": []}');
+      expect(await execIds()).toBe(1);
+    } finally {
+      await task.stop();
+    }
+  }, 60_000);
+
+  it("reads a file while a command runs, without waiting behind the solver's command", async () => {
+    const running = sandbox.exec('sleep 3; echo slept');
+    const started = Date.now();
+
+    expect((await sandbox.readFile('/workspace/1_error.txt')).toString()).toContain('AddressSanitizer');
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(completed(await running)).toEqual({ returnCode: 0, output: 'slept\n' });
+  }, 30_000);
+
   it('gives two tasks on the same id two container names', () => {
     const a = factory.create({ task: 'arvo:14368', contextId: 'a', image: 'x', workspaceDir: workspace });
     const b = factory.create({ task: 'arvo:14368', contextId: 'b', image: 'x', workspaceDir: workspace });

@@ -6,7 +6,7 @@ import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { containerName, taskContainerSpec } from './container-spec';
 import { FrameDemuxer } from './frame-demuxer';
-import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv, shellCommandPrefix, type CommandRun, type ShellCommand } from './exec-command';
+import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix, type CommandRun } from './exec-command';
 import type { ImagePuller } from './image-puller';
 import { HeadTailCap } from './output-cap';
 import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
@@ -14,22 +14,29 @@ import { engineReason, SandboxError } from './sandbox-error';
 import { ShellSession } from './shell-session';
 import type { SandboxOptions } from './sandbox-options';
 
+/** Runs engine-heavy work (container start, removal) a few at a time: `options.startConcurrency`. */
+export type EngineGate = <T>(work: () => Promise<T>) => Promise<T>;
+
 export interface DockerSandboxContext {
   docker: Docker;
   images: ImagePuller;
   /** Owner id written into the container's owner label. */
   owner: string;
   options: SandboxOptions;
+  /** Shared by every sandbox of one factory. */
+  engineGate: EngineGate;
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;
 }
 
 // Kills every process carrying the command's marker, a few rounds in case one was forking meanwhile.
-const KILL_MARKED = `m="${EXEC_MARKER}=$1"; for round in 1 2 3; do found=; for p in /proc/[0-9]*; do
+const killMarked = (marker: string): string => `m=${shellQuote(`${EXEC_MARKER}=${marker}`)}; for round in 1 2 3; do found=; for p in /proc/[0-9]*; do
   if grep -qzxF -- "$m" "$p/environ" 2>/dev/null; then kill -9 "\${p#/proc/}" 2>/dev/null; found=1; fi; done
   [ -z "$found" ] && exit 0; sleep 0.1; done`;
-const REMOVE_GIT = 'for d in "$@"; do if [ -d "$d" ]; then find "$d" -name .git -prune -exec rm -rf {} + || exit 1; fi; done';
-const PROBE_TOOLS = 'for t in bash timeout base64; do command -v $t >/dev/null && echo $t; done; true';
+const removeGit = (roots: readonly string[]): string =>
+  `for d in ${roots.map(shellQuote).join(' ')}; do if [ -d "$d" ]; then find "$d" -name .git -prune -exec rm -rf {} + || exit 1; fi; done`;
+const PROBE_TOOLS = 'for t in bash timeout; do command -v $t >/dev/null && echo $t; done; true';
+const SCRIPT_PREFIX = ['sh', '-c'];
 const HOUSEKEEPING_DEADLINE_MS = 300_000;
 const READ_DEADLINE_MS = 60_000;
 
@@ -40,8 +47,7 @@ export class ArvoDockerEnvironment implements Sandbox {
   private container: Docker.Container | undefined;
   private shell: readonly string[] = ['bash', '-lc'];
   private hasTimeout = true;
-  /** Commands go through one long-lived shell when the image can decode them (base64); else one exec each. */
-  private canUseSession = false;
+  /** The long-lived shell every command goes through; opened at start, and again after a command kills it. */
   private session: ShellSession | undefined;
   private stopped = false;
   private readonly guard: CommandGuard;
@@ -63,8 +69,10 @@ export class ArvoDockerEnvironment implements Sandbox {
     try {
       await this.checkWorkspace();
       await this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress);
-      this.container = await this.createContainer();
-      await this.startContainer(this.container);
+      await this.context.engineGate(async () => {
+        this.container = await this.createContainer();
+        await this.startContainer(this.container);
+      });
       await this.removeGitDirectories();
       if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
     } catch (error) {
@@ -81,12 +89,13 @@ export class ArvoDockerEnvironment implements Sandbox {
     const marker = randomUUID();
     const cap = new HeadTailCap(this.options.maxOutputBytes);
     const { killAfterS, hostGraceS } = this.options;
-    const shellCommand: ShellCommand = { shell: this.shell, command: verdict.command, timeoutS, killAfterS, useTimeout: this.hasTimeout };
+    const prefix = shellCommandPrefix({ shell: this.shell, timeoutS, killAfterS, useTimeout: this.hasTimeout });
     const deadlineMs = (this.hasTimeout ? timeoutS + killAfterS + hostGraceS : timeoutS) * 1000;
-    const onOutput = (_type: string, payload: Buffer): void => cap.write(payload);
-    const run = await this.runCommand(container, shellCommand, marker, onOutput, deadlineMs).catch((error: unknown) => {
-      throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
-    });
+    const run = await this.openSession(container)
+      .then((session) => session.run({ prefix, command: verdict.command, marker, onOutput: (_type, payload) => cap.write(payload), deadlineMs }))
+      .catch((error: unknown) => {
+        throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
+      });
     const outcome = commandOutcome(run, cap.finish(), timeoutS);
     // A timed-out command, or one whose session died under it, may have left processes behind.
     if (outcome.kind === 'timeout' || run.exitCode === undefined) await this.killMarked(container, marker);
@@ -98,22 +107,19 @@ export class ArvoDockerEnvironment implements Sandbox {
     const target = this.guard.toSandboxPath(path);
     const limit = this.options.readFileMaxBytes;
     const chunks: Buffer[] = [];
-    const errors = new HeadTailCap(4096);
     let size = 0;
-    const run = await runContainerExec(container, {
-      cmd: ['cat', '--', target],
-      onOutput: (type, payload) => {
-        if (type === 'stderr') return errors.write(payload);
-        size += payload.length;
-        if (size <= limit) chunks.push(Buffer.from(payload));
-      },
-      deadlineMs: READ_DEADLINE_MS,
-    }).catch((error: unknown) => {
+    // `cat`'s error message, if any, comes in the same stream: a failed read's output is its reason.
+    const onOutput = (payload: Buffer): void => {
+      size += payload.length;
+      if (size <= limit) chunks.push(Buffer.from(payload));
+    };
+    const run = await this.runAside(container, ['cat', '--'], target, onOutput, READ_DEADLINE_MS).catch((error: unknown) => {
       throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${engineReason(error)}`, { cause: error });
     });
     if (size > limit) throw new SandboxError('FILE_TOO_LARGE', `${target} in ${this.name} is larger than ${limit} bytes`);
     if (run.exitCode !== 0) {
-      const reason = errors.finish().output.trim() || (run.hostDeadlineHit ? 'the engine did not answer' : `cat exited with ${run.exitCode}`);
+      const said = Buffer.concat(chunks).toString('utf8').trim().slice(-4096);
+      const reason = said || (run.hostDeadlineHit ? 'the engine did not answer' : `cat exited with ${run.exitCode ?? 'no status'}`);
       throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${reason}`);
     }
     return Buffer.concat(chunks);
@@ -121,11 +127,10 @@ export class ArvoDockerEnvironment implements Sandbox {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.container) await this.handBackWorkspace(this.container);
     this.session?.close();
-    if (this.container) {
-      await this.handBackWorkspace(this.container);
-      await removeContainer(this.container);
-    }
+    const container = this.container;
+    if (container) await this.context.engineGate(() => removeContainer(container));
     this.context.onStopped?.(this);
   }
 
@@ -158,7 +163,7 @@ export class ArvoDockerEnvironment implements Sandbox {
       await container.start().catch((error: unknown) => {
         throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
       });
-      await this.probeTools().catch(async (error: unknown) => {
+      await this.probeTools(container).catch(async (error: unknown) => {
         const state = await container.inspect().then((info) => info.State, () => undefined);
         if (state?.Running) throw error;
         const reason = startup.finish().output.trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;
@@ -169,15 +174,15 @@ export class ArvoDockerEnvironment implements Sandbox {
     }
   }
 
-  private async probeTools(): Promise<void> {
-    const { output } = await this.housekeeping(['sh', '-c', PROBE_TOOLS], 'probing the shell');
+  // The first command of the session: the container is up once it answers.
+  private async probeTools(container: Docker.Container): Promise<void> {
+    const { output } = await this.housekeeping(container, PROBE_TOOLS, 'probing the shell');
     const tools = output.split('\n');
     if (!tools.includes('bash')) {
       this.shell = ['sh', '-c'];
       this.spec.onProgress?.(`${this.name}: the image has no bash; commands run with sh -c`);
     }
     this.hasTimeout = tools.includes('timeout');
-    this.canUseSession = tools.includes('base64');
     if (!this.hasTimeout) this.spec.onProgress?.(`${this.name}: the image has no timeout command; only the host deadline limits commands`);
   }
 
@@ -185,43 +190,46 @@ export class ArvoDockerEnvironment implements Sandbox {
   private async removeGitDirectories(): Promise<void> {
     const roots = this.options.removeGitUnder;
     if (roots.length === 0) return;
-    await this.housekeeping(['sh', '-c', REMOVE_GIT, 'arvo-remove-git', ...roots], `removing .git under ${roots.join(', ')}`);
+    await this.housekeeping(this.running(), removeGit(roots), `removing .git under ${roots.join(', ')}`);
     this.spec.onProgress?.(`${this.name}: removed .git directories under ${roots.join(', ')}`);
   }
 
-  private async runCommand(container: Docker.Container, command: ShellCommand, marker: string, onOutput: (type: string, payload: Buffer) => void, deadlineMs: number): Promise<CommandRun> {
-    if (!this.canUseSession) {
-      const env = envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker });
-      return runContainerExec(container, { cmd: shellCommandArgv(command), env, workingDir: SANDBOX_WORKSPACE, onOutput, deadlineMs });
-    }
+  private async openSession(container: Docker.Container): Promise<ShellSession> {
     if (!this.session?.usable) this.session = await ShellSession.open(container, envList(NON_INTERACTIVE_ENV), SANDBOX_WORKSPACE);
-    return this.session.run({ prefix: shellCommandPrefix(command), command: command.command, marker, onOutput, deadlineMs });
+    return this.session;
+  }
+
+  /**
+   * Runs `<prefix> <text>` for the sandbox's own needs: through the session when it is free (no engine
+   * exec), else as an exec of its own, so that it never waits behind a command of the solver's.
+   */
+  private async runAside(container: Docker.Container, prefix: string[], text: string, onOutput: (payload: Buffer) => void, deadlineMs: number): Promise<CommandRun> {
+    const marker = randomUUID();
+    const session = this.stopped ? this.session : await this.openSession(container);
+    if (session?.idle) return session.run({ prefix, command: text, marker, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
+    const env = envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker });
+    return runContainerExec(container, { cmd: [...prefix, text], env, workingDir: SANDBOX_WORKSPACE, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
   }
 
   // Files the commands made are root's; an assessor running as another user could not delete them.
   private async handBackWorkspace(container: Docker.Container): Promise<void> {
     const owner = this.options.workspaceOwner;
     if (!owner) return;
-    const cmd = ['chown', '-R', `${owner.uid}:${owner.gid}`, SANDBOX_WORKSPACE];
-    await runContainerExec(container, { cmd, workingDir: '/', onOutput: () => undefined, deadlineMs: 30_000 }).catch(
+    const chown = `chown -R ${owner.uid}:${owner.gid} ${SANDBOX_WORKSPACE}`;
+    await this.runAside(container, SCRIPT_PREFIX, chown, () => undefined, 30_000).catch(
       () => undefined, // A container that is already gone took nothing of the workspace with it.
     );
   }
 
   private async killMarked(container: Docker.Container, marker: string): Promise<void> {
-    await runContainerExec(container, { cmd: ['sh', '-c', KILL_MARKED, 'arvo-kill', marker], onOutput: () => undefined, deadlineMs: 30_000 }).catch(
+    await this.runAside(container, SCRIPT_PREFIX, killMarked(marker), () => undefined, 30_000).catch(
       () => undefined, // The container may be gone; then so are its processes.
     );
   }
 
-  private async housekeeping(cmd: string[], what: string): Promise<{ output: string }> {
+  private async housekeeping(container: Docker.Container, script: string, what: string): Promise<{ output: string }> {
     const cap = new HeadTailCap(16 * 1024);
-    const run = await runContainerExec(this.running(), {
-      cmd,
-      workingDir: '/',
-      onOutput: (_type, payload) => cap.write(payload),
-      deadlineMs: HOUSEKEEPING_DEADLINE_MS,
-    }).catch((error: unknown) => {
+    const run = await this.runAside(container, SCRIPT_PREFIX, script, (payload) => cap.write(payload), HOUSEKEEPING_DEADLINE_MS).catch((error: unknown) => {
       throw new SandboxError('SANDBOX_PREPARE_FAILED', `${what} in ${this.name} failed: ${engineReason(error)}`, { cause: error });
     });
     const { output } = cap.finish();
@@ -230,4 +238,9 @@ export class ArvoDockerEnvironment implements Sandbox {
     }
     return { output };
   }
+}
+
+/** One word for sh, whatever it holds. */
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,8 +1,9 @@
 import type Docker from 'dockerode';
+import pLimit from 'p-limit';
 import { bubblewrapWorks } from './bubblewrap';
 import { removeContainer } from './container-removal';
 import { engineAnswers } from './docker-client';
-import { ArvoDockerEnvironment } from './docker-environment';
+import { ArvoDockerEnvironment, type EngineGate } from './docker-environment';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 import { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation } from './local-environment';
@@ -49,6 +50,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   readonly kind = 'docker' as const;
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
+  private readonly engineGate: EngineGate;
 
   constructor(
     private readonly docker: Docker,
@@ -56,10 +58,11 @@ export class DockerSandboxFactory implements SandboxFactory {
     readonly owner: string,
   ) {
     this.images = new ImagePuller(docker);
+    this.engineGate = pLimit(options.startConcurrency);
   }
 
   create(spec: SandboxSpec): Sandbox {
-    const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, onStopped: this.forget };
+    const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, engineGate: this.engineGate, onStopped: this.forget };
     const sandbox = new ArvoDockerEnvironment(context, spec);
     this.live.add(sandbox);
     return sandbox;

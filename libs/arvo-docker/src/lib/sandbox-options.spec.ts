@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { DEFAULT_SANDBOX_OPTIONS, parseMemory, resolveSandboxOptions, sandboxOptionsFromConfig } from './sandbox-options';
 
 describe('sandbox options', () => {
@@ -11,6 +12,11 @@ describe('sandbox options', () => {
       cpus: 2,
       removeGitUnder: ['/src'],
     });
+  });
+
+  it('start and remove one container per CPU at a time unless told otherwise, and refuse a pace of 0', () => {
+    expect(resolveSandboxOptions({}).startConcurrency).toBe(availableParallelism());
+    expect(() => resolveSandboxOptions({ startConcurrency: 0 })).toThrow('invalid sandbox options: startConcurrency=0 (each must be a positive number)');
   });
 
   it('parse container memory as CONTAINER_MEMORY is written', () => {
@@ -29,6 +35,7 @@ describe('sandbox options', () => {
       ['CONTAINER_MEMORY', '2g'],
       ['CONTAINER_PIDS', 256],
       ['CONTAINER_CPUS', 1.5],
+      ['SANDBOX_START_CONCURRENCY', '3'],
     ]);
 
     expect(resolveSandboxOptions(sandboxOptionsFromConfig(config))).toEqual({
@@ -42,6 +49,7 @@ describe('sandbox options', () => {
       memoryBytes: 2 * 1024 ** 3,
       pids: 256,
       cpus: 1.5,
+      startConcurrency: 3,
     });
   });
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { SandboxError } from './sandbox-error';
 
@@ -32,6 +33,12 @@ export interface SandboxOptions {
   /** Largest file `readFile` returns. */
   readFileMaxBytes: number;
   /**
+   * Containers created and started, or removed, at the same time. Each start and removal runs the
+   * runtime several times, which is CPU work for the engine; paced, a burst of tasks does not starve the
+   * green agent's event loop, and the burst as a whole takes no longer (the CPUs are the limit either way).
+   */
+  startConcurrency: number;
+  /**
    * Who must be able to delete the workspace afterwards: the task's files are handed to this uid:gid
    * before its container goes (commands run as root in there). Unset when the assessor runs as root.
    */
@@ -56,6 +63,7 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   removeGitUnder: ['/src'],
   pullTimeoutS: 1800,
   readFileMaxBytes: 8 * 1024 * 1024,
+  startConcurrency: availableParallelism(),
 };
 
 const POSITIVE: (keyof SandboxOptions)[] = [
@@ -70,6 +78,7 @@ const POSITIVE: (keyof SandboxOptions)[] = [
   'cpus',
   'pullTimeoutS',
   'readFileMaxBytes',
+  'startConcurrency',
 ];
 
 /** Defaults filled in and numbers checked; the backend name is checked where the backend is picked. */
@@ -93,7 +102,7 @@ export function parseMemory(text: string): number {
 
 /**
  * Sandbox options from the green agent's configuration (SANDBOX, TMP_DIR, CACHE_DIR, COMMAND_TIMEOUT_S,
- * TASK_TIMEOUT_S, MAX_OUTPUT_BYTES, CONTAINER_MEMORY, CONTAINER_PIDS, CONTAINER_CPUS); a Nest
+ * TASK_TIMEOUT_S, MAX_OUTPUT_BYTES, CONTAINER_MEMORY, CONTAINER_PIDS, CONTAINER_CPUS, SANDBOX_START_CONCURRENCY); a Nest
  * `ConfigService` fits `config`. CACHE_DIR holds `patch.diff`, so it is private.
  */
 export function sandboxOptionsFromConfig(config: { get(key: string): unknown }): SandboxOptionsInput {
@@ -113,6 +122,7 @@ export function sandboxOptionsFromConfig(config: { get(key: string): unknown }):
     memoryBytes: memory === undefined ? undefined : parseMemory(memory),
     pids: number('CONTAINER_PIDS'),
     cpus: number('CONTAINER_CPUS'),
+    startConcurrency: number('SANDBOX_START_CONCURRENCY'),
     privatePaths: cache === undefined ? [] : [cache],
     workspaceOwner: nonRootUser(),
   };

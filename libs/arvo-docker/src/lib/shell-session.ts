@@ -4,14 +4,22 @@ import type { Duplex } from 'node:stream';
 import { EXEC_MARKER, type CommandRun } from './exec-command';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
 
-// Reads one request a line: `<end mark> <kill marker> <base64 of the command> <argv prefix...>`, runs the
-// prefix with the decoded command as its last argument in a subshell (cwd, stdin from /dev/null, stderr
-// into stdout, the kill marker in its environment), then prints the end mark and the exit status. The
-// session's own stderr is dropped: it would only carry the shell's job notices ("Killed" when a time
-// limit kills a command), which a plain exec never showed.
+// Reads one request at a time: a header line `<end mark> <kill marker> <argv prefix...>`, then the command
+// text line by line up to a line holding only the end mark. It runs the prefix with the command as its last
+// argument in a subshell (cwd, stdin from /dev/null, stderr into stdout, the kill marker in its
+// environment), then prints the end mark and the exit status. Plain POSIX sh: the session needs nothing
+// of the image but `sh`. The text is sent with one newline more than it has, taken off again here, so
+// it arrives byte for byte. The session's own stderr is dropped: it would only carry the shell's job
+// notices ("Killed" when a time limit kills a command), which a plain exec never showed.
 const SESSION_SCRIPT = `exec 2>/dev/null
-while IFS=' ' read -r mark marker encoded prefix; do
-  command=$(printf '%s' "$encoded" | base64 -d)
+while IFS=' ' read -r mark marker prefix; do
+  command=
+  while IFS= read -r line; do
+    [ "$line" = "$mark" ] && break
+    command="$command$line
+"
+  done
+  command=\${command%?}
   ( ${EXEC_MARKER}="$marker"; export ${EXEC_MARKER}; cd "$0" && exec $prefix "$command" </dev/null 2>&1 )
   printf '\\n%s %s\\n' "$mark" "$?"
 done`;
@@ -36,6 +44,8 @@ export class ShellSession {
   private current?: (chunk: Buffer) => void;
   private endCurrent?: () => void;
   private closed = false;
+  /** Commands queued or running. */
+  private pending = 0;
 
   private constructor(private readonly stream: Duplex) {
     const demuxer = new FrameDemuxer((_type, payload) => this.current?.(payload));
@@ -66,9 +76,15 @@ export class ShellSession {
     return !this.closed;
   }
 
+  /** Usable, and neither running a command nor holding one in its queue. */
+  get idle(): boolean {
+    return !this.closed && this.pending === 0;
+  }
+
   /** Runs one command; the next waits until this one is done. */
   run(command: SessionCommand): Promise<CommandRun> {
-    const next = this.queue.then(() => this.runNow(command));
+    this.pending += 1;
+    const next = this.queue.then(() => this.runNow(command)).finally(() => (this.pending -= 1));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -117,8 +133,8 @@ export class ShellSession {
         if (pending.length > keep) request.onOutput('stdout', pending.subarray(0, pending.length - keep));
         pending = pending.subarray(pending.length - keep);
       };
-      const line = [mark, request.marker, Buffer.from(request.command).toString('base64'), ...request.prefix].join(' ');
-      this.stream.write(`${line}\n`);
+      const header = [mark, request.marker, ...request.prefix].join(' ');
+      this.stream.write(`${header}\n${request.command}\n${mark}\n`);
     });
   }
 }
