@@ -49,7 +49,7 @@ interface Phase {
  * Then, once, the same commands by plain dockerode on `tasks` fresh task containers: what the engine
  * itself allows on this machine.
  */
-export async function measureConcurrency(rig: BenchRig, tasks = 16, repeats = 2): Promise<ConcurrencyFigures> {
+export async function measureConcurrency(rig: BenchRig, tasks = 16, repeats = 3): Promise<ConcurrencyFigures> {
   const singles: Phase[] = [];
   const parallels: Phase[] = [];
   for (let repeat = 0; repeat < repeats; repeat++) {
