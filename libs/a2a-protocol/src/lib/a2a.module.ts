@@ -1,10 +1,11 @@
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AgentCard } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import { DefaultRequestHandler, type AgentExecutor } from '@a2a-js/sdk/server';
 import { withBearerAuth } from './agent-card';
 import { AgentCardController } from './agent-card.controller';
 import { A2aClientFactory } from './client/a2a-client.factory';
+import { BoundedTaskStore } from './server/bounded-task-store';
 import { BearerTokenGuard } from './server/bearer-token.guard';
 import { JsonRpcController } from './server/json-rpc.controller';
 import { JsonRpcDispatcher } from './server/json-rpc.dispatcher';
@@ -37,7 +38,7 @@ const TOKEN_FROM_CONFIG: Omit<FactoryProvider<string | undefined>, 'provide'> = 
 /**
  * Mounts an agent's A2A surface on the app's Fastify server: the card at the well-known path and,
  * with an executor, the JSON-RPC endpoint at `/` for v0.3 and v1.0 peers (the SDK's request handler
- * over an in-memory task store). Global, so that any module can inject the {@link A2aClientFactory}.
+ * over a bounded in-memory task store). Global, so that any module can inject the {@link A2aClientFactory}.
  */
 @Module({})
 export class A2aModule {
@@ -80,7 +81,7 @@ function jsonRpcProviders(executor: Type<AgentExecutor> | string | symbol): Prov
     {
       provide: DefaultRequestHandler,
       inject: [AGENT_CARD, A2A_EXECUTOR],
-      useFactory: (card: AgentCard, agentExecutor: AgentExecutor) => new DefaultRequestHandler(card, new InMemoryTaskStore(), agentExecutor),
+      useFactory: (card: AgentCard, agentExecutor: AgentExecutor) => new DefaultRequestHandler(card, new BoundedTaskStore(), agentExecutor),
     },
     JsonRpcDispatcher,
     JsonRpcResponder,
