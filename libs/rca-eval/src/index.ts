@@ -13,7 +13,7 @@ export { readSubmission, type SubmissionReading } from './lib/loc-json-reader';
 export { formatLocJsonProblems, validateLocJson } from './lib/loc-json-validator';
 export { CODE_EXTENSIONS, isCodeFile, parsePatchHunks, type FileChange, type PatchHunk } from './lib/patch-hunks';
 export { JudgeError, type JudgeErrorCode } from './lib/judge-error';
-export { CFunctionLocator, defaultWasmPaths, type TreeSitterWasmPaths } from './lib/c-function-locator';
+export { defaultWasmPaths, dialectOf, FunctionLocator, type SourceDialect, type TreeSitterWasmPaths } from './lib/function-locator';
 export { SourceTree, type LocatedFile } from './lib/source-tree';
 export {
   GroundTruthExtractor,

@@ -27,6 +27,19 @@ int parse(const char *p, int n);
 #endif
 `;
 
+const READER_CPP = `#include "reader.h"
+namespace codec {
+template <typename T>
+size_t Reader<T>::take(size_t n)
+{
+  size_t got = n;
+  if (got > left_)
+    got = left_;
+  return got;
+}
+}  // namespace codec
+`;
+
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 const spans = (vulStart: number, vulEnd: number, fixStart: number, fixEnd: number) => ({
   vulSpan: { start: vulStart, end: vulEnd },
@@ -81,6 +94,7 @@ describe('GroundTruthExtractor', () => {
       'src-vul/libparse/src/parser.c': PARSER_C,
       'src-vul/libparse/include/parser.h': PARSER_H,
       'src-vul/libparse/tools/gen.py': 'def main():\n    return 1\n',
+      'src-vul/libparse/src/reader.cpp': READER_CPP,
     };
     for (const [path, text] of Object.entries(files)) {
       await mkdir(dirname(join(workspace, path)), { recursive: true });
@@ -144,6 +158,12 @@ describe('GroundTruthExtractor', () => {
     ]);
     expect(truth.notes).toEqual(['src/gone.c: not found in the vulnerable tree']);
     expect(truth.project).toBe('libparse');
+  });
+
+  it('reads a C++ file with the C++ grammar: a template method in a namespace, named without its class', async () => {
+    const patch = lines('--- a/src/reader.cpp', '+++ b/src/reader.cpp', '@@ -7,2 +7,2 @@', '   if (got > left_)', '-    got = left_;', '+    got = left_ - 1;');
+    const truth = await extractor.fromPatch(patch, join(workspace, 'src-vul'));
+    expect(truth.spans).toEqual([{ file: 'src/reader.cpp', function: 'take', change: 'modified', ...spans(7, 8, 7, 8) }]);
   });
 
   it('finds no span in a fix that changes no code file', async () => {

@@ -1,5 +1,5 @@
 // Ground truth of a task: the code hunks of its fix, each with the function it sits in.
-import { CFunctionLocator, type TreeSitterWasmPaths } from './c-function-locator';
+import { dialectOf, FunctionLocator, type TreeSitterWasmPaths } from './function-locator';
 import type { LineSpan } from './loc-json';
 import { isCodeFile, parsePatchHunks, type FileChange, type PatchHunk } from './patch-hunks';
 import { SourceTree, type LocatedFile } from './source-tree';
@@ -25,15 +25,12 @@ export interface GroundTruth {
   notes: string[];
 }
 
-/** The extensions read with the C grammar (C++ as a best effort); other code files get no function name. */
-const C_FAMILY = ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh'];
-
 /** Builds ground truth from a fix diff and the vulnerable tree; one per process is enough. */
 export class GroundTruthExtractor {
-  constructor(private readonly locator: CFunctionLocator) {}
+  constructor(private readonly locator: FunctionLocator) {}
 
   static async create(paths?: TreeSitterWasmPaths): Promise<GroundTruthExtractor> {
-    return new GroundTruthExtractor(await CFunctionLocator.create(paths));
+    return new GroundTruthExtractor(await FunctionLocator.create(paths));
   }
 
   /** `srcVulDir` is the task's `src-vul/` (the project one folder down) or the project folder itself. */
@@ -55,7 +52,9 @@ export class GroundTruthExtractor {
   }
 
   private async functionsOf(tree: SourceTree, file: LocatedFile, hunks: PatchHunk[], notes: string[]) {
-    if (!C_FAMILY.some((extension) => file.path.toLowerCase().endsWith(extension))) return hunks.map(() => '');
+    // Other code files (Rust, Go, Python) get no function name.
+    const dialect = dialectOf(file.path);
+    if (!dialect) return hunks.map(() => '');
     let source: string;
     try {
       source = await tree.read(file);
@@ -64,11 +63,11 @@ export class GroundTruthExtractor {
       return hunks.map(() => '');
     }
     const middles = hunks.map((hunk) => (hunk.vulSpan ? Math.floor((hunk.vulSpan.start + hunk.vulSpan.end) / 2) : 0));
-    return this.locator.enclosingFunctions(source, middles);
+    return this.locator.enclosingFunctions(source, middles, dialect);
   }
 }
 
-/** One-shot form for callers without an extractor; loads the grammar each time. */
+/** One-shot form for callers without an extractor; loads the grammars each time. */
 export async function groundTruthFromPatch(patchText: string, srcVulDir: string): Promise<GroundTruth> {
   return (await GroundTruthExtractor.create()).fromPatch(patchText, srcVulDir);
 }
