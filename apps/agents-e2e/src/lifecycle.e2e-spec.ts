@@ -44,8 +44,8 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     for (const each of scratches) each.remove();
   });
 
-  async function startGreen(): Promise<AgentProcess> {
-    const green = await startAgent('green-agent', { ...scratch.env(), SANDBOX: 'docker', PURPLE_AGENT_URL: solver.agent.url, TASK_TIMEOUT_S: '300' });
+  async function startGreen(sandbox: 'docker' | 'local' = 'docker'): Promise<AgentProcess> {
+    const green = await startAgent('green-agent', { ...scratch.env(), SANDBOX: sandbox, PURPLE_AGENT_URL: solver.agent.url, TASK_TIMEOUT_S: '300' });
     greens.push(green);
     solver.greenUrl = green.url;
     return green;
@@ -93,6 +93,25 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     expect(await containers.ofContext(task.contextId)).toEqual([]);
     expect(taskDirs()).toEqual([]);
     expect(restarted.exited).toBe(false);
+    await restarted.stop();
+  });
+
+  it('leaves the workspace of a SIGKILLed green agent on the local sandbox, which has no container, to its next start', async () => {
+    const green = await startGreen('local');
+    const busy = solver.nextBusy();
+    const heard = collect(clients.peer(green.url).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 120_000 }));
+    await busy;
+    const [taskDir] = taskDirs();
+    expect(taskDir).toMatch(/^sample_1-[0-9a-f-]{36}$/);
+
+    await green.stop('SIGKILL');
+    await heard;
+    expect(taskDirs()).toEqual([taskDir]);
+
+    const restarted = await startGreen('local');
+
+    // Fresh as it is, the folder names a dead owner: the reaper removed it before the card was served.
+    expect(taskDirs()).toEqual([]);
     await restarted.stop();
   });
 

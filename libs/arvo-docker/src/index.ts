@@ -32,6 +32,7 @@ export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type L
 export { BUILD_CAPABILITIES, containerName } from './lib/container-spec';
 export { SANDBOX_WORKSPACE } from './lib/command-guard';
 export { HeadTailCap } from './lib/output-cap';
-export { formatOwnerId, parseOwnerId, type OwnerIdentity } from './lib/owner-id';
+export { currentOwner, formatOwnerId, parseOwnerId, type OwnerIdentity } from './lib/owner-id';
+export { markTaskFolder, TASK_OWNER_FILE, taskFolderOwner } from './lib/task-folder-owner';
 export { ProcessTable } from './lib/process-table';
 export { SandboxReaper, TASK_DIR_PATTERN, type ReapedContainers } from './lib/sandbox-reaper';

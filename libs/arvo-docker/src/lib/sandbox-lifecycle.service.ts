@@ -7,7 +7,7 @@ import { SandboxReaper } from './sandbox-reaper';
 import { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS } from './sandbox-tokens';
 
 /**
- * Boot: reaps what crashed instances left (dead owners' containers and their task folders, stale task folders).
+ * Boot: reaps what crashed instances left (dead owners' containers and task folders, stale task folders).
  * Shutdown (SIGINT/SIGTERM with `enableShutdownHooks`, or `app.close()`): removes all of this
  * instance's containers.
  */
@@ -31,7 +31,7 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
       const stale = await reaper.reapWorkspaces(this.options.tmpDir, maxAgeMs);
       if (orphans.containers.length + stale.length > 0) {
         this.logger.log(
-          `reaped ${orphans.containers.length} container(s) of dead owners with ${orphans.workspaces.length} workspace(s) of theirs, and ${stale.length} stale workspace(s)`,
+          `reaped ${orphans.containers.length} container(s) of dead owners with ${orphans.workspaces.length} workspace(s) of theirs, and ${stale.length} workspace(s) of dead owners or stale`,
         );
       }
     } catch (error) {

@@ -9,6 +9,7 @@ import { LABEL_OWNER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
 import { ProcessTable } from './process-table';
 import { SandboxReaper } from './sandbox-reaper';
+import { markTaskFolder } from './task-folder-owner';
 import { sampleImageTag } from './sample-images';
 
 const processes = new ProcessTable();
@@ -40,6 +41,19 @@ describe('SandboxReaper, task folders', () => {
     await expect(stat(old)).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await stat(fresh)).isDirectory()).toBe(true);
     expect((await stat(foreign)).isDirectory()).toBe(true);
+  });
+
+  it("removes fresh task folders whose owner file names a dead owner of this host, and keeps live and other hosts' ones", async () => {
+    const folders = { dead: deadOwnerId(), live: formatOwnerId(currentOwner(processes)), otherHost: `not-${hostname()}:1:1:ab`, garbled: 'not an owner id' };
+    const paths = Object.fromEntries(Object.keys(folders).map((name) => [name, join(tmpDir, `sample_1-${randomUUID()}`)]));
+    for (const [name, owner] of Object.entries(folders)) {
+      await mkdir(join(paths[name], 'workspace'), { recursive: true });
+      await markTaskFolder(paths[name], owner);
+    }
+    await expect(markTaskFolder(paths.live, folders.live)).rejects.toMatchObject({ code: 'EEXIST' });
+
+    expect(await new SandboxReaper(processes).reapWorkspaces(tmpDir, 1800_000)).toEqual([paths.dead]);
+    for (const name of ['live', 'otherHost', 'garbled']) expect((await stat(paths[name])).isDirectory()).toBe(true);
   });
 
   it('does nothing when the folder does not exist yet', async () => {

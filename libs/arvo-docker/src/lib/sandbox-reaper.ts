@@ -6,6 +6,7 @@ import { removeContainer } from './container-removal';
 import { LABEL_OWNER } from './labels';
 import { ownerIsAlive, parseOwnerId } from './owner-id';
 import type { ProcessTable } from './process-table';
+import { taskFolderOwner } from './task-folder-owner';
 
 /** `<source>_<id>-<unique>`, the name of a task's folder under TMP_DIR (SPEC section 3.2). */
 export const TASK_DIR_PATTERN = /^[0-9A-Za-z-]+_[0-9A-Za-z_-]+-[0-9a-f-]{8,36}$/;
@@ -18,8 +19,9 @@ export interface ReapedContainers {
 
 /**
  * Removes what crashed assessors left behind: containers whose owner process on this host is dead,
- * with the task folders they mounted, and task folders older than the longest task may run. Owners on
- * other hosts, and labels of another shape, are never touched: nobody here can tell whether they are alive.
+ * with the task folders they mounted, task folders whose owner file names such an owner, and task
+ * folders older than the longest task may run. Owners on other hosts, and ids of another shape, are
+ * never touched: nobody here can tell whether they are alive.
  */
 export class SandboxReaper {
   constructor(
@@ -48,20 +50,33 @@ export class SandboxReaper {
     return removed;
   }
 
-  /** Paths of the task folders removed: those under `tmpDir` not modified for `maxAgeMs`. */
+  /**
+   * Paths of the task folders removed: those under `tmpDir` whose owner file names a dead owner of this
+   * host (the owner died mid-task, before its container existed or with no container at all), and
+   * those not modified for `maxAgeMs`.
+   */
   async reapWorkspaces(tmpDir: string, maxAgeMs: number, now: number = Date.now()): Promise<string[]> {
     const entries = await readdir(tmpDir, { withFileTypes: true }).catch(() => []);
     const removed: string[] = [];
     for (const entry of entries) {
       if (!entry.isDirectory() || !TASK_DIR_PATTERN.test(entry.name)) continue;
       const path = join(tmpDir, entry.name);
-      const info = await stat(path).catch(() => undefined);
-      if (!info || now - info.mtimeMs <= maxAgeMs) continue;
+      if (!(await this.isOrphan(path)) && !(await isOlderThan(path, maxAgeMs, now))) continue;
       await rm(path, { recursive: true, force: true });
       removed.push(path);
     }
     return removed;
   }
+
+  private async isOrphan(taskFolder: string): Promise<boolean> {
+    const owner = await taskFolderOwner(taskFolder);
+    return owner !== undefined && owner.host === this.host && !ownerIsAlive(owner, this.processes);
+  }
+}
+
+async function isOlderThan(path: string, maxAgeMs: number, now: number): Promise<boolean> {
+  const info = await stat(path).catch(() => undefined);
+  return info !== undefined && now - info.mtimeMs > maxAgeMs;
 }
 
 /** The task folder directly under `tmpDir` that holds one of the container's bind mounts, if any. */

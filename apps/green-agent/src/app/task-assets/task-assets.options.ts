@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { currentOwner, formatOwnerId, ProcessTable } from '@arvo-rca/arvo-docker';
 import type { GreenEnvironment } from '../green-environment';
 import type { DownloadPolicy } from './file-downloader';
 import type { TaskSourceConfig } from './task-source';
@@ -12,6 +13,11 @@ export interface TaskAssetsOptions {
   /** The source of a bare id such as `14368`. */
   defaultSource?: string;
   download?: Partial<DownloadPolicy>;
+  /**
+   * This process's owner id, written into each task folder as it is made (`TASK_OWNER_FILE`), so that a
+   * restarted agent reaps the folder of one that died mid-task, container or not.
+   */
+  owner?: string;
 }
 
 export const TASK_ASSETS_OPTIONS = 'TASK_ASSETS_OPTIONS';
@@ -28,5 +34,6 @@ export function taskSources(env: Pick<GreenEnvironment, 'ARVO_DATA_URL' | 'SAMPL
 export function taskAssetsOptionsFrom(
   env: Pick<GreenEnvironment, 'TMP_DIR' | 'CACHE_DIR' | 'ARVO_DATA_URL' | 'SAMPLES_DIR'>,
 ): TaskAssetsOptions {
-  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: 'arvo' };
+  const owner = formatOwnerId(currentOwner(new ProcessTable()));
+  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: 'arvo', owner };
 }

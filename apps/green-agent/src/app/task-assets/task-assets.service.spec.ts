@@ -1,4 +1,5 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { currentOwner, formatOwnerId, parseOwnerId, ProcessTable, TASK_OWNER_FILE, taskFolderOwner } from '@arvo-rca/arvo-docker';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,6 +76,18 @@ describe('TaskAssetsService', () => {
       expect(await readdir(join(task.workspaceDir, 'shared'))).toEqual([]);
       expect(task.image).toBe('arvo-rca-sample:1-vul');
       expect(lines[0]).toBe(`preparing sample:1 from ${SAMPLES_DIR}`);
+    });
+
+    it('names the owner of the task folder beside the workspace, where the agent cannot write it', async () => {
+      const owner = formatOwnerId(currentOwner(new ProcessTable()));
+      const assets = new TaskAssetsService(
+        { tmpDir, cacheDir, sources: [{ name: 'sample', base: SAMPLES_DIR, imageTemplate: 'arvo-rca-sample:{id}-vul' }], owner },
+        { http: new HttpFetcher(), files: new TaskFileSystem(), archives: new ArchiveExtractor() },
+      );
+      const task = await prepare(assets, 'sample:1');
+
+      expect((await readdir(task.taskRoot)).sort()).toEqual([TASK_OWNER_FILE, 'workspace']);
+      expect(await taskFolderOwner(task.taskRoot)).toEqual(parseOwnerId(owner));
     });
 
     it('keeps the ground truth out of the workspace: no patch.diff, under any name', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { markTaskFolder } from '@arvo-rca/arvo-docker';
 import { ArchiveExtractor } from './archive-extractor';
 import { ContentCache } from './content-cache';
 import type { AssetLog } from './download-progress';
@@ -102,6 +103,7 @@ export class TaskAssetsService {
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
     try {
       await this.files.makeDir(join(workspaceDir, SHARED_DIR));
+      if (this.options.owner) await markTaskFolder(taskRoot, this.options.owner);
       await this.files.copyFile(files.errorReport, errorReportPath);
       await this.extract(source, ref, files.archive, workspaceDir);
       const errorReport = await this.files.readText(errorReportPath);
