@@ -94,6 +94,14 @@ describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', 
     await expect(sandbox.readFile('/workspace/shared/missing.json')).rejects.toMatchObject({ code: 'FILE_NOT_READABLE', message: expect.stringContaining('No such file') });
   });
 
+  it('refuses a file past the read limit at once, even an endless one', async () => {
+    expect(completed(await sandbox.exec('ln -sf /dev/zero shared/endless.json')).returnCode).toBe(0);
+    const started = Date.now();
+
+    await expect(sandbox.readFile('/workspace/shared/endless.json')).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
+
   it("refuses commands that name the assessor's private files", async () => {
     const outcome = await sandbox.exec(`cat ${cache}/sample/1/patch.diff`);
 

@@ -108,18 +108,19 @@ export class ArvoDockerEnvironment implements Sandbox {
     const limit = this.options.readFileMaxBytes;
     const chunks: Buffer[] = [];
     let size = 0;
-    // `cat`'s error message, if any, comes in the same stream: a failed read's output is its reason.
+    // One byte past the limit tells a file that is too large (or endless, as /dev/zero) without reading it.
+    // The error message, if any, comes in the same stream: a failed read's output is its reason.
     const onOutput = (payload: Buffer): void => {
       size += payload.length;
       if (size <= limit) chunks.push(Buffer.from(payload));
     };
-    const run = await this.runAside(container, ['cat', '--'], target, onOutput, READ_DEADLINE_MS).catch((error: unknown) => {
+    const run = await this.runAside(container, ['head', '-c', String(limit + 1), '--'], target, onOutput, READ_DEADLINE_MS).catch((error: unknown) => {
       throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${engineReason(error)}`, { cause: error });
     });
     if (size > limit) throw new SandboxError('FILE_TOO_LARGE', `${target} in ${this.name} is larger than ${limit} bytes`);
     if (run.exitCode !== 0) {
       const said = Buffer.concat(chunks).toString('utf8').trim().slice(-4096);
-      const reason = said || (run.hostDeadlineHit ? 'the engine did not answer' : `cat exited with ${run.exitCode ?? 'no status'}`);
+      const reason = said || (run.hostDeadlineHit ? 'the engine did not answer' : `head exited with ${run.exitCode ?? 'no status'}`);
       throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${reason}`);
     }
     return Buffer.concat(chunks);
