@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -61,11 +61,32 @@ describe('SandboxReaper, task folders', () => {
   });
 });
 
+/** A process table in which one live process passes for dead. */
+class TableWithOneDead extends ProcessTable {
+  constructor(private readonly deadPid: number) {
+    super();
+  }
+
+  override isAlive(pid: number): boolean {
+    return pid !== this.deadPid && super.isAlive(pid);
+  }
+}
+
 describeWithDocker('SandboxReaper, containers', () => {
   const docker = createDockerClient();
-  const owners = { dead: deadOwnerId(), live: formatOwnerId(currentOwner(processes)), otherHost: `not-${hostname()}:1:1:ab` };
+  // Every agent that boots reaps dead owners' containers, and other suites boot agents meanwhile: the
+  // owner this suite's reaper must find dead is a live process, dead to this suite's process table only.
+  const standIn = spawn('sleep', ['600'], { stdio: 'ignore' });
+  const standInPid = standIn.pid ?? 0;
+  const owners = {
+    dead: formatOwnerId({ ...currentOwner(processes), pid: standInPid, startedAtS: processes.startTimeS(standInPid) ?? 0 }),
+    live: formatOwnerId(currentOwner(processes)),
+    otherHost: `not-${hostname()}:1:1:ab`,
+  };
+  const reaper = new SandboxReaper(new TableWithOneDead(standInPid));
 
   afterAll(async () => {
+    standIn.kill('SIGKILL');
     for (const owner of Object.values(owners)) {
       for (const info of await docker.listContainers({ all: true, filters: ownerFilter(owner) })) {
         await docker.getContainer(info.Id).remove({ force: true });
@@ -103,7 +124,7 @@ describeWithDocker('SandboxReaper, containers', () => {
     const live = await containerOf(owners.live);
     const otherHost = await containerOf(owners.otherHost);
 
-    await new SandboxReaper(processes).reapContainers(docker);
+    await reaper.reapContainers(docker);
 
     expect(await exists(dead)).toBe(false);
     expect(await exists(live)).toBe(true);
@@ -122,7 +143,7 @@ describeWithDocker('SandboxReaper, containers', () => {
       const deadOutside = await containerOf(owners.dead, join(outside, 'workspace'));
       const live = await containerOf(owners.live, join(liveTask, 'workspace'));
 
-      const reaped = await new SandboxReaper(processes).reapContainers(docker, tmpDir);
+      const reaped = await reaper.reapContainers(docker, tmpDir);
 
       expect(reaped.workspaces).toEqual([orphanTask]);
       expect(await exists(dead)).toBe(false);
