@@ -11,11 +11,9 @@ import type { ImagePuller } from './image-puller';
 import { HeadTailCap } from './output-cap';
 import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
 import { engineReason, SandboxError } from './sandbox-error';
+import type { EngineGate } from './engine-gate';
 import { ShellSession } from './shell-session';
 import type { SandboxOptions } from './sandbox-options';
-
-/** Runs engine-heavy work (container start, removal) a few at a time: `options.startConcurrency`. */
-export type EngineGate = <T>(work: () => Promise<T>) => Promise<T>;
 
 export interface DockerSandboxContext {
   docker: Docker;
@@ -23,7 +21,7 @@ export interface DockerSandboxContext {
   /** Owner id written into the container's owner label. */
   owner: string;
   options: SandboxOptions;
-  /** Shared by every sandbox of one factory. */
+  /** Paces container starts and removals (`options.startConcurrency`); shared by every sandbox of one factory. */
   engineGate: EngineGate;
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;

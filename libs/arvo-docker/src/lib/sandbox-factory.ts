@@ -1,9 +1,9 @@
 import type Docker from 'dockerode';
-import pLimit from 'p-limit';
 import { bubblewrapWorks } from './bubblewrap';
 import { removeContainer } from './container-removal';
 import { engineAnswers } from './docker-client';
-import { ArvoDockerEnvironment, type EngineGate } from './docker-environment';
+import { ArvoDockerEnvironment } from './docker-environment';
+import { createEngineGate, type EngineGate } from './engine-gate';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 import { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation } from './local-environment';
@@ -58,7 +58,7 @@ export class DockerSandboxFactory implements SandboxFactory {
     readonly owner: string,
   ) {
     this.images = new ImagePuller(docker);
-    this.engineGate = pLimit(options.startConcurrency);
+    this.engineGate = createEngineGate(options.startConcurrency);
   }
 
   create(spec: SandboxSpec): Sandbox {
