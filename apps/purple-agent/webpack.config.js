@@ -16,9 +16,9 @@ module.exports = {
       outputHashing: 'none',
       generatePackageJson: true,
       sourceMap: true,
-      // Needed at run time but invisible to the bundler: tslib (importHelpers), and the grammar's .wasm
-      // the judge and the baseline load by path.
-      runtimeDependencies: ['tslib', 'tree-sitter-c'],
+      // Needed at run time but invisible to the bundler: tslib (importHelpers). No grammar: this agent
+      // never parses code (it imports rca-eval for the loc.json schema only).
+      runtimeDependencies: ['tslib'],
     }),
   ],
 };

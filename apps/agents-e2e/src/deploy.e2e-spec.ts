@@ -76,11 +76,13 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
       const info = await docker.getImage(image).inspect();
       expect(info.Size).toBeLessThan(IMAGE_BUDGET_BYTES);
     }
-    for (const service of ['green-agent', 'purple-agent'] as const) {
-      const installed = running().exec(service, 'ls /app/node_modules /app/node_modules/@nestjs').split(/\s+/);
-      expect(installed).toEqual(expect.arrayContaining(['@nestjs', 'web-tree-sitter', 'tree-sitter-c']));
-      expect(DEV_PACKAGES.filter((name) => installed.includes(name.split('/').pop() ?? name))).toEqual([]);
-    }
+    const installed = (service: 'green-agent' | 'purple-agent'): string[] => running().exec(service, 'ls /app/node_modules /app/node_modules/@nestjs').split(/\s+/);
+    const [green, purple] = [installed('green-agent'), installed('purple-agent')];
+    // The judge's grammars go with the green agent only; the purple agent never parses code.
+    expect(green).toEqual(expect.arrayContaining(['@nestjs', 'web-tree-sitter', 'tree-sitter-c', 'tree-sitter-cpp']));
+    expect(purple).toEqual(expect.arrayContaining(['@nestjs', 'web-tree-sitter']));
+    expect(purple.filter((name) => name.startsWith('tree-sitter-'))).toEqual([]);
+    for (const packages of [green, purple]) expect(DEV_PACKAGES.filter((name) => packages.includes(name.split('/').pop() ?? name))).toEqual([]);
   });
 
   it('starts both agents healthy, each announcing the URL that the other and this host use', async () => {
