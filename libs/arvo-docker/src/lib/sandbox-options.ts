@@ -35,7 +35,7 @@ export interface SandboxOptions {
   /**
    * Containers created and started, or removed, at the same time. Each start and removal runs the
    * runtime several times, which is CPU work for the engine; paced, a burst of tasks does not starve the
-   * green agent's event loop, and the burst as a whole takes no longer (the CPUs are the limit either way).
+   * green agent's event loop (measured on 2 cores: the burst takes about a tenth longer).
    */
   startConcurrency: number;
   /**
