@@ -16,7 +16,7 @@ export { isTerminalState, isUnsuccessfulState, type PeerEvent, type PeerTaskStat
 export { createHttpFetch } from './lib/client/http-fetch';
 export { waitForAgentCard, type CardWaitOptions } from './lib/client/wait-for-card';
 // The message vocabulary of the two agents.
-export { DEFAULT_TASK_SOURCE, formatTaskKey, formatTaskRequest, parseTaskKey, parseTaskRequest, type TaskRef } from './lib/vocabulary/task-request';
+export { DEFAULT_TASK_SOURCE, findTaskKey, formatTaskKey, formatTaskRequest, parseTaskKey, parseTaskRequest, type TaskRef } from './lib/vocabulary/task-request';
 export { EXECUTE_PREFIX, formatExecute, parseSolverMessage, TASK_FINISHED, type SolverMessage } from './lib/vocabulary/solver-message';
 export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
 export {

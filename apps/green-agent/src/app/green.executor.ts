@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { formatTaskKey, parseSolverMessage, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { findTaskKey, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { AssessmentService, parseAssessmentRequest, type AssessmentRequest } from './assessments';
 import type { GreenEnvironment } from './green-environment';
 import { TaskContextService, type TaskOutcome } from './tasks';
@@ -32,9 +32,10 @@ export class GreenExecutor implements AgentExecutor {
     const assessment = parseAssessmentRequest(text, events.userData());
     if (assessment.kind === 'request') return this.runAssessment(assessment.request, events);
     if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
-    const ref = parseTaskRequest(text);
-    if (!ref) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
-    await this.runTask(formatTaskKey(ref), events);
+    // The key goes on as written: the task's own validation refuses a malformed one by name.
+    const taskKey = findTaskKey(text);
+    if (!taskKey) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
+    await this.runTask(taskKey, events);
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {

@@ -23,6 +23,16 @@ describe('parseTaskRef', () => {
     },
   );
 
+  it.each([
+    ['arvo:', /the id after "arvo:" is empty/],
+    ['', /it is empty/],
+    [':14368', /the source before ":" is empty/],
+    ['arvo:a b', /only letters, digits/],
+    [`arvo:${'9'.repeat(129)}`, /longer than 128 characters/],
+  ])('names what is wrong with %j', (text, problem) => {
+    expect(() => parseTaskRef(text, SOURCES, 'arvo')).toThrow(expect.objectContaining({ code: 'INVALID_TASK_ID', message: expect.stringMatching(problem) }));
+  });
+
   it('refuses an unknown source, naming the sources it knows', () => {
     expect(() => parseTaskRef('nosuch:1', SOURCES, 'arvo')).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_TASK_SOURCE', message: expect.stringMatching(/"nosuch".*known sources: arvo, sample/) }),

@@ -13,19 +13,15 @@ const MAX_ID_LENGTH = 128;
 
 /**
  * Parses `<source>:<id>` (a bare id means the default source). Everything is checked here, before the
- * id can reach a path, a URL or an image name.
+ * id can reach a path, a URL or an image name; the error names what is wrong.
  */
 export function parseTaskRef(text: string, knownSources: readonly string[], defaultSource: string): TaskRef {
   const trimmed = text.trim();
   const colon = trimmed.indexOf(':');
   const source = colon < 0 ? defaultSource : trimmed.slice(0, colon).toLowerCase();
   const id = colon < 0 ? trimmed : trimmed.slice(colon + 1);
-  if (!TASK_ID_PATTERN.test(id) || id.length > MAX_ID_LENGTH) {
-    throw new TaskAssetsError(
-      'INVALID_TASK_ID',
-      `invalid task id ${quote(text)}: expected <source>:<id> with an id of 1 to ${MAX_ID_LENGTH} characters from [0-9A-Za-z_-]`,
-    );
-  }
+  const problem = colon < 0 ? idProblem(id) : sourceProblem(source) ?? idProblem(id, source);
+  if (problem) throw new TaskAssetsError('INVALID_TASK_ID', `invalid task id ${quote(text)}: ${problem}; expected <source>:<id> such as arvo:14368`);
   if (!knownSources.includes(source)) {
     throw new TaskAssetsError(
       'UNKNOWN_TASK_SOURCE',
@@ -33,4 +29,15 @@ export function parseTaskRef(text: string, knownSources: readonly string[], defa
     );
   }
   return { source, id, key: `${source}:${id}` };
+}
+
+function sourceProblem(source: string): string | undefined {
+  return source === '' ? 'the source before ":" is empty' : undefined;
+}
+
+function idProblem(id: string, source?: string): string | undefined {
+  if (id === '') return source === undefined ? 'it is empty' : `the id after ${quote(`${source}:`)} is empty`;
+  if (id.length > MAX_ID_LENGTH) return `the id is longer than ${MAX_ID_LENGTH} characters`;
+  if (!TASK_ID_PATTERN.test(id)) return 'the id may hold only letters, digits, "_" and "-"';
+  return undefined;
 }

@@ -129,6 +129,15 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'failed' });
   });
 
+  it('refuses an empty id by name, instead of running a task named after its source', async () => {
+    const { outcome, events } = await runTask('arvo:');
+
+    expect(outcome).toMatchObject({ taskKey: 'arvo:', finishReason: 'error', metrics: { status: 'failed' } });
+    expect(outcome.metrics.detail).toMatch(/the id after "arvo:" is empty/);
+    expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'failed' });
+    expect(solver.runs).toEqual([]);
+  });
+
   it('answers raw v0.3 JSON-RPC, as Python AgentBeats clients send it', async () => {
     const body = {
       jsonrpc: '2.0',

@@ -10,7 +10,10 @@ export interface TaskRef {
 }
 
 const TASK_KEY = /^([A-Za-z][\w.-]*):([\w.-]+)$|^([\w.-]+)$/;
-const TASK_ID_LINE = /task\s+id\s*:\s*((?:[A-Za-z][\w.-]*:)?[\w.-]+)/i;
+// The key is the whole word after `Task ID:` on that line, so that a malformed key is seen whole
+// (`arvo:` must not pass for the bare id `arvo`); punctuation that ends a sentence is not part of it.
+const TASK_ID_LINE = /task\s+id\s*:[ \t]*(\S+)/i;
+const SENTENCE_END = /[.,;!?]+$/;
 
 /** `arvo:14368`, `sample:1`, `14368` or 14368 → the task; undefined when it is no task key. */
 export function parseTaskKey(key: string | number): TaskRef | undefined {
@@ -24,10 +27,19 @@ export function formatTaskKey(task: TaskRef): string {
   return `${task.source}:${task.id}`;
 }
 
-/** Finds `Task ID: <key>` anywhere in a driver's text. */
+/**
+ * The key of the `Task ID: <key>` line in a driver's text, as written and not yet validated (`arvo:`
+ * stays `arvo:`, for the receiver to refuse by name); undefined when the text has no such line.
+ */
+export function findTaskKey(text: string): string | undefined {
+  const key = TASK_ID_LINE.exec(text)?.[1].replace(SENTENCE_END, '');
+  return key || undefined;
+}
+
+/** Finds `Task ID: <key>` anywhere in a driver's text; undefined when there is none or its key is malformed. */
 export function parseTaskRequest(text: string): TaskRef | undefined {
-  const match = TASK_ID_LINE.exec(text);
-  return match ? parseTaskKey(match[1]) : undefined;
+  const key = findTaskKey(text);
+  return key === undefined ? undefined : parseTaskKey(key);
 }
 
 export function formatTaskRequest(task: TaskRef): string {
