@@ -29,6 +29,8 @@ export { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from '
 export { createSandboxFactory, DockerSandboxFactory, LocalSandboxFactory, type SandboxFactoryDeps } from './lib/sandbox-factory';
 export { ArvoDockerEnvironment, type DockerSandboxContext } from './lib/docker-environment';
 export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type LocalSandboxContext } from './lib/local-environment';
+export { bubblewrapWorks, probeBubblewrap, type BubblewrapProbe } from './lib/bubblewrap';
+export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
 export { BUILD_CAPABILITIES, containerName } from './lib/container-spec';
 export { SANDBOX_WORKSPACE } from './lib/command-guard';
 export { HeadTailCap } from './lib/output-cap';

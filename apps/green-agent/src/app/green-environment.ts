@@ -1,7 +1,7 @@
 import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
 
-const SANDBOXES = ['auto', 'docker', 'local'] as const;
+const SANDBOXES = ['auto', 'docker', 'local', 'local-unsafe'] as const;
 export type SandboxChoice = (typeof SANDBOXES)[number];
 
 /** The green agent's configuration; `.env.example` documents each variable. */

@@ -44,7 +44,7 @@ describe('ArvoDockerModule', () => {
   it('rejects an unknown SANDBOX with a clear error', async () => {
     await expect(moduleWithConfig({ SANDBOX: 'bogus', TMP_DIR: tmpDir })).rejects.toMatchObject({
       code: 'SANDBOX_UNKNOWN',
-      message: 'SANDBOX="bogus" is not a sandbox backend; use one of: auto, docker, local',
+      message: 'SANDBOX="bogus" is not a sandbox backend; use one of: auto, docker, local, local-unsafe',
     });
   });
 
@@ -54,12 +54,12 @@ describe('ArvoDockerModule', () => {
     );
   });
 
-  it('provides the local backend for SANDBOX=local, and reaps stale task folders at boot', async () => {
+  it('provides the local backend for SANDBOX=local-unsafe (no bubblewrap needed), and reaps stale task folders at boot', async () => {
     const stale = join(tmpDir, 'arvo_1-0b8d7d1e-9f5a-4c8e-a1a2-58d4f4c1e8a0');
     await mkdir(stale);
     const longAgo = new Date(Date.now() - 7 * 24 * 3600_000);
     await utimes(stale, longAgo, longAgo);
-    const module = await moduleWithConfig({ SANDBOX: 'local', TMP_DIR: tmpDir, CACHE_DIR: join(tmpDir, 'cache') });
+    const module = await moduleWithConfig({ SANDBOX: 'local-unsafe', TMP_DIR: tmpDir, CACHE_DIR: join(tmpDir, 'cache') });
     await module.init();
     try {
       expect(module.get<SandboxFactory>(SANDBOX_FACTORY).kind).toBe('local');

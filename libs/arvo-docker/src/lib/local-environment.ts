@@ -1,24 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { constants } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
-import { bubblewrapArgs } from './bubblewrap';
+import { SANDBOX_PATH } from './bubblewrap';
 import { CommandGuard, SANDBOX_WORKSPACE } from './command-guard';
 import { containerName } from './container-spec';
-import { commandOutcome, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv, type CommandRun } from './exec-command';
+import { commandOutcome, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
+import { LocalCommand, type LocalIsolation } from './local-command';
 import { HeadTailCap } from './output-cap';
 import type { ProcessTable } from './process-table';
 import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
 import { SandboxError } from './sandbox-error';
 import type { SandboxOptions } from './sandbox-options';
 
-/** `bwrap`: inside bubblewrap. `process`: a plain process group on the host, nothing isolated. */
-export type LocalIsolation = 'bwrap' | 'process';
+export type { LocalIsolation } from './local-command';
 
 export const NO_ISOLATION_WARNING =
-  'WARNING: NOTHING IS ISOLATED. The local sandbox runs the agent\'s commands as plain processes on this host, with ' +
-  'its network and its files (bubblewrap is not installed or cannot run here). Use SANDBOX=docker, or install bwrap.';
+  "WARNING: NOTHING IS ISOLATED (SANDBOX=local-unsafe). The solver's commands run as plain processes on this host, with its " +
+  'network and every file this user can read. Use it only with solvers you trust; to isolate them, install bubblewrap ' +
+  '(apt-get install bubblewrap) or Docker (apt-get install docker.io) and use SANDBOX=local, docker or auto.';
 
 export interface LocalSandboxContext {
   isolation: LocalIsolation;
@@ -30,14 +29,15 @@ export interface LocalSandboxContext {
 }
 
 /**
- * A task's sandbox without a container engine: each command runs with bash in the workspace, inside
- * bubblewrap where it works. Without it, `/workspace` in commands is mapped to the host folder.
+ * A task's sandbox without a container engine: each command runs with bash in the workspace, inside a
+ * bubblewrap sandbox of its own (see bubblewrap.ts), or as plain processes where the user opted into
+ * that (SANDBOX=local-unsafe), with `/workspace` in commands mapped to the host folder.
  */
 export class ArvoLocalEnvironment implements Sandbox {
   readonly kind = 'local' as const;
   readonly name: string;
   private readonly guard: CommandGuard;
-  private readonly running = new Set<ChildProcess>();
+  private readonly running = new Set<LocalCommand>();
   private started = false;
   private stopped = false;
 
@@ -70,10 +70,16 @@ export class ArvoLocalEnvironment implements Sandbox {
     const inner = this.context.isolation === 'bwrap' ? verdict.command : this.toHostPaths(verdict.command);
     // The host's login profile is not the task's environment: a plain `bash -c`.
     const argv = shellCommandArgv({ shell: ['bash', '-c'], command: inner, timeoutS, killAfterS, useTimeout: true });
-    const run = await this.spawnCommand(argv, marker, cap, (timeoutS + killAfterS + hostGraceS) * 1000);
-    const outcome = commandOutcome(run, cap.finish(), timeoutS);
-    if (outcome.kind === 'timeout') await this.context.processes.killMarked(EXEC_MARKER, marker);
-    return outcome;
+    const running = new LocalCommand({ isolation: this.context.isolation, argv, workspaceDir: this.spec.workspaceDir, hidden: this.context.hidden, env: this.commandEnv(marker), cap });
+    this.running.add(running);
+    try {
+      const run = await running.finished((timeoutS + killAfterS + hostGraceS) * 1000);
+      const outcome = commandOutcome(run, cap.finish(), timeoutS);
+      if (outcome.kind === 'timeout') await this.killCommand(running, marker);
+      return outcome;
+    } finally {
+      this.running.delete(running);
+    }
   }
 
   async readFile(path: string): Promise<Buffer> {
@@ -99,7 +105,7 @@ export class ArvoLocalEnvironment implements Sandbox {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const child of this.running) killGroup(child);
+    await Promise.all([...this.running].map((running) => running.kill()));
     this.running.clear();
     this.context.onStopped?.(this);
   }
@@ -112,52 +118,26 @@ export class ArvoLocalEnvironment implements Sandbox {
     return command.replace(/(?<![\w.-])\/workspace(?=$|[^\w.-])/g, this.spec.workspaceDir);
   }
 
-  private spawnCommand(argv: string[], marker: string, cap: HeadTailCap, deadlineMs: number): Promise<CommandRun> {
-    const env = {
-      PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin',
-      HOME: this.context.isolation === 'bwrap' ? '/tmp' : this.spec.workspaceDir,
+  // The host's environment (keys, tokens) is not passed on.
+  private commandEnv(marker: string): Record<string, string> {
+    const isolated = this.context.isolation === 'bwrap';
+    return {
+      PATH: isolated ? SANDBOX_PATH : (process.env['PATH'] ?? SANDBOX_PATH),
+      HOME: isolated ? '/tmp' : this.spec.workspaceDir,
       LANG: 'C.UTF-8',
       ...NON_INTERACTIVE_ENV,
       [EXEC_MARKER]: marker,
     };
-    const [file, args] =
-      this.context.isolation === 'bwrap'
-        ? ['bwrap', [...bubblewrapArgs(this.spec.workspaceDir, this.context.hidden), '--', ...argv]]
-        : [argv[0], argv.slice(1)];
-    const started = Date.now();
-    // Its own process group, so that the whole command can be killed at once; the host's environment
-    // (keys, tokens) is not passed on.
-    const child = spawn(file, args, { cwd: this.spec.workspaceDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.running.add(child);
-    child.stdout?.on('data', (chunk: Buffer) => cap.write(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => cap.write(chunk));
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        killGroup(child);
-        finish(undefined, true);
-      }, deadlineMs);
-      let done = false;
-      const finish = (exitCode: number | undefined, hostDeadlineHit: boolean): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        this.running.delete(child);
-        resolve({ exitCode, hostDeadlineHit, elapsedMs: Date.now() - started });
-      };
-      child.once('error', (error) => {
-        cap.write(Buffer.from(`cannot run ${file}: ${error.message}\n`));
-        finish(127, false);
-      });
-      child.once('close', (code, signal) => finish(code ?? (signal ? 128 + constants.signals[signal] : undefined), false));
-    });
   }
-}
 
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
+  /**
+   * Everything a timed-out command started. In bubblewrap its namespace is gone with it. As plain
+   * processes the group goes, and then whatever still carries the command's marker in its environment
+   * (what left the group with `setsid`); a process that left the group and cleared its environment
+   * (`env -i setsid ...`) cannot be told from the host's own and lives on.
+   */
+  private async killCommand(running: LocalCommand, marker: string): Promise<void> {
+    await running.kill();
+    if (this.context.isolation === 'process') await this.context.processes.killMarked(EXEC_MARKER, marker);
   }
 }

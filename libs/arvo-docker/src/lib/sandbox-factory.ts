@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import { bubblewrapWorks } from './bubblewrap';
+import { probeBubblewrap } from './bubblewrap';
 import { removeContainer } from './container-removal';
 import { engineAnswers } from './docker-client';
 import { ArvoDockerEnvironment } from './docker-environment';
@@ -9,8 +9,8 @@ import { ownerFilter } from './labels';
 import { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation } from './local-environment';
 import type { ProcessTable } from './process-table';
 import type { Sandbox, SandboxFactory, SandboxSpec } from './sandbox';
-import { SandboxError } from './sandbox-error';
-import { SANDBOX_CHOICES, type SandboxOptions } from './sandbox-options';
+import { chooseSandbox } from './sandbox-choice';
+import type { SandboxOptions } from './sandbox-options';
 
 export interface SandboxFactoryDeps {
   docker: Docker;
@@ -21,28 +21,15 @@ export interface SandboxFactoryDeps {
 }
 
 /**
- * Picks the backend named by `options.sandbox`: `docker`, `local`, or `auto` (docker when an engine
- * answers, else local). Anything else is a configuration error, raised at boot.
+ * Picks the backend named by `options.sandbox` (see `chooseSandbox`): a choice this host cannot honour,
+ * or an unknown one, is a configuration error, raised at boot.
  */
 export async function createSandboxFactory(options: SandboxOptions, deps: SandboxFactoryDeps): Promise<SandboxFactory> {
-  switch (options.sandbox) {
-    case 'docker':
-      if (!(await engineAnswers(deps.docker))) {
-        throw new SandboxError('ENGINE_UNAVAILABLE', 'SANDBOX=docker, but no Docker engine answers (at DOCKER_HOST or the local socket)');
-      }
-      return new DockerSandboxFactory(deps.docker, options, deps.owner);
-    case 'local':
-      return LocalSandboxFactory.detect(options, deps);
-    case 'auto':
-      if (await engineAnswers(deps.docker)) return new DockerSandboxFactory(deps.docker, options, deps.owner);
-      deps.logger.warn('SANDBOX=auto: no Docker engine answers; falling back to the local sandbox');
-      return LocalSandboxFactory.detect(options, deps);
-    default:
-      throw new SandboxError(
-        'SANDBOX_UNKNOWN',
-        `SANDBOX=${JSON.stringify(options.sandbox)} is not a sandbox backend; use one of: ${SANDBOX_CHOICES.join(', ')}`,
-      );
-  }
+  const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => engineAnswers(deps.docker), probeBubblewrap: () => probeBubblewrap() });
+  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.docker, options, deps.owner);
+  if (backend.isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
+  else deps.logger.log(`local sandbox: commands run inside bubblewrap, without network${options.sandbox === 'auto' ? ' (SANDBOX=auto: no Docker engine answers)' : ''}`);
+  return new LocalSandboxFactory(backend.isolation, options, deps.processes);
 }
 
 /** Containers for tasks, all labelled with this instance's owner id. */
@@ -80,7 +67,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   };
 }
 
-/** Commands on this host, inside bubblewrap where it works, else as plain processes (loudly). */
+/** Commands on this host, each in a bubblewrap sandbox of its own, or as plain processes when asked for by name. */
 export class LocalSandboxFactory implements SandboxFactory {
   readonly kind = 'local' as const;
   private readonly live = new Set<Sandbox>();
@@ -91,20 +78,13 @@ export class LocalSandboxFactory implements SandboxFactory {
     private readonly processes: ProcessTable,
   ) {}
 
-  static detect(options: SandboxOptions, deps: SandboxFactoryDeps): LocalSandboxFactory {
-    const isolation: LocalIsolation = bubblewrapWorks() ? 'bwrap' : 'process';
-    if (isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
-    else deps.logger.log('local sandbox: commands run inside bubblewrap, without network');
-    return new LocalSandboxFactory(isolation, options, deps.processes);
-  }
-
   create(spec: SandboxSpec): Sandbox {
     const sandbox = new ArvoLocalEnvironment(
       {
         isolation: this.isolation,
         options: this.options,
         processes: this.processes,
-        // Other tasks' workspaces and the assessor's private files stay out of sight.
+        // Covered should they lie in the system's trees, which alone the sandbox shows of the host.
         hidden: [...this.options.privatePaths, this.options.tmpDir],
         onStopped: (stopped) => this.live.delete(stopped),
       },

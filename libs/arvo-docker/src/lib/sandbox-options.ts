@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { SandboxError } from './sandbox-error';
 
-export const SANDBOX_CHOICES = ['auto', 'docker', 'local'] as const;
+export const SANDBOX_CHOICES = ['auto', 'docker', 'local', 'local-unsafe'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
 
 /** Everything the sandboxes are configured with; `resolveSandboxOptions` fills the defaults. */
 export interface SandboxOptions {
-  /** `auto` (docker when an engine answers, else local), `docker` or `local`; checked by the factory. */
+  /** One of SANDBOX_CHOICES (see `chooseSandbox`); checked where the backend is picked. */
   sandbox: string;
   /** Where task workspaces live; the reaper removes stale ones here. */
   tmpDir: string;

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
+import { bubblewrapArgs } from './bubblewrap';
+import type { CommandRun } from './exec-command';
+import type { HeadTailCap } from './output-cap';
+
+/** `bwrap`: inside bubblewrap. `process`: a plain process group on the host, nothing isolated. */
+export type LocalIsolation = 'bwrap' | 'process';
+
+export interface LocalCommandSpec {
+  isolation: LocalIsolation;
+  /** The command's argv as it runs: inside the sandbox for `bwrap`. */
+  argv: string[];
+  workspaceDir: string;
+  /** Host paths bubblewrap covers should they lie in the system's trees. */
+  hidden: readonly string[];
+  env: Record<string, string>;
+  cap: HeadTailCap;
+}
+
+// bwrap writes `{"child-pid": N, ...}` here once the sandbox is set up; the command never sees this fd.
+const INFO_FD = 3;
+
+/**
+ * One command of the local sandbox, as a process of its own. In bubblewrap the command is pid 1 of a
+ * pid namespace of its own: when it ends or is killed, the kernel kills every process of the namespace,
+ * whatever they did (new sessions, a cleared environment, other names), before bwrap sees it gone. So
+ * nothing of the command outlives it, timed out or not. As plain processes only its process group can
+ * be found and killed.
+ */
+export class LocalCommand {
+  private readonly child: ChildProcess;
+  private readonly started = Date.now();
+  private readonly closed: Promise<number | undefined>;
+  /** Host pid of the command's pid 1 in bubblewrap, once bwrap has said it. */
+  private sandboxPid1?: number;
+  private readonly isolation: LocalIsolation;
+
+  constructor(spec: LocalCommandSpec) {
+    this.isolation = spec.isolation;
+    const [file, args] =
+      spec.isolation === 'bwrap'
+        ? ['bwrap', [...bubblewrapArgs(spec.workspaceDir, spec.hidden), '--info-fd', String(INFO_FD), '--', ...spec.argv]]
+        : [spec.argv[0], spec.argv.slice(1)];
+    // Its own process group, so that the whole group can be killed at once.
+    const info = spec.isolation === 'bwrap' ? 'pipe' : 'ignore';
+    this.child = spawn(file, args, { cwd: spec.workspaceDir, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', info] });
+    this.child.stdout?.on('data', (chunk: Buffer) => spec.cap.write(chunk));
+    this.child.stderr?.on('data', (chunk: Buffer) => spec.cap.write(chunk));
+    const infoPipe = this.child.stdio[INFO_FD];
+    if (infoPipe) void this.readSandboxInit(infoPipe as Readable);
+    this.closed = new Promise((resolve) => {
+      this.child.once('error', (error) => {
+        spec.cap.write(Buffer.from(`cannot run ${file}: ${error.message}\n`));
+        resolve(127);
+      });
+      this.child.once('close', (code, signal) => resolve(code ?? (signal ? 128 + constants.signals[signal] : undefined)));
+    });
+  }
+
+  /** Waits until the command ends; past `deadlineMs` it is killed and reported as hitting the host deadline. */
+  async finished(deadlineMs: number): Promise<CommandRun> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), deadlineMs)));
+    const ended = await Promise.race([this.closed, deadline]);
+    clearTimeout(timer);
+    if (ended !== 'deadline') return { exitCode: ended, hostDeadlineHit: false, elapsedMs: Date.now() - this.started };
+    await this.kill();
+    return { exitCode: undefined, hostDeadlineHit: true, elapsedMs: Date.now() - this.started };
+  }
+
+  /**
+   * Kills the command and waits until it is gone. In bubblewrap: SIGKILL to its pid 1, one signal that
+   * needs no fork (a fork bomb cannot starve it), and bwrap exits only once the kernel has emptied the
+   * namespace. As plain processes: SIGKILL to the process group, which may outlive its leader; what left
+   * the group lives on.
+   */
+  async kill(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    const running = this.child.exitCode === null && this.child.signalCode === null;
+    const exited = running ? once(this.child, 'exit') : Promise.resolve();
+    // The pid 1 is bwrap's child: its pid stays its own until bwrap has reaped it, and bwrap exits right
+    // after. Before bwrap has said that pid, bwrap's group goes, and --die-with-parent takes the rest.
+    if (this.isolation === 'process') signal(-pid);
+    else if (running) signal(this.sandboxPid1 ?? -pid);
+    await exited;
+  }
+
+  private async readSandboxInit(info: Readable): Promise<void> {
+    let text = '';
+    for await (const chunk of info) {
+      text += String(chunk);
+      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (pid) {
+        this.sandboxPid1 = Number(pid[1]);
+        break;
+      }
+    }
+    info.destroy();
+  }
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
