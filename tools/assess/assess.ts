@@ -6,12 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { A2aClientFactory, parseTaskProgress } from '@arvo-rca/a2a-protocol';
-import { createDockerClient, engineAnswers, listSampleIds } from '@arvo-rca/arvo-docker';
+import { listSampleIds } from '@arvo-rca/arvo-docker';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { runDirectoryName } from '@arvo-rca/task-logging';
 import { freePort, launchAgent, ROOT, stopAgent, waitForCard, type LaunchedAgent } from './agent-launcher';
 import { LiveDisplay } from './live-display';
 import { formatResultsTable } from './results-table';
+import { pickSandbox, sandboxChoice, type SandboxPick } from './sandbox-check';
 
 const USAGE = 'usage: assess [--tasks sample:1,arvo:14368,...] [--green URL] [--purple URL] [--concurrency N]';
 
@@ -35,22 +36,20 @@ async function parseOptions(argv: string[]): Promise<Options> {
   return { tasks, green: values.green, purple: values.purple, concurrency };
 }
 
-/** `auto` means docker when an engine answers; the runner says which it picked. */
-async function pickSandbox(): Promise<string> {
-  if (process.env['SANDBOX'] && process.env['SANDBOX'] !== 'auto') return process.env['SANDBOX'];
-  return (await engineAnswers(createDockerClient())) ? 'docker' : 'local';
+/** Said on the terminal before any agent starts: the sandbox, and a plain warning when nothing is isolated. */
+async function checkSandbox(): Promise<SandboxPick> {
+  const pick = await pickSandbox(sandboxChoice(process.env, ROOT));
+  console.log(pick.line);
+  if (pick.warning) console.warn(pick.warning);
+  return pick;
 }
 
-async function startAgents(options: Options, runDir: string): Promise<{ green: string; purple: string; launched: LaunchedAgent[] }> {
+async function startAgents(options: Options, runDir: string, sandbox?: SandboxPick): Promise<{ green: string; purple: string; launched: LaunchedAgent[] }> {
   const launched: LaunchedAgent[] = [];
   const green = options.green ?? `http://127.0.0.1:${await freePort()}/`;
   const purple = options.purple ?? `http://127.0.0.1:${await freePort()}/`;
   const shared = { LOG_RUN_DIR: runDir, GREEN_AGENT_URL: green, PURPLE_AGENT_URL: purple };
-  if (!options.green) {
-    const sandbox = await pickSandbox();
-    console.log(`sandbox: ${sandbox}${process.env['SANDBOX'] ? '' : ' (picked automatically)'}`);
-    launched.push(launchAgent('green-agent', Number(new URL(green).port), { ...shared, SANDBOX: sandbox }, runDir));
-  }
+  if (sandbox) launched.push(launchAgent('green-agent', Number(new URL(green).port), { ...shared, SANDBOX: sandbox.sandbox }, runDir));
   if (!options.purple) launched.push(launchAgent('purple-agent', Number(new URL(purple).port), shared, runDir));
   const byUrl = new Map(launched.map((agent) => [agent.url, agent.child]));
   const [greenCard, purpleCard] = await Promise.all([waitForCard(green, byUrl.get(green)), waitForCard(purple, byUrl.get(purple))]);
@@ -83,9 +82,11 @@ async function assess(options: Options, green: string, purple: string): Promise<
 
 async function main(): Promise<void> {
   const options = await parseOptions(process.argv.slice(2));
+  // Only a green agent this runner starts runs the solver's commands here.
+  const sandbox = options.green ? undefined : await checkSandbox();
   const runDir = process.env['LOG_RUN_DIR'] ?? join(ROOT, 'logs', runDirectoryName(new Date()));
   mkdirSync(runDir, { recursive: true });
-  const { green, purple, launched } = await startAgents(options, runDir);
+  const { green, purple, launched } = await startAgents(options, runDir, sandbox);
   const stopAll = (): Promise<void[]> => Promise.all(launched.map(stopAgent));
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
