@@ -5,7 +5,7 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { AgentProcess, Scratch, startAgent } from './support/agent-processes';
 import { startBusySolver, type BusySolver, type BusyTask } from './support/busy-solver';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
-import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { describeWithBubblewrap, describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { TaskContainers } from './support/task-containers';
 
 /** A task of the green agent caught mid-command: its container and its folder under TMP_DIR. */
@@ -96,23 +96,26 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     await restarted.stop();
   });
 
-  it('leaves the workspace of a SIGKILLed green agent on the local sandbox, which has no container, to its next start', async () => {
-    const green = await startGreen('local');
-    const busy = solver.nextBusy();
-    const heard = collect(clients.peer(green.url).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 120_000 }));
-    await busy;
-    const [taskDir] = taskDirs();
-    expect(taskDir).toMatch(/^sample_1-[0-9a-f-]{36}$/);
+  // SANDBOX=local runs only where bubblewrap does (CI installs it).
+  describeWithBubblewrap('on the local sandbox', () => {
+    it('leaves the workspace of a SIGKILLed green agent on the local sandbox, which has no container, to its next start', async () => {
+      const green = await startGreen('local');
+      const busy = solver.nextBusy();
+      const heard = collect(clients.peer(green.url).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 120_000 }));
+      await busy;
+      const [taskDir] = taskDirs();
+      expect(taskDir).toMatch(/^sample_1-[0-9a-f-]{36}$/);
 
-    await green.stop('SIGKILL');
-    await heard;
-    expect(taskDirs()).toEqual([taskDir]);
+      await green.stop('SIGKILL');
+      await heard;
+      expect(taskDirs()).toEqual([taskDir]);
 
-    const restarted = await startGreen('local');
+      const restarted = await startGreen('local');
 
-    // Fresh as it is, the folder names a dead owner: the reaper removed it before the card was served.
-    expect(taskDirs()).toEqual([]);
-    await restarted.stop();
+      // Fresh as it is, the folder names a dead owner: the reaper removed it before the card was served.
+      expect(taskDirs()).toEqual([]);
+      await restarted.stop();
+    });
   });
 
   it('removes its containers and workspaces and exits within 10 s of SIGTERM mid-task', async () => {

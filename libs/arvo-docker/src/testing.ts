@@ -1,2 +1,3 @@
-// Test-only entry point (`@arvo-rca/arvo-docker/testing`): helpers for suites that need an engine.
+// Test-only entry point (`@arvo-rca/arvo-docker/testing`): helpers for suites that need an engine or bubblewrap.
+export { describeWithBubblewrap } from './lib/bubblewrap-gate.testing';
 export { describeWithDocker } from './lib/docker-gate.testing';
