@@ -1,5 +1,5 @@
 export { createDockerClient, engineAnswers } from './lib/docker-client';
-export { LABEL_CONTEXT, LABEL_OWNER, LABEL_RECIPE, LABEL_TASK, ownerFilter, type ContainerLabels } from './lib/labels';
+export { LABEL_CONTEXT, LABEL_OWNER, LABEL_RECIPE, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter, type ContainerLabels } from './lib/labels';
 export { runOneShot, type OneShotOptions, type OneShotResult } from './lib/one-shot';
 export {
   BASE_IMAGE,
@@ -16,6 +16,7 @@ export type { CommandOutput, ExecOptions, ExecOutcome, Sandbox, SandboxFactory, 
 export { SandboxError, type SandboxErrorCode } from './lib/sandbox-error';
 export {
   DEFAULT_SANDBOX_OPTIONS,
+  defaultContainerCpus,
   parseMemory,
   resolveSandboxOptions,
   SANDBOX_CHOICES,

@@ -1,15 +1,16 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_WORKSPACE } from './command-guard';
-import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK } from './labels';
+import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER } from './labels';
 import type { SandboxOptions } from './sandbox-options';
 
 /**
  * The capabilities a task container keeps after `CapDrop: ALL`: what building and running C/C++
  * projects as root needs, and no more.
- * - CHOWN, FOWNER, FSETID: `make install`, `tar`, `cp -a` and `chmod` on files root does not own (the
- *   workspace is owned by the host user) and keeping set-id bits.
- * - DAC_OVERRIDE: root writing into the bind-mounted workspace owned by another uid (loc.json, builds).
+ * - CHOWN, FOWNER, FSETID: `make install`, `tar`, `cp -a` and `chmod` on files root does not own and
+ *   keeping set-id bits. Nothing of the container's files is on the host (the workspace is copied in),
+ *   so a set-id file made in here gives nobody anything outside.
+ * - DAC_OVERRIDE: root writing into files and folders of other uids (build trees of the image).
  * - SETUID, SETGID: build and test scripts that drop to another user (su, runuser, setpriv).
  * - KILL: signalling processes of another uid started by such scripts (and cleaning them up on timeout).
  * Dropped among Docker's defaults: NET_RAW and NET_BIND_SERVICE (no network), MKNOD, SYS_CHROOT,
@@ -26,11 +27,14 @@ export function containerName(task: string, unique: string = randomBytes(4).toSt
 export interface TaskContainerInput {
   name: string;
   image: string;
-  workspaceDir: string;
+  /** Host path of the task's folder, labelled so that a reaper can remove it with the container. */
+  taskFolder: string;
   owner: string;
   task: string;
   contextId: string;
   options: SandboxOptions;
+  /** Ask the engine to limit the container's disk (only some storage drivers can). */
+  storageLimit: boolean;
 }
 
 /** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
@@ -45,7 +49,7 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
     Entrypoint: ['sleep'],
     Cmd: [String(keepAliveS)],
     WorkingDir: SANDBOX_WORKSPACE,
-    Labels: { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId },
+    Labels: { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId, [LABEL_TASK_FOLDER]: input.taskFolder },
     Tty: false,
     OpenStdin: false,
     AttachStdin: false,
@@ -62,8 +66,8 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
       CapDrop: ['ALL'],
       CapAdd: [...BUILD_CAPABILITIES],
       SecurityOpt: ['no-new-privileges'],
-      // A bind mount, not `Binds`: a missing workspace fails instead of being created empty as root.
-      Mounts: [{ Type: 'bind', Source: input.workspaceDir, Target: SANDBOX_WORKSPACE, ReadOnly: false }],
+      // No mounts: the workspace is copied in, so the engine needs nothing of this host's disk.
+      ...(input.storageLimit ? { StorageOpt: { size: String(options.diskBytes) } } : {}),
     },
   };
 }

@@ -41,9 +41,9 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-docker-start-');
     // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
-    // and no base64 either: the shell session needs nothing but sh.
+    // no base64 either (the shell session needs nothing but sh), and no tar (so the workspace goes in through the engine).
     await buildTestImage(docker, noSleepImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
-    await buildTestImage(docker, noBashImage, { Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout /usr/bin/base64\n` });
+    await buildTestImage(docker, noBashImage, { Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout /usr/bin/base64 /bin/tar /usr/bin/tar\n` });
   }, 120_000);
 
   afterAll(async () => {
@@ -85,13 +85,16 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     await expect(docker.getContainer(sandbox.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
   }, 30_000);
 
-  it('falls back to sh -c without bash, and to the host deadline without timeout, killing what was left, all through the session', async () => {
+  it('falls back to sh -c without bash, to the host deadline without timeout, and to the archive API without tar', async () => {
     const progress: string[] = [];
     const sandbox = factory().create(spec(noBashImage, await makeTaskWorkspace(root), progress));
     await sandbox.start();
     try {
       expect(await sandbox.exec(`printf '%s\\n' "two words"\necho 'line two'`)).toMatchObject({ kind: 'completed', output: 'two words\nline two\n' });
-      expect((await docker.getContainer(sandbox.name).inspect()).ExecIDs).toHaveLength(1);
+      expect(await sandbox.exec('cat /workspace/1_error.txt; ls /workspace')).toMatchObject({ kind: 'completed', output: expect.stringMatching(/AddressSanitizer[^]*shared/) });
+      const execs = (await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length;
+      expect(await sandbox.exec('echo again')).toMatchObject({ kind: 'completed', output: 'again\n' });
+      expect((await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length).toBe(execs);
 
       const started = Date.now();
       const outcome = await sandbox.exec('echo "$0 in $(pwd)"; sleep 4246', { timeoutS: 2 });
@@ -123,13 +126,48 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
       const started = Date.now();
       const outcome = await sandbox.exec("trap '' TERM; echo partial; sleep 4247; echo survived", { timeoutS: 1 });
 
-      expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'partial\n', note: 'command timed out after 1 s' });
+      expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'partial\n', note: expect.stringMatching(/^command timed out after 1 s; every process of the task was ended/) });
       expect(Date.now() - started).toBeLessThan(6000);
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'completed', output: expect.not.stringContaining('sleep 4247') });
     } finally {
       await sandbox.stop();
     }
   }, 30_000);
+
+  it("ends every process of a timed-out command, whatever it did to hide, and keeps the container's files", async () => {
+    const sandbox = factory().create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
+    await sandbox.start();
+    try {
+      await sandbox.exec('echo kept > /workspace/shared/note; echo kept > /tmp/note');
+      const command = 'env -i setsid sleep 4250 >/dev/null 2>&1 & (exec -a innocent sleep 4251) >/dev/null 2>&1 & nohup sleep 4252 >/dev/null 2>&1 & sleep 30';
+      const outcome = await sandbox.exec(command, { timeoutS: 1 });
+
+      expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, note: expect.stringContaining('every process of the task was ended') });
+      const after = await sandbox.exec(`${LIST_PROCESSES}; cat /workspace/shared/note /tmp/note`);
+      expect(after).toMatchObject({ kind: 'completed', output: expect.stringMatching(/kept\nkept\n$/) });
+      expect(after).toMatchObject({ output: expect.not.stringMatching(/sleep 425|innocent/) });
+    } finally {
+      await sandbox.stop();
+    }
+  }, 30_000);
+
+  it('tells the task once when its container writes past the disk limit', async () => {
+    const breaches: string[] = [];
+    const sandbox = factory({ diskBytes: 64 * 1024 ** 2, diskCheckIntervalS: 1 }).create({
+      ...spec(sampleImageTag('1'), await makeTaskWorkspace(root)),
+      onDiskLimit: (detail) => breaches.push(detail),
+    });
+    await sandbox.start();
+    try {
+      expect(await sandbox.exec('head -c 100M /dev/zero > /workspace/big; head -c 10M /dev/zero > /tmp/more')).toMatchObject({ returnCode: 0 });
+      await waitFor(() => breaches.length > 0, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+
+      expect(breaches).toEqual([expect.stringMatching(/wrote 1[01]\d\.\d MiB, past its disk limit of 64\.0 MiB$/)]);
+    } finally {
+      await sandbox.stop();
+    }
+  }, 40_000);
 
   it('leaves background processes of a command that ended alone (only timeouts kill)', async () => {
     const sandbox = factory().create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
@@ -163,12 +201,13 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
       stream.destroy();
     }
 
-    // Each container is created and answers in its session before the next is created, and is gone
-    // before the next removal begins.
+    // Each container is created and answers in its session (its first exec) before the next is created,
+    // and is gone before the next removal begins. The copy of its workspace runs outside the pace.
     const order = events.filter((event) => event.startsWith('create')).map((event) => event.split(' ')[1]);
-    const starts = events.filter((event) => /^(create|exec_start)/.test(event));
+    const starts = events.filter((event, at) => event.startsWith('create') || (event.startsWith('exec_start') && events.indexOf(event) === at));
     expect(starts).toEqual(order.flatMap((name) => [`create ${name}`, `exec_start ${name}`]));
-    const removals = events.filter((event) => /^(kill|destroy)/.test(event)).map((event) => event.split(' ')[0]);
+    // A first create that asks for a disk limit the storage driver cannot give leaves a `destroy` before it.
+    const removals = events.slice(events.indexOf(`create ${order[0]}`)).filter((event) => /^(kill|destroy)/.test(event)).map((event) => event.split(' ')[0]);
     expect(removals).toEqual(['kill', 'destroy', 'kill', 'destroy', 'kill', 'destroy']);
   }, 60_000);
 

@@ -1,10 +1,12 @@
 import type Docker from 'dockerode';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { CommandGuard, SANDBOX_WORKSPACE } from './command-guard';
 import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { containerName, taskContainerSpec } from './container-spec';
+import { DiskWatchdog } from './disk-watchdog';
 import { FrameDemuxer } from './frame-demuxer';
 import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix, type CommandRun } from './exec-command';
 import type { ImagePuller } from './image-puller';
@@ -13,6 +15,7 @@ import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
 import { engineReason, SandboxError } from './sandbox-error';
 import type { EngineGate } from './engine-gate';
 import { ShellSession } from './shell-session';
+import { copyWorkspaceIn } from './workspace-copy';
 import type { SandboxOptions } from './sandbox-options';
 
 export interface DockerSandboxContext {
@@ -23,20 +26,20 @@ export interface DockerSandboxContext {
   options: SandboxOptions;
   /** Paces container starts and removals (`options.startConcurrency`); shared by every sandbox of one factory. */
   engineGate: EngineGate;
+  /** Whether the engine limits a container's disk (`StorageOpt`); learnt at the first create, shared by one factory. */
+  storageLimits: { supported?: boolean };
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;
 }
 
-// Kills every process carrying the command's marker, a few rounds in case one was forking meanwhile.
-const killMarked = (marker: string): string => `m=${shellQuote(`${EXEC_MARKER}=${marker}`)}; for round in 1 2 3; do found=; for p in /proc/[0-9]*; do
-  if grep -qzxF -- "$m" "$p/environ" 2>/dev/null; then kill -9 "\${p#/proc/}" 2>/dev/null; found=1; fi; done
-  [ -z "$found" ] && exit 0; sleep 0.1; done`;
 const removeGit = (roots: readonly string[]): string =>
   `for d in ${roots.map(shellQuote).join(' ')}; do if [ -d "$d" ]; then find "$d" -name .git -prune -exec rm -rf {} + || exit 1; fi; done`;
 const PROBE_TOOLS = 'for t in bash timeout; do command -v $t >/dev/null && echo $t; done; true';
 const SCRIPT_PREFIX = ['sh', '-c'];
 const HOUSEKEEPING_DEADLINE_MS = 300_000;
 const READ_DEADLINE_MS = 60_000;
+const COPY_DEADLINE_MS = 600_000;
+const RESTART_NOTE = 'every process of the task was ended (its sandbox was restarted; its files are as they were)';
 
 /** A task's sandbox in its own hardened Docker container (SPEC section 5). */
 export class ArvoDockerEnvironment implements Sandbox {
@@ -49,6 +52,7 @@ export class ArvoDockerEnvironment implements Sandbox {
   private session: ShellSession | undefined;
   private stopped = false;
   private readonly guard: CommandGuard;
+  private watchdog: DiskWatchdog | undefined;
 
   constructor(
     private readonly context: DockerSandboxContext,
@@ -67,11 +71,14 @@ export class ArvoDockerEnvironment implements Sandbox {
     try {
       await this.checkWorkspace();
       await this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress);
-      await this.context.engineGate(async () => {
+      const container = await this.context.engineGate(async () => {
         this.container = await this.createContainer();
         await this.startContainer(this.container);
+        return this.container;
       });
-      await this.removeGitDirectories();
+      // Both go through the engine at once: the copy in an exec of its own, the removal in the session.
+      await Promise.all([copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS), this.removeGitDirectories()]);
+      this.watchDisk(container);
       if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
     } catch (error) {
       await this.stop();
@@ -95,9 +102,11 @@ export class ArvoDockerEnvironment implements Sandbox {
         throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
       });
     const outcome = commandOutcome(run, cap.finish(), timeoutS);
-    // A timed-out command, or one whose session died under it, may have left processes behind.
-    if (outcome.kind === 'timeout' || run.exitCode === undefined) await this.killMarked(container, marker);
-    return outcome;
+    // A timed-out command, or one whose session died under it, may have left processes behind, in new
+    // sessions, with a cleared environment, forking at the pids limit: none of them survives a restart.
+    if (outcome.kind !== 'timeout' && run.exitCode !== undefined) return outcome;
+    await this.restartProcesses(container);
+    return outcome.kind === 'timeout' ? { ...outcome, note: `${outcome.note}; ${RESTART_NOTE}` } : outcome;
   }
 
   async readFile(path: string): Promise<Buffer> {
@@ -126,7 +135,7 @@ export class ArvoDockerEnvironment implements Sandbox {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.container) await this.handBackWorkspace(this.container);
+    this.watchdog?.stop();
     this.session?.close();
     const container = this.container;
     if (container) await this.context.engineGate(() => removeContainer(container));
@@ -146,10 +155,30 @@ export class ArvoDockerEnvironment implements Sandbox {
   }
 
   private async createContainer(): Promise<Docker.Container> {
-    const spec = taskContainerSpec({ ...this.spec, name: this.name, owner: this.context.owner, options: this.options });
-    return this.context.docker.createContainer(spec).catch((error: unknown) => {
-      throw new SandboxError('CONTAINER_CREATE_FAILED', `creating container ${this.name} failed: ${engineReason(error)}`, { cause: error });
-    });
+    const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options };
+    const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec({ ...input, storageLimit }));
+    const storage = this.context.storageLimits;
+    return create(storage.supported !== false)
+      .then((container) => {
+        storage.supported ??= true;
+        return container;
+      })
+      .catch((error: unknown) => {
+        // Most storage drivers cannot limit a container's disk; the watchdog then does it alone.
+        if (storage.supported !== undefined || !/storage.?opt/i.test(engineReason(error))) throw error;
+        storage.supported = false;
+        return create(false);
+      })
+      .catch((error: unknown) => {
+        throw new SandboxError('CONTAINER_CREATE_FAILED', `creating container ${this.name} failed: ${engineReason(error)}`, { cause: error });
+      });
+  }
+
+  private watchDisk(container: Docker.Container): void {
+    const onDiskLimit = this.spec.onDiskLimit;
+    if (!onDiskLimit) return;
+    this.watchdog = new DiskWatchdog(container, this.options.diskBytes, this.options.diskCheckIntervalS * 1000, onDiskLimit);
+    this.watchdog.start();
   }
 
   // The keep-alive's own output (normally none) says why a container stopped right after its start.
@@ -210,20 +239,19 @@ export class ArvoDockerEnvironment implements Sandbox {
     return runContainerExec(container, { cmd: [...prefix, text], env, workingDir: SANDBOX_WORKSPACE, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
   }
 
-  // Files the commands made are root's; an assessor running as another user could not delete them.
-  private async handBackWorkspace(container: Docker.Container): Promise<void> {
-    const owner = this.options.workspaceOwner;
-    if (!owner) return;
-    const chown = `chown -R ${owner.uid}:${owner.gid} ${SANDBOX_WORKSPACE}`;
-    await this.runAside(container, SCRIPT_PREFIX, chown, () => undefined, 30_000).catch(
-      () => undefined, // A container that is already gone took nothing of the workspace with it.
-    );
-  }
-
-  private async killMarked(container: Docker.Container, marker: string): Promise<void> {
-    await this.runAside(container, SCRIPT_PREFIX, killMarked(marker), () => undefined, 30_000).catch(
-      () => undefined, // The container may be gone; then so are its processes.
-    );
+  /**
+   * Ends every process in the container by restarting it through the engine: its init and everything
+   * under it go, whatever they did to hide (new sessions, a cleared environment, other names, a fork
+   * bomb at the pids limit, where no kill command could even start), and its files stay as they are.
+   * The next command opens a new session.
+   */
+  private async restartProcesses(container: Docker.Container): Promise<void> {
+    this.session?.close();
+    this.session = undefined;
+    if (this.stopped) return;
+    await this.context.engineGate(() => container.restart({ t: 0 })).catch((error: unknown) => {
+      this.spec.onProgress?.(`${this.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
+    });
   }
 
   private async housekeeping(container: Docker.Container, script: string, what: string): Promise<{ output: string }> {

@@ -12,7 +12,9 @@ export type SandboxErrorCode =
   | 'SANDBOX_NOT_STARTED'
   | 'EXEC_FAILED'
   | 'FILE_NOT_READABLE'
-  | 'FILE_TOO_LARGE';
+  | 'FILE_TOO_LARGE'
+  | 'WORKSPACE_COPY_FAILED'
+  | 'DISK_LIMIT_EXCEEDED';
 
 /** An error of the sandbox layer: a code for programs, a message that names the problem for people. */
 export class SandboxError extends Error {

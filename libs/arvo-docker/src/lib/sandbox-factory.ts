@@ -38,6 +38,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
   private readonly engineGate: EngineGate;
+  private readonly storageLimits: { supported?: boolean } = {};
 
   constructor(
     private readonly docker: Docker,
@@ -49,7 +50,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   }
 
   create(spec: SandboxSpec): Sandbox {
-    const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, engineGate: this.engineGate, onStopped: this.forget };
+    const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, engineGate: this.engineGate, storageLimits: this.storageLimits, onStopped: this.forget };
     const sandbox = new ArvoDockerEnvironment(context, spec);
     this.live.add(sandbox);
     return sandbox;

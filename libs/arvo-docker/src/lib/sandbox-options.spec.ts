@@ -1,17 +1,22 @@
 import { availableParallelism } from 'node:os';
-import { DEFAULT_SANDBOX_OPTIONS, parseMemory, resolveSandboxOptions, sandboxOptionsFromConfig } from './sandbox-options';
+import { DEFAULT_SANDBOX_OPTIONS, defaultContainerCpus, parseMemory, resolveSandboxOptions, sandboxOptionsFromConfig } from './sandbox-options';
 
 describe('sandbox options', () => {
-  it('default to the limits of SPEC section 5: 120 s commands, 100 KiB output, 4 GiB, 1024 pids, 2 CPUs, .git removed under /src', () => {
+  it('default to 120 s commands, 100 KiB output, 4 GiB, 1024 pids, 20 GiB of disk, .git removed under /src', () => {
     expect(resolveSandboxOptions({})).toMatchObject({
       sandbox: 'auto',
       commandTimeoutS: 120,
       maxOutputBytes: 102_400,
       memoryBytes: 4 * 1024 ** 3,
       pids: 1024,
-      cpus: 2,
+      cpus: defaultContainerCpus(),
+      diskBytes: 20 * 1024 ** 3,
       removeGitUnder: ['/src'],
     });
+  });
+
+  it('give a task half the CPUs by default, at least one and at most two, leaving room for other tasks on small machines', () => {
+    expect([1, 2, 3, 4, 16].map((cpus) => defaultContainerCpus(cpus))).toEqual([1, 1, 1, 2, 2]);
   });
 
   it('start and remove one container per CPU at a time unless told otherwise, and refuse a pace of 0', () => {
@@ -33,6 +38,7 @@ describe('sandbox options', () => {
       ['TASK_TIMEOUT_S', 900],
       ['MAX_OUTPUT_BYTES', 4096],
       ['CONTAINER_MEMORY', '2g'],
+      ['CONTAINER_DISK', '50g'],
       ['CONTAINER_PIDS', 256],
       ['CONTAINER_CPUS', 1.5],
       ['SANDBOX_START_CONCURRENCY', '3'],
@@ -47,6 +53,7 @@ describe('sandbox options', () => {
       taskTimeoutS: 900,
       maxOutputBytes: 4096,
       memoryBytes: 2 * 1024 ** 3,
+      diskBytes: 50 * 1024 ** 3,
       pids: 256,
       cpus: 1.5,
       startConcurrency: 3,

@@ -25,6 +25,10 @@ export interface SandboxOptions {
   memoryBytes: number;
   pids: number;
   cpus: number;
+  /** What one task's container may write (its workspace and every other write) before the task ends. */
+  diskBytes: number;
+  /** How often the disk watchdog looks at a container's writes. */
+  diskCheckIntervalS: number;
   /** Host paths holding the assessor's private files: commands naming them are refused, and the local sandbox hides them. */
   privatePaths: string[];
   /** Folders inside the image whose `.git` directories are removed before the agent gets in (empty: keep them). */
@@ -38,11 +42,6 @@ export interface SandboxOptions {
    * green agent's event loop (measured on 2 cores: the burst takes about a tenth longer).
    */
   startConcurrency: number;
-  /**
-   * Who must be able to delete the workspace afterwards: the task's files are handed to this uid:gid
-   * before its container goes (commands run as root in there). Unset when the assessor runs as root.
-   */
-  workspaceOwner?: { uid: number; gid: number };
 }
 
 export type SandboxOptionsInput = Partial<SandboxOptions>;
@@ -58,7 +57,9 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   maxOutputBytes: 100 * 1024,
   memoryBytes: 4 * 1024 ** 3,
   pids: 1024,
-  cpus: 2,
+  cpus: defaultContainerCpus(),
+  diskBytes: 20 * 1024 ** 3,
+  diskCheckIntervalS: 5,
   privatePaths: [],
   removeGitUnder: ['/src'],
   pullTimeoutS: 1800,
@@ -76,6 +77,8 @@ const POSITIVE: (keyof SandboxOptions)[] = [
   'memoryBytes',
   'pids',
   'cpus',
+  'diskBytes',
+  'diskCheckIntervalS',
   'pullTimeoutS',
   'readFileMaxBytes',
   'startConcurrency',
@@ -102,7 +105,7 @@ export function parseMemory(text: string): number {
 
 /**
  * Sandbox options from the green agent's configuration (SANDBOX, TMP_DIR, CACHE_DIR, COMMAND_TIMEOUT_S,
- * TASK_TIMEOUT_S, MAX_OUTPUT_BYTES, CONTAINER_MEMORY, CONTAINER_PIDS, CONTAINER_CPUS, SANDBOX_START_CONCURRENCY); a Nest
+ * TASK_TIMEOUT_S, MAX_OUTPUT_BYTES, CONTAINER_MEMORY, CONTAINER_DISK, CONTAINER_PIDS, CONTAINER_CPUS, SANDBOX_START_CONCURRENCY); a Nest
  * `ConfigService` fits `config`. CACHE_DIR holds `patch.diff`, so it is private.
  */
 export function sandboxOptionsFromConfig(config: { get(key: string): unknown }): SandboxOptionsInput {
@@ -112,6 +115,7 @@ export function sandboxOptionsFromConfig(config: { get(key: string): unknown }):
   };
   const number = (key: string): number | undefined => (text(key) === undefined ? undefined : Number(text(key)));
   const memory = text('CONTAINER_MEMORY');
+  const disk = text('CONTAINER_DISK');
   const cache = text('CACHE_DIR');
   return {
     sandbox: text('SANDBOX'),
@@ -120,17 +124,18 @@ export function sandboxOptionsFromConfig(config: { get(key: string): unknown }):
     taskTimeoutS: number('TASK_TIMEOUT_S'),
     maxOutputBytes: number('MAX_OUTPUT_BYTES'),
     memoryBytes: memory === undefined ? undefined : parseMemory(memory),
+    diskBytes: disk === undefined ? undefined : parseMemory(disk),
     pids: number('CONTAINER_PIDS'),
     cpus: number('CONTAINER_CPUS'),
     startConcurrency: number('SANDBOX_START_CONCURRENCY'),
     privatePaths: cache === undefined ? [] : [cache],
-    workspaceOwner: nonRootUser(),
   };
 }
 
-/** This process's user, when it is not root (root can delete whatever the commands left). */
-function nonRootUser(): SandboxOptions['workspaceOwner'] {
-  const uid = process.getuid?.();
-  const gid = process.getgid?.();
-  return uid === undefined || gid === undefined || uid === 0 ? undefined : { uid, gid };
+/**
+ * CPUs one task's container may use: half the machine's, between 1 and 2, so that on a small machine
+ * one task's build leaves room for the assessor and the other tasks.
+ */
+export function defaultContainerCpus(cpus: number = availableParallelism()): number {
+  return Math.min(2, Math.max(1, Math.floor(cpus / 2)));
 }

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
-import { LABEL_OWNER, ownerFilter } from './labels';
+import { LABEL_OWNER, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
 import { ProcessTable } from './process-table';
 import { SandboxReaper } from './sandbox-reaper';
@@ -94,16 +94,12 @@ describeWithDocker('SandboxReaper, containers', () => {
     }
   });
 
-  async function containerOf(owner: string, workspace?: string): Promise<string> {
+  async function containerOf(owner: string, taskFolder?: string): Promise<string> {
     const container = await docker.createContainer({
       Image: sampleImageTag('1'),
       Cmd: ['sleep', '60'],
-      Labels: { [LABEL_OWNER]: owner },
-      HostConfig: {
-        NetworkMode: 'none',
-        Init: true,
-        Mounts: workspace === undefined ? [] : [{ Type: 'bind', Source: workspace, Target: '/workspace', ReadOnly: false }],
-      },
+      Labels: { [LABEL_OWNER]: owner, ...(taskFolder === undefined ? {} : { [LABEL_TASK_FOLDER]: taskFolder }) },
+      HostConfig: { NetworkMode: 'none', Init: true },
     });
     await container.start();
     return container.id;
@@ -131,7 +127,7 @@ describeWithDocker('SandboxReaper, containers', () => {
     expect(await exists(otherHost)).toBe(true);
   }, 30_000);
 
-  it('removes the fresh task folder a dead owner mounted, and no folder of a live owner or outside TMP_DIR', async () => {
+  it("removes the fresh task folder a dead owner's container was made for, and no folder of a live owner or outside TMP_DIR", async () => {
     const root = await mkdtemp('/tmp/arvo-reaper-mounts-');
     const tmpDir = join(root, 'tasks');
     const orphanTask = join(tmpDir, `sample_1-${randomUUID()}`);
@@ -139,9 +135,9 @@ describeWithDocker('SandboxReaper, containers', () => {
     const outside = join(root, `sample_1-${randomUUID()}`);
     for (const dir of [orphanTask, liveTask, outside]) await mkdir(join(dir, 'workspace', 'shared'), { recursive: true });
     try {
-      const dead = await containerOf(owners.dead, join(orphanTask, 'workspace'));
-      const deadOutside = await containerOf(owners.dead, join(outside, 'workspace'));
-      const live = await containerOf(owners.live, join(liveTask, 'workspace'));
+      const dead = await containerOf(owners.dead, orphanTask);
+      const deadOutside = await containerOf(owners.dead, outside);
+      const live = await containerOf(owners.live, liveTask);
 
       const reaped = await reaper.reapContainers(docker, tmpDir);
 

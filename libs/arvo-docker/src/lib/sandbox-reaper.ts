@@ -3,7 +3,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { removeContainer } from './container-removal';
-import { LABEL_OWNER } from './labels';
+import { LABEL_OWNER, LABEL_TASK_FOLDER } from './labels';
 import { ownerIsAlive, parseOwnerId } from './owner-id';
 import type { ProcessTable } from './process-table';
 import { taskFolderOwner } from './task-folder-owner';
@@ -11,7 +11,7 @@ import { taskFolderOwner } from './task-folder-owner';
 /** `<source>_<id>-<unique>`, the name of a task's folder under TMP_DIR (SPEC section 3.2). */
 export const TASK_DIR_PATTERN = /^[0-9A-Za-z-]+_[0-9A-Za-z_-]+-[0-9a-f-]{8,36}$/;
 
-/** What `reapContainers` removed: container names, and the task folders those containers mounted. */
+/** What `reapContainers` removed: container names, and the task folders those containers were made for. */
 export interface ReapedContainers {
   containers: string[];
   workspaces: string[];
@@ -19,7 +19,7 @@ export interface ReapedContainers {
 
 /**
  * Removes what crashed assessors left behind: containers whose owner process on this host is dead,
- * with the task folders they mounted, task folders whose owner file names such an owner, and task
+ * with the task folders they were made for, task folders whose owner file names such an owner, and task
  * folders older than the longest task may run. Owners on other hosts, and ids of another shape, are
  * never touched: nobody here can tell whether they are alive.
  */
@@ -30,8 +30,8 @@ export class SandboxReaper {
   ) {}
 
   /**
-   * Removes the containers of dead owners. A task folder under `tmpDir` that such a container mounted
-   * goes too: its owner died mid-task, so nobody will dispose of it, and waiting for the age limit
+   * Removes the containers of dead owners. The task folder under `tmpDir` that such a container was
+   * made for (its label says which) goes too: its owner died mid-task, so nobody will dispose of it, and waiting for the age limit
    * would leave a fresh orphan (sources, builds) on disk for an hour.
    */
   async reapContainers(docker: Docker, tmpDir?: string): Promise<ReapedContainers> {
@@ -42,7 +42,7 @@ export class SandboxReaper {
       if (!owner || owner.host !== this.host || ownerIsAlive(owner, this.processes)) continue;
       await removeContainer(docker.getContainer(info.Id));
       removed.containers.push(info.Names[0]?.replace(/^\//, '') ?? info.Id);
-      const folder = tmpDir === undefined ? undefined : mountedTaskFolder(info, tmpDir);
+      const folder = tmpDir === undefined ? undefined : labelledTaskFolder(info, tmpDir);
       if (folder === undefined) continue;
       await rm(folder, { recursive: true, force: true });
       removed.workspaces.push(folder);
@@ -79,13 +79,11 @@ async function isOlderThan(path: string, maxAgeMs: number, now: number): Promise
   return info !== undefined && now - info.mtimeMs > maxAgeMs;
 }
 
-/** The task folder directly under `tmpDir` that holds one of the container's bind mounts, if any. */
-function mountedTaskFolder(info: Docker.ContainerInfo, tmpDir: string): string | undefined {
-  for (const mount of info.Mounts ?? []) {
-    if (mount.Type !== 'bind') continue;
-    const inside = relative(tmpDir, mount.Source);
-    const [name] = inside.split(sep);
-    if (!isAbsolute(inside) && TASK_DIR_PATTERN.test(name)) return join(tmpDir, name);
-  }
-  return undefined;
+/** The task folder the container was made for, when its label names one directly under `tmpDir`. */
+function labelledTaskFolder(info: Docker.ContainerInfo, tmpDir: string): string | undefined {
+  const folder = info.Labels[LABEL_TASK_FOLDER];
+  if (!folder) return undefined;
+  const inside = relative(tmpDir, folder);
+  const [name] = inside.split(sep);
+  return !isAbsolute(inside) && inside === name && TASK_DIR_PATTERN.test(name) ? join(tmpDir, name) : undefined;
 }

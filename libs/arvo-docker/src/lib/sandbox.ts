@@ -10,10 +10,15 @@ export interface SandboxSpec {
   contextId: string;
   /** The image of the task (docker backend only). */
   image: string;
-  /** Host folder of the task's workspace; the agent sees it at `/workspace`. */
+  /**
+   * Host folder of the task's workspace: copied into the container at `/workspace` (docker), or bound
+   * there (local). Its parent is the task folder.
+   */
   workspaceDir: string;
   /** Receives progress lines (image pulls, warnings) for the task log. */
   onProgress?: (line: string) => void;
+  /** Told once when the task's writes pass its disk limit (docker backend); the task should end. */
+  onDiskLimit?: (detail: string) => void;
 }
 
 export interface ExecOptions {
