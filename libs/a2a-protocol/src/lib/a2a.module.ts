@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { APP_FILTER } from '@nestjs/core';
 import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type AgentExecutor } from '@a2a-js/sdk/server';
 import { withBearerAuth } from './agent-card';
@@ -7,10 +8,21 @@ import { AgentCardController } from './agent-card.controller';
 import { A2aClientFactory } from './client/a2a-client.factory';
 import { BoundedTaskStore } from './server/bounded-task-store';
 import { BearerTokenGuard } from './server/bearer-token.guard';
+import { JsonBodyLimit } from './server/json-body-limit';
+import { JsonRpcBodyFilter } from './server/json-rpc-body.filter';
 import { JsonRpcController } from './server/json-rpc.controller';
 import { JsonRpcDispatcher } from './server/json-rpc.dispatcher';
 import { JsonRpcResponder } from './server/json-rpc.responder';
-import { A2A_EXECUTOR, A2A_SERVER_SETTINGS, AGENT_CARD, APP_AGENT_CARD, DEFAULT_HEARTBEAT_MS, type A2aServerSettings } from './server/a2a-server.tokens';
+import {
+  A2A_EXECUTOR,
+  A2A_SERVER_SETTINGS,
+  A2A_SHARED_TOKEN,
+  AGENT_CARD,
+  APP_AGENT_CARD,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  type A2aServerSettings,
+} from './server/a2a-server.tokens';
 
 export interface A2aModuleOptions {
   /** Builds the card from the app's validated configuration. */
@@ -28,6 +40,8 @@ export interface A2aModuleOptions {
   token?: Omit<FactoryProvider<string | undefined>, 'provide'>;
   /** Interval of the SSE heartbeat comments (default 10 s). */
   heartbeatMs?: number;
+  /** The largest request body read; by default `A2A_MAX_BODY_BYTES` from the ConfigService when there is one, else 8 MiB. */
+  maxBodyBytes?: number;
 }
 
 const TOKEN_FROM_CONFIG: Omit<FactoryProvider<string | undefined>, 'provide'> = {
@@ -38,7 +52,7 @@ const TOKEN_FROM_CONFIG: Omit<FactoryProvider<string | undefined>, 'provide'> = 
 /**
  * Mounts an agent's A2A surface on the app's Fastify server: the card at the well-known path and,
  * with an executor, the JSON-RPC endpoint at `/` for v0.3 and v1.0 peers (the SDK's request handler
- * over a bounded in-memory task store). Global, so that any module can inject the {@link A2aClientFactory}.
+ * over a bounded in-memory task store), which reads no request body over `maxBodyBytes`. Global, so that any module can inject the {@link A2aClientFactory}.
  */
 @Module({})
 export class A2aModule {
@@ -46,12 +60,14 @@ export class A2aModule {
     const token = options.token ?? TOKEN_FROM_CONFIG;
     const providers: Provider[] = [
       { provide: APP_AGENT_CARD, ...options.card },
+      { provide: A2A_SHARED_TOKEN, ...token },
       {
         provide: A2A_SERVER_SETTINGS,
-        inject: token.inject,
-        useFactory: async (...args: unknown[]): Promise<A2aServerSettings> => ({
-          token: (await token.useFactory(...args)) || undefined,
+        inject: [A2A_SHARED_TOKEN, { token: ConfigService, optional: true }],
+        useFactory: (secret: string | undefined, config?: ConfigService): A2aServerSettings => ({
+          token: secret || undefined,
           heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+          maxBodyBytes: options.maxBodyBytes ?? config?.get<number>('A2A_MAX_BODY_BYTES') ?? DEFAULT_MAX_BODY_BYTES,
         }),
       },
       {
@@ -86,5 +102,7 @@ function jsonRpcProviders(executor: Type<AgentExecutor> | string | symbol): Prov
     JsonRpcDispatcher,
     JsonRpcResponder,
     BearerTokenGuard,
+    JsonBodyLimit,
+    { provide: APP_FILTER, useClass: JsonRpcBodyFilter },
   ];
 }

@@ -1,5 +1,6 @@
 import type { ConfigService } from '@nestjs/config';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { DEFAULT_MAX_BODY_BYTES } from './server/a2a-server.tokens';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -31,6 +32,11 @@ export class AgentEnvironment {
   @IsOptional()
   @IsString()
   A2A_TOKEN?: string;
+
+  // Below 64 KiB a task description with its crash report may no longer fit.
+  @IsInt()
+  @Min(64 * 1024)
+  A2A_MAX_BODY_BYTES: number = DEFAULT_MAX_BODY_BYTES;
 }
 
 /** The URL peers use: the card URL when given, else this agent's own address. */

@@ -6,9 +6,6 @@ import { WinstonLoggerFactory, type AgentName } from '@arvo-rca/task-logging';
 import { parseAgentFlags } from './agent-flags';
 import type { AgentEnvironment } from './agent-environment';
 
-// Command outputs and task descriptions travel in request bodies; Fastify's default 1 MiB is too small.
-const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
-
 /**
  * Starts an agent app on Fastify: AgentBeats flags folded into the environment, configuration
  * validated at boot (a bad value stops the process with the list of problems), the whole Nest logger
@@ -21,7 +18,8 @@ export async function bootstrapAgent(appModule: () => DynamicModule, agent: Agen
     Object.assign(process.env, parseAgentFlags(process.argv.slice(2)));
     const app = await NestFactory.create<NestFastifyApplication>(
       appModule(),
-      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
+      // A2aModule puts A2A_MAX_BODY_BYTES on the JSON-RPC bodies.
+      new FastifyAdapter(),
       { abortOnError: false, bufferLogs: true },
     );
     const logging = app.get(WinstonLoggerFactory);

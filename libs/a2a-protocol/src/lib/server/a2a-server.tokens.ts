@@ -6,15 +6,23 @@ export const AGENT_CARD = Symbol('AGENT_CARD');
 export const APP_AGENT_CARD = Symbol('APP_AGENT_CARD');
 /** The app's AgentExecutor: the agent's logic behind the JSON-RPC endpoint. */
 export const A2A_EXECUTOR = Symbol('A2A_EXECUTOR');
+/** The shared secret as the app's factory gives it, before it becomes part of {@link A2aServerSettings}. */
+export const A2A_SHARED_TOKEN = Symbol('A2A_SHARED_TOKEN');
 /** {@link A2aServerSettings}. */
 export const A2A_SERVER_SETTINGS = Symbol('A2A_SERVER_SETTINGS');
 
 // Streams stay well under the 15 s idle limits of proxies and of the protocol's clients.
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 
+// Requests carry task descriptions with crash reports, commands and assessment requests: kilobytes. The
+// large things (command outputs, Results) travel in responses, which this does not limit.
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
 export interface A2aServerSettings {
   /** The shared secret (`A2A_TOKEN`) JSON-RPC calls must carry, and this agent sends to its peers. */
   token: string | undefined;
   /** How long a stream may stay silent before a comment line keeps it alive. */
   heartbeatMs: number;
+  /** The largest JSON-RPC request body read (`A2A_MAX_BODY_BYTES`); a larger one is refused unread. */
+  maxBodyBytes: number;
 }

@@ -53,6 +53,8 @@ export class JsonRpcDispatcher {
   }
 
   async dispatch(body: unknown, headers: RequestHeaders): Promise<JsonRpcOutcome> {
+    // The SDK's handlers expect an object and fail with an internal error on `null`.
+    if (!isRequestObject(body)) return invalidRequest('the body must be one JSON-RPC request object');
     const version = headerValue(headers, A2A_VERSION_HEADER);
     const legacy = isLegacyVersion(version);
     const id = requestId(body);
@@ -71,7 +73,7 @@ export class JsonRpcDispatcher {
     return outcome;
   }
 
-  private async handle(body: unknown, headers: RequestHeaders, legacy: boolean, version: string | undefined): Promise<JsonRpcReply | JsonRpcStream> {
+  private async handle(body: Record<string, unknown>, headers: RequestHeaders, legacy: boolean, version: string | undefined): Promise<JsonRpcReply | JsonRpcStream> {
     const extensionsHeader = legacy ? (headerValue(headers, LEGACY_HTTP_EXTENSION_HEADER) ?? headerValue(headers, HTTP_EXTENSION_HEADER)) : headerValue(headers, HTTP_EXTENSION_HEADER);
     const context = defaultServerCallContextBuilder({
       extensions: Extensions.parseServiceParameter(extensionsHeader),
@@ -80,8 +82,7 @@ export class JsonRpcDispatcher {
       requestedVersion: legacy ? '0.3' : version,
     });
     validateVersion(context.requestedVersion, await this.requestHandler.getAgentCard(), 'JSONRPC');
-    const request = (typeof body === 'object' && body !== null ? body : String(body)) as Record<string, unknown> | string;
-    const result = legacy ? await this.legacy.handle(request, context) : await this.v1.handle(request, context);
+    const result = legacy ? await this.legacy.handle(body, context) : await this.v1.handle(body, context);
     const activated = context.activatedExtensions;
     const responseHeaders: Record<string, string> = activated ? { [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: [...activated].join(',') } : {};
     if (isAsyncIterable(result)) return { kind: 'stream', events: result, headers: responseHeaders };
@@ -94,17 +95,26 @@ export class JsonRpcDispatcher {
   }
 }
 
+/** A JSON-RPC error `-32600` (Invalid Request), in both protocol versions. */
+function invalidRequest(reason: string): JsonRpcReply {
+  return { kind: 'reply', status: 200, body: { jsonrpc: '2.0', id: null, error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${reason}` } }, headers: {} };
+}
+
+function isRequestObject(body: unknown): body is Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body);
+}
+
 function headerValue(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return (Array.isArray(value) ? value[0] : value) || undefined;
 }
 
-function requestId(body: unknown): unknown {
-  return typeof body === 'object' && body !== null && 'id' in body ? (body as { id: unknown }).id : null;
+function requestId(body: Record<string, unknown>): unknown {
+  return 'id' in body ? body['id'] : null;
 }
 
-function isStreamingCall(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && STREAMING_METHODS.has(String((body as { method?: unknown }).method));
+function isStreamingCall(body: Record<string, unknown>): boolean {
+  return STREAMING_METHODS.has(String(body['method']));
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

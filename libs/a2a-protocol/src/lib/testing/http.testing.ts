@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
+
 /** The parts of a raw SSE body: the data of each event (parsed JSON) and the comment lines. */
 export interface SseBody {
   events: unknown[];
@@ -25,4 +28,57 @@ export interface LooseJson {
 
 export async function readJson(response: Response): Promise<LooseJson> {
   return (await response.json()) as LooseJson;
+}
+
+/** What came back for a raw POST: the status, and the body as JSON (null when it is not JSON). */
+export interface RawAnswer {
+  status: number;
+  body: LooseJson | null;
+}
+
+/**
+ * POSTs a body as it is, with node:http: a Buffer with its Content-Length, a stream chunked. Unlike
+ * fetch, it reads an answer that comes before the whole body is sent (a body refused for its size),
+ * and then stops sending, as a client that reads early answers does.
+ */
+export function postRaw(url: string, body: Buffer | Readable, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const sized = Buffer.isBuffer(body) ? { 'content-length': String(body.length) } : {};
+    let answered = false;
+    const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', ...sized, ...headers } }, (response) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        if (!request.writableFinished) request.destroy();
+        resolve({ status: response.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) });
+      });
+    });
+    request.on('error', (error) => (answered ? undefined : reject(error)));
+    if (Buffer.isBuffer(body)) request.end(body);
+    else body.on('error', reject).pipe(request);
+  });
+}
+
+/** A stream of `bytes` bytes of JSON-ish filler, made as it is read, so that the sender holds none of it. */
+export function fillerStream(bytes: number, chunkBytes = 64 * 1024): Readable {
+  const chunk = Buffer.alloc(chunkBytes, 'a');
+  let left = bytes;
+  return new Readable({
+    read() {
+      if (left <= 0) return void this.push(null);
+      const size = Math.min(left, chunkBytes);
+      left -= size;
+      this.push(size === chunkBytes ? chunk : chunk.subarray(0, size));
+    },
+  });
+}
+
+function parseJson(text: string): LooseJson | null {
+  try {
+    return JSON.parse(text) as LooseJson;
+  } catch {
+    return null;
+  }
 }

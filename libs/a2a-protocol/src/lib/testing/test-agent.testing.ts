@@ -10,6 +10,7 @@ export interface TestAgentOptions {
   executor?: Type<AgentExecutor>;
   token?: string;
   heartbeatMs?: number;
+  maxBodyBytes?: number;
   /** The protocol versions the card declares (default both). */
   versions?: ('1.0' | '0.3')[];
 }
@@ -34,11 +35,12 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
         executor: options.executor,
         token: { useFactory: () => options.token },
         heartbeatMs: options.heartbeatMs,
+        maxBodyBytes: options.maxBodyBytes,
       }),
     ],
   })
   class TestAgentModule {}
-  const app = await NestFactory.create<NestFastifyApplication>(TestAgentModule, new FastifyAdapter({ bodyLimit: 64 * 1024 * 1024 }), { logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(TestAgentModule, new FastifyAdapter(), { logger: false });
   await app.listen(port, '127.0.0.1');
   return { app, url, port, close: () => app.close() };
 }

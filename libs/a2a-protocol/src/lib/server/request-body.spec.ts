@@ -1,0 +1,142 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { A2aModule } from '../a2a.module';
+import { buildAgentCard } from '../agent-card';
+import { EchoExecutor } from '../testing/echo-executor.testing';
+import { fillerStream, postRaw, readJson } from '../testing/http.testing';
+import { startTestAgent, type TestAgent } from '../testing/test-agent.testing';
+
+const LIMIT = 64 * 1024;
+
+function sendBody(text: string) {
+  return { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } } };
+}
+
+describe('request bodies of the JSON-RPC endpoint', () => {
+  let agent: TestAgent;
+  beforeAll(async () => {
+    agent = await startTestAgent({ executor: EchoExecutor, maxBodyBytes: LIMIT });
+  });
+  afterAll(() => agent.close());
+
+  const post = (body: string, version?: string) =>
+    fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json', ...(version ? { 'A2A-Version': version } : {}) }, body });
+
+  it.each([
+    ['v0.3', undefined],
+    ['v1.0', '1.0'],
+  ])('answers a null body with Invalid Request (-32600) in %s, not an internal error', async (_name, version) => {
+    const response = await post('null', version);
+
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC request object' } });
+  });
+
+  it.each(['[]', '[{"jsonrpc":"2.0","id":1,"method":"tasks/get"}]', '5', '"message/send"', 'true'])('answers the body %s, which is no request object, with -32600', async (body) => {
+    const response = await post(body, '1.0');
+
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it('answers a body that is not JSON with Parse error (-32700), and an empty one with -32600', async () => {
+    const broken = await post('{"jsonrpc": ');
+    const empty = await post('');
+
+    expect([broken.status, await readJson(broken)]).toEqual([400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } }]);
+    expect([empty.status, await readJson(empty)]).toEqual([400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body is empty' } }]);
+  });
+
+  it('runs a message whose body is just under the limit', async () => {
+    const text = 'a'.repeat(LIMIT - JSON.stringify(sendBody('')).length);
+    const body = Buffer.from(JSON.stringify(sendBody(text)));
+
+    const answer = await postRaw(agent.url, body);
+
+    expect(body.length).toBe(LIMIT);
+    expect(answer.status).toBe(200);
+    expect(answer.body?.result.status.state).toBe('completed');
+  });
+
+  it('refuses a body over the limit by its Content-Length with 413 and a JSON-RPC error naming the limit', async () => {
+    const calls = agent.app.get(EchoExecutor).calls.length;
+
+    const answer = await postRaw(agent.url, fillerStream(50 * 1024 * 1024), { 'content-length': String(50 * 1024 * 1024) });
+
+    expect(answer).toEqual({
+      status: 413,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the body is larger than this agent's limit of ${LIMIT} bytes (A2A_MAX_BODY_BYTES)` } },
+    });
+    expect(agent.app.get(EchoExecutor).calls).toHaveLength(calls);
+  });
+
+  it('answers a chunked body as soon as it passes the limit, before the rest is sent', async () => {
+    const body = fillerStream(50 * 1024 * 1024);
+    let sent = 0;
+    body.on('data', (chunk: Buffer) => (sent += chunk.length));
+
+    const answer = await postRaw(agent.url, body);
+
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ error: { code: -32600 } });
+    // The limit and what the sockets' buffers took, not the 50 MB.
+    expect(sent).toBeLessThan(10 * 1024 * 1024);
+    expect(await postRaw(agent.url, Buffer.from(JSON.stringify(sendBody('next'))))).toMatchObject({ status: 200 });
+  });
+
+  it('reads a refused body to its end and drops it, so that a client that sends it all before reading gets the answer, not a reset', async () => {
+    const answer = await sendAllThenRead(agent.url, 20 * 1024 * 1024);
+
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"code":-32600');
+  });
+
+  it('answers a readable call as before: an unknown method is -32601', async () => {
+    const answer = await postRaw(agent.url, Buffer.from(JSON.stringify({ id: 'x', jsonrpc: '2.0', method: 'tasks/teleport', params: {} })));
+
+    expect(answer).toMatchObject({ status: 200, body: { id: 'x', error: { code: -32601 } } });
+  });
+});
+
+/** A POST of `bytes` bytes over a plain socket, all sent before anything is read, as simple clients do; the raw answer. */
+async function sendAllThenRead(url: string, bytes: number): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  socket.write(`POST / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\n\r\n`);
+  await pipeline(fillerStream(bytes), socket, { end: false });
+  socket.end();
+  await once(socket, 'close');
+  return Buffer.concat(received).toString('utf8');
+}
+
+describe('the body limit of an agent app', () => {
+  it('is A2A_MAX_BODY_BYTES from the configuration', async () => {
+    @Module({
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ A2A_MAX_BODY_BYTES: 100_000 })] }),
+        A2aModule.forRoot({ card: { useFactory: () => buildAgentCard({ name: 'limits', description: 'd', version: '0', url: 'http://127.0.0.1:1/', skills: [] }) }, executor: EchoExecutor }),
+      ],
+    })
+    class ConfiguredApp {}
+    const app = await NestFactory.create<NestFastifyApplication>(ConfiguredApp, new FastifyAdapter(), { logger: false });
+    await app.listen(0, '127.0.0.1');
+    try {
+      const url = await app.getUrl();
+      const under = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(90_000)))));
+      const over = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(110_000)))));
+
+      expect([under.status, over.status]).toEqual([200, 413]);
+      expect(over.body).toMatchObject({ error: { message: expect.stringContaining('limit of 100000 bytes') } });
+    } finally {
+      await app.close();
+    }
+  });
+});
