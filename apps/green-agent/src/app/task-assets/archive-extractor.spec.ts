@@ -67,9 +67,12 @@ describe('ArchiveExtractor', () => {
       /symbolic link "src-vul\/p\/up" -> "..\/..\/..\/..\/.." points outside src-vul\//,
     ],
     [
-      'an absolute symlink',
-      (dir) => [{ type: 'SymbolicLink', path: 'src-vul/out', linkpath: dir }],
-      /points to an absolute path/,
+      'a file written through an absolute symlink',
+      (dir) => [
+        { type: 'SymbolicLink', path: 'src-vul/out', linkpath: dir },
+        { type: 'File', path: 'src-vul/out/escaped.txt', content: 'pwned' },
+      ],
+      /"src-vul\/out\/escaped.txt" lies behind a link that leaves src-vul\//,
     ],
     [
       'a hard link to a file outside',

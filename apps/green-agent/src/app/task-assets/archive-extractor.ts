@@ -1,87 +1,66 @@
 import { Injectable } from '@nestjs/common';
-import { createReadStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { Parser, ReadEntry, Unpack } from 'tar';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Parser, ReadEntry } from 'tar';
 import { ArchiveEntryGuard } from './archive-entry-guard';
+import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
+import { aborted, readArchive } from './archive-reader';
+import { ArchiveWriter } from './archive-writer';
 import { TaskAssetsError } from './task-assets.errors';
 
+export interface ExtractOptions {
+  /** Any left out are the defaults; 0 turns a limit off. */
+  limits?: Partial<ArchiveLimits>;
+  /** Aborting stops the extraction at once; it then rejects with EXTRACTION_ABORTED. */
+  signal?: AbortSignal;
+}
+
 /**
- * Extracts task archives, streaming and off the event loop. A first pass reads every header and refuses the
- * archive when one entry would land outside `<target>/<scope>/` (or the archive is corrupt), before anything
- * is written; the second pass extracts, guarded again.
+ * Extracts task archives into `<target>/<scope>/`, streaming, in two passes. The header pass reads every
+ * header with node-tar's parser and refuses the archive, before anything is written, when an entry would
+ * land outside the scope, the declared sizes or the entry count pass a limit, or the archive is corrupt.
+ * The writing pass checks it all again while GNU tar writes (ArchiveWriter). A failed or aborted writing
+ * pass leaves no `<target>/<scope>/` behind.
  */
 @Injectable()
 export class ArchiveExtractor {
-  async extract(archive: string, targetDir: string, scope: string): Promise<void> {
-    await this.inspect(archive, scope);
+  private readonly writer = new ArchiveWriter();
+
+  async extract(archive: string, targetDir: string, scope: string, options: ExtractOptions = {}): Promise<void> {
+    const limits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+    const signal = options.signal ?? new AbortController().signal;
+    if (signal.aborted) throw aborted();
+    await this.inspect(archive, scope, limits, signal);
     await mkdir(targetDir, { recursive: true });
-    await this.unpack(archive, targetDir, scope);
+    try {
+      await this.writer.write(archive, targetDir, scope, limits, signal);
+    } catch (error) {
+      await rm(join(targetDir, scope), { recursive: true, force: true, maxRetries: 3 });
+      throw error;
+    }
   }
 
-  private async inspect(archive: string, scope: string): Promise<void> {
+  private async inspect(archive: string, scope: string, limits: ArchiveLimits, signal: AbortSignal): Promise<void> {
     const guard = new ArchiveEntryGuard(scope);
+    const budget = new ArchiveBudget(limits);
     const parser: Parser = new Parser({
       strict: true,
       filter: (_path, entry) => {
-        const verdict = guard.check(entryOf(entry));
-        if (verdict.action === 'refuse') parser.abort(refused(verdict.reason));
+        if (!(entry instanceof ReadEntry)) return false;
+        try {
+          const verdict = guard.check({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
+          if (verdict.action === 'refuse') throw new TaskAssetsError('BROKEN_ARCHIVE', `archive refused: ${verdict.reason}`);
+          if (verdict.action === 'extract') {
+            budget.countEntries(guard.paths);
+            budget.countBytes(verdict.path, entry.size, entry.size);
+          }
+        } catch (error) {
+          parser.abort(error instanceof Error ? error : new Error(String(error)));
+        }
+        // Headers only: the bodies are skipped unread.
         return false;
       },
     });
-    await drain(archive, parser, 'end');
+    await readArchive(archive, parser, signal);
   }
-
-  private async unpack(archive: string, targetDir: string, scope: string): Promise<void> {
-    const guard = new ArchiveEntryGuard(scope);
-    const problems: string[] = [];
-    const unpack: Unpack = new Unpack({
-      cwd: targetDir,
-      // Not strict, so that the promise settles on 'close', once every pending write is done.
-      strict: false,
-      preserveOwner: false,
-      filter: (_path, entry) => {
-        const verdict = guard.check(entryOf(entry));
-        if (verdict.action === 'refuse') unpack.abort(refused(verdict.reason));
-        return verdict.action === 'extract';
-      },
-      onwarn: (code, message) => {
-        if (code !== 'TAR_ENTRY_INFO') problems.push(`${code}: ${message}`);
-      },
-    });
-    await drain(archive, unpack, 'close');
-    if (problems.length > 0) {
-      throw new TaskAssetsError('BROKEN_ARCHIVE', `archive could not be extracted: ${problems.slice(0, 3).join('; ')}`);
-    }
-  }
-}
-
-function entryOf(entry: unknown): { path: string; type: string; linkpath?: string } {
-  if (!(entry instanceof ReadEntry)) throw new Error('tar filter called without an archive entry');
-  return { path: entry.path, type: entry.type, linkpath: entry.linkpath };
-}
-
-function refused(reason: string): TaskAssetsError {
-  return new TaskAssetsError('BROKEN_ARCHIVE', `archive refused: ${reason}`);
-}
-
-/** Pipes the archive file into a tar stream and waits for `doneEvent`; any error rejects as BROKEN_ARCHIVE. */
-async function drain(archive: string, sink: Parser, doneEvent: 'end' | 'close'): Promise<void> {
-  const input = createReadStream(archive);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const fail = (error: unknown): void => reject(asBroken(error));
-      input.on('error', fail);
-      sink.on('error', fail);
-      sink.on(doneEvent, () => resolve());
-      input.pipe(sink);
-    });
-  } finally {
-    input.destroy();
-  }
-}
-
-function asBroken(error: unknown): TaskAssetsError {
-  if (error instanceof TaskAssetsError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new TaskAssetsError('BROKEN_ARCHIVE', `archive is corrupt or truncated: ${message}`, { cause: error });
 }

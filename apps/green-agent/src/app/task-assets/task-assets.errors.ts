@@ -4,7 +4,13 @@ export type TaskAssetsErrorCode =
   | 'UNKNOWN_TASK_SOURCE'
   | 'TASK_NOT_FOUND'
   | 'DOWNLOAD_FAILED'
-  | 'BROKEN_ARCHIVE';
+  | 'BROKEN_ARCHIVE'
+  /** The archive passes ARCHIVE_MAX_BYTES, ARCHIVE_MAX_ENTRIES or ARCHIVE_MAX_FILE_BYTES; the message names which. */
+  | 'ARCHIVE_TOO_LARGE'
+  /** Extraction stopped because the green agent is shutting down. */
+  | 'EXTRACTION_ABORTED'
+  /** The host could not write the tree (no GNU tar, a full disk ...): not the archive's fault. */
+  | 'EXTRACTION_FAILED';
 
 export class TaskAssetsError extends Error {
   override readonly name = 'TaskAssetsError';

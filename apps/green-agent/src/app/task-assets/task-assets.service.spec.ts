@@ -181,7 +181,7 @@ describe('TaskAssetsService', () => {
       for (const [name, bytes] of await sampleFiles('1')) files.set(`14368/${name}`, bytes);
       files.set('666/error.txt', Buffer.from('ERROR: AddressSanitizer\n'));
       files.set('666/patch.diff', Buffer.from('--- a/x.c\n+++ b/x.c\n'));
-      files.set('666/repo-vul.tar.gz', tarGz([{ type: 'SymbolicLink', path: 'src-vul/root', linkpath: '/' }]));
+      files.set('666/repo-vul.tar.gz', tarGz([{ type: 'SymbolicLink', path: 'src-vul/root', linkpath: '../../../..' }]));
       files.set('777/error.txt', Buffer.from('ERROR: AddressSanitizer\n'));
       files.set('777/repo-vul.tar.gz', files.get('14368/repo-vul.tar.gz') as Buffer);
       server = await TaskFileServer.start(files);
@@ -239,7 +239,7 @@ describe('TaskAssetsService', () => {
       const attempt = (): Promise<PreparedTask> => assets.prepare('arvo:666', log);
 
       await expect(attempt()).rejects.toThrow(
-        expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/^arvo:666: archive refused: symbolic link "src-vul\/root" -> "\/"/) }),
+        expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/^arvo:666: archive refused: symbolic link "src-vul\/root" -> "..\/..\/..\/.." points outside/) }),
       );
       expect(await listOrNothing(tmpDir)).toEqual([]);
       await expect(attempt()).rejects.toThrow(expect.objectContaining({ code: 'BROKEN_ARCHIVE' }));

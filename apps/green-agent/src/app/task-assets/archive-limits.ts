@@ -1,0 +1,58 @@
+import { quote, TaskAssetsError } from './task-assets.errors';
+
+/** What one task archive may unpack to; 0 turns a limit off. */
+export interface ArchiveLimits {
+  /** Bytes of all entries together (`ARCHIVE_MAX_BYTES`). */
+  maxBytes: number;
+  /** Files, folders and links created, counting the folders an entry implies (`ARCHIVE_MAX_ENTRIES`). */
+  maxEntries: number;
+  /** Bytes of one entry (`ARCHIVE_MAX_FILE_BYTES`). */
+  maxFileBytes: number;
+}
+
+const GiB = 1024 ** 3;
+
+// Real ARVO trees unpack to a few GiB and up to some hundred thousand files.
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxBytes: 8 * GiB, maxEntries: 500_000, maxFileBytes: 2 * GiB };
+
+/**
+ * Counts what one pass over an archive would write, and throws ARCHIVE_TOO_LARGE, naming the limit and
+ * its variable, as soon as the count passes a limit. The header pass feeds it declared sizes, the
+ * writing pass the bytes it actually writes.
+ */
+export class ArchiveBudget {
+  private totalBytes = 0;
+
+  constructor(private readonly limits: ArchiveLimits) {}
+
+  /** `entries`: how many paths the extraction has created so far, this one included. */
+  countEntries(entries: number): void {
+    const max = this.limits.maxEntries;
+    if (max > 0 && entries > max) tooLarge(`it holds more than ${max.toLocaleString('en')} entries (ARCHIVE_MAX_ENTRIES)`);
+  }
+
+  /** `bytes` more of the entry at `path`, which then holds `entryBytes` in all. */
+  countBytes(path: string, bytes: number, entryBytes: number): void {
+    const { maxBytes, maxFileBytes } = this.limits;
+    if (maxFileBytes > 0 && entryBytes > maxFileBytes) {
+      tooLarge(`${quote(path)} holds more than ${formatBytes(maxFileBytes)}, the limit of one file (ARCHIVE_MAX_FILE_BYTES)`);
+    }
+    this.totalBytes += bytes;
+    if (maxBytes > 0 && this.totalBytes > maxBytes) tooLarge(`it unpacks to more than ${formatBytes(maxBytes)} (ARCHIVE_MAX_BYTES)`);
+  }
+}
+
+function tooLarge(reason: string): never {
+  throw new TaskAssetsError('ARCHIVE_TOO_LARGE', `archive refused: ${reason}`);
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,123 @@
+import { Header, Pax, Parser, ReadEntry, type HeaderData } from 'tar';
+import { ArchiveEntryGuard } from './archive-entry-guard';
+import { ArchiveBudget, type ArchiveLimits } from './archive-limits';
+import { readArchive } from './archive-reader';
+import { GnuTarProcess } from './gnu-tar-process';
+import { TaskAssetsError } from './task-assets.errors';
+
+type Written = { path: string; linkpath?: string };
+
+const BLOCK = 512;
+const TYPES = new Map<string, 'File' | 'Directory' | 'SymbolicLink' | 'Link'>([
+  ['File', 'File'],
+  ['OldFile', 'File'],
+  ['ContiguousFile', 'File'],
+  ['Directory', 'Directory'],
+  ['GNUDumpDir', 'Directory'],
+  ['SymbolicLink', 'SymbolicLink'],
+  ['Link', 'Link'],
+]);
+// Beyond what a 12-digit octal field holds; such a date is noise, not a source file's.
+const MAX_MTIME_MS = 8 ** 11 * 1000;
+
+/**
+ * The writing pass. GNU tar writes the tree: node-tar's unpacker held every path it made in memory (787 MB
+ * for 200,000 empty files), GNU tar holds next to none. It is not handed the archive, but a new tar stream
+ * of the entries the guard lets through, each under the path the guard checked: so it writes exactly what
+ * was checked, whatever the two parsers might read differently, and never sees owners, setuid or setgid
+ * bits (files are 0755 or 0644 by their exec bit, folders 0755), sparse maps or vendor headers. Bytes and
+ * entries are counted as they are written, whatever the headers declared.
+ */
+export class ArchiveWriter {
+  async write(archive: string, targetDir: string, scope: string, limits: ArchiveLimits, signal: AbortSignal): Promise<void> {
+    const guard = new ArchiveEntryGuard(scope);
+    const budget = new ArchiveBudget(limits);
+    const chosen = new WeakMap<ReadEntry, Written>();
+    const tar = GnuTarProcess.extractInto(targetDir);
+    const parser: Parser = new Parser({
+      strict: true,
+      filter: (_path, entry) => {
+        if (!(entry instanceof ReadEntry)) return false;
+        const verdict = guard.check({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
+        if (verdict.action === 'refuse') parser.abort(new TaskAssetsError('BROKEN_ARCHIVE', `archive refused: ${verdict.reason}`));
+        if (verdict.action !== 'extract') return false;
+        chosen.set(entry, verdict);
+        return this.attempt(parser, () => budget.countEntries(guard.paths));
+      },
+    });
+    parser.on('entry', (entry: ReadEntry) => {
+      const written = chosen.get(entry);
+      if (written) this.forward(entry, written, tar, (bytes, total) => this.attempt(parser, () => budget.countBytes(written.path, bytes, total)));
+      else entry.resume();
+    });
+    const kill = (): void => void tar.kill();
+    signal.addEventListener('abort', kill);
+    try {
+      await readArchive(archive, parser, signal, () => tar.drained());
+      await tar.finish();
+    } catch (error) {
+      await tar.kill();
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', kill);
+    }
+  }
+
+  /** Runs a check; when it throws, the pass stops with its error. */
+  private attempt(parser: Parser, check: () => void): boolean {
+    try {
+      check();
+      return true;
+    } catch (error) {
+      parser.abort(error instanceof Error ? error : new Error(String(error)));
+      return false;
+    }
+  }
+
+  private forward(entry: ReadEntry, written: Written, tar: GnuTarProcess, count: (bytes: number, total: number) => boolean): void {
+    const type = TYPES.get(entry.type) ?? 'File';
+    const size = type === 'File' ? entry.size : 0;
+    tar.write(headerBlocks(entry, written, type, size));
+    let total = 0;
+    // 'end' first: a body-less entry ends as soon as it is read.
+    entry.on('end', () => {
+      if (total !== size) return;
+      const padding = (BLOCK - (size % BLOCK)) % BLOCK;
+      if (padding > 0) tar.write(Buffer.alloc(padding));
+    });
+    entry.on('data', (chunk: Buffer) => {
+      if (type !== 'File' || total + chunk.length > size) return;
+      total += chunk.length;
+      if (count(chunk.length, total)) tar.write(chunk);
+    });
+  }
+}
+
+/** The header of the entry as GNU tar should write it, with an extended header when a path needs one. */
+function headerBlocks(entry: ReadEntry, written: Written, type: 'File' | 'Directory' | 'SymbolicLink' | 'Link', size: number): Buffer {
+  const fields: HeaderData = {
+    path: type === 'Directory' ? `${written.path}/` : written.path,
+    type,
+    mode: modeOf(type, entry.mode ?? 0),
+    size,
+    mtime: plausible(entry.mtime),
+    linkpath: written.linkpath,
+  };
+  const header = new Header(fields);
+  const block = Buffer.alloc(BLOCK);
+  header.encode(block, 0);
+  if (!header.needPax) return block;
+  return Buffer.concat([new Pax({ path: fields.path, linkpath: fields.linkpath, size }).encode(), block]);
+}
+
+/** rwx only, never setuid, setgid or sticky, and the same for every user: the archive's owners are not ours. */
+function modeOf(type: 'File' | 'Directory' | 'SymbolicLink' | 'Link', archived: number): number {
+  if (type === 'Directory') return 0o755;
+  if (type === 'SymbolicLink') return 0o777;
+  return type === 'File' && (archived & 0o111) !== 0 ? 0o755 : 0o644;
+}
+
+function plausible(mtime: Date | undefined): Date | undefined {
+  const ms = mtime?.getTime();
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms < MAX_MTIME_MS ? mtime : undefined;
+}

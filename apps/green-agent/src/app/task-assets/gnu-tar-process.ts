@@ -1,0 +1,77 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { TaskAssetsError } from './task-assets.errors';
+
+const STDERR_KEPT_BYTES = 4096;
+const END_OF_ARCHIVE = Buffer.alloc(1024);
+
+/**
+ * GNU tar unpacking a tar stream written to its stdin into a folder. Owners are never restored and modes
+ * pass through the umask; what it is fed decides the rest (see ArchiveWriter).
+ */
+export class GnuTarProcess {
+  private stderr = '';
+  private spawnError: Error | undefined;
+  private draining: Promise<void> | undefined;
+  private readonly exited: Promise<number | null>;
+
+  private constructor(private readonly child: ChildProcessByStdio<Writable, null, Readable>) {
+    this.exited = new Promise((resolve) => {
+      child.once('error', (error) => {
+        this.spawnError = error;
+        resolve(null);
+      });
+      child.once('close', (code) => resolve(code));
+    });
+    // A tar that died early makes writes fail with EPIPE; its exit status says why.
+    child.stdin.on('error', () => undefined);
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT_BYTES);
+    });
+  }
+
+  static extractInto(dir: string): GnuTarProcess {
+    const args = ['-x', '-f', '-', '-C', dir, '--no-same-owner', '--no-same-permissions', '--no-overwrite-dir', '--delay-directory-restore', '--warning=no-timestamp'];
+    return new GnuTarProcess(spawn('tar', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' } }));
+  }
+
+  write(chunk: Buffer): void {
+    if (!this.child.stdin.destroyed) this.child.stdin.write(chunk);
+  }
+
+  /** Settles once tar has taken what it was given (or is gone). */
+  drained(): Promise<void> {
+    const stdin = this.child.stdin;
+    if (!stdin.writableNeedDrain || stdin.destroyed) return Promise.resolve();
+    this.draining ??= new Promise<void>((resolve) => {
+      const done = (): void => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        this.draining = undefined;
+        resolve();
+      };
+      stdin.on('drain', done);
+      stdin.on('close', done);
+    });
+    return this.draining;
+  }
+
+  /** Ends the archive and waits for tar; EXTRACTION_FAILED when it could not write the tree. */
+  async finish(): Promise<void> {
+    this.child.stdin.end(END_OF_ARCHIVE);
+    const code = await this.exited;
+    if (this.spawnError) {
+      throw new TaskAssetsError('EXTRACTION_FAILED', `GNU tar is needed to extract task archives: ${this.spawnError.message}`, { cause: this.spawnError });
+    }
+    if (code !== 0) {
+      throw new TaskAssetsError('EXTRACTION_FAILED', `tar exited with ${code ?? 'a signal'}: ${this.stderr.trim().split('\n').slice(-3).join('; ') || 'no message'}`);
+    }
+  }
+
+  /** Stops tar at once and waits until it is gone, so that nothing writes into the folder afterwards. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null && !this.spawnError) this.child.kill('SIGKILL');
+    this.child.stdin.destroy();
+    await this.exited;
+  }
+}
