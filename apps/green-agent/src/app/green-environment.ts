@@ -1,5 +1,6 @@
 import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
+import { defaultContainerCpus } from '@arvo-rca/arvo-docker';
 
 const SANDBOXES = ['auto', 'docker', 'local', 'local-unsafe'] as const;
 export type SandboxChoice = (typeof SANDBOXES)[number];
@@ -48,9 +49,13 @@ export class GreenEnvironment extends AgentEnvironment {
   @Min(16)
   CONTAINER_PIDS: number = 1024;
 
+  /** Unset, half the machine's CPUs, between 1 and 2. */
   @IsNumber()
   @IsPositive()
-  CONTAINER_CPUS: number = 2;
+  CONTAINER_CPUS: number = defaultContainerCpus();
+
+  @Matches(/^\d+[kmg]?$/i, { message: 'CONTAINER_DISK must be a size such as 20g or 512m' })
+  CONTAINER_DISK: string = '20g';
 
   /** Containers started or removed at once; unset, one per CPU. */
   @IsOptional()

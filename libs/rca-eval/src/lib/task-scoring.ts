@@ -5,10 +5,11 @@ import { readSubmission } from './loc-json-reader';
 
 /**
  * `scored`: loc.json was read and scored. `no_submission`: no loc.json. `invalid_submission`: loc.json could
- * not be read at all. `failed`: the task broke before scoring. Those three count as zero in the means.
+ * not be read at all. `failed`: the task broke before scoring. `disk_limit_exceeded`: the solver's writes
+ * passed the task's disk limit, which ended it. Those count as zero in the means.
  * `no_ground_truth`: the fix has no code hunk, so nothing can be scored; left out of the means.
  */
-export type TaskStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'no_ground_truth';
+export type TaskStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'disk_limit_exceeded' | 'no_ground_truth';
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
@@ -41,6 +42,11 @@ export function scoreSubmission(submission: string | null, truth: GroundTruth): 
 /** The record of a task that broke before it could be scored: zero, with the reason. */
 export function failedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
   return zeroTask('failed', reason, truth?.spans.length ?? 0);
+}
+
+/** The record of a task its solver's writes ended at the disk limit: zero, with what was written. */
+export function diskLimitTask(detail: string, truth: GroundTruth | null = null): TaskMetrics {
+  return zeroTask('disk_limit_exceeded', detail, truth?.spans.length ?? 0);
 }
 
 function zeroTask(status: TaskStatus, detail: string, nGt: number): TaskMetrics {

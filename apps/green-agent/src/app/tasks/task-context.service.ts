@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
-import { failedTask, GroundTruthExtractor, LOC_JSON_PATH, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { diskLimitTask, failedTask, GroundTruthExtractor, LOC_JSON_PATH, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
@@ -113,15 +113,20 @@ export class TaskContextService implements BeforeApplicationShutdown {
       truth = await this.groundTruth.fromPatch(await readFile(prepared.groundTruthPath, 'utf8'), join(prepared.workspaceDir, 'src-vul'));
       // Shutdown may have begun while the assets were prepared: no container starts after it.
       if (this.closing) throw new Error('the green agent is shutting down');
-      const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: prepared.image, workspaceDir: prepared.workspaceDir, onProgress: log });
+      let diskLimit: string | undefined;
+      const onDiskLimit = (detail: string): void => {
+        diskLimit = detail;
+        scope.run(() => log(`ending the task: ${detail}`));
+        context?.finish('disk-limit');
+      };
+      const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: prepared.image, workspaceDir: prepared.workspaceDir, onProgress: log, onDiskLimit });
       context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox, scope);
       this.contexts.set(contextId, context);
       await sandbox.start();
       log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
 
       const finishReason = await this.handOver(context, prepared, solverUrl, log);
-      const submission = await this.readSubmission(context);
-      const metrics = scoreSubmission(submission, truth);
+      const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(await this.readSubmission(context), truth);
       log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
       return this.outcome(context, finishReason, metrics, started);
     } catch (error) {

@@ -2,8 +2,8 @@ import type { Sandbox } from '@arvo-rca/arvo-docker';
 import type { TaskRef } from '@arvo-rca/a2a-protocol';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 
-/** Why a task stopped: the solver said so, its handling ended, it failed, or time ran out. */
-export type FinishReason = 'finished' | 'solver-ended' | 'solver-failed' | 'timeout' | 'shutdown';
+/** Why a task stopped: the solver said so, its handling ended, it failed, time ran out, or its writes passed the disk limit. */
+export type FinishReason = 'finished' | 'solver-ended' | 'solver-failed' | 'timeout' | 'shutdown' | 'disk-limit';
 
 /** Everything one running task owns; held by TaskContextService under the task's context id. */
 export class TaskContext {
