@@ -1,6 +1,6 @@
 import { aggregateResults } from './assessment-result';
 import type { GroundTruth } from './ground-truth';
-import { failedTask, scoreSubmission, type TaskMetrics } from './task-scoring';
+import { failedTask, interruptedTask, scoreSubmission, type TaskMetrics } from './task-scoring';
 
 const truth: GroundTruth = {
   project: null,
@@ -51,6 +51,18 @@ describe('aggregateResults', () => {
         'arvo:4': expect.objectContaining({ status: 'failed', detail: 'the solver did not answer' }),
       },
     });
+  });
+
+  it('counts a task interrupted by a shutdown as zero, under its own status, until it is run again', () => {
+    const result = aggregateResults(
+      [
+        { taskId: 'arvo:1', metrics: halfRight },
+        { taskId: 'arvo:2', metrics: interruptedTask('the green agent is shutting down', truth) },
+      ],
+      1,
+    );
+    expect(result).toMatchObject({ n_tasks: 2, n_scored: 1, n_without_ground_truth: 0, file_acc_mean: 0.25 });
+    expect(result.task_metrics['arvo:2']).toMatchObject({ status: 'interrupted', detail: 'the green agent is shutting down', n_gt: 2, n_pred: 0, file_acc: 0 });
   });
 
   it('leaves a task without ground truth out of the means, but reports it', () => {

@@ -32,10 +32,10 @@ export interface TaskRecord {
 type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'line_topk_recall'>;
 
 /**
- * Means over all requested tasks, where a task without submission, with an unreadable one, or that failed
- * counts as zero (the original dropped those, flattering agents that crash). Tasks without ground truth
- * are neither perfect nor zero, so they are left out. A task id requested twice keeps both records, the
- * second as `<id>#2`.
+ * Means over all requested tasks, where a task without submission, with an unreadable one, that failed or
+ * that a shutdown interrupted counts as zero (the original dropped those, flattering agents that crash).
+ * Tasks without ground truth are neither perfect nor zero, so they are left out. A task id requested
+ * twice keeps both records, the second as `<id>#2`.
  */
 export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: number): AssessmentResult {
   const graded = tasks.map((task) => task.metrics).filter((metrics) => metrics.status !== 'no_ground_truth');

@@ -6,10 +6,12 @@ import { readSubmission } from './loc-json-reader';
 /**
  * `scored`: loc.json was read and scored. `no_submission`: no loc.json. `invalid_submission`: loc.json could
  * not be read at all. `failed`: the task broke before scoring. `disk_limit_exceeded`: the solver's writes
- * passed the task's disk limit, which ended it. Those count as zero in the means.
+ * passed the task's disk limit, which ended it. Those count as zero in the means. `interrupted`: the green
+ * agent shut down before the task ended; not the solver's doing, so the task can be run again later, and
+ * until then it counts as zero too.
  * `no_ground_truth`: the fix has no code hunk, so nothing can be scored; left out of the means.
  */
-export type TaskStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'disk_limit_exceeded' | 'no_ground_truth';
+export type TaskStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'interrupted' | 'disk_limit_exceeded' | 'no_ground_truth';
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
@@ -42,6 +44,11 @@ export function scoreSubmission(submission: string | null, truth: GroundTruth): 
 /** The record of a task that broke before it could be scored: zero, with the reason. */
 export function failedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
   return zeroTask('failed', reason, truth?.spans.length ?? 0);
+}
+
+/** The record of a task cut short by the green agent's shutdown: zero, with the reason, to be run again. */
+export function interruptedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
+  return zeroTask('interrupted', reason, truth?.spans.length ?? 0);
 }
 
 /** The record of a task its solver's writes ended at the disk limit: zero, with what was written. */

@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
-import { diskLimitTask, failedTask, GroundTruthExtractor, LOC_JSON_PATH, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
@@ -40,6 +40,7 @@ interface TaskStart {
 const HANDOVER_GRACE_MS = 10_000;
 // How long shutdown waits for running tasks to clean up after themselves.
 const SHUTDOWN_GRACE_MS = 8_000;
+const SHUTTING_DOWN = 'the green agent is shutting down';
 
 /**
  * Owns every running task: the map from context id to TaskContext, each task's lifecycle from
@@ -66,10 +67,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
 
   /**
    * Runs one task with the solver at `solverUrl`: validate, prepare, hand over, serve, score, clean
-   * up. Never throws: a task that cannot run is an outcome with status `failed` and the reason.
+   * up. Never throws: a task that cannot run is an outcome with status `failed` and the reason
+   * (`interrupted` when the agent is shutting down: not the solver's doing, and to be run again).
    */
   async runTask(task: string, solverUrl: string, progress: TaskProgress = () => undefined): Promise<TaskOutcome> {
-    if (this.closing) return failedOutcome(task, 'the green agent is shutting down');
+    if (this.closing) return notStarted(task, interruptedTask(SHUTTING_DOWN));
     const run = this.runTracked(task, solverUrl, progress);
     this.running.add(run);
     try {
@@ -84,7 +86,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
     try {
       ref = this.assets.parse(task);
     } catch (error) {
-      return failedOutcome(task, (error as Error).message);
+      return notStarted(task, failedTask((error as Error).message));
     }
     const taskKey = `${ref.source}:${ref.id}`;
     const contextId = randomUUID();
@@ -112,7 +114,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       // Before the solver can touch src-vul: the functions of the fix come from the pristine tree.
       truth = await this.groundTruth.fromPatch(await readFile(prepared.groundTruthPath, 'utf8'), join(prepared.workspaceDir, 'src-vul'));
       // Shutdown may have begun while the assets were prepared: no container starts after it.
-      if (this.closing) throw new Error('the green agent is shutting down');
+      if (this.closing) throw new Error(SHUTTING_DOWN);
       let diskLimit: string | undefined;
       const onDiskLimit = (detail: string): void => {
         diskLimit = detail;
@@ -126,13 +128,20 @@ export class TaskContextService implements BeforeApplicationShutdown {
       log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
 
       const finishReason = await this.handOver(context, prepared, solverUrl, log);
+      // Cut short by a shutdown, the task says nothing about the solver: it is to be run again, not scored.
+      if (finishReason === 'shutdown') {
+        log(`interrupted: ${SHUTTING_DOWN}`);
+        return this.outcome(context, finishReason, interruptedTask(SHUTTING_DOWN, truth), started);
+      }
       const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(await this.readSubmission(context), truth);
       log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
       return this.outcome(context, finishReason, metrics, started);
     } catch (error) {
       const reason = (error as Error).message;
       this.logger.error(`task failed: ${reason}`);
-      return { taskKey, contextId, finishReason: 'error', metrics: failedTask(reason, truth), commands: context?.commands ?? 0, failedCommands: context?.failedCommands ?? 0, seconds: (Date.now() - started) / 1000 };
+      // Whatever broke while the agent shut down (an extraction, a download) was most likely broken by it.
+      const metrics = this.closing ? interruptedTask(reason, truth) : failedTask(reason, truth);
+      return { taskKey, contextId, finishReason: 'error', metrics, commands: context?.commands ?? 0, failedCommands: context?.failedCommands ?? 0, seconds: (Date.now() - started) / 1000 };
     } finally {
       context?.finish('solver-ended');
       context?.handover.abort();
@@ -245,8 +254,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
 }
 
 /** The outcome of a task that never started. */
-function failedOutcome(task: string, reason: string): TaskOutcome {
-  return { taskKey: task, contextId: '', finishReason: 'error', metrics: failedTask(reason), commands: 0, failedCommands: 0, seconds: 0 };
+function notStarted(task: string, metrics: TaskMetrics): TaskOutcome {
+  return { taskKey: task, contextId: '', finishReason: 'error', metrics, commands: 0, failedCommands: 0, seconds: 0 };
 }
 
 function logSolverEvent(event: PeerEvent, log: (line: string) => void): void {

@@ -61,7 +61,7 @@ describeWithDocker('green agent shutdown with a task mid-command', () => {
 
     expect(tookMs).toBeLessThan(10_000);
     const artifact = events.find((event) => event.kind === 'artifact') as { data: TaskOutcome[] } | undefined;
-    expect(artifact?.data[0]).toMatchObject({ finishReason: 'shutdown', commands: 1, metrics: { status: 'no_submission' } });
+    expect(artifact?.data[0]).toMatchObject({ finishReason: 'shutdown', commands: 1, metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 } });
     expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
     expect(readdirSync(join(tmpDir, 'tasks'))).toEqual([]);
   }, 60_000);
