@@ -36,6 +36,8 @@ export class LocalCommand {
   private readonly closed: Promise<number | undefined>;
   /** Host pid of the command's pid 1 in bubblewrap, once bwrap has said it. */
   private sandboxPid1?: number;
+  /** Settles once bwrap has said all it says on the info fd (it closes it right after setting up), or died. */
+  private readonly infoRead: Promise<void> = Promise.resolve();
   private readonly isolation: LocalIsolation;
 
   constructor(spec: LocalCommandSpec) {
@@ -50,7 +52,8 @@ export class LocalCommand {
     this.child.stdout?.on('data', (chunk: Buffer) => spec.cap.write(chunk));
     this.child.stderr?.on('data', (chunk: Buffer) => spec.cap.write(chunk));
     const infoPipe = this.child.stdio[INFO_FD];
-    if (infoPipe) void this.readSandboxInit(infoPipe as Readable);
+    // Unreadable, the pid stays unknown and a kill takes bwrap's group instead.
+    if (infoPipe) this.infoRead = this.readSandboxPid1(infoPipe as Readable).catch(() => undefined);
     this.closed = new Promise((resolve) => {
       this.child.once('error', (error) => {
         spec.cap.write(Buffer.from(`cannot run ${file}: ${error.message}\n`));
@@ -80,26 +83,25 @@ export class LocalCommand {
   async kill(): Promise<void> {
     const pid = this.child.pid;
     if (pid === undefined) return;
+    await this.infoRead;
     const running = this.child.exitCode === null && this.child.signalCode === null;
     const exited = running ? once(this.child, 'exit') : Promise.resolve();
     // The pid 1 is bwrap's child: its pid stays its own until bwrap has reaped it, and bwrap exits right
-    // after. Before bwrap has said that pid, bwrap's group goes, and --die-with-parent takes the rest.
+    // after. Before bwrap has said that pid, bwrap's group goes: the sandbox's first process is in it
+    // until it starts the command, and from then on --die-with-parent takes it.
     if (this.isolation === 'process') signal(-pid);
     else if (running) signal(this.sandboxPid1 ?? -pid);
     await exited;
   }
 
-  private async readSandboxInit(info: Readable): Promise<void> {
+  // Read to its end: bwrap writes the info in pieces, and a pipe closed after the first would kill it
+  // before it lets the command start, leaving the sandbox's first process waiting forever.
+  private async readSandboxPid1(info: Readable): Promise<void> {
     let text = '';
     for await (const chunk of info) {
       text += String(chunk);
-      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      if (pid) {
-        this.sandboxPid1 = Number(pid[1]);
-        break;
-      }
+      this.sandboxPid1 ??= Number(/"child-pid"\s*:\s*(\d+)/.exec(text)?.[1]) || undefined;
     }
-    info.destroy();
   }
 }
 

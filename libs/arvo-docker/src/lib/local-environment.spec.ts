@@ -23,6 +23,14 @@ async function hostProcesses(needle: string): Promise<string[]> {
   return found;
 }
 
+// Whether a process on this host runs exactly `argv` (not a shell whose script merely names it).
+async function runs(argv: string): Promise<boolean> {
+  for (const pid of await pids()) {
+    if ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').trim() === argv) return true;
+  }
+  return false;
+}
+
 // Processes on this host in the pid namespace `pid:[inode]`, whatever their names and environments.
 async function processesInNamespace(namespace: string): Promise<string[]> {
   const found: string[] = [];
@@ -207,7 +215,7 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
   it('kills a running command and everything it started when the sandbox stops', async () => {
     const other = await otherSandbox();
     const running = other.exec('readlink /proc/self/ns/pid; env -i setsid sleep 5191 >/dev/null 2>&1 & sleep 5192');
-    while ((await hostProcesses('sleep 5192')).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!(await runs('sleep 5192'))) await new Promise((resolve) => setTimeout(resolve, 50));
 
     await other.stop();
     const outcome = await running;
