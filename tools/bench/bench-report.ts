@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConcurrencyFigures } from './concurrency.bench';
+import type { CopyInFigures } from './copy-in.bench';
 import type { ExecRttFigures } from './exec-rtt.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
@@ -13,6 +14,7 @@ export interface BenchReport {
   concurrency?: ConcurrencyFigures;
   memory?: MemoryFigures;
   purple_step_overhead?: PurpleStepFigures;
+  copy_in?: CopyInFigures;
   /** Containers of the benchmark's green agent still present after it stopped (should be none). */
   leftover_containers: string[];
 }
@@ -29,7 +31,7 @@ export interface TableRow {
 
 export function tableRows(report: BenchReport): TableRow[] {
   const rows: TableRow[] = [];
-  const { exec_rtt: rtt, concurrency: con, memory: mem, purple_step_overhead: step } = report;
+  const { exec_rtt: rtt, concurrency: con, memory: mem, purple_step_overhead: step, copy_in: copy } = report;
   if (rtt) {
     rows.push(
       { figure: `exec rtt, docker exec CLI (median of ${rtt.n})`, value: ms(rtt.cli_ms), target: 'reference' },
@@ -57,6 +59,14 @@ export function tableRows(report: BenchReport): TableRow[] {
     rows.push(
       against(`purple step overhead (median of ${step.steps} steps)`, ms(step.median_ms, 3), '≤ 5 ms', step.median_ms / 5, 1),
       against(`purple step ${step.steps} vs step 1`, `${ms(step.last_ms, 3)} / ${ms(step.first_ms, 3)}`, '≤ 2 × step 1', step.last_vs_first, 2),
+    );
+  }
+  if (copy) {
+    rows.push(
+      { figure: `${copy.tree}: ${copy.files} files, ${copy.megabytes} MB; extracted on the host`, value: ms(copy.prepare_ms), target: 'info' },
+      { figure: `  bind mount: start to first command (median of ${copy.runs})`, value: ms(copy.bind_ms), target: 'reference' },
+      { figure: `  copy-in: start to first command`, value: ms(copy.copy_in_ms), target: 'info', ratio: copy.copy_in_vs_bind },
+      against(`  copy-in vs bind mount, prepare to first command`, `${copy.prepare_to_first_command_vs_bind.toFixed(2)}×`, '≤ 1.2 × bind mount', copy.prepare_to_first_command_vs_bind, 1.2),
     );
   }
   return rows;

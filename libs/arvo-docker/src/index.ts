@@ -32,7 +32,7 @@ export { ArvoDockerEnvironment, type DockerSandboxContext } from './lib/docker-e
 export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type LocalSandboxContext } from './lib/local-environment';
 export { bubblewrapWorks, probeBubblewrap, type BubblewrapProbe } from './lib/bubblewrap';
 export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
-export { BUILD_CAPABILITIES, containerName } from './lib/container-spec';
+export { BUILD_CAPABILITIES, containerName, taskContainerSpec } from './lib/container-spec';
 export { SANDBOX_WORKSPACE } from './lib/command-guard';
 export { HeadTailCap } from './lib/output-cap';
 export { currentOwner, formatOwnerId, parseOwnerId, type OwnerIdentity } from './lib/owner-id';

@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type Docker from 'dockerode';
+import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec } from '@arvo-rca/arvo-docker';
+import { elapsedMs, median, round } from './bench-stats';
+import { dockerodeExec } from './direct-exec';
+
+export interface CopyInFigures {
+  /** The real tree: a Debian source package, as `src-vul/<name>/`. */
+  tree: string;
+  files: number;
+  megabytes: number;
+  runs: number;
+  /** Extracting the tree into a fresh workspace on the host, which both ways need first. */
+  prepare_ms: number;
+  /** Baseline: a container with the workspace bind-mounted (as before), started, `.git` removed, first command. */
+  bind_ms: number;
+  /** The sandbox as it is: container started, workspace copied in, `.git` removed, first command. */
+  copy_in_ms: number;
+  copy_in_vs_bind: number;
+  /** From a fresh task to its first command, prepare included: copy-in against bind mount. */
+  prepare_to_first_command_vs_bind: number;
+}
+
+const RUNS = 5;
+const REMOVE_GIT = 'find /src -name .git -prune -exec rm -rf {} +; true';
+
+/**
+ * Start-to-first-command on a real-size tree (tools/bench/real-tree.sh), copy-in against a bind
+ * mount, run by run in turn on the same image and engine. The bind mount is measured with plain
+ * dockerode on the same hardened container spec: it is the path the sandbox took before.
+ */
+export async function measureCopyIn(root: string, docker: Docker, owner: string): Promise<CopyInFigures> {
+  const tree = execFileSync('bash', [join(root, 'tools', 'bench', 'real-tree.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-copy-'));
+  const archive = join(scratch, 'repo-vul.tar');
+  execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},src-vul/${basename(tree)},`, '-cf', archive, basename(tree)]);
+  const factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
+  const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[] };
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      for (const way of run % 2 === 0 ? (['copy', 'bind'] as const) : (['bind', 'copy'] as const)) {
+        const prepared = process.hrtime.bigint();
+        const workspace = prepareWorkspace(scratch, archive);
+        times.prepare.push(elapsedMs(prepared));
+        times[way].push(way === 'copy' ? await firstCommandWithCopy(factory, workspace) : await firstCommandWithBind(docker, owner, workspace));
+        rmSync(join(workspace, '..'), { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await factory.stopAll();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const counted = execFileSync('sh', ['-c', `find "$0" -type f | wc -l; du -sm "$0" | cut -f1`, tree], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  const [prepare, bind, copy] = [median(times.prepare), median(times.bind), median(times.copy)];
+  return {
+    tree: `${basename(tree)} (Debian source)`,
+    files: counted[0],
+    megabytes: counted[1],
+    runs: RUNS,
+    prepare_ms: round(prepare),
+    bind_ms: round(bind),
+    copy_in_ms: round(copy),
+    copy_in_vs_bind: round(copy / bind),
+    prepare_to_first_command_vs_bind: round((prepare + copy) / (prepare + bind)),
+  };
+}
+
+function prepareWorkspace(scratch: string, archive: string): string {
+  const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
+  mkdirSync(join(workspace, 'shared'), { recursive: true });
+  writeFileSync(join(workspace, '1_error.txt'), 'ERROR: AddressSanitizer\n');
+  execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xf', archive]);
+  return workspace;
+}
+
+/** Milliseconds from the start to the first command's answer; the removal after it is not counted. */
+async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: string): Promise<number> {
+  const sandbox = factory.create({ task: 'bench:1', contextId: randomUUID(), image: sampleImageTag('1'), workspaceDir: workspace });
+  const started = process.hrtime.bigint();
+  try {
+    await sandbox.start();
+    const outcome = await sandbox.exec('true');
+    if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`first command with copy-in failed: ${JSON.stringify(outcome)}`);
+    return elapsedMs(started);
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function firstCommandWithBind(docker: Docker, owner: string, workspace: string): Promise<number> {
+  const options = resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 600 });
+  const spec = taskContainerSpec({ name: `arvo_bench_${randomUUID().slice(0, 8)}`, image: sampleImageTag('1'), taskFolder: join(workspace, '..'), owner, task: 'bench:1', contextId: 'bench', options, storageLimit: false });
+  const started = process.hrtime.bigint();
+  const container = await docker.createContainer({ ...spec, HostConfig: { ...spec.HostConfig, Mounts: [{ Type: 'bind', Source: workspace, Target: '/workspace', ReadOnly: false }] } });
+  try {
+    await container.start();
+    if ((await dockerodeExec(container, ['sh', '-c', REMOVE_GIT])) !== 0) throw new Error('removing .git failed');
+    if ((await dockerodeExec(container, ['bash', '-lc', 'true'])) !== 0) throw new Error('first command with a bind mount failed');
+    return elapsedMs(started);
+  } finally {
+    await container.remove({ force: true });
+  }
+}
