@@ -1,8 +1,8 @@
 #!/bin/sh
 # Entrypoint of the green agent's image. The agent drives the host's Docker engine through the mounted
-# socket, whose group differs from host to host, and writes task workspaces into TMP_DIR, a host
-# directory bind-mounted at the same path (it may have been created by the engine, owned by root).
-# Started as root, this script makes TMP_DIR and LOG_DIR writable for the `node` user, then runs the
+# socket, whose group differs from host to host, and writes task workspaces into TMP_DIR (copied into
+# each task's container from there) and logs into LOG_DIR, either of which may be a mounted volume
+# owned by root. Started as root, this script makes TMP_DIR and LOG_DIR writable for the `node` user, then runs the
 # agent as `node` with the socket's group added. Started as another user (`--user`), it runs the agent
 # as that user: the group and the directories are then the caller's business.
 set -eu

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { AgentProcess, Scratch, startAgent } from './support/agent-processes';
 import { startBusySolver, type BusySolver, type BusyTask } from './support/busy-solver';
-import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { LABEL_OWNER, LABEL_TASK_FOLDER } from '@arvo-rca/arvo-docker';
 import { describeWithBubblewrap, describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { TaskContainers } from './support/task-containers';
 
@@ -58,15 +58,15 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     const task = await busy;
     const [container] = await containers.ofContext(task.contextId);
     await containers.waitForProcess(container.Id, /sleep 30$/);
-    return { task, containerId: container.Id, taskDir: taskDirOf(container.Mounts[0]?.Source ?? ''), heard };
+    return { task, containerId: container.Id, taskDir: taskDirOf(container.Labels[LABEL_TASK_FOLDER] ?? ''), heard };
   }
 
   function taskDirs(): string[] {
     return readdirSync(scratch.tasks);
   }
 
-  function taskDirOf(workspace: string): string {
-    const [name] = workspace.slice(scratch.tasks.length + 1).split('/');
+  function taskDirOf(taskFolder: string): string {
+    const [name] = taskFolder.slice(scratch.tasks.length + 1).split('/');
     return name;
   }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
@@ -38,12 +38,11 @@ export interface ComposeSettings {
 }
 
 /**
- * The repository's docker-compose.yml brought up as one uniquely named project, with its own ports,
- * task directory (the same path inside and out, as the file wants) and logs volume.
+ * The repository's docker-compose.yml brought up as one uniquely named project, with its own ports
+ * and logs volume.
  */
 export class ComposeStack {
   readonly project = `arvo-rca-deploy-${process.pid}-${Date.now().toString(36)}`;
-  readonly tasksDir = mkdtempSync('/tmp/arvo-rca-deploy-tasks-');
   private readonly scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-deploy-'));
   readonly greenUrl: string;
   readonly purpleUrl: string;
@@ -54,8 +53,6 @@ export class ComposeStack {
   private readonly envFile = join(this.scratch, 'empty.env');
 
   constructor(settings: ComposeSettings) {
-    // Writable for the agent's user, as /tmp is: the entrypoint then leaves its ownership alone.
-    chmodSync(this.tasksDir, 0o1777);
     this.greenUrl = `http://127.0.0.1:${settings.greenPort}/`;
     this.purpleUrl = `http://127.0.0.1:${settings.purplePort}/`;
     // Only what compose needs: no model keys of the caller's shell reach the purple agent.
@@ -69,7 +66,6 @@ export class ComposeStack {
       GREEN_CARD_URL: this.greenUrl,
       PURPLE_PORT: String(settings.purplePort),
       PURPLE_CARD_URL: this.purpleUrl,
-      TMP_DIR: this.tasksDir,
       ...settings.env,
     };
     const labels = `    labels:\n      arvo-rca.owner: ${JSON.stringify(settings.owner)}\n`;
@@ -146,7 +142,6 @@ export class ComposeStack {
 
   /** Removes the task directory and the compose override file. */
   removeFiles(): void {
-    rmSync(this.tasksDir, { recursive: true, force: true });
     rmSync(this.scratch, { recursive: true, force: true });
   }
 }
