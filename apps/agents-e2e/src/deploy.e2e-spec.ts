@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import Docker from 'dockerode';
 import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
@@ -28,6 +28,7 @@ const SAMPLE_1_BASELINE_METRICS = {
   line_proximity: 0,
   func_topk_recall: { '1': 0, '3': 0, '5': 0 },
   line_topk_recall: { '1': 0, '3': 0, '5': 0 },
+  solver_exit_status: 'Submitted',
 };
 
 interface TaskResult {
