@@ -146,6 +146,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
 
     it('scores every sample perfectly when the model names the fix', () => {
       expect(run.result).toMatchObject({ n_tasks: 5, n_scored: 5, file_acc_mean: 1, func_recall_mean: 1, func_precision_mean: 1, line_iou_mean: 1, line_proximity_mean: 1 });
+      expect(Object.values(run.result.task_metrics).map((metrics) => metrics.solver_exit_status)).toEqual(SAMPLES.map(() => 'Submitted'));
     });
 
     it('sent the real SDK requests: three per task, each with the whole history so far', () => {

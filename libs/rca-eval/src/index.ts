@@ -33,5 +33,5 @@ export {
   type SpanScore,
   type TopK,
 } from './lib/localization-metrics';
-export { diskLimitTask, failedTask, interruptedTask, scoreSubmission, type TaskMetrics, type TaskStatus } from './lib/task-scoring';
+export { diskLimitTask, failedTask, interruptedTask, scoreSubmission, withSolverExit, type SolverExitReport, type TaskMetrics, type TaskStatus } from './lib/task-scoring';
 export { aggregateResults, RESULT_DOMAIN, type AssessmentResult, type TaskRecord } from './lib/assessment-result';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GroundTruthExtractor, type GroundTruth } from './ground-truth';
-import { failedTask, scoreSubmission } from './task-scoring';
+import { failedTask, scoreSubmission, withSolverExit } from './task-scoring';
 
 const truth: GroundTruth = {
   project: 'proj',
@@ -89,6 +89,20 @@ describe('failedTask', () => {
       n_pred: 0,
       ...zeros,
     });
+  });
+});
+
+describe('withSolverExit', () => {
+  it('keeps what the solver said of its run beside the record, and adds nothing when it said nothing', () => {
+    const record = scoreSubmission(null, truth);
+
+    expect(withSolverExit(record, { exitStatus: 'ModelError', reason: 'the model failed (401)' })).toEqual({
+      ...record,
+      solver_exit_status: 'ModelError',
+      solver_reason: 'the model failed (401)',
+    });
+    expect(withSolverExit(record, { exitStatus: 'Submitted' })).toEqual({ ...record, solver_exit_status: 'Submitted' });
+    expect(withSolverExit(record, undefined)).toBe(record);
   });
 });
 

@@ -22,7 +22,17 @@ export type TaskMetrics = {
   detail?: string;
   n_gt: number;
   n_pred: number;
+  /** How the solver said its run ended (`ModelError`, `Submitted`, ...), when it said so. */
+  solver_exit_status?: string;
+  /** The solver's reason for that exit, when it gave one. */
+  solver_reason?: string;
 } & Nullable<LocalizationMetrics>;
+
+/** What a solver said of its own run. */
+export interface SolverExitReport {
+  exitStatus: string;
+  reason?: string;
+}
 
 /** Scores a task's `loc.json` text (null when the file does not exist) against its ground truth. */
 export function scoreSubmission(submission: string | null, truth: GroundTruth): TaskMetrics {
@@ -54,6 +64,12 @@ export function interruptedTask(reason: string, truth: GroundTruth | null = null
 /** The record of a task its solver's writes ended at the disk limit: zero, with what was written. */
 export function diskLimitTask(detail: string, truth: GroundTruth | null = null): TaskMetrics {
   return zeroTask('disk_limit_exceeded', detail, truth?.spans.length ?? 0);
+}
+
+/** The record with what the solver said of its own run, beside what the judge made of it. */
+export function withSolverExit(metrics: TaskMetrics, exit: SolverExitReport | undefined): TaskMetrics {
+  if (!exit) return metrics;
+  return { ...metrics, solver_exit_status: exit.exitStatus, ...(exit.reason ? { solver_reason: exit.reason } : {}) };
 }
 
 function zeroTask(status: TaskStatus, detail: string, nGt: number): TaskMetrics {

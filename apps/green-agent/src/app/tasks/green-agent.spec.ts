@@ -104,6 +104,29 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(outcome).toMatchObject({ finishReason: 'solver-ended', metrics: { status: 'scored', func_recall: 1 } });
   });
 
+  it('keeps the exit status and reason the solver gives on its final status in the task\'s record', async () => {
+    solver.script = { ...SOLVING, skipFinished: true, exit: { exitStatus: 'ModelError', reason: 'the model failed (401): invalid api key' } };
+
+    const { outcome } = await runTask('sample:1');
+
+    expect(outcome.metrics).toMatchObject({ status: 'scored', solver_exit_status: 'ModelError', solver_reason: 'the model failed (401): invalid api key' });
+  });
+
+  it('waits for the stream of a solver that finished, so that its exit status reaches the record too', async () => {
+    solver.script = { ...SOLVING, exit: { exitStatus: 'Submitted' } };
+
+    const { outcome } = await runTask('sample:1');
+
+    expect(outcome).toMatchObject({ finishReason: 'finished', metrics: { status: 'scored', solver_exit_status: 'Submitted' } });
+    expect(outcome.metrics).not.toHaveProperty('solver_reason');
+  });
+
+  it('leaves the solver fields out of the record of a solver that says nothing of its run', async () => {
+    const { outcome } = await runTask('sample:1');
+
+    expect(Object.keys(outcome.metrics).filter((key) => key.startsWith('solver_'))).toEqual([]);
+  });
+
   it('gives two tasks on the same id two containers and two workspaces that never see each other', async () => {
     solver.script = { commands: (contextId) => [`echo ${contextId} > /workspace/shared/mine && sleep 1 && ls /workspace/shared && hostname`] };
 

@@ -1,7 +1,7 @@
 import { Injectable, type Type } from '@nestjs/common';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { TaskState } from '@a2a-js/sdk';
-import { A2aClientFactory, formatExecute, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatExecute, formatSolverExit, TASK_FINISHED, TaskEvents, type SolverExit } from '@arvo-rca/a2a-protocol';
 import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
 
 /** What a stand-in solver does with a task: commands to send, then finish, or die part-way. */
@@ -11,6 +11,8 @@ export interface SolverScript {
   dieAfter?: number;
   /** Skip `[TASK FINISHED]` and just end the stream. */
   skipFinished?: boolean;
+  /** How the run ended, said on the final status as a solver exit. */
+  exit?: SolverExit;
 }
 
 /** What the stand-in saw of one task. */
@@ -58,7 +60,7 @@ export async function startSolverStandIn(script: SolverScript): Promise<SolverSt
         events.progress(`step ${step + 1}: ${command}`);
       }
       if (!script.skipFinished) run.finishedReply = await green.sendText(request.contextId, TASK_FINISHED, { deadlineMs: 60_000 });
-      events.end(TaskState.TASK_STATE_COMPLETED, 'Submitted');
+      events.end(TaskState.TASK_STATE_COMPLETED, script.exit?.exitStatus ?? 'done', script.exit && formatSolverExit(script.exit));
     }
 
     async cancelTask(_taskId: string, bus: ExecutionEventBus): Promise<void> {

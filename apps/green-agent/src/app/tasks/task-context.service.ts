@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, parseSolverExit, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
-import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
@@ -38,6 +38,8 @@ interface TaskStart {
 
 // How long past the task's own limit the hand-over may take to wind down.
 const HANDOVER_GRACE_MS = 10_000;
+// How long a solver that sent [TASK FINISHED] may take to end its stream, which says how its run ended.
+const SOLVER_EXIT_GRACE_MS = 2_000;
 // How long shutdown waits for running tasks to clean up after themselves.
 const SHUTDOWN_GRACE_MS = 8_000;
 const SHUTTING_DOWN = 'the green agent is shutting down';
@@ -214,7 +216,9 @@ export class TaskContextService implements BeforeApplicationShutdown {
     const timer = setTimeout(() => context.finish('timeout'), limitMs);
     const solver = this.consumeSolver(context, solverUrl, description, limitMs + HANDOVER_GRACE_MS, log);
     try {
-      return await Promise.race([context.finishing, solver]);
+      const reason = await Promise.race([context.finishing, solver]);
+      if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
+      return reason;
     } finally {
       clearTimeout(timer);
     }
@@ -223,7 +227,10 @@ export class TaskContextService implements BeforeApplicationShutdown {
   private async consumeSolver(context: TaskContext, solverUrl: string, description: string, deadlineMs: number, log: (line: string) => void): Promise<FinishReason> {
     try {
       const events = this.peers.peer(solverUrl).streamText(context.contextId, description, { deadlineMs, signal: context.handover.signal });
-      for await (const event of events) logSolverEvent(event, log);
+      for await (const event of events) {
+        logSolverEvent(event, log);
+        if (event.kind !== 'artifact') context.solverExit = parseSolverExit(event.data) ?? context.solverExit;
+      }
       return 'solver-ended';
     } catch (error) {
       if (context.handover.signal.aborted) return 'solver-ended';
@@ -245,7 +252,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       taskKey: context.taskKey,
       contextId: context.contextId,
       finishReason,
-      metrics,
+      metrics: withSolverExit(metrics, context.solverExit),
       commands: context.commands,
       failedCommands: context.failedCommands,
       seconds: (Date.now() - started) / 1000,
@@ -256,6 +263,13 @@ export class TaskContextService implements BeforeApplicationShutdown {
 /** The outcome of a task that never started. */
 function notStarted(task: string, metrics: TaskMetrics): TaskOutcome {
   return { taskKey: task, contextId: '', finishReason: 'error', metrics, commands: 0, failedCommands: 0, seconds: 0 };
+}
+
+/** Waits for `promise` to settle, for at most `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function logSolverEvent(event: PeerEvent, log: (line: string) => void): void {

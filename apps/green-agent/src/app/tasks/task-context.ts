@@ -1,5 +1,5 @@
 import type { Sandbox } from '@arvo-rca/arvo-docker';
-import type { TaskRef } from '@arvo-rca/a2a-protocol';
+import type { SolverExit, TaskRef } from '@arvo-rca/a2a-protocol';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 
 /** Why a task stopped: the solver said so, its handling ended, it failed, time ran out, or its writes passed the disk limit. */
@@ -9,6 +9,8 @@ export type FinishReason = 'finished' | 'solver-ended' | 'solver-failed' | 'time
 export class TaskContext {
   commands = 0;
   failedCommands = 0;
+  /** How the solver said its run ended, when it said so on its stream. */
+  solverExit: SolverExit | undefined;
   readonly startedAt = Date.now();
   private resolveFinish!: (reason: FinishReason) => void;
   /** Settles once, with the first reason the task was given to stop. */

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aClientFactory, formatSolverStep, formatTaskKey, parseTaskRequest, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatSolverExit, formatSolverStep, formatTaskKey, parseTaskRequest, TaskEvents, type SolverExit } from '@arvo-rca/a2a-protocol';
 import { validateLocJson } from '@arvo-rca/rca-eval';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { agentConfigFrom } from '../agent/agent-config';
@@ -19,8 +19,9 @@ import { RUN_LOG_DIR } from './solver.tokens';
 /**
  * The purple agent's A2A entry: a task description from a green agent starts one DefaultAgent on
  * that context, whose commands go back to the green agent; the answer is a stream with a `working`
- * update per step and a final status carrying the exit status and token totals. Contexts share
- * nothing but the process-wide usage totals.
+ * update per step and a final status carrying the exit status and token totals, and the exit status
+ * with its reason as a data part for the assessor's record. Contexts share nothing but the
+ * process-wide usage totals.
  */
 @Injectable()
 export class PurpleExecutor implements AgentExecutor {
@@ -58,7 +59,7 @@ export class PurpleExecutor implements AgentExecutor {
         return outcome;
       });
       const failed = result.exitStatus === 'ModelError' || result.exitStatus === 'EnvironmentError';
-      events.end(failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, describeResult(result));
+      events.end(failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, describeResult(result), formatSolverExit(solverExitOf(result)));
     } finally {
       this.running.delete(contextId);
     }
@@ -102,4 +103,9 @@ function describeResult(result: AgentResult): string {
   const { usage } = result;
   const tokens = `tokens in ${usage.input} out ${usage.output} cache read ${usage.cacheRead} write ${usage.cacheWrite}, ${usage.calls} calls, $${usage.cost.toFixed(4)}`;
   return `${result.exitStatus}: ${result.exitStatus === 'Submitted' ? 'loc.json submitted' : result.message} | ${tokens}`;
+}
+
+// A submission's message is the loc.json text, which the assessor reads for itself.
+function solverExitOf(result: AgentResult): SolverExit {
+  return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted' } : { exitStatus: result.exitStatus, reason: result.message };
 }

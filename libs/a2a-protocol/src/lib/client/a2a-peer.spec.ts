@@ -43,6 +43,13 @@ describe('A2aPeer against a real agent', () => {
     expect(events.every((event) => event.contextId === 'ctx-stream')).toBe(true);
   });
 
+  it('yields the data parts of a status beside its text: how a solver says its run ended', async () => {
+    const events = await collect(clients.peer(agent.url).streamText('ctx-data', 'data {"exit_status": "ModelError", "reason": "401"}', { deadlineMs: 10_000 }));
+
+    expect(events.at(-1)).toEqual({ kind: 'status', taskId: expect.any(String), contextId: 'ctx-data', state: 'completed', text: 'echo: data', data: [{ exit_status: 'ModelError', reason: '401' }] });
+    expect(events.slice(0, -1).every((event) => 'data' in event && event.data.length === 0)).toBe(true);
+  });
+
   it('accepts the base URL with or without a trailing slash', async () => {
     const withoutSlash = agent.url.replace(/\/$/, '');
 
@@ -100,6 +107,12 @@ describe('A2aPeer against a peer that speaks only A2A 0.3', () => {
     const events = await collect(peer.streamText('ctx-old', 'stream'));
     expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed', text: 'echo: stream' });
     expect(agent.app.get(EchoExecutor).calls.map((call) => call.requestedVersion)).toEqual(['0.3', '0.3']);
+  });
+
+  it('gets the data parts of a v0.3 status too', async () => {
+    const events = await collect(new A2aClientFactory().peer(agent.url).streamText('ctx-old-data', 'data {"exit_status": "Submitted"}'));
+
+    expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed', text: 'echo: data', data: [{ exit_status: 'Submitted' }] });
   });
 });
 

@@ -36,6 +36,6 @@ describe('A2aPeer when the peer dies in the middle of a stream', () => {
     };
 
     await expect(consume()).rejects.toMatchObject({ code: 'PEER_DISCONNECTED', message: expect.stringContaining(`A2A peer ${url} dropped the connection`) });
-    expect(seen).toEqual([{ kind: 'task', taskId: 't1', contextId: 'ctx', state: 'working', text: '' }]);
+    expect(seen).toEqual([{ kind: 'task', taskId: 't1', contextId: 'ctx', state: 'working', text: '', data: [] }]);
   });
 });

@@ -4,13 +4,14 @@ import { Role, TaskState, type Artifact, type Message, type Part, type StreamRes
 
 export type PeerTaskState = 'submitted' | 'working' | 'input-required' | 'auth-required' | 'completed' | 'failed' | 'canceled' | 'rejected' | 'unknown';
 
+// `data` holds the data parts of the message as they came (on a final status, how the peer's run ended).
 export type PeerEvent =
   /** The peer answered with a message instead of a task (the exchange is over). */
-  | { kind: 'message'; contextId: string; text: string }
-  /** The task as the peer created or last saw it. */
-  | { kind: 'task'; taskId: string; contextId: string; state: PeerTaskState; text: string }
-  /** A change of the task's state, with the text the peer attached (a step report, a final answer). */
-  | { kind: 'status'; taskId: string; contextId: string; state: PeerTaskState; text: string }
+  | { kind: 'message'; contextId: string; text: string; data: unknown[] }
+  /** The task as the peer created or last saw it, with its status message. */
+  | { kind: 'task'; taskId: string; contextId: string; state: PeerTaskState; text: string; data: unknown[] }
+  /** A change of the task's state, with the message the peer attached (a step report, a final answer). */
+  | { kind: 'status'; taskId: string; contextId: string; state: PeerTaskState; text: string; data: unknown[] }
   /** An output of the task: its text parts joined, its data parts as they came. */
   | { kind: 'artifact'; taskId: string; contextId: string; name: string; text: string; data: unknown[] };
 
@@ -41,12 +42,15 @@ export function toPeerEvent(response: StreamResponse): PeerEvent | undefined {
   const payload = response.payload;
   switch (payload?.$case) {
     case 'message':
-      return { kind: 'message', contextId: payload.value.contextId, text: messageText(payload.value) };
-    case 'task':
-      return { kind: 'task', taskId: payload.value.id, contextId: payload.value.contextId, state: taskState(payload.value), text: taskText(payload.value) };
+      return { kind: 'message', contextId: payload.value.contextId, text: messageText(payload.value), data: partsData(payload.value.parts) };
+    case 'task': {
+      const task = payload.value;
+      return { kind: 'task', taskId: task.id, contextId: task.contextId, state: taskState(task), text: taskText(task), data: partsData(task.status?.message?.parts ?? []) };
+    }
     case 'statusUpdate': {
       const { taskId, contextId, status } = payload.value;
-      return { kind: 'status', taskId, contextId, state: toPeerState(status?.state), text: status?.message ? messageText(status.message) : '' };
+      const message = status?.message;
+      return { kind: 'status', taskId, contextId, state: toPeerState(status?.state), text: message ? messageText(message) : '', data: partsData(message?.parts ?? []) };
     }
     case 'artifactUpdate': {
       const { taskId, contextId, artifact } = payload.value;

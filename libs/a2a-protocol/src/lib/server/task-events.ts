@@ -22,8 +22,9 @@ export class TaskEvents {
     return this.request.userMessage.parts.flatMap((part) => (part.content?.$case === 'data' ? [part.content.value] : []));
   }
 
-  reply(text: string): void {
-    this.bus.publish(AgentEvent.message(this.message(text)));
+  /** Answers with one message and no task; `data` goes beside the text as a data part. */
+  reply(text: string, data?: object): void {
+    this.bus.publish(AgentEvent.message(this.message(text, data)));
     this.bus.finished();
   }
 
@@ -44,28 +45,31 @@ export class TaskEvents {
     this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
   }
 
-  end(state: TaskState, text: string): void {
-    this.publishStatus(state, text);
+  /** The final status; `data` goes beside the text as a data part (how a solver's run ended, say). */
+  end(state: TaskState, text: string, data?: object): void {
+    this.publishStatus(state, text, data);
     this.bus.finished();
   }
 
-  private publishStatus(state: TaskState, text: string): void {
+  private publishStatus(state: TaskState, text: string, data?: object): void {
     const { taskId, contextId } = this.request;
-    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: this.status(state, text), metadata: undefined }));
+    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: this.status(state, text, data), metadata: undefined }));
   }
 
-  private status(state: TaskState, text?: string) {
-    return { state, message: text === undefined ? undefined : this.message(text), timestamp: new Date().toISOString() };
+  private status(state: TaskState, text?: string, data?: object) {
+    return { state, message: text === undefined ? undefined : this.message(text, data), timestamp: new Date().toISOString() };
   }
 
-  private message(text: string): Message {
+  private message(text: string, data?: object): Message {
     const { taskId, contextId } = this.request;
+    const parts: Part[] = [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }];
+    if (data !== undefined) parts.push({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' });
     return {
       messageId: randomUUID(),
       contextId,
       taskId,
       role: Role.ROLE_AGENT,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      parts,
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],

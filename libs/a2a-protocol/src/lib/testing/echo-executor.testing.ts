@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Role, TaskState, type Message } from '@a2a-js/sdk';
+import { Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 
 /** What the echo agent saw of one request: its text and the protocol version it came in. */
@@ -17,6 +17,7 @@ export interface EchoCall {
  *   `pause <ms>`    creates a task, reports working, stays silent for <ms>, then completes;
  *   `hang`          creates a task, reports working, and never finishes (until the app closes);
  *   `fail`          creates a task and fails it;
+ *   `data <json>`   creates a task and completes with `echo: data` and the JSON as a data part;
  *   anything else   creates a task, reports working, completes with `echo: <text>`.
  */
 @Injectable()
@@ -35,6 +36,7 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
     }
     bus.publish(AgentEvent.task({ id: request.taskId, contextId: request.contextId, status: status(request, TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [request.userMessage], metadata: undefined }));
     if (text === 'fail') return this.finish(request, bus, TaskState.TASK_STATE_FAILED, 'failed on purpose');
+    if (text.startsWith('data ')) return this.finish(request, bus, TaskState.TASK_STATE_COMPLETED, 'echo: data', JSON.parse(text.slice('data '.length)));
     this.update(request, bus, TaskState.TASK_STATE_WORKING, `working on: ${text}`);
     if (text === 'hang') await new Promise<void>((resolve) => this.hangs.add(resolve));
     else if (text.startsWith('pause ')) await this.sleep(Number(text.slice('pause '.length)));
@@ -50,12 +52,12 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
     this.hangs.forEach((release) => release());
   }
 
-  private update(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string): void {
-    bus.publish(AgentEvent.statusUpdate({ taskId: request.taskId, contextId: request.contextId, status: status(request, state, text), metadata: undefined }));
+  private update(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string, data?: unknown): void {
+    bus.publish(AgentEvent.statusUpdate({ taskId: request.taskId, contextId: request.contextId, status: status(request, state, text, data), metadata: undefined }));
   }
 
-  private finish(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string): void {
-    this.update(request, bus, state, text);
+  private finish(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string, data?: unknown): void {
+    this.update(request, bus, state, text, data);
     bus.finished();
   }
 
@@ -70,17 +72,19 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
   }
 }
 
-function status(request: RequestContext, state: TaskState, text?: string) {
-  return { state, message: text === undefined ? undefined : agentMessage(request, text), timestamp: new Date().toISOString() };
+function status(request: RequestContext, state: TaskState, text?: string, data?: unknown) {
+  return { state, message: text === undefined ? undefined : agentMessage(request, text, data), timestamp: new Date().toISOString() };
 }
 
-function agentMessage(request: RequestContext, text: string): Message {
+function agentMessage(request: RequestContext, text: string, data?: unknown): Message {
+  const parts: Part[] = [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }];
+  if (data !== undefined) parts.push({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' });
   return {
     messageId: randomUUID(),
     contextId: request.contextId,
     taskId: request.taskId,
     role: Role.ROLE_AGENT,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts,
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
