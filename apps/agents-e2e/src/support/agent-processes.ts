@@ -41,10 +41,19 @@ export class AgentProcess {
   }
 }
 
+export interface AgentStartOptions {
+  /**
+   * A command the agent's own command line is appended to, which must end by exec'ing it (so that the
+   * child's pid stays the agent's): `unshare ... sh -c '... && exec "$0" "$@"'`, say.
+   */
+  prefix?: readonly string[];
+}
+
 /** Starts one agent on a free port and waits until it serves its card. */
-export async function startAgent(name: AgentName, env: NodeJS.ProcessEnv, port?: number): Promise<AgentProcess> {
+export async function startAgent(name: AgentName, env: NodeJS.ProcessEnv, port?: number, options: AgentStartOptions = {}): Promise<AgentProcess> {
   const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', name, 'main.js'), '--port', String(chosen)], {
+  const [program, ...args] = [...(options.prefix ?? []), process.execPath, join(ROOT, 'dist', 'apps', name, 'main.js'), '--port', String(chosen)];
+  const child = spawn(program, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, CI: process.env['CI'] ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
