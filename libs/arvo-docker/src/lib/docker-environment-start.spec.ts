@@ -151,6 +151,18 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     }
   }, 30_000);
 
+  it('starts tasks that ask for a disk limit at once, whether or not the engine can give one', async () => {
+    const made = factory();
+    const sandboxes = await Promise.all([1, 2, 3].map(async () => made.create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)))));
+    try {
+      await Promise.all(sandboxes.map((sandbox) => sandbox.start()));
+
+      for (const sandbox of sandboxes) expect(await sandbox.exec('cat /workspace/1_error.txt')).toMatchObject({ kind: 'completed', returnCode: 0 });
+    } finally {
+      await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
+    }
+  }, 60_000);
+
   it('tells the task once when its container writes past the disk limit', async () => {
     const breaches: string[] = [];
     const sandbox = factory({ diskBytes: 64 * 1024 ** 2, diskCheckIntervalS: 1 }).create({

@@ -158,14 +158,16 @@ export class ArvoDockerEnvironment implements Sandbox {
     const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options };
     const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec({ ...input, storageLimit }));
     const storage = this.context.storageLimits;
-    return create(storage.supported !== false)
+    const askedForLimit = storage.supported !== false;
+    return create(askedForLimit)
       .then((container) => {
         storage.supported ??= true;
         return container;
       })
       .catch((error: unknown) => {
-        // Most storage drivers cannot limit a container's disk; the watchdog then does it alone.
-        if (storage.supported !== undefined || !/storage.?opt/i.test(engineReason(error))) throw error;
+        // Most storage drivers cannot limit a container's disk; the watchdog then does it alone. Tasks
+        // starting together may all ask before the first refusal is known: each one retries.
+        if (!askedForLimit || storage.supported === true || !/storage.?opt/i.test(engineReason(error))) throw error;
         storage.supported = false;
         return create(false);
       })
