@@ -1,6 +1,7 @@
 import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
 import { defaultContainerCpus } from '@arvo-rca/arvo-docker';
+import { DEFAULT_ARCHIVE_LIMITS } from './task-assets/archive-limits';
 
 const SANDBOXES = ['auto', 'docker', 'local', 'local-unsafe'] as const;
 export type SandboxChoice = (typeof SANDBOXES)[number];
@@ -26,6 +27,20 @@ export class GreenEnvironment extends AgentEnvironment {
   // set it when the agent runs from elsewhere (a deploy image copies samples/ next to the bundle).
   @IsString()
   SAMPLES_DIR: string = './samples';
+
+  // What one task archive may unpack to (bytes of all files, entries, bytes of one file); 0 turns a limit off.
+  // Real ARVO trees reach a few GiB.
+  @IsInt()
+  @Min(0)
+  ARCHIVE_MAX_BYTES: number = DEFAULT_ARCHIVE_LIMITS.maxBytes;
+
+  @IsInt()
+  @Min(0)
+  ARCHIVE_MAX_ENTRIES: number = DEFAULT_ARCHIVE_LIMITS.maxEntries;
+
+  @IsInt()
+  @Min(0)
+  ARCHIVE_MAX_FILE_BYTES: number = DEFAULT_ARCHIVE_LIMITS.maxFileBytes;
 
   @IsIn(SANDBOXES)
   SANDBOX: SandboxChoice = 'auto';

@@ -75,29 +75,29 @@ export class ArchiveEntryGuard {
   }
 
   private judge(entry: ArchiveEntry): EntryVerdict {
-    const name = quote(entry.path);
-    if (isAbsolute(entry.path)) return refuse(`entry ${name} has an absolute path`);
+    const name = (): string => quote(entry.path);
+    if (isAbsolute(entry.path)) return refuse(`entry ${name()} has an absolute path`);
     const segments = split(entry.path);
-    if (segments.includes('..')) return refuse(`entry ${name} contains '..'`);
+    if (segments.includes('..')) return refuse(`entry ${name()} contains '..'`);
     // The archive's own root (`./`) carries nothing worth extracting.
     if (segments.length === 0) return { action: 'skip' };
-    if (segments[0] !== this.scope) return refuse(`entry ${name} is outside ${this.scope}/`);
+    if (segments[0] !== this.scope) return refuse(`entry ${name()} is outside ${this.scope}/`);
     if (Buffer.byteLength(entry.path) >= PATH_MAX || segments.some((segment) => Buffer.byteLength(segment) > NAME_MAX)) {
-      return refuse(`entry ${name} has a path longer than a file system allows`);
+      return refuse(`entry ${name()} has a path longer than a file system allows`);
     }
     const kind = entry.type === 'SymbolicLink' || entry.type === 'Link' ? 'link' : KINDS.get(entry.type);
-    if (segments.length === 1 && kind !== 'dir') return refuse(`entry ${name} must be a folder`);
+    if (segments.length === 1 && kind !== 'dir') return refuse(`entry ${name()} must be a folder`);
 
     const parent: Resolution = segments.length === 1 ? { kind: 'path', segments: [], node: this.root } : this.resolve(segments.slice(0, -1));
-    if (parent.kind === 'through-file') return refuse(`entry ${name} lies inside a file`);
+    if (parent.kind === 'through-file') return refuse(`entry ${name()} lies inside a file`);
     if (parent.kind === 'outside' || (segments.length > 1 && !this.inScope(parent.segments))) {
-      return refuse(`entry ${name} lies behind a link that leaves ${this.scope}/`);
+      return refuse(`entry ${name()} lies behind a link that leaves ${this.scope}/`);
     }
-    if (parent.node?.kind === 'file') return refuse(`entry ${name} lies inside a file`);
+    if (parent.node?.kind === 'file') return refuse(`entry ${name()} lies inside a file`);
     const path = [...parent.segments, segments[segments.length - 1]];
     const existing = parent.node?.children?.get(path[path.length - 1]);
-    if (existing?.kind === 'link') return refuse(`entry ${name} replaces a symbolic link`);
-    if (existing?.kind === 'dir' && kind !== 'dir') return refuse(`entry ${name} replaces a folder`);
+    if (existing?.kind === 'link') return refuse(`entry ${name()} replaces a symbolic link`);
+    if (existing?.kind === 'dir' && kind !== 'dir') return refuse(`entry ${name()} replaces a folder`);
 
     if (entry.type === 'SymbolicLink') return this.judgeSymlink(entry, path, existing !== undefined);
     if (entry.type === 'Link') return this.judgeHardLink(entry, path);

@@ -4,6 +4,7 @@ import { TaskAssetsError } from './task-assets.errors';
 
 const STDERR_KEPT_BYTES = 4096;
 const END_OF_ARCHIVE = Buffer.alloc(1024);
+const BATCH_BYTES = 256 * 1024;
 
 /**
  * GNU tar unpacking a tar stream written to its stdin into a folder. Owners are never restored and modes
@@ -13,6 +14,8 @@ export class GnuTarProcess {
   private stderr = '';
   private spawnError: Error | undefined;
   private draining: Promise<void> | undefined;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private readonly exited: Promise<number | null>;
 
   private constructor(private readonly child: ChildProcessByStdio<Writable, null, Readable>) {
@@ -35,12 +38,16 @@ export class GnuTarProcess {
     return new GnuTarProcess(spawn('tar', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' } }));
   }
 
+  /** Queues bytes for tar: a pipe write per header would cost more than all the rest. */
   write(chunk: Buffer): void {
-    if (!this.child.stdin.destroyed) this.child.stdin.write(chunk);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes >= BATCH_BYTES) this.flush();
   }
 
-  /** Settles once tar has taken what it was given (or is gone). */
+  /** Hands tar what is queued; settles once it has taken it (or is gone). */
   drained(): Promise<void> {
+    this.flush();
     const stdin = this.child.stdin;
     if (!stdin.writableNeedDrain || stdin.destroyed) return Promise.resolve();
     this.draining ??= new Promise<void>((resolve) => {
@@ -58,7 +65,9 @@ export class GnuTarProcess {
 
   /** Ends the archive and waits for tar; EXTRACTION_FAILED when it could not write the tree. */
   async finish(): Promise<void> {
-    this.child.stdin.end(END_OF_ARCHIVE);
+    this.write(END_OF_ARCHIVE);
+    this.flush();
+    this.child.stdin.end();
     const code = await this.exited;
     if (this.spawnError) {
       throw new TaskAssetsError('EXTRACTION_FAILED', `GNU tar is needed to extract task archives: ${this.spawnError.message}`, { cause: this.spawnError });
@@ -66,6 +75,13 @@ export class GnuTarProcess {
     if (code !== 0) {
       throw new TaskAssetsError('EXTRACTION_FAILED', `tar exited with ${code ?? 'a signal'}: ${this.stderr.trim().split('\n').slice(-3).join('; ') || 'no message'}`);
     }
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    if (!this.child.stdin.destroyed) this.child.stdin.write(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 
   /** Stops tar at once and waits until it is gone, so that nothing writes into the folder afterwards. */

@@ -1,4 +1,5 @@
-export { ArchiveExtractor } from './archive-extractor';
+export { ArchiveExtractor, type ExtractOptions } from './archive-extractor';
+export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 export type { AssetLog } from './download-progress';
 export { DEFAULT_DOWNLOAD_POLICY, type DownloadPolicy } from './file-downloader';
 export { HttpFetcher } from './http-fetcher';

@@ -41,10 +41,14 @@ export async function writeTarGz(file: string, entries: Iterable<FixtureEntry>):
   const gzip = createGzip();
   const output = createWriteStream(file);
   gzip.pipe(output);
+  let batch: Buffer[] = [];
   for (const entry of entries) {
-    for (const part of encode(entry)) if (!gzip.write(part)) await once(gzip, 'drain');
+    batch.push(...encode(entry));
+    if (batch.length < 1024) continue;
+    if (!gzip.write(Buffer.concat(batch))) await once(gzip, 'drain');
+    batch = [];
   }
-  gzip.end(Buffer.alloc(BLOCK * 2));
+  gzip.end(Buffer.concat([...batch, Buffer.alloc(BLOCK * 2)]));
   await once(output, 'close');
 }
 

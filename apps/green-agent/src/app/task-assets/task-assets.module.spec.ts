@@ -40,6 +40,21 @@ describe('TaskAssetsModule', () => {
     }
   });
 
+  it('refuses a task archive past ARCHIVE_MAX_ENTRIES as configured', async () => {
+    Object.assign(process.env, { TMP_DIR: join(root, 'tmp'), CACHE_DIR: join(root, 'cache'), SAMPLES_DIR, ARCHIVE_MAX_ENTRIES: '3' });
+    const moduleRef = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment(GreenEnvironment) }), TaskAssetsModule],
+    }).compile();
+    try {
+      await expect(moduleRef.get(TaskAssetsService).prepare('sample:1')).rejects.toThrow(
+        expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: 'sample:1: archive refused: it holds more than 3 entries (ARCHIVE_MAX_ENTRIES)' }),
+      );
+      expect(await readdir(join(root, 'tmp'))).toEqual([]);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
   it('knows the arvo and sample sources, with the data set URL and the samples folder by default', () => {
     const options = taskAssetsOptionsFrom(new GreenEnvironment());
 
@@ -48,6 +63,7 @@ describe('TaskAssetsModule', () => {
       { name: 'sample', base: './samples', imageTemplate: 'arvo-rca-sample:{id}-vul' },
     ]);
     expect(options.tmpDir).toBe('/tmp/rcabench');
+    expect(options.archiveLimits).toEqual({ maxBytes: 8 * 1024 ** 3, maxEntries: 500_000, maxFileBytes: 2 * 1024 ** 3 });
     // Relative folders are taken from the working directory, as the agents are started from the repository root.
     expect(options.cacheDir).toBe(resolve(process.cwd(), '.cache/arvo-rca'));
   });

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { GreenEnvironment } from '../green-environment';
 import { ArchiveExtractor } from './archive-extractor';
@@ -22,6 +22,9 @@ import { TaskFileSystem } from './task-file-system';
           CACHE_DIR: config.get('CACHE_DIR', { infer: true }),
           ARVO_DATA_URL: config.get('ARVO_DATA_URL', { infer: true }),
           SAMPLES_DIR: config.get('SAMPLES_DIR', { infer: true }),
+          ARCHIVE_MAX_BYTES: config.get('ARCHIVE_MAX_BYTES', { infer: true }),
+          ARCHIVE_MAX_ENTRIES: config.get('ARCHIVE_MAX_ENTRIES', { infer: true }),
+          ARCHIVE_MAX_FILE_BYTES: config.get('ARCHIVE_MAX_FILE_BYTES', { infer: true }),
         }),
     },
     {
@@ -33,4 +36,14 @@ import { TaskFileSystem } from './task-file-system';
   ],
   exports: [TaskAssetsService],
 })
-export class TaskAssetsModule {}
+export class TaskAssetsModule implements OnModuleDestroy {
+  constructor(@Inject(TaskAssetsService) private readonly assets: TaskAssetsService) {}
+
+  /**
+   * Nest runs every onModuleDestroy before any beforeApplicationShutdown: extractions stop here, before the
+   * tasks service waits (within its grace) for the tasks to end, so none of them waits on an archive.
+   */
+  onModuleDestroy(): void {
+    this.assets.abortExtractions();
+  }
+}

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { currentOwner, formatOwnerId, ProcessTable } from '@arvo-rca/arvo-docker';
 import type { GreenEnvironment } from '../green-environment';
+import type { ArchiveLimits } from './archive-limits';
 import type { DownloadPolicy } from './file-downloader';
 import type { TaskSourceConfig } from './task-source';
 
@@ -13,6 +14,8 @@ export interface TaskAssetsOptions {
   /** The source of a bare id such as `14368`. */
   defaultSource?: string;
   download?: Partial<DownloadPolicy>;
+  /** What a task archive may unpack to; the defaults where left out. */
+  archiveLimits?: Partial<ArchiveLimits>;
   /**
    * This process's owner id, written into each task folder as it is made (`TASK_OWNER_FILE`), so that a
    * restarted agent reaps the folder of one that died mid-task, container or not.
@@ -32,8 +35,9 @@ export function taskSources(env: Pick<GreenEnvironment, 'ARVO_DATA_URL' | 'SAMPL
 
 /** Relative directories are taken from the working directory, as the other path variables are. */
 export function taskAssetsOptionsFrom(
-  env: Pick<GreenEnvironment, 'TMP_DIR' | 'CACHE_DIR' | 'ARVO_DATA_URL' | 'SAMPLES_DIR'>,
+  env: Pick<GreenEnvironment, 'TMP_DIR' | 'CACHE_DIR' | 'ARVO_DATA_URL' | 'SAMPLES_DIR' | 'ARCHIVE_MAX_BYTES' | 'ARCHIVE_MAX_ENTRIES' | 'ARCHIVE_MAX_FILE_BYTES'>,
 ): TaskAssetsOptions {
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
-  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: 'arvo', owner };
+  const archiveLimits: ArchiveLimits = { maxBytes: env.ARCHIVE_MAX_BYTES, maxEntries: env.ARCHIVE_MAX_ENTRIES, maxFileBytes: env.ARCHIVE_MAX_FILE_BYTES };
+  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: 'arvo', owner, archiveLimits };
 }

@@ -90,6 +90,12 @@ describe('TaskAssetsService', () => {
       expect(await taskFolderOwner(task.taskRoot)).toEqual(parseOwnerId(owner));
     });
 
+    it('makes the task folder private to this user (0700), so that no other host user reaches its files', async () => {
+      const task = await prepare(samples(), 'sample:1');
+
+      expect(((await stat(task.taskRoot)).mode & 0o777).toString(8)).toBe('700');
+    });
+
     it('keeps the ground truth out of the workspace: no patch.diff, under any name', async () => {
       const task = await prepare(samples(), 'sample:1');
       const patch = await readFile(join(SAMPLES_DIR, '1', 'patch.diff'));

@@ -47,6 +47,8 @@ export class TaskAssetsService {
   private readonly cache: ContentCache;
   private readonly files: TaskFileSystem;
   private readonly archives: ArchiveExtractor;
+  /** Aborted at shutdown: extractions under way stop, and none starts any more. */
+  private readonly shutdown = new AbortController();
 
   constructor(
     private readonly options: TaskAssetsOptions,
@@ -66,7 +68,8 @@ export class TaskAssetsService {
 
   /**
    * Fetches the task's files through the cache and lays out a fresh workspace. Throws a TaskAssetsError:
-   * INVALID_TASK_ID / UNKNOWN_TASK_SOURCE (before any I/O), TASK_NOT_FOUND, DOWNLOAD_FAILED or BROKEN_ARCHIVE.
+   * INVALID_TASK_ID / UNKNOWN_TASK_SOURCE (before any I/O), TASK_NOT_FOUND, DOWNLOAD_FAILED, BROKEN_ARCHIVE,
+   * ARCHIVE_TOO_LARGE, EXTRACTION_FAILED, or EXTRACTION_ABORTED after `abortExtractions()`.
    */
   async prepare(task: string | TaskRef, log: AssetLog = ignore): Promise<PreparedTask> {
     // A reference built elsewhere is validated again: only parse() makes ids safe for paths and URLs.
@@ -81,6 +84,14 @@ export class TaskAssetsService {
     } catch (error) {
       throw error instanceof TaskAssetsError ? error.forTask(ref.key) : error;
     }
+  }
+
+  /**
+   * For shutdown: every extraction under way stops at once (its task's folder is then removed as on any
+   * failure) and later ones are refused, so that no task waits on an archive while the agent goes down.
+   */
+  abortExtractions(): void {
+    this.shutdown.abort();
   }
 
   private async fetchFiles(source: TaskSource, ref: TaskRef, log: AssetLog): Promise<TaskFiles> {
@@ -102,6 +113,9 @@ export class TaskAssetsService {
     let removal: Promise<void> | undefined;
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
     try {
+      await this.files.makeDir(this.options.tmpDir);
+      // Private: no other user of the host reaches into a task's files (what a task container leaves there included).
+      await this.files.makeDir(taskRoot, 0o700);
       await this.files.makeDir(join(workspaceDir, SHARED_DIR));
       if (this.options.owner) await markTaskFolder(taskRoot, this.options.owner);
       await this.files.copyFile(files.errorReport, errorReportPath);
@@ -116,7 +130,7 @@ export class TaskAssetsService {
 
   private async extract(source: TaskSource, ref: TaskRef, archive: string, workspaceDir: string): Promise<void> {
     try {
-      await this.archives.extract(archive, workspaceDir, SOURCE_TREE);
+      await this.archives.extract(archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal });
     } catch (error) {
       // A broken download must not stay in the cache and break every later task on this id.
       if (error instanceof TaskAssetsError && error.code === 'BROKEN_ARCHIVE') await this.cache.evict(source, ref, 'repo-vul.tar.gz');
