@@ -1,5 +1,5 @@
 // The vulnerable source tree of a task (`src-vul/`), as the judge reads it: the I/O side of ground truth.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 
 export interface LocatedFile {
@@ -18,6 +18,7 @@ export interface LocatedFile {
  */
 export class SourceTree {
   private folders: Promise<string[]> | undefined;
+  private realRoot: Promise<string | null> | undefined;
 
   constructor(readonly root: string) {}
 
@@ -29,7 +30,8 @@ export class SourceTree {
       const path = parts.slice(strip).join('/');
       for (const project of bases) {
         const absolute = resolve(this.root, project ?? '.', path);
-        if (this.inside(absolute) && (await isFile(absolute))) return { absolute, path, project };
+        const real = this.inside(absolute) ? await this.realFileInside(absolute) : null;
+        if (real) return { absolute: real, path, project };
       }
     }
     return null;
@@ -47,8 +49,18 @@ export class SourceTree {
     return this.folders;
   }
 
-  private inside(absolute: string): boolean {
-    const path = relative(resolve(this.root), absolute);
+  /**
+   * Where a file really is, links followed, when that is a file inside the tree: a link the archive holds
+   * (`config.guess -> /usr/share/misc/config.guess`, or one climbing out) is never read through.
+   */
+  private async realFileInside(absolute: string): Promise<string | null> {
+    this.realRoot ??= realpath(this.root).catch(() => null);
+    const [root, real] = await Promise.all([this.realRoot, realpath(absolute).catch(() => null)]);
+    return root && real && this.inside(real, root) && (await isFile(real)) ? real : null;
+  }
+
+  private inside(absolute: string, root = resolve(this.root)): boolean {
+    const path = relative(root, absolute);
     return path !== '' && !path.startsWith(`..${sep}`) && path !== '..';
   }
 }
