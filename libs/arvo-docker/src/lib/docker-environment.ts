@@ -76,7 +76,7 @@ export class ArvoDockerEnvironment implements Sandbox {
         await this.startContainer(this.container);
         return this.container;
       });
-      // Both go through the engine at once: the copy in an exec of its own, the removal in the session.
+      // Both at once: the copy through the engine's archive API, the removal in the session.
       await Promise.all([copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS), this.removeGitDirectories()]);
       this.watchDisk(container);
       if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
