@@ -67,6 +67,8 @@ export function tableRows(report: BenchReport): TableRow[] {
       { figure: `  bind mount: start to first command (median of ${copy.runs})`, value: ms(copy.bind_ms), target: 'reference' },
       { figure: `  copy-in: start to first command`, value: ms(copy.copy_in_ms), target: 'info', ratio: copy.copy_in_vs_bind },
       against(`  copy-in vs bind mount, prepare to first command`, `${copy.prepare_to_first_command_vs_bind.toFixed(2)}×`, '≤ 1.2 × bind mount', copy.prepare_to_first_command_vs_bind, 1.2),
+      { figure: `  engine floor: the tree by one bare archive call`, value: ms(copy.engine_copy_ms), target: 'engine limit' },
+      against(`  what copy-in adds to the start, vs that floor`, ms(copy.copy_in_ms - copy.bind_ms), '≤ 1.2 × engine floor', copy.added_vs_engine_copy, 1.2),
     );
   }
   return rows;

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,10 @@ export interface CopyInFigures {
   copy_in_vs_bind: number;
   /** From a fresh task to its first command, prepare included: copy-in against bind mount. */
   prepare_to_first_command_vs_bind: number;
+  /** The engine's floor: the same tree put into a running container with a bare archive API call. */
+  engine_copy_ms: number;
+  /** What copy-in adds to the bind mount's start, against that floor. */
+  added_vs_engine_copy: number;
 }
 
 const RUNS = 5;
@@ -39,7 +43,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
   const archive = join(scratch, 'repo-vul.tar');
   execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},src-vul/${basename(tree)},`, '-cf', archive, basename(tree)]);
   const factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
-  const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[] };
+  const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[] };
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const way of run % 2 === 0 ? (['copy', 'bind'] as const) : (['bind', 'copy'] as const)) {
@@ -47,6 +51,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
         const workspace = prepareWorkspace(scratch, archive);
         times.prepare.push(elapsedMs(prepared));
         times[way].push(way === 'copy' ? await firstCommandWithCopy(factory, workspace) : await firstCommandWithBind(docker, owner, workspace));
+        if (way === 'bind') times.engine.push(await bareArchiveCopy(docker, workspace));
         rmSync(join(workspace, '..'), { recursive: true, force: true });
       }
     }
@@ -55,7 +60,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
     rmSync(scratch, { recursive: true, force: true });
   }
   const counted = execFileSync('sh', ['-c', `find "$0" -type f | wc -l; du -sm "$0" | cut -f1`, tree], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  const [prepare, bind, copy] = [median(times.prepare), median(times.bind), median(times.copy)];
+  const [prepare, bind, copy, engine] = [median(times.prepare), median(times.bind), median(times.copy), median(times.engine)];
   return {
     tree: `${basename(tree)} (Debian source)`,
     files: counted[0],
@@ -66,7 +71,23 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
     copy_in_ms: round(copy),
     copy_in_vs_bind: round(copy / bind),
     prepare_to_first_command_vs_bind: round((prepare + copy) / (prepare + bind)),
+    engine_copy_ms: round(engine),
+    added_vs_engine_copy: round((copy - bind) / engine),
   };
+}
+
+/** The floor: a running container, and the workspace put in with one bare archive API call; the call alone is timed. */
+async function bareArchiveCopy(docker: Docker, workspace: string): Promise<number> {
+  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: '/workspace', HostConfig: { Init: true, NetworkMode: 'none' } });
+  try {
+    await container.start();
+    const tar = spawn('tar', ['-C', workspace, '-c', '-f', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = process.hrtime.bigint();
+    await container.putArchive(tar.stdout, { path: '/workspace' });
+    return elapsedMs(started);
+  } finally {
+    await container.remove({ force: true });
+  }
 }
 
 function prepareWorkspace(scratch: string, archive: string): string {
