@@ -57,7 +57,8 @@ export class ArchiveWriter {
       await tar.finish();
     } catch (error) {
       await tar.kill();
-      throw error;
+      // A tar that failed on its own (a full disk) explains the stop better than what the reader saw.
+      throw tar.failure() ?? error;
     } finally {
       signal.removeEventListener('abort', kill);
     }

@@ -16,15 +16,18 @@ export class GnuTarProcess {
   private draining: Promise<void> | undefined;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private readonly exited: Promise<number | null>;
+  /** Its input is complete; it may exit now. */
+  private ended = false;
+  private killed = false;
+  private readonly exited: Promise<void>;
 
   private constructor(private readonly child: ChildProcessByStdio<Writable, null, Readable>) {
     this.exited = new Promise((resolve) => {
       child.once('error', (error) => {
         this.spawnError = error;
-        resolve(null);
+        resolve();
       });
-      child.once('close', (code) => resolve(code));
+      child.once('close', () => resolve());
     });
     // A tar that died early makes writes fail with EPIPE; its exit status says why.
     child.stdin.on('error', () => undefined);
@@ -45,9 +48,11 @@ export class GnuTarProcess {
     if (this.pendingBytes >= BATCH_BYTES) this.flush();
   }
 
-  /** Hands tar what is queued; settles once it has taken it (or is gone). */
+  /** Hands tar what is queued; settles once it has taken it, and rejects once tar has failed. */
   drained(): Promise<void> {
     this.flush();
+    const failure = this.failure();
+    if (failure) return Promise.reject(failure);
     const stdin = this.child.stdin;
     if (!stdin.writableNeedDrain || stdin.destroyed) return Promise.resolve();
     this.draining ??= new Promise<void>((resolve) => {
@@ -67,14 +72,32 @@ export class GnuTarProcess {
   async finish(): Promise<void> {
     this.write(END_OF_ARCHIVE);
     this.flush();
+    this.ended = true;
     this.child.stdin.end();
-    const code = await this.exited;
+    await this.exited;
+    const failure = this.failure();
+    if (failure) throw failure;
+  }
+
+  /** Stops tar at once and waits until it is gone, so that nothing writes into the folder afterwards. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null && !this.spawnError) {
+      this.killed = true;
+      this.child.kill('SIGKILL');
+    }
+    this.child.stdin.destroy();
+    await this.exited;
+  }
+
+  /** Why tar stopped on its own, once it has (a full disk, no tar at all ...); undefined while it runs or after a clean end. */
+  failure(): TaskAssetsError | undefined {
     if (this.spawnError) {
-      throw new TaskAssetsError('EXTRACTION_FAILED', `GNU tar is needed to extract task archives: ${this.spawnError.message}`, { cause: this.spawnError });
+      return new TaskAssetsError('EXTRACTION_FAILED', `GNU tar is needed to extract task archives: ${this.spawnError.message}`, { cause: this.spawnError });
     }
-    if (code !== 0) {
-      throw new TaskAssetsError('EXTRACTION_FAILED', `tar exited with ${code ?? 'a signal'}: ${this.stderr.trim().split('\n').slice(-3).join('; ') || 'no message'}`);
-    }
+    const { exitCode, signalCode } = this.child;
+    if (this.killed || (exitCode === null && signalCode === null) || (exitCode === 0 && this.ended)) return undefined;
+    const said = this.stderr.trim().split('\n').slice(-3).join('; ');
+    return new TaskAssetsError('EXTRACTION_FAILED', `tar exited with ${exitCode ?? signalCode}${this.ended ? '' : ' before the end of the archive'}: ${said || 'no message'}`);
   }
 
   private flush(): void {
@@ -82,12 +105,5 @@ export class GnuTarProcess {
     if (!this.child.stdin.destroyed) this.child.stdin.write(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
     this.pending = [];
     this.pendingBytes = 0;
-  }
-
-  /** Stops tar at once and waits until it is gone, so that nothing writes into the folder afterwards. */
-  async kill(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null && !this.spawnError) this.child.kill('SIGKILL');
-    this.child.stdin.destroy();
-    await this.exited;
   }
 }

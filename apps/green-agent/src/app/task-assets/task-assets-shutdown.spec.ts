@@ -8,13 +8,12 @@ import { validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { GreenEnvironment } from '../green-environment';
 import { ArchiveExtractor } from './archive-extractor';
 import { ExtractionChild } from './extraction-process.testing';
+import { FAST_TMP, snapshot } from './hostile-scene.testing';
 import { HttpFetcher } from './http-fetcher';
 import { manyFiles, writeTarGz } from './tar-fixture.testing';
 import { TaskAssetsModule } from './task-assets.module';
 import { TaskAssetsService, type PreparedTask } from './task-assets.service';
 import { TaskFileSystem } from './task-file-system';
-
-const FAST_TMP = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
 /** Resolves once some task under `tmpDir` has a second folder of files written: its extraction is well under way. */
 async function untilWriting(tmpDir: string): Promise<void> {
@@ -66,6 +65,7 @@ describe('TaskAssetsService at shutdown', () => {
 
   it('stops an extraction under way on abortExtractions(), and removes the task folder', async () => {
     const assets = service();
+    const outside = await snapshot(root);
     const preparing = assets.prepare('arvo:1');
     preparing.catch(() => undefined);
     await untilWriting(tmpDir);
@@ -76,6 +76,7 @@ describe('TaskAssetsService at shutdown', () => {
     await expect(preparing).rejects.toThrow(expect.objectContaining({ code: 'EXTRACTION_ABORTED', message: 'arvo:1: extraction stopped: the green agent is shutting down' }));
     expect(Date.now() - abortedAt).toBeLessThan(2_000);
     expect(await readdir(tmpDir)).toEqual([]);
+    expect(await snapshot(root)).toEqual(outside);
   }, 60_000);
 
   it('prepares no task once extractions are aborted, and leaves no folder', async () => {
@@ -91,6 +92,7 @@ describe('TaskAssetsService at shutdown', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment(GreenEnvironment) }), TaskAssetsModule],
     }).compile();
+    const outside = await snapshot(root);
     const preparing: Promise<PreparedTask> = moduleRef.get(TaskAssetsService).prepare('arvo:1');
     preparing.catch(() => undefined);
     await untilWriting(tmpDir);
@@ -99,6 +101,7 @@ describe('TaskAssetsService at shutdown', () => {
 
     await expect(preparing).rejects.toThrow(expect.objectContaining({ code: 'EXTRACTION_ABORTED' }));
     expect(await readdir(tmpDir)).toEqual([]);
+    expect(await snapshot(root)).toEqual(outside);
   }, 60_000);
 });
 
@@ -118,6 +121,7 @@ describe('A green agent process getting SIGTERM mid-extraction', () => {
 
   it('stops the extraction of 200,000 entries at once, removes the task folder and exits', async () => {
     const mirror = await mirrorWith(root, 200_000);
+    const outside = await snapshot(root);
     const child = new ExtractionChild(['prepare', 'arvo:1'], { TMP_DIR: tmpDir, CACHE_DIR: join(root, 'cache'), ARVO_DATA_URL: mirror });
     await untilWriting(tmpDir);
 
@@ -128,5 +132,6 @@ describe('A green agent process getting SIGTERM mid-extraction', () => {
     expect(Date.now() - signalledAt).toBeLessThan(3_000);
     expect(await child.output()).toEqual(['preparing', 'failed EXTRACTION_ABORTED']);
     expect(await readdir(tmpDir)).toEqual([]);
+    expect(await snapshot(root)).toEqual(outside);
   }, 90_000);
 });
