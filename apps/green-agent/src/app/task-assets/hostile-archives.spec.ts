@@ -164,7 +164,7 @@ describe('ArchiveExtractor with 200,000 entries', () => {
     const [now, noted] = await scene.outsideNowAndNoted();
     expect(now).toEqual(noted);
     await scene.remove();
-  });
+  }, 30_000);
 
   it('refuses them by ARCHIVE_MAX_ENTRIES when it is set lower, writing nothing', async () => {
     await expect(extractor.extract(archive(), scene.workspace, 'src-vul', { limits: { maxEntries: 10_000 } })).rejects.toThrow(

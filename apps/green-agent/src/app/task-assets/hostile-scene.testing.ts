@@ -9,14 +9,17 @@ export const FAST_TMP = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
 /** Every path under `root` but those under `skip`, with what a change would alter: type, mode, size and mtime. */
 export async function snapshot(root: string, skip?: string): Promise<string[]> {
-  const paths = (await readdir(root, { recursive: true })).map((entry) => join(root, entry));
-  const kept = paths.filter((path) => skip === undefined || !(path === skip || path.startsWith(`${skip}/`)));
-  const rows = await Promise.all(
-    kept.map(async (path) => {
+  const rows: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const name of await readdir(dir)) {
+      const path = join(dir, name);
+      if (path === skip) continue;
       const info = await lstat(path);
-      return `${relative(root, path)} ${info.mode.toString(8)} ${info.size} ${info.mtimeMs}`;
-    }),
-  );
+      rows.push(`${relative(root, path)} ${info.mode.toString(8)} ${info.size} ${info.mtimeMs}`);
+      if (info.isDirectory()) await walk(path);
+    }
+  };
+  await walk(root);
   return rows.sort();
 }
 
