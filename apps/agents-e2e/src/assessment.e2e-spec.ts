@@ -8,6 +8,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
+import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
@@ -91,19 +92,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
     });
 
     it('scores the baseline exactly: it names the crash site, which is the root cause only in some samples', () => {
-      const scores = Object.fromEntries(
-        Object.entries(run.result.task_metrics).map(([task, m]) => [task, [m.status, m.file_acc, m.func_recall, round(m.line_iou), round(m.line_proximity)]]),
-      );
-      // sample:1: the crash is in cursor.c, the fix in index.c, so nothing matches. sample:2: right
-      // file (the crash function's caller is in body.c) but not the function. 3 to 5: the function of
-      // the fix is among the three frames the baseline names.
-      expect(scores).toEqual({
-        'sample:1': ['scored', 0, 0, 0, 0],
-        'sample:2': ['scored', 1, 0, 0, 0.3359],
-        'sample:3': ['scored', 1, 1, 0.1351, 0.8187],
-        'sample:4': ['scored', 1, 1, 0.3462, 0.8035],
-        'sample:5': ['scored', 1, 1, 0.7188, 0.9214],
-      });
+      expect(scoresOf(run.result)).toEqual(BASELINE_SCORES);
       expect(run.result).toMatchObject({ domain: 'arvo_rca', n_tasks: 5, n_scored: 5, file_acc_mean: 0.8, func_recall_mean: 0.6 });
     });
 
@@ -171,8 +160,4 @@ function scriptFor(task: string) {
     reply(`THOUGHT: the root cause is known.\n\n\`\`\`bash\ncat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF\n\`\`\``),
     reply('THOUGHT: submit.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```'),
   ];
-}
-
-function round(value: number | null): number | null {
-  return value === null ? null : Math.round(value * 10_000) / 10_000;
 }

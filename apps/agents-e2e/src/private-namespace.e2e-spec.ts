@@ -7,6 +7,7 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 import { TaskContainers } from './support/task-containers';
 
@@ -100,17 +101,7 @@ describeWithDocker('an assessment whose green agent keeps its TMP_DIR where the 
     it('scores every sample, exactly as the baseline scores with a TMP_DIR the engine can see', () => {
       const statuses = Object.fromEntries(Object.entries(result.task_metrics).map(([task, m]) => [task, m.detail ? `${m.status}: ${m.detail}` : m.status]));
       expect(statuses).toEqual(Object.fromEntries(SAMPLES.map((task) => [task, 'scored'])));
-      const scores = Object.fromEntries(
-        Object.entries(result.task_metrics).map(([task, m]) => [task, [m.status, m.file_acc, m.func_recall, round(m.line_iou), round(m.line_proximity)]]),
-      );
-      // The baseline names the crash site: the root cause only in samples 3 to 5 (see the assessment suite).
-      expect(scores).toEqual({
-        'sample:1': ['scored', 0, 0, 0, 0],
-        'sample:2': ['scored', 1, 0, 0, 0.3359],
-        'sample:3': ['scored', 1, 1, 0.1351, 0.8187],
-        'sample:4': ['scored', 1, 1, 0.3462, 0.8035],
-        'sample:5': ['scored', 1, 1, 0.7188, 0.9214],
-      });
+      expect(scoresOf(result)).toEqual(BASELINE_SCORES);
       expect(result).toMatchObject({ n_tasks: 5, n_scored: 5 });
     });
 
@@ -129,7 +120,3 @@ describeWithDocker('an assessment whose green agent keeps its TMP_DIR where the 
     });
   });
 });
-
-function round(value: number | null): number | null {
-  return value === null ? null : Math.round(value * 10_000) / 10_000;
-}
