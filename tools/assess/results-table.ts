@@ -21,11 +21,17 @@ function num(value: number | null | undefined): string {
   return value === null || value === undefined ? '-' : value.toFixed(2);
 }
 
+/** The task's status, with the solver's own exit status when it ended other than by submitting (`no_submission (ModelError)`). */
+function statusOf(metrics: TaskMetrics): string {
+  const exit = metrics.solver_exit_status;
+  return exit && exit !== 'Submitted' ? `${metrics.status} (${exit})` : metrics.status;
+}
+
 /** The per-task scores and the means, as a plain-text table. */
 export function formatResultsTable(result: AssessmentResult): string {
   const rows: string[][] = Object.entries(result.task_metrics).map(([task, metrics]: [string, TaskMetrics]) => [
     task,
-    metrics.status,
+    statusOf(metrics),
     ...COLUMNS.map(([, cell]) => cell(metrics as MetricsRow)),
   ]);
   const means: MetricsRow = {
