@@ -13,6 +13,11 @@ import { buildTestImage, LIST_PROCESSES, makeTaskWorkspace, removeImage } from '
 import { resolveSandboxOptions, type SandboxOptionsInput } from './sandbox-options';
 import { sampleImageTag } from './sample-images';
 
+async function waitUntil(condition: () => Promise<boolean>, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await condition()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -20,6 +25,9 @@ async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void
 
 describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
   const docker = createDockerClient();
+  /** The container's process count, as the engine's stats give it. */
+  const processCount = async (name: string): Promise<number> =>
+    ((await docker.getContainer(name).stats({ stream: false })) as { pids_stats?: { current?: number } }).pids_stats?.current ?? 0;
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
   const noSleepImage = `arvo-rca-test-nosleep:${randomUUID().slice(0, 8)}`;
   const noBashImage = `arvo-rca-test-nobash:${randomUUID().slice(0, 8)}`;
@@ -150,6 +158,31 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
       await sandbox.stop();
     }
   }, 30_000);
+
+  it('ends a fork bomb that returned at once before the next command, which then runs normally', async () => {
+    const progress: string[] = [];
+    const sandbox = factory({ pids: 64 }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root), progress));
+    await sandbox.start();
+    // The bomb is left behind once it fills the limit, as it does long before a solver's next step.
+    const bombFillsTheLimit = async (): Promise<void> => {
+      expect(await sandbox.exec(':(){ :|:& };:', { timeoutS: 5 })).toMatchObject({ kind: 'completed', returnCode: 0 });
+      await waitUntil(async () => (await processCount(sandbox.name)) >= 60);
+    };
+    try {
+      await bombFillsTheLimit();
+      const next = await sandbox.exec("echo kept > /workspace/shared/note; ls /proc | grep -c '^[0-9]'");
+
+      expect(next).toMatchObject({ kind: 'completed', returnCode: 0, output: expect.stringMatching(/^\d+\n$/) });
+      expect(Number((next as { output: string }).output)).toBeLessThan(20);
+      expect(progress).toContainEqual(expect.stringContaining('filled its pids limit'));
+
+      // The sandbox's own steps too: loc.json is read whole after a bomb.
+      await bombFillsTheLimit();
+      expect((await sandbox.readFile('/workspace/shared/note')).toString()).toBe('kept\n');
+    } finally {
+      await sandbox.stop();
+    }
+  }, 120_000);
 
   it('starts tasks that ask for a disk limit at once, whether or not the engine can give one', async () => {
     const made = factory();

@@ -92,15 +92,25 @@ export class ArvoDockerEnvironment implements Sandbox {
     const container = this.running();
     const timeoutS = options.timeoutS ?? this.options.commandTimeoutS;
     const marker = randomUUID();
-    const cap = new HeadTailCap(this.options.maxOutputBytes);
     const { killAfterS, hostGraceS } = this.options;
     const prefix = shellCommandPrefix({ shell: this.shell, timeoutS, killAfterS, useTimeout: this.hasTimeout });
     const deadlineMs = (this.hasTimeout ? timeoutS + killAfterS + hostGraceS : timeoutS) * 1000;
-    const run = await this.openSession(container)
-      .then((session) => session.run({ prefix, command: verdict.command, marker, onOutput: (_type, payload) => cap.write(payload), deadlineMs }))
-      .catch((error: unknown) => {
-        throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
-      });
+    let cap = new HeadTailCap(this.options.maxOutputBytes);
+    const runOnce = (): Promise<CommandRun> =>
+      this.openSession(container)
+        .then((session) => session.run({ prefix, command: verdict.command, marker, onOutput: (_type, payload) => cap.write(payload), deadlineMs }))
+        .catch((error: unknown) => {
+          throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
+        });
+    let run = await runOnce();
+    if (run.pidsExhausted) {
+      // What earlier commands left (a fork bomb that returned at once) fills the pids limit: it goes first.
+      this.spec.onProgress?.(`${this.name}: the task's processes filled its pids limit; they were ended before the next command`);
+      await this.restartProcesses(container);
+      // What they printed meanwhile is theirs, not this command's.
+      cap = new HeadTailCap(this.options.maxOutputBytes);
+      run = await runOnce();
+    }
     const outcome = commandOutcome(run, cap.finish(), timeoutS);
     // A timed-out command, or one whose session died under it, may have left processes behind, in new
     // sessions, with a cleared environment, forking at the pids limit: none of them survives a restart.
@@ -233,10 +243,21 @@ export class ArvoDockerEnvironment implements Sandbox {
    * Runs `<prefix> <text>` for the sandbox's own needs: through the session when it is free (no engine
    * exec), else as an exec of its own, so that it never waits behind a command of the solver's.
    */
-  private async runAside(container: Docker.Container, prefix: string[], text: string, onOutput: (payload: Buffer) => void, deadlineMs: number): Promise<CommandRun> {
+  private async runAside(container: Docker.Container, prefix: string[], text: string, onOutput: (payload: Buffer) => void, deadlineMs: number, retry = true): Promise<CommandRun> {
     const marker = randomUUID();
     const session = this.stopped ? this.session : await this.openSession(container);
-    if (session?.idle) return session.run({ prefix, command: text, marker, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
+    if (session?.idle) {
+      // Held until the session answers: when leftover processes filled the pids limit, what arrived is
+      // theirs, and the step runs again once they are gone.
+      const held: Buffer[] = [];
+      const run = await session.run({ prefix, command: text, marker, onOutput: (_type, payload) => held.push(Buffer.from(payload)), deadlineMs });
+      if (!run.pidsExhausted || !retry || this.stopped) {
+        for (const chunk of held) onOutput(chunk);
+        return run;
+      }
+      await this.restartProcesses(container);
+      return this.runAside(container, prefix, text, onOutput, deadlineMs, false);
+    }
     const env = envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker });
     return runContainerExec(container, { cmd: [...prefix, text], env, workingDir: SANDBOX_WORKSPACE, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
   }

@@ -56,6 +56,8 @@ export interface CommandRun {
   exitCode: number | undefined;
   hostDeadlineHit: boolean;
   elapsedMs: number;
+  /** The command did not run: processes left by earlier commands filled the container's pids limit. */
+  pidsExhausted?: boolean;
 }
 
 /**

@@ -11,7 +11,14 @@ import { FrameDemuxer, type StreamType } from './frame-demuxer';
 // of the image but `sh`. The text is sent with one newline more than it has, taken off again here, so
 // it arrives byte for byte. The session's own stderr is dropped: it would only carry the shell's job
 // notices ("Killed" when a time limit kills a command), which a plain exec never showed.
+// Before each command it reads how often the container's pids limit refused a fork (`pids.events`;
+// builtins only: at the limit nothing can fork). When that happened since the last command ended,
+// something left behind (a fork bomb that returned at once) is hammering the limit: it answers `pids`
+// instead of running the command, and the sandbox ends those processes first.
 const SESSION_SCRIPT = `exec 2>/dev/null
+pids=; for d in /sys/fs/cgroup/pids /sys/fs/cgroup; do [ -r "$d/pids.events" ] && { pids=$d; break; }; done
+refused() { count=0; [ -n "$pids" ] && read key count < "$pids/pids.events"; }
+refused; last=$count
 while IFS=' ' read -r mark marker prefix; do
   command=
   while IFS= read -r line; do
@@ -20,8 +27,12 @@ while IFS=' ' read -r mark marker prefix; do
 "
   done
   command=\${command%?}
+  refused
+  if [ "$count" -gt "$last" ]; then last=$count; printf '\\n%s pids\\n' "$mark"; continue; fi
   ( ${EXEC_MARKER}="$marker"; export ${EXEC_MARKER}; cd "$0" && exec $prefix "$command" </dev/null 2>&1 )
-  printf '\\n%s %s\\n' "$mark" "$?"
+  status=$?
+  refused; last=$count
+  printf '\\n%s %s\\n' "$mark" "$status"
 done`;
 
 export interface SessionCommand {
@@ -126,7 +137,9 @@ export class ShellSession {
           const lineEnd = pending.indexOf(0x0a, at + ending.length);
           if (lineEnd < 0) return;
           if (at > 0) request.onOutput('stdout', pending.subarray(0, at));
-          const exitCode = Number(pending.subarray(at + ending.length, lineEnd).toString('ascii'));
+          const status = pending.subarray(at + ending.length, lineEnd).toString('ascii');
+          if (status === 'pids') return finish({ exitCode: undefined, hostDeadlineHit: false, elapsedMs: Date.now() - started, pidsExhausted: true });
+          const exitCode = Number(status);
           return finish({ exitCode: Number.isInteger(exitCode) ? exitCode : undefined, hostDeadlineHit: false, elapsedMs: Date.now() - started });
         }
         const keep = Math.min(pending.length, ending.length - 1);
