@@ -33,21 +33,38 @@ export class ProcessTable {
     }
   }
 
-  /** Sends SIGKILL to every process whose environment holds `name=value`; returns how many were found. */
-  async killMarked(name: string, value: string): Promise<number> {
+  /**
+   * Sends SIGKILL to every process whose environment holds `name=value`, round after round until a look
+   * finds none alive (one may have been forking, or not yet gone, when the last round looked), at most
+   * `rounds` times; returns how many were found in all.
+   */
+  async killMarked(name: string, value: string, rounds = 20): Promise<number> {
     const marker = `${name}=${value}`;
     let found = 0;
+    for (let round = 0; round < rounds; round++) {
+      const marked = await this.marked(marker);
+      if (marked.length === 0) return found;
+      found += marked.length;
+      for (const pid of marked) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return found;
+  }
+
+  // A killed process keeps its environment readable until it is dead; a zombie's reads empty.
+  private async marked(marker: string): Promise<number[]> {
+    const pids: number[] = [];
     for (const entry of await readdir('/proc').catch(() => [] as string[])) {
       if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
       const environ = await readFile(`/proc/${entry}/environ`).catch(() => undefined);
-      if (!environ?.toString('latin1').split('\0').includes(marker)) continue;
-      found++;
-      try {
-        process.kill(Number(entry), 'SIGKILL');
-      } catch {
-        // Gone meanwhile.
-      }
+      if (environ?.toString('latin1').split('\0').includes(marker)) pids.push(Number(entry));
     }
-    return found;
+    return pids;
   }
 }
