@@ -176,9 +176,6 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
       expect(Number((next as { output: string }).output)).toBeLessThan(20);
       expect(progress).toContainEqual(expect.stringContaining('filled its pids limit'));
 
-      // The sandbox's own steps too: loc.json is read whole after a bomb.
-      await bombFillsTheLimit();
-      expect((await sandbox.readFile('/workspace/shared/note')).toString()).toBe('kept\n');
     } finally {
       await sandbox.stop();
     }
