@@ -39,7 +39,6 @@ const SCRIPT_PREFIX = ['sh', '-c'];
 const HOUSEKEEPING_DEADLINE_MS = 300_000;
 const READ_DEADLINE_MS = 60_000;
 const COPY_DEADLINE_MS = 600_000;
-const RESTART_RETRIES = 3;
 const RESTART_NOTE = 'every process of the task was ended (its sandbox was restarted; its files are as they were)';
 
 /** A task's sandbox in its own hardened Docker container (SPEC section 5). */
@@ -273,16 +272,8 @@ export class ArvoDockerEnvironment implements Sandbox {
     this.session?.close();
     this.session = undefined;
     if (this.stopped) return;
-    await this.context.engineGate(async () => {
-      // The start can fail while the kernel is still tearing down a fork bomb's processes in the
-      // container's cgroup: it is tried again a few times before the failure is given up on.
-      let failure: unknown = await container.restart({ t: 0 }).then(() => undefined, (error: unknown) => error);
-      for (let attempt = 1; failure !== undefined && attempt <= RESTART_RETRIES; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-        const running = await container.inspect().then((info) => info.State.Running, () => false);
-        failure = running ? undefined : await container.start().then(() => undefined, (error: unknown) => error);
-      }
-      if (failure !== undefined) this.spec.onProgress?.(`${this.name}: restarting its processes failed: ${engineReason(failure)}`);
+    await this.context.engineGate(() => container.restart({ t: 0 })).catch((error: unknown) => {
+      this.spec.onProgress?.(`${this.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
     });
   }
 
