@@ -18,7 +18,7 @@ export { waitForAgentCard, type CardWaitOptions } from './lib/client/wait-for-ca
 // The message vocabulary of the two agents.
 export { DEFAULT_TASK_SOURCE, findTaskKey, formatTaskKey, formatTaskRequest, parseTaskKey, parseTaskRequest, type TaskRef } from './lib/vocabulary/task-request';
 export { EXECUTE_PREFIX, formatExecute, parseSolverMessage, TASK_FINISHED, type SolverMessage } from './lib/vocabulary/solver-message';
-export { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, type SolverExit, type SolverExitData } from './lib/vocabulary/solver-exit';
+export { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, parseSolverUsage, SOLVER_USAGE_FIELDS, type SolverExit, type SolverExitData, type SolverUsage } from './lib/vocabulary/solver-exit';
 export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
 export {
   COMMAND_REJECTED_PREFIX,

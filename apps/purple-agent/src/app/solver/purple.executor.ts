@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aClientFactory, formatSolverExit, formatSolverStep, formatTaskKey, parseTaskRequest, TaskEvents, type SolverExit } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatSolverExit, formatSolverStep, formatTaskKey, parseTaskRequest, TaskEvents, type SolverExit, type SolverUsage } from '@arvo-rca/a2a-protocol';
 import { validateLocJson } from '@arvo-rca/rca-eval';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { agentConfigFrom } from '../agent/agent-config';
@@ -11,7 +11,7 @@ import type { AgentResult, StepProgress } from '../agent/agent-types';
 import { DefaultAgent } from '../agent/default-agent';
 import { trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
 import { ModelFactory } from '../models/model-factory';
-import { UsageTotals } from '../models/usage';
+import { UsageTotals, type UsageSnapshot } from '../models/usage';
 import type { PurpleEnvironment } from '../purple-environment';
 import { GreenTaskEnvironment } from './green-task-environment';
 import { RUN_LOG_DIR } from './solver.tokens';
@@ -49,6 +49,7 @@ export class PurpleExecutor implements AgentExecutor {
       const taskId = task ? formatTaskKey(task) : `unknown:${contextId.slice(0, 8)}`;
       events.start(`${taskId}: solving with ${this.models.modelName}`);
       // Every line of the run lands in the task's log file, beside the green agent's lines about it.
+      const started = Date.now();
       const result = await this.logging.runInTask({ taskId, contextId }, async () => {
         this.logger.log(`solving ${taskId} with ${this.models.modelName}`);
         const outcome = await this.solve(taskId, contextId, events.userText(), (progress) => {
@@ -59,7 +60,7 @@ export class PurpleExecutor implements AgentExecutor {
         return outcome;
       });
       const failed = result.exitStatus === 'ModelError' || result.exitStatus === 'EnvironmentError';
-      events.end(failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, describeResult(result), formatSolverExit(solverExitOf(result)));
+      events.end(failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, describeResult(result), formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000)));
     } finally {
       this.running.delete(contextId);
     }
@@ -106,6 +107,20 @@ function describeResult(result: AgentResult): string {
 }
 
 // A submission's message is the loc.json text, which the assessor reads for itself.
-function solverExitOf(result: AgentResult): SolverExit {
-  return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted' } : { exitStatus: result.exitStatus, reason: result.message };
+function solverExitOf(result: AgentResult, seconds: number): SolverExit {
+  const usage = solverUsageOf(result.usage, seconds);
+  return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted', usage } : { exitStatus: result.exitStatus, reason: result.message, usage };
+}
+
+// Our token counts under CyberGym's names: `input` excludes what was read from or written to the cache.
+function solverUsageOf(usage: UsageSnapshot, seconds: number): SolverUsage {
+  return {
+    input_tokens: usage.input,
+    output_tokens: usage.output,
+    cache_read_tokens: usage.cacheRead,
+    cache_creation_tokens: usage.cacheWrite,
+    est_usd_cost: Number(usage.cost.toFixed(6)),
+    llm_requests: usage.calls,
+    time_cost_sec: Number(seconds.toFixed(3)),
+  };
 }

@@ -1,4 +1,6 @@
-import { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit } from './solver-exit';
+import { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, type SolverUsage } from './solver-exit';
+
+const USAGE: SolverUsage = { input_tokens: 1200, output_tokens: 300, cache_read_tokens: 800, cache_creation_tokens: 100, est_usd_cost: 0.0123, llm_requests: 4, time_cost_sec: 12.5 };
 
 describe('solver exits', () => {
   it('travel as {exit_status, reason} and read back as they were sent', () => {
@@ -31,5 +33,16 @@ describe('solver exits', () => {
 
     expect(exit?.reason).toHaveLength(MAX_EXIT_REASON_CHARS + 1);
     expect(exit?.reason?.endsWith('…')).toBe(true);
+  });
+
+  it('carry the run\'s usage under CyberGym\'s names, and read it back only when every figure is a number at or above zero', () => {
+    const sent = formatSolverExit({ exitStatus: 'Submitted', usage: USAGE });
+
+    expect(sent).toEqual({ exit_status: 'Submitted', usage: USAGE });
+    expect(parseSolverExit([JSON.parse(JSON.stringify(sent))])).toEqual({ exitStatus: 'Submitted', usage: USAGE });
+    expect(parseSolverExit([{ exit_status: 'Submitted', usage: { ...USAGE, output_tokens: -1 } }])).toEqual({ exitStatus: 'Submitted' });
+    expect(parseSolverExit([{ exit_status: 'Submitted', usage: { ...USAGE, llm_requests: '4' } }])).toEqual({ exitStatus: 'Submitted' });
+    const { time_cost_sec: _dropped, ...partial } = USAGE;
+    expect(parseSolverExit([{ exit_status: 'Submitted', usage: partial }])).toEqual({ exitStatus: 'Submitted' });
   });
 });

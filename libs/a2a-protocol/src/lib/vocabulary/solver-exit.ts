@@ -1,18 +1,37 @@
 // Solver → green, on the message or status update that ends the solver's task: how its run ended, as
-// a data part beside the text, e.g. {"exit_status": "ModelError", "reason": "the model failed (401): ..."}.
+// a data part beside the text, e.g.
+//   {"exit_status": "ModelError", "reason": "the model failed (401): ...",
+//    "usage": {"input_tokens": 1200, "output_tokens": 300, "cache_read_tokens": 0, "cache_creation_tokens": 0,
+//              "est_usd_cost": 0.0123, "llm_requests": 4, "time_cost_sec": 12.5}}
 // The status is one word (mini-swe-agent's: Submitted, LimitsExceeded, TimeExceeded, FormatError,
-// ModelError, EnvironmentError); the reason, when given, says why in a sentence.
+// ModelError, EnvironmentError); the reason, when given, says why in a sentence; the usage, when given,
+// is what the run cost, under CyberGym's submission names.
+
+/** What a solver's run cost: CyberGym's per-task submission fields. */
+export interface SolverUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_creation_tokens: number;
+  est_usd_cost: number;
+  llm_requests: number;
+  time_cost_sec: number;
+}
+
+export const SOLVER_USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_creation_tokens', 'est_usd_cost', 'llm_requests', 'time_cost_sec'] as const;
 
 /** How a solver says its run ended. */
 export interface SolverExit {
   exitStatus: string;
   reason?: string;
+  usage?: SolverUsage;
 }
 
 /** The data part as it travels. */
 export interface SolverExitData {
   exit_status: string;
   reason?: string;
+  usage?: SolverUsage;
 }
 
 const EXIT_STATUS = /^[A-Za-z][\w-]{0,63}$/;
@@ -20,18 +39,43 @@ const EXIT_STATUS = /^[A-Za-z][\w-]{0,63}$/;
 export const MAX_EXIT_REASON_CHARS = 2000;
 
 export function formatSolverExit(exit: SolverExit): SolverExitData {
-  return exit.reason === undefined ? { exit_status: exit.exitStatus } : { exit_status: exit.exitStatus, reason: exit.reason };
+  return {
+    exit_status: exit.exitStatus,
+    ...(exit.reason === undefined ? {} : { reason: exit.reason }),
+    ...(exit.usage === undefined ? {} : { usage: exit.usage }),
+  };
 }
 
 /** The first solver exit among a message's data parts; undefined when none is one (a status that is no single word is none). */
 export function parseSolverExit(data: readonly unknown[]): SolverExit | undefined {
   for (const item of data) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
-    const { exit_status: exitStatus, reason } = item as Record<string, unknown>;
+    if (!isRecord(item)) continue;
+    const { exit_status: exitStatus, reason, usage } = item;
     if (typeof exitStatus !== 'string' || !EXIT_STATUS.test(exitStatus)) continue;
-    return typeof reason === 'string' && reason.trim() ? { exitStatus, reason: cut(reason.trim()) } : { exitStatus };
+    const parsedUsage = parseSolverUsage(usage);
+    return {
+      exitStatus,
+      ...(typeof reason === 'string' && reason.trim() ? { reason: cut(reason.trim()) } : {}),
+      ...(parsedUsage ? { usage: parsedUsage } : {}),
+    };
   }
   return undefined;
+}
+
+/** A usage report, when every field is a finite number at or above zero; undefined otherwise (a solver's word, not ours to repair). */
+export function parseSolverUsage(value: unknown): SolverUsage | undefined {
+  if (!isRecord(value)) return undefined;
+  const usage: Partial<Record<(typeof SOLVER_USAGE_FIELDS)[number], number>> = {};
+  for (const field of SOLVER_USAGE_FIELDS) {
+    const figure = value[field];
+    if (typeof figure !== 'number' || !Number.isFinite(figure) || figure < 0) return undefined;
+    usage[field] = figure;
+  }
+  return usage as SolverUsage;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function cut(reason: string): string {
