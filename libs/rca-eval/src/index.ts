@@ -33,5 +33,26 @@ export {
   type SpanScore,
   type TopK,
 } from './lib/localization-metrics';
-export { diskLimitTask, failedTask, interruptedTask, scoreSubmission, withSolverExit, type SolverExitReport, type TaskMetrics, type TaskStatus } from './lib/task-scoring';
-export { aggregateResults, RESULT_DOMAIN, type AssessmentResult, type TaskRecord } from './lib/assessment-result';
+export {
+  diskLimitTask,
+  failedTask,
+  interruptedTask,
+  scoreSubmission,
+  TASK_USAGE_FIELDS,
+  withSolverExit,
+  type SolverExitReport,
+  type TaskMetrics,
+  type TaskStatus,
+  type TaskUsage,
+} from './lib/task-scoring';
+export {
+  aggregateResults,
+  RESULT_DOMAIN,
+  WHOLE_LIST,
+  type AssessmentResult,
+  type Shard,
+  type TaskRecord,
+  type TaskResult,
+  type TaskRun,
+} from './lib/assessment-result';
+export { combineResults } from './lib/combined-result';

@@ -1,6 +1,6 @@
 import { aggregateResults } from './assessment-result';
 import type { GroundTruth } from './ground-truth';
-import { failedTask, interruptedTask, scoreSubmission, type TaskMetrics } from './task-scoring';
+import { failedTask, interruptedTask, scoreSubmission, withSolverExit, type TaskMetrics, type TaskUsage } from './task-scoring';
 
 const truth: GroundTruth = {
   project: null,
@@ -19,6 +19,25 @@ const truth: GroundTruth = {
 // Finds a.c exactly (f, lines 10-19) and nothing of b.c: half of everything, except precision (1 of 1).
 const halfRight = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', truth);
 const noGroundTruth = scoreSubmission(null, { spans: [], project: null, notes: [] });
+const noUsage = {
+  input_tokens: null,
+  cache_read_tokens: null,
+  cache_creation_tokens: null,
+  output_tokens: null,
+  est_usd_cost: null,
+  time_cost_sec: null,
+  llm_requests: null,
+};
+const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null };
+const usage = (input: number, cost: number): TaskUsage => ({
+  input_tokens: input,
+  cache_read_tokens: 10,
+  cache_creation_tokens: 5,
+  output_tokens: input / 10,
+  est_usd_cost: cost,
+  time_cost_sec: 12.5,
+  llm_requests: 4,
+});
 
 describe('aggregateResults', () => {
   it('averages over every requested task, counting missing, invalid and failed tasks as zero', () => {
@@ -33,10 +52,13 @@ describe('aggregateResults', () => {
     );
     expect(result).toEqual({
       domain: 'arvo_rca',
+      shard: { index: 0, count: 1 },
+      task_ids: ['arvo:1', 'arvo:2', 'arvo:3', 'arvo:4'],
       n_tasks: 4,
       n_scored: 1,
       n_without_ground_truth: 0,
       time_used: 812.4,
+      ...noUsage,
       file_acc_mean: 0.5 / 4,
       func_recall_mean: 0.5 / 4,
       func_precision_mean: 1 / 4,
@@ -45,7 +67,7 @@ describe('aggregateResults', () => {
       func_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
       line_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
       task_metrics: {
-        'arvo:1': halfRight,
+        'arvo:1': { ...halfRight, ...noUsage, ...noRun },
         'arvo:2': expect.objectContaining({ status: 'no_submission', file_acc: 0 }),
         'arvo:3': expect.objectContaining({ status: 'invalid_submission', file_acc: 0 }),
         'arvo:4': expect.objectContaining({ status: 'failed', detail: 'the solver did not answer' }),
@@ -88,7 +110,8 @@ describe('aggregateResults', () => {
       0,
     );
     expect(Object.keys(result.task_metrics)).toEqual(['arvo:1', 'arvo:1#2']);
-    expect(result.task_metrics['arvo:1#2']).toBe(second);
+    expect(result.task_metrics['arvo:1#2']).toMatchObject(second);
+    expect(result.task_ids).toEqual(['arvo:1', 'arvo:1']);
     expect(result.file_acc_mean).toBe(0.25);
   });
 
@@ -106,5 +129,61 @@ describe('aggregateResults', () => {
     ];
     const result = aggregateResults(tasks, 3.25);
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it('says which shard of the list it covers, and which tasks', () => {
+    const result = aggregateResults(
+      [
+        { taskId: 'sample:2', metrics: halfRight },
+        { taskId: 'sample:4', metrics: failedTask('the image could not be pulled') },
+      ],
+      1,
+      { index: 1, count: 2 },
+    );
+
+    expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:2', 'sample:4'], n_tasks: 2 });
+  });
+
+  it("keeps each task's solver usage under CyberGym's names, and totals it over the tasks that reported any", () => {
+    const result = aggregateResults(
+      [
+        { taskId: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted', usage: usage(1000, 0.1) }) },
+        { taskId: 'arvo:2', metrics: withSolverExit(scoreSubmission(null, truth), { exitStatus: 'LimitsExceeded', usage: usage(3000, 0.2) }) },
+        { taskId: 'arvo:3', metrics: withSolverExit(failedTask('the solver did not answer'), { exitStatus: 'ModelError' }) },
+      ],
+      1,
+    );
+
+    expect(result.task_metrics['arvo:1']).toMatchObject(usage(1000, 0.1));
+    expect(result.task_metrics['arvo:3']).toMatchObject(noUsage);
+    expect(result).toMatchObject({
+      input_tokens: 4000,
+      cache_read_tokens: 20,
+      cache_creation_tokens: 10,
+      output_tokens: 400,
+      est_usd_cost: 0.3,
+      time_cost_sec: 25,
+      llm_requests: 8,
+    });
+  });
+
+  it('gives null usage totals when no task reported usage', () => {
+    const result = aggregateResults([{ taskId: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted' }) }], 1);
+
+    expect(result).toMatchObject(noUsage);
+    expect(aggregateResults([], 0)).toMatchObject(noUsage);
+  });
+
+  it("keeps the green agent's own wall time and command counts of each task, null where it has none", () => {
+    const result = aggregateResults(
+      [
+        { taskId: 'arvo:1', metrics: halfRight, run: { seconds: 61.27, commands: 14, failedCommands: 3 } },
+        { taskId: 'arvo:2', metrics: failedTask('no such task') },
+      ],
+      62,
+    );
+
+    expect(result.task_metrics['arvo:1']).toMatchObject({ wall_time_sec: 61.3, n_commands: 14, n_failed_commands: 3 });
+    expect(result.task_metrics['arvo:2']).toMatchObject(noRun);
   });
 });

@@ -1,11 +1,41 @@
 // The `Result` artifact of an assessment: means over the requested tasks and every task's record.
 import { TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
-import { topKOf, type TaskMetrics } from './task-scoring';
+import { topKOf, type Nullable, type TaskMetrics, type TaskUsage } from './task-scoring';
 
 export const RESULT_DOMAIN = 'arvo_rca';
 
-export interface AssessmentResult {
+/** Which part of the requested list a Result covers: task i of the list belongs to shard i mod count. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** The whole list: what an assessment that was not split covers. */
+export const WHOLE_LIST: Shard = { index: 0, count: 1 };
+
+/** What the green agent saw of a task's run: its wall time and the commands it ran for the solver. */
+export interface TaskRun {
+  seconds: number;
+  commands: number;
+  failedCommands: number;
+}
+
+/** A task's entry in the Result: the judge's record, the solver's usage (null each when it reported none), the green's own figures. */
+export type TaskResult = TaskMetrics &
+  Nullable<TaskUsage> & {
+    /** Seconds the green agent spent on the task, from accepting it to cleaning up. */
+    wall_time_sec: number | null;
+    /** Commands the green agent ran for the solver, and how many of those did not return 0. */
+    n_commands: number | null;
+    n_failed_commands: number | null;
+  };
+
+/** The Result; the usage fields are totals over the tasks that reported usage, null when none did. */
+export interface AssessmentResult extends Nullable<TaskUsage> {
   domain: typeof RESULT_DOMAIN;
+  shard: Shard;
+  /** The tasks this Result covers, in the order they were requested. */
+  task_ids: string[];
   /** Tasks requested. */
   n_tasks: number;
   /** Tasks whose loc.json was read and scored. */
@@ -21,12 +51,14 @@ export interface AssessmentResult {
   line_proximity_mean: number;
   func_topk_recall_mean: TopK;
   line_topk_recall_mean: TopK;
-  task_metrics: Record<string, TaskMetrics>;
+  task_metrics: Record<string, TaskResult>;
 }
 
 export interface TaskRecord {
   taskId: string;
   metrics: TaskMetrics;
+  /** Absent when the green agent has no figures of the run (they are null in the Result then). */
+  run?: TaskRun;
 }
 
 type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'line_topk_recall'>;
@@ -37,8 +69,9 @@ type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'lin
  * Tasks without ground truth are neither perfect nor zero, so they are left out. A task id requested
  * twice keeps both records, the second as `<id>#2`.
  */
-export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: number): AssessmentResult {
-  const graded = tasks.map((task) => task.metrics).filter((metrics) => metrics.status !== 'no_ground_truth');
+export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: number, shard: Shard = WHOLE_LIST): AssessmentResult {
+  const entries = tasks.map(taskResult);
+  const graded = entries.filter((metrics) => metrics.status !== 'no_ground_truth');
   const mean = (metric: ScalarMetric): number => average(graded.map((metrics) => metrics[metric] ?? 0));
   const topKMean = (metric: 'func_topk_recall' | 'line_topk_recall'): TopK => {
     const means = topKOf(0);
@@ -47,10 +80,13 @@ export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: 
   };
   return {
     domain: RESULT_DOMAIN,
+    shard: { ...shard },
+    task_ids: tasks.map((task) => task.taskId),
     n_tasks: tasks.length,
     n_scored: tasks.filter((task) => task.metrics.status === 'scored').length,
     n_without_ground_truth: tasks.length - graded.length,
-    time_used: Math.round(timeUsedSeconds * 10) / 10,
+    time_used: tenths(timeUsedSeconds),
+    ...usageTotals(entries),
     file_acc_mean: mean('file_acc'),
     func_recall_mean: mean('func_recall'),
     func_precision_mean: mean('func_precision'),
@@ -58,18 +94,56 @@ export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: 
     line_proximity_mean: mean('line_proximity'),
     func_topk_recall_mean: topKMean('func_topk_recall'),
     line_topk_recall_mean: topKMean('line_topk_recall'),
-    task_metrics: byTaskId(tasks),
+    task_metrics: byTaskId(tasks.map((task, index) => [task.taskId, entries[index]])),
   };
 }
 
-function byTaskId(tasks: readonly TaskRecord[]): Record<string, TaskMetrics> {
-  const records: Record<string, TaskMetrics> = {};
-  for (const { taskId, metrics } of tasks) {
+/** The task's entry: its record, every usage field (null when the solver reported none) and the green's figures. */
+function taskResult({ metrics, run }: TaskRecord): TaskResult {
+  return {
+    ...metrics,
+    ...usageBy((field) => metrics[field] ?? null),
+    wall_time_sec: run ? tenths(run.seconds) : null,
+    n_commands: run ? run.commands : null,
+    n_failed_commands: run ? run.failedCommands : null,
+  };
+}
+
+/** Each usage field summed over the tasks that reported it; null when none did. */
+function usageTotals(entries: readonly TaskResult[]): Nullable<TaskUsage> {
+  const total = (field: keyof TaskUsage): number | null => {
+    const reported = entries.flatMap((entry) => (entry[field] === null ? [] : [entry[field]]));
+    // Rounded so that sums of costs do not show float noise (0.30000000000000004).
+    return reported.length === 0 ? null : Math.round(reported.reduce((sum, value) => sum + value, 0) * 1e6) / 1e6;
+  };
+  return usageBy(total);
+}
+
+/** The usage fields in CyberGym's order, each from `value`. */
+function usageBy(value: (field: keyof TaskUsage) => number | null): Nullable<TaskUsage> {
+  return {
+    input_tokens: value('input_tokens'),
+    cache_read_tokens: value('cache_read_tokens'),
+    cache_creation_tokens: value('cache_creation_tokens'),
+    output_tokens: value('output_tokens'),
+    est_usd_cost: value('est_usd_cost'),
+    time_cost_sec: value('time_cost_sec'),
+    llm_requests: value('llm_requests'),
+  };
+}
+
+function byTaskId(tasks: readonly [string, TaskResult][]): Record<string, TaskResult> {
+  const records: Record<string, TaskResult> = {};
+  for (const [taskId, entry] of tasks) {
     let key = taskId;
     for (let copy = 2; key in records; copy++) key = `${taskId}#${copy}`;
-    records[key] = metrics;
+    records[key] = entry;
   }
   return records;
+}
+
+function tenths(seconds: number): number {
+  return Math.round(seconds * 10) / 10;
 }
 
 function average(values: number[]): number {

@@ -1,6 +1,9 @@
 // The judge's failures that its caller must handle: each carries a code and says what is missing.
 
-export type JudgeErrorCode = 'PARSER_UNAVAILABLE';
+export type JudgeErrorCode =
+  | 'PARSER_UNAVAILABLE'
+  /** Results to combine are not the shards 0 to n-1 of one split, each once. */
+  | 'SHARDS_MISMATCH';
 
 export class JudgeError extends Error {
   constructor(

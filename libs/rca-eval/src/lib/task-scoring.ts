@@ -13,7 +13,28 @@ import { readSubmission } from './loc-json-reader';
  */
 export type TaskStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'interrupted' | 'disk_limit_exceeded' | 'no_ground_truth';
 
-type Nullable<T> = { [K in keyof T]: T[K] | null };
+export type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/** What a solver's run cost, as it reported it, under CyberGym's per-task submission names. */
+export interface TaskUsage {
+  input_tokens: number;
+  cache_read_tokens: number;
+  cache_creation_tokens: number;
+  output_tokens: number;
+  est_usd_cost: number;
+  time_cost_sec: number;
+  llm_requests: number;
+}
+
+export const TASK_USAGE_FIELDS = [
+  'input_tokens',
+  'cache_read_tokens',
+  'cache_creation_tokens',
+  'output_tokens',
+  'est_usd_cost',
+  'time_cost_sec',
+  'llm_requests',
+] as const satisfies readonly (keyof TaskUsage)[];
 
 /** A task's entry in `task_metrics`; the metric fields are null only for `no_ground_truth`. */
 export type TaskMetrics = {
@@ -26,12 +47,14 @@ export type TaskMetrics = {
   solver_exit_status?: string;
   /** The solver's reason for that exit, when it gave one. */
   solver_reason?: string;
-} & Nullable<LocalizationMetrics>;
+} & Nullable<LocalizationMetrics> &
+  Partial<Nullable<TaskUsage>>;
 
 /** What a solver said of its own run. */
 export interface SolverExitReport {
   exitStatus: string;
   reason?: string;
+  usage?: TaskUsage;
 }
 
 /** Scores a task's `loc.json` text (null when the file does not exist) against its ground truth. */
@@ -66,10 +89,21 @@ export function diskLimitTask(detail: string, truth: GroundTruth | null = null):
   return zeroTask('disk_limit_exceeded', detail, truth?.spans.length ?? 0);
 }
 
-/** The record with what the solver said of its own run, beside what the judge made of it. */
+/** The record with what the solver said of its own run (how it ended, what it cost), beside what the judge made of it. */
 export function withSolverExit(metrics: TaskMetrics, exit: SolverExitReport | undefined): TaskMetrics {
   if (!exit) return metrics;
-  return { ...metrics, solver_exit_status: exit.exitStatus, ...(exit.reason ? { solver_reason: exit.reason } : {}) };
+  return {
+    ...metrics,
+    solver_exit_status: exit.exitStatus,
+    ...(exit.reason ? { solver_reason: exit.reason } : {}),
+    ...(exit.usage ? usageOf(exit.usage) : {}),
+  };
+}
+
+/** The usage fields alone, in CyberGym's order (a solver's report may carry more). */
+function usageOf(usage: TaskUsage): TaskUsage {
+  const { input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, est_usd_cost, time_cost_sec, llm_requests } = usage;
+  return { input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, est_usd_cost, time_cost_sec, llm_requests };
 }
 
 function zeroTask(status: TaskStatus, detail: string, nGt: number): TaskMetrics {

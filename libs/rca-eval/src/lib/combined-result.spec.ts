@@ -1,0 +1,77 @@
+import { aggregateResults, type AssessmentResult } from './assessment-result';
+import { combineResults } from './combined-result';
+import type { GroundTruth } from './ground-truth';
+import { failedTask, scoreSubmission, withSolverExit } from './task-scoring';
+
+const truth: GroundTruth = {
+  project: null,
+  notes: [],
+  spans: [{ file: 'a.c', function: 'f', vulSpan: { start: 10, end: 19 }, fixSpan: { start: 10, end: 19 }, change: 'modified' }],
+};
+const right = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', truth);
+const usage = { input_tokens: 100, cache_read_tokens: 0, cache_creation_tokens: 0, output_tokens: 10, est_usd_cost: 0.25, time_cost_sec: 3, llm_requests: 2 };
+const run = { seconds: 5, commands: 3, failedCommands: 1 };
+
+// sample:1..5 split over two shards: 0 gets 1, 3, 5; 1 gets 2, 4.
+function shards(): AssessmentResult[] {
+  const first = aggregateResults(
+    [
+      { taskId: 'sample:1', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
+      { taskId: 'sample:3', metrics: failedTask('no image') },
+      { taskId: 'sample:5', metrics: right, run },
+    ],
+    40,
+    { index: 0, count: 2 },
+  );
+  const second = aggregateResults(
+    [
+      { taskId: 'sample:2', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
+      { taskId: 'sample:4', metrics: scoreSubmission(null, truth), run },
+    ],
+    55,
+    { index: 1, count: 2 },
+  );
+  return [second, first];
+}
+
+describe('combineResults', () => {
+  it("puts the shards' tasks back in the order of the list, with means over all of them and usage summed", () => {
+    const combined = combineResults(shards());
+
+    expect(combined).toMatchObject({
+      shard: { index: 0, count: 1 },
+      task_ids: ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'],
+      n_tasks: 5,
+      n_scored: 3,
+      file_acc_mean: 3 / 5,
+      input_tokens: 200,
+      est_usd_cost: 0.5,
+      llm_requests: 4,
+    });
+    expect(Object.keys(combined.task_metrics)).toEqual(combined.task_ids);
+  });
+
+  it("keeps every task's record as its shard reported it, and takes the longest shard's time", () => {
+    const [second, first] = shards();
+    const combined = combineResults([first, second]);
+
+    expect(combined.time_used).toBe(55);
+    for (const shard of [first, second]) {
+      for (const [task, entry] of Object.entries(shard.task_metrics)) expect(combined.task_metrics[task]).toEqual(entry);
+    }
+  });
+
+  it('is the same Result when there is only one shard', () => {
+    const whole = aggregateResults([{ taskId: 'sample:1', metrics: right, run }], 7);
+
+    expect(combineResults([whole])).toEqual(whole);
+  });
+
+  it('refuses Results that are not the shards 0 to n-1 of one split, naming what it got', () => {
+    const [second, first] = shards();
+
+    expect(() => combineResults([first, first])).toThrow('(got 0/2, 0/2)');
+    expect(() => combineResults([second])).toThrow('(got 1/2)');
+    expect(() => combineResults([])).toThrow('(got none)');
+  });
+});
