@@ -20,6 +20,7 @@ export { DEFAULT_TASK_SOURCE, findTaskKey, formatTaskKey, formatTaskRequest, par
 export { EXECUTE_PREFIX, formatExecute, parseSolverMessage, TASK_FINISHED, type SolverMessage } from './lib/vocabulary/solver-message';
 export { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, parseSolverUsage, SOLVER_USAGE_FIELDS, type SolverExit, type SolverExitData, type SolverUsage } from './lib/vocabulary/solver-exit';
 export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
+export { formatAssessmentSaved, parseAssessmentSaved, type AssessmentSaved, type AssessmentSavedData } from './lib/vocabulary/assessment-saved';
 export {
   COMMAND_REJECTED_PREFIX,
   formatCommandRejected,
