@@ -17,7 +17,17 @@ export { createHttpFetch } from './lib/client/http-fetch';
 export { waitForAgentCard, type CardWaitOptions } from './lib/client/wait-for-card';
 // The message vocabulary of the two agents.
 export { DEFAULT_TASK_SOURCE, findTaskKey, formatTaskKey, formatTaskRequest, parseTaskKey, parseTaskRequest, type TaskRef } from './lib/vocabulary/task-request';
-export { EXECUTE_PREFIX, formatExecute, parseSolverMessage, TASK_FINISHED, type SolverMessage } from './lib/vocabulary/solver-message';
+export {
+  EXECUTE_PREFIX,
+  formatExecute,
+  formatReplyCorrection,
+  MAX_SOLVER_REPLY_CHARS,
+  parseSolverMessage,
+  parseSolverReply,
+  TASK_FINISHED,
+  type SolverMessage,
+  type SolverReply,
+} from './lib/vocabulary/solver-message';
 export { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, parseSolverUsage, SOLVER_USAGE_FIELDS, type SolverExit, type SolverExitData, type SolverUsage } from './lib/vocabulary/solver-exit';
 export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
 export { formatAssessmentSaved, parseAssessmentSaved, type AssessmentSaved, type AssessmentSavedData } from './lib/vocabulary/assessment-saved';

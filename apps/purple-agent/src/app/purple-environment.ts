@@ -5,10 +5,13 @@ import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
 export class PurpleEnvironment extends AgentEnvironment {
   override PORT: number = 9019;
 
+  // Set: callback mode, commands go to this green agent as messages of their own. Unset (the default, and
+  // the only way through AgentBeats' gateway): reply mode, each command is the reply to the green's message.
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })
-  GREEN_AGENT_URL: string = 'http://127.0.0.1:9009/';
+  GREEN_AGENT_URL?: string;
 
-  // Deadline of one call to the green agent (a command, or [TASK FINISHED]); its own command timeout is shorter.
+  // How long the agent waits for the green's answer to a command, either way; the green's own command timeout is shorter.
   @IsInt()
   @Min(1)
   GREEN_CALL_TIMEOUT_S: number = 900;

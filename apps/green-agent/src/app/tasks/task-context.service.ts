@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted, parseSolverExit, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
 import { TaskContext, type FinishReason } from './task-context';
+import { SolverConversation } from './solver-conversation';
 import { loadTemplate, renderTaskDescription } from './task-description';
 
 /** What became of one task, scored. */
@@ -36,8 +37,6 @@ interface TaskStart {
   progress: TaskProgress;
 }
 
-// How long past the task's own limit the hand-over may take to wind down.
-const HANDOVER_GRACE_MS = 10_000;
 // How long a solver that sent [TASK FINISHED] may take to end its stream, which says how its run ended.
 const SOLVER_EXIT_GRACE_MS = 2_000;
 // How long shutdown waits for running tasks to clean up after themselves.
@@ -214,28 +213,20 @@ export class TaskContextService implements BeforeApplicationShutdown {
       imageNote: context.sandbox.kind === 'docker' ? 'Inside this sandbox the original build tree is also at `/src`.' : '',
     });
     const timer = setTimeout(() => context.finish('timeout'), limitMs);
-    const solver = this.consumeSolver(context, solverUrl, description, limitMs + HANDOVER_GRACE_MS, log);
+    const conversation = new SolverConversation({
+      context,
+      solver: this.peers.peer(solverUrl),
+      execute: (command) => this.executeIn(context, command),
+      log,
+      deadline: Date.now() + limitMs,
+    });
+    const solver = conversation.run(description);
     try {
       const reason = await Promise.race([context.finishing, solver]);
       if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
       return reason;
     } finally {
       clearTimeout(timer);
-    }
-  }
-
-  private async consumeSolver(context: TaskContext, solverUrl: string, description: string, deadlineMs: number, log: (line: string) => void): Promise<FinishReason> {
-    try {
-      const events = this.peers.peer(solverUrl).streamText(context.contextId, description, { deadlineMs, signal: context.handover.signal });
-      for await (const event of events) {
-        logSolverEvent(event, log);
-        if (event.kind !== 'artifact') context.solverExit = parseSolverExit(event.data) ?? context.solverExit;
-      }
-      return 'solver-ended';
-    } catch (error) {
-      if (context.handover.signal.aborted) return 'solver-ended';
-      log(`solver failed: ${(error as Error).message}`);
-      return 'solver-failed';
     }
   }
 
@@ -270,9 +261,4 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<voi
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
-}
-
-function logSolverEvent(event: PeerEvent, log: (line: string) => void): void {
-  if (event.kind === 'status' && event.text) log(`solver ${event.state}: ${event.text}`);
-  if (event.kind === 'message' && event.text) log(`solver: ${event.text}`);
 }

@@ -1,126 +1,116 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aClientFactory, formatSolverExit, formatSolverStep, formatTaskKey, parseTaskRequest, TaskEvents, type SolverExit, type SolverUsage } from '@arvo-rca/a2a-protocol';
-import { validateLocJson } from '@arvo-rca/rca-eval';
+import { A2aClientFactory, formatSolverExit, formatTaskKey, parseTaskRequest, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
-import { agentConfigFrom } from '../agent/agent-config';
-import { AgentTemplates } from '../agent/agent-templates';
-import type { AgentResult, StepProgress } from '../agent/agent-types';
-import { DefaultAgent } from '../agent/default-agent';
-import { trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
-import { ModelFactory } from '../models/model-factory';
-import { UsageTotals, type UsageSnapshot } from '../models/usage';
+import type { AgentResult } from '../agent/agent-types';
+import type { TaskEnvironment } from '../agent/task-environment';
 import type { PurpleEnvironment } from '../purple-environment';
 import { GreenTaskEnvironment } from './green-task-environment';
-import { RUN_LOG_DIR } from './solver.tokens';
+import { CancellableEnvironment } from './cancellable-environment';
+import { ReplyChannel, type RunReporter } from './reply-channel';
+import { describeResult, describeStep, solverExitOf } from './run-report';
+import { TaskSolver } from './task-solver';
+
+/** One task's run on its context: how it reaches the green agent, and how it is canceled. */
+interface ContextRun {
+  channel: ReplyChannel | undefined;
+  cancel: AbortController;
+  /** The A2A tasks of this context, as the green agent sees them (one per call in reply mode, maybe). */
+  taskIds: Set<string>;
+}
 
 /**
- * The purple agent's A2A entry: a task description from a green agent starts one DefaultAgent on
- * that context, whose commands go back to the green agent; the answer is a stream with a `working`
- * update per step and a final status carrying the exit status and token totals, and the exit status
- * with its reason as a data part for the assessor's record. Contexts share nothing but the
- * process-wide usage totals.
+ * The purple agent's A2A entry: a task description from a green agent starts one run on that context.
+ * In reply mode (no GREEN_AGENT_URL) each command is the reply to the green's latest message and the
+ * green's next message on the context is its answer; in callback mode the commands go to the green agent
+ * as messages of their own. Either way the run reports a `working` update per step and ends with a final
+ * status carrying the exit status, its reason and the run's usage as a data part. Contexts share nothing
+ * but the process-wide usage totals.
  */
 @Injectable()
 export class PurpleExecutor implements AgentExecutor {
   private readonly logger = new Logger(PurpleExecutor.name);
-  private readonly running = new Set<string>();
+  private readonly runs = new Map<string, ContextRun>();
 
   constructor(
-    private readonly models: ModelFactory,
-    private readonly templates: AgentTemplates,
-    private readonly trajectories: TrajectoryWriter,
-    private readonly processUsage: UsageTotals,
+    private readonly solver: TaskSolver,
     private readonly peers: A2aClientFactory,
-    @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
     @Inject(ConfigService) private readonly config: ConfigService<PurpleEnvironment, true>,
     private readonly logging: WinstonLoggerFactory,
   ) {}
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const events = new TaskEvents(request, bus);
-    const { contextId } = request;
-    if (this.running.has(contextId)) return events.reply('This context already has a task running; one task per context.');
-    this.running.add(contextId);
+    const { contextId, taskId } = request;
+    const current = this.runs.get(contextId);
+    if (current?.channel?.awaitingAnswer) {
+      current.taskIds.add(taskId);
+      current.channel.answer(events.userText(), events);
+      return current.channel.turnClosed();
+    }
+    if (current) return events.reply('This context already has a task running; one task per context.');
+    const greenUrl = this.config.get('GREEN_AGENT_URL', { infer: true });
+    const answerDeadlineMs = this.config.get('GREEN_CALL_TIMEOUT_S', { infer: true }) * 1000;
+    const channel = greenUrl ? undefined : new ReplyChannel(events, answerDeadlineMs);
+    const run: ContextRun = { channel, cancel: new AbortController(), taskIds: new Set([taskId]) };
+    this.runs.set(contextId, run);
+    const environment = channel ?? new GreenTaskEnvironment(this.peers.peer(greenUrl ?? ''), contextId, answerDeadlineMs);
+    const reporter: RunReporter = channel ?? { progress: (text) => events.progress(text), end: (state, text, data) => events.end(state, text, data) };
+    const finished = this.run(events, new CancellableEnvironment(environment, run.cancel.signal), reporter).finally(() => this.runs.delete(contextId));
+    // In reply mode this call ends with the first command; the run goes on over the green's next messages.
+    await (channel ? Promise.race([channel.turnClosed(), finished]) : finished);
+  }
+
+  /**
+   * Cancels for real: the run's next command is refused and its run ends; the green agent is told by the
+   * `canceled` status. A task that is not running here is refused.
+   */
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const found = [...this.runs.entries()].find(([, run]) => run.taskIds.has(taskId));
+    if (!found) throw new TaskNotCancelableError(`task ${taskId} is not running here`);
+    const [contextId, run] = found;
+    this.logger.warn(`task ${taskId} canceled by its requester; the run ends before its next command`);
+    run.cancel.abort();
+    run.channel?.abandon('the task was canceled');
+    TaskEvents.canceled(bus, taskId, contextId, 'canceled by the requester; the run ends before its next command');
+  }
+
+  /** One run from the task description to its final status; never throws (an unexpected error is a `failed` task with its reason). */
+  private async run(events: TaskEvents, environment: TaskEnvironment, reporter: RunReporter): Promise<void> {
+    const { contextId } = events;
+    const task = parseTaskRequest(events.userText());
+    const taskId = task ? formatTaskKey(task) : `unknown:${contextId.slice(0, 8)}`;
+    const started = Date.now();
+    events.start(`${taskId}: solving with ${this.solver.modelName}`);
     try {
-      const task = parseTaskRequest(events.userText());
-      const taskId = task ? formatTaskKey(task) : `unknown:${contextId.slice(0, 8)}`;
-      events.start(`${taskId}: solving with ${this.models.modelName}`);
       // Every line of the run lands in the task's log file, beside the green agent's lines about it.
-      const started = Date.now();
       const result = await this.logging.runInTask({ taskId, contextId }, async () => {
-        this.logger.log(`solving ${taskId} with ${this.models.modelName}`);
-        const outcome = await this.solve(taskId, contextId, events.userText(), (progress) => {
+        this.logger.log(`solving ${taskId} with ${this.solver.modelName}`);
+        const outcome = await this.solver.solve({ taskId, contextId, description: events.userText() }, environment, (progress) => {
           this.logger.log(describeStep(progress));
-          events.progress(describeStep(progress));
+          reporter.progress(describeStep(progress));
         });
         this.logger.log(describeResult(outcome));
         return outcome;
       });
-      const failed = result.exitStatus === 'ModelError' || result.exitStatus === 'EnvironmentError';
-      events.end(failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, describeResult(result), formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000)));
-    } finally {
-      this.running.delete(contextId);
+      reporter.end(finalState(result), finalText(result), formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000)));
+    } catch (error) {
+      const reason = `the run failed unexpectedly: ${(error as Error).message}`;
+      this.logger.error(reason);
+      reporter.end(TaskState.TASK_STATE_FAILED, reason, formatSolverExit({ exitStatus: 'EnvironmentError', reason }));
     }
   }
-
-  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
-    this.logger.warn(`cancel of task ${taskId} asked; a run ends at its limits`);
-    bus.finished();
-  }
-
-  private solve(taskId: string, contextId: string, description: string, onStep: (progress: StepProgress) => void): Promise<AgentResult> {
-    const green = this.peers.peer(this.config.get('GREEN_AGENT_URL', { infer: true }));
-    const agent = new DefaultAgent({
-      model: this.models.create(),
-      environment: new GreenTaskEnvironment(green, contextId, this.config.get('GREEN_CALL_TIMEOUT_S', { infer: true }) * 1000),
-      templates: this.templates,
-      config: agentConfigFrom({
-        STEP_LIMIT: this.config.get('STEP_LIMIT', { infer: true }),
-        COST_LIMIT: this.config.get('COST_LIMIT', { infer: true }),
-        WALL_TIME_LIMIT_S: this.config.get('WALL_TIME_LIMIT_S', { infer: true }),
-        FORMAT_ERROR_LIMIT: this.config.get('FORMAT_ERROR_LIMIT', { infer: true }),
-      }),
-      trajectoryFile: trajectoryPath(this.runLogDir, taskId, contextId),
-      trajectoryWriter: this.trajectories,
-      checkLocJson: (text) => validateLocJson(text),
-      processUsage: this.processUsage,
-      logger: new Logger(`agent ${taskId} ${contextId.slice(0, 8)}`),
-      onStep,
-    });
-    return agent.run({ taskId, contextId, description });
-  }
 }
 
-function describeStep(progress: StepProgress): string {
-  const { usage } = progress;
-  const detail = `tokens in ${usage.input} out ${usage.output}, $${usage.cost.toFixed(4)}`;
-  return formatSolverStep({ step: progress.steps, command: progress.lastCommand ?? '(no command)', detail });
+function finalState(result: AgentResult): TaskState {
+  const failed = result.exitStatus === 'ModelError' || result.exitStatus === 'EnvironmentError';
+  return failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED;
 }
 
-function describeResult(result: AgentResult): string {
-  const { usage } = result;
-  const tokens = `tokens in ${usage.input} out ${usage.output} cache read ${usage.cacheRead} write ${usage.cacheWrite}, ${usage.calls} calls, $${usage.cost.toFixed(4)}`;
-  return `${result.exitStatus}: ${result.exitStatus === 'Submitted' ? 'loc.json submitted' : result.message} | ${tokens}`;
-}
-
-// A submission's message is the loc.json text, which the assessor reads for itself.
-function solverExitOf(result: AgentResult, seconds: number): SolverExit {
-  const usage = solverUsageOf(result.usage, seconds);
-  return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted', usage } : { exitStatus: result.exitStatus, reason: result.message, usage };
-}
-
-// Our token counts under CyberGym's names: `input` excludes what was read from or written to the cache.
-function solverUsageOf(usage: UsageSnapshot, seconds: number): SolverUsage {
-  return {
-    input_tokens: usage.input,
-    output_tokens: usage.output,
-    cache_read_tokens: usage.cacheRead,
-    cache_creation_tokens: usage.cacheWrite,
-    est_usd_cost: Number(usage.cost.toFixed(6)),
-    llm_requests: usage.calls,
-    time_cost_sec: Number(seconds.toFixed(3)),
-  };
+// A submission's final status says `[TASK FINISHED]` first: in reply mode that is how the green hears it.
+function finalText(result: AgentResult): string {
+  return result.exitStatus === 'Submitted' ? `${TASK_FINISHED} ${describeResult(result)}` : describeResult(result);
 }

@@ -7,6 +7,7 @@ import { ModelFactory, type ModelSettings } from '../models/model-factory';
 import { UsageTotals } from '../models/usage';
 import type { PurpleEnvironment } from '../purple-environment';
 import { PurpleExecutor } from './purple.executor';
+import { TaskSolver } from './task-solver';
 import { RUN_LOG_DIR } from './solver.tokens';
 
 const MODEL_SETTINGS: (keyof ModelSettings)[] = [
@@ -28,6 +29,7 @@ type PurpleConfig = ConfigService<PurpleEnvironment, true>;
 @Module({
   providers: [
     PurpleExecutor,
+    TaskSolver,
     TrajectoryWriter,
     // Process-wide token and cost totals; each task context keeps its own as well.
     { provide: UsageTotals, useFactory: () => new UsageTotals() },
@@ -48,6 +50,6 @@ type PurpleConfig = ConfigService<PurpleEnvironment, true>;
     },
     { provide: RUN_LOG_DIR, inject: [WinstonLoggerFactory], useFactory: (logging: WinstonLoggerFactory) => logging.runDirectory },
   ],
-  exports: [ModelFactory, AgentTemplates, TrajectoryWriter, UsageTotals, RUN_LOG_DIR],
+  exports: [ModelFactory, AgentTemplates, TrajectoryWriter, UsageTotals, RUN_LOG_DIR, TaskSolver],
 })
 export class SolverModule {}

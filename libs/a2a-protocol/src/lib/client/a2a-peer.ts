@@ -10,6 +10,8 @@ export interface PeerCallOptions {
   deadlineMs?: number;
   /** Lets the caller give up early (a task that ends, a shutdown). */
   signal?: AbortSignal;
+  /** The peer's task this message continues (one waiting in `input-required`); none starts a new task on the context. */
+  taskId?: string;
 }
 
 interface CallScope {
@@ -36,7 +38,7 @@ export class A2aPeer {
     const scope = this.scope(options, 'answer');
     try {
       const client = await this.connect(scope.signal);
-      const result = await client.sendMessage(request(contextId, text), { signal: scope.signal });
+      const result = await client.sendMessage(request(contextId, text, options.taskId), { signal: scope.signal });
       if ('messageId' in result) return messageText(result);
       const state = taskState(result);
       if (isUnsuccessfulState(state)) throw new A2aPeerError('PEER_TASK_FAILED', `${this.describe()}: task ${state}: ${taskText(result) || '(no reason given)'}`);
@@ -51,7 +53,7 @@ export class A2aPeer {
     const scope = this.scope(options, 'finish its stream');
     try {
       const client = await this.connect(scope.signal);
-      for await (const response of client.sendMessageStream(request(contextId, text), { signal: scope.signal })) {
+      for await (const response of client.sendMessageStream(request(contextId, text, options.taskId), { signal: scope.signal })) {
         const event = toPeerEvent(response);
         if (event) yield event;
       }
@@ -93,11 +95,11 @@ export class A2aPeer {
   }
 }
 
-function request(contextId: string, text: string): SendMessageRequest {
+function request(contextId: string, text: string, taskId = ''): SendMessageRequest {
   const message: Message = {
     messageId: randomUUID(),
     contextId,
-    taskId: '',
+    taskId,
     role: Role.ROLE_USER,
     parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
     metadata: undefined,

@@ -13,6 +13,17 @@ export class TaskEvents {
     private readonly bus: ExecutionEventBus,
   ) {}
 
+  /** Says on `bus` that a task was canceled, as its final status (for an executor's cancelTask). */
+  static canceled(bus: ExecutionEventBus, taskId: string, contextId: string, text: string): void {
+    const message: Message = { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_CANCELED, message, timestamp: new Date().toISOString() }, metadata: undefined }));
+    bus.finished();
+  }
+
+  get contextId(): string {
+    return this.request.contextId;
+  }
+
   userText(): string {
     return this.request.userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
   }
@@ -28,10 +39,19 @@ export class TaskEvents {
     this.bus.finished();
   }
 
-  start(text: string): void {
-    const { taskId, contextId, userMessage } = this.request;
-    this.bus.publish(AgentEvent.task({ id: taskId, contextId, status: this.status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: undefined }));
-    this.progress(text);
+  /** Whether this request starts a task, rather than continuing one that waits for input. */
+  get isNewTask(): boolean {
+    return this.request.task === undefined;
+  }
+
+  /** Opens the request's task: a new one, or the one waiting for input that this request continues (A2A wants the task first either way). */
+  start(text?: string): void {
+    const { taskId, contextId, userMessage, task } = this.request;
+    const opened = task
+      ? { ...task, status: this.status(TaskState.TASK_STATE_WORKING) }
+      : { id: taskId, contextId, status: this.status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: undefined };
+    this.bus.publish(AgentEvent.task(opened));
+    if (text !== undefined) this.progress(text);
   }
 
   progress(text: string): void {
@@ -43,6 +63,12 @@ export class TaskEvents {
     const part: Part = { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' };
     const artifact = { artifactId: randomUUID(), name, description: '', parts: [part], metadata: undefined, extensions: [] };
     this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
+  }
+
+  /** Asks the requester for its next message (`input-required`): this request's stream ends here, the task goes on with the next one. */
+  askForInput(text: string): void {
+    this.publishStatus(TaskState.TASK_STATE_INPUT_REQUIRED, text);
+    this.bus.finished();
   }
 
   /** The final status; `data` goes beside the text as a data part (how a solver's run ended, say). */
@@ -62,7 +88,7 @@ export class TaskEvents {
 
   private message(text: string, data?: object): Message {
     const { taskId, contextId } = this.request;
-    const parts: Part[] = [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }];
+    const parts: Part[] = [textPart(text)];
     if (data !== undefined) parts.push({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' });
     return {
       messageId: randomUUID(),
@@ -75,4 +101,8 @@ export class TaskEvents {
       referenceTaskIds: [],
     };
   }
+}
+
+function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
 }

@@ -1,4 +1,4 @@
-import { formatExecute, parseSolverMessage, TASK_FINISHED } from './solver-message';
+import { formatExecute, formatReplyCorrection, MAX_SOLVER_REPLY_CHARS, parseSolverMessage, parseSolverReply, TASK_FINISHED } from './solver-message';
 
 describe('solver messages', () => {
   it('takes everything after the first `execute:` as the command, across lines', () => {
@@ -30,5 +30,26 @@ describe('solver messages', () => {
   it('formats a command so that it parses back', () => {
     expect(formatExecute('grep -rn foo src')).toBe('execute: grep -rn foo src');
     expect(parseSolverMessage(formatExecute('grep -rn foo src'))).toEqual({ kind: 'execute', command: 'grep -rn foo src' });
+  });
+
+  describe('as replies, when the assessor drives the conversation', () => {
+    it('take one action: a command, with any thought before it, or the end of the task', () => {
+      expect(parseSolverReply('THOUGHT: look around.\nexecute: ls -la')).toEqual({ kind: 'execute', command: 'ls -la' });
+      expect(parseSolverReply('execute: cat > a.sh <<EOF\nexecute: inside the heredoc\nEOF')).toEqual({ kind: 'execute', command: 'cat > a.sh <<EOF\nexecute: inside the heredoc\nEOF' });
+      expect(parseSolverReply(`done ${TASK_FINISHED}`)).toEqual({ kind: 'finished' });
+    });
+
+    it('name what is wrong with a reply that holds no single action', () => {
+      expect(parseSolverReply('')).toEqual({ kind: 'none', problem: 'your reply was empty' });
+      expect(parseSolverReply('I think the bug is in parse_tables.')).toEqual({ kind: 'none', problem: 'your reply holds no action' });
+      expect(parseSolverReply('execute: ls\nexecute: pwd')).toEqual({ kind: 'none', problem: 'your reply holds 2 commands; send one at a time' });
+      expect(parseSolverReply('execute:   ')).toEqual({ kind: 'none', problem: 'the command after "execute:" is empty' });
+      const huge = parseSolverReply(`execute: echo ${'x'.repeat(MAX_SOLVER_REPLY_CHARS)}`);
+      expect(huge.kind === 'none' && huge.problem).toMatch(/^your reply is \d+ characters long/);
+    });
+
+    it('are corrected in words the solver reads as a refused command', () => {
+      expect(formatReplyCorrection('your reply was empty')).toMatch(/^Command rejected: your reply was empty\. Reply with exactly one command as "execute: <command>", or "\[TASK FINISHED\]"/);
+    });
   });
 });

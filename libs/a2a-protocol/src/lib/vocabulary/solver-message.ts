@@ -24,3 +24,32 @@ export function parseSolverMessage(text: string): SolverMessage {
   if (finished >= 0) return { kind: 'finished' };
   return { kind: 'other', text };
 }
+
+/** The longest reply a solver's turn may be: one shell command, however long its heredoc, is far below it. */
+export const MAX_SOLVER_REPLY_CHARS = 200_000;
+
+export type SolverReply = { kind: 'execute'; command: string } | { kind: 'finished' } | { kind: 'none'; problem: string };
+
+const COMMAND_LINE = /^execute:/gm;
+
+/**
+ * What a solver's reply asks for when the assessor drives the conversation (reply mode): exactly one
+ * action, or a problem to tell it about. Several lines starting with `execute:` (outside a heredoc, whose
+ * body may hold anything), an empty command, no action at all, or a reply of megabytes are problems; text
+ * before the action is allowed (a model's thought).
+ */
+export function parseSolverReply(text: string): SolverReply {
+  if (text.length > MAX_SOLVER_REPLY_CHARS) return { kind: 'none', problem: `your reply is ${text.length} characters long; one command is at most ${MAX_SOLVER_REPLY_CHARS}` };
+  const message = parseSolverMessage(text);
+  if (message.kind === 'finished') return message;
+  if (message.kind === 'other') return { kind: 'none', problem: text.trim() ? 'your reply holds no action' : 'your reply was empty' };
+  const commands = message.command.includes('<<') ? 1 : (text.match(COMMAND_LINE)?.length ?? 0);
+  if (commands > 1) return { kind: 'none', problem: `your reply holds ${commands} commands; send one at a time` };
+  if (!message.command) return { kind: 'none', problem: 'the command after "execute:" is empty' };
+  return message;
+}
+
+/** The correction for a reply with no single action. */
+export function formatReplyCorrection(problem: string): string {
+  return `Command rejected: ${problem}. Reply with exactly one command as "${EXECUTE_PREFIX} <command>", or "${TASK_FINISHED}" once /workspace/shared/loc.json is written.`;
+}

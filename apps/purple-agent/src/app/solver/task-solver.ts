@@ -1,0 +1,55 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { validateLocJson } from '@arvo-rca/rca-eval';
+import { agentConfigFrom, type AgentConfig } from '../agent/agent-config';
+import { AgentTemplates } from '../agent/agent-templates';
+import type { AgentResult, AgentTask, StepProgress } from '../agent/agent-types';
+import { DefaultAgent } from '../agent/default-agent';
+import type { TaskEnvironment } from '../agent/task-environment';
+import { trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
+import { ModelFactory } from '../models/model-factory';
+import { UsageTotals } from '../models/usage';
+import type { PurpleEnvironment } from '../purple-environment';
+import { RUN_LOG_DIR } from './solver.tokens';
+
+/** Runs one DefaultAgent on a task, in whatever environment the task's commands go to. */
+@Injectable()
+export class TaskSolver {
+  private readonly limits: AgentConfig;
+
+  constructor(
+    private readonly models: ModelFactory,
+    private readonly templates: AgentTemplates,
+    private readonly trajectories: TrajectoryWriter,
+    private readonly processUsage: UsageTotals,
+    @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
+    @Inject(ConfigService) config: ConfigService<PurpleEnvironment, true>,
+  ) {
+    this.limits = agentConfigFrom({
+      STEP_LIMIT: config.get('STEP_LIMIT', { infer: true }),
+      COST_LIMIT: config.get('COST_LIMIT', { infer: true }),
+      WALL_TIME_LIMIT_S: config.get('WALL_TIME_LIMIT_S', { infer: true }),
+      FORMAT_ERROR_LIMIT: config.get('FORMAT_ERROR_LIMIT', { infer: true }),
+    });
+  }
+
+  get modelName(): string {
+    return this.models.modelName;
+  }
+
+  solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void): Promise<AgentResult> {
+    const agent = new DefaultAgent({
+      model: this.models.create(),
+      environment,
+      templates: this.templates,
+      config: this.limits,
+      trajectoryFile: trajectoryPath(this.runLogDir, task.taskId, task.contextId),
+      trajectoryWriter: this.trajectories,
+      checkLocJson: (text) => validateLocJson(text),
+      processUsage: this.processUsage,
+      logger: new Logger(`agent ${task.taskId} ${task.contextId.slice(0, 8)}`),
+      onStep,
+    });
+    return agent.run(task);
+  }
+}
