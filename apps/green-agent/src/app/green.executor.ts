@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { findTaskKey, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
-import { AssessmentService, parseAssessmentRequest, type AssessmentRequest } from './assessments';
+import { findTaskKey, formatAssessmentSaved, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentRequest } from './assessments';
 import type { GreenEnvironment } from './green-environment';
+import { TaskAssetsError, TaskAssetsService, type TaskRef } from './task-assets';
 import { TaskContextService, type TaskOutcome } from './tasks';
 
 /**
@@ -19,6 +20,7 @@ export class GreenExecutor implements AgentExecutor {
   constructor(
     private readonly tasks: TaskContextService,
     private readonly assessments: AssessmentService,
+    private readonly assets: TaskAssetsService,
     @Inject(ConfigService) private readonly config: ConfigService<GreenEnvironment, true>,
   ) {}
 
@@ -29,13 +31,15 @@ export class GreenExecutor implements AgentExecutor {
     if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') {
       return events.reply(await this.serveSolver(request.contextId, text));
     }
-    const assessment = parseAssessmentRequest(text, events.userData());
+    // Task ids are checked against the configured sources here, where they arrive: a bad one starts nothing.
+    const assessment = parseAssessmentRequest(text, events.userData(), this.assets);
     if (assessment.kind === 'request') return this.runAssessment(assessment.request, events);
     if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
-    // The key goes on as written: the task's own validation refuses a malformed one by name.
     const taskKey = findTaskKey(text);
     if (!taskKey) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
-    await this.runTask(taskKey, events);
+    const task = this.parseTask(taskKey);
+    if (task instanceof TaskAssetsError) return events.reply(`Invalid task request, nothing was started: ${task.message}`);
+    await this.runTask(task, events);
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
@@ -50,19 +54,29 @@ export class GreenExecutor implements AgentExecutor {
     return 'Command rejected: send one command as "execute: <command>", or "[TASK FINISHED]" when loc.json is written';
   }
 
-  private async runTask(taskKey: string, events: TaskEvents): Promise<void> {
-    events.start(`task ${taskKey} accepted`);
+  private parseTask(taskKey: string): TaskRef | TaskAssetsError {
+    try {
+      return this.assets.parse(taskKey);
+    } catch (error) {
+      if (error instanceof TaskAssetsError) return error;
+      throw error;
+    }
+  }
+
+  private async runTask(task: TaskRef, events: TaskEvents): Promise<void> {
+    events.start(`task ${task.key} accepted`);
     const solverUrl = this.config.get('PURPLE_AGENT_URL', { infer: true });
-    const outcome = await this.tasks.runTask(taskKey, solverUrl, (line) => events.progress(line));
+    const outcome = await this.tasks.runTask(task.key, solverUrl, (line) => events.progress(line));
     events.artifact('Result', outcome);
     events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));
   }
 
   private async runAssessment(request: AssessmentRequest, events: TaskEvents): Promise<void> {
-    events.start(`assessment of ${request.taskKeys.length} tasks with ${request.purpleUrl}, ${request.concurrency} at a time`);
+    events.start(describeAssessment(request));
     const { result, file } = await this.assessments.run(request, (line) => events.progress(line));
     events.artifact('Result', result);
-    events.end(TaskState.TASK_STATE_COMPLETED, `${result.n_scored} of ${result.n_tasks} tasks scored in ${result.time_used}s; results saved to ${file}`);
+    const text = `${result.n_scored} of ${result.n_tasks} tasks scored in ${result.time_used}s; results saved to ${file}`;
+    events.end(TaskState.TASK_STATE_COMPLETED, text, formatAssessmentSaved({ resultsFile: file }));
   }
 }
 

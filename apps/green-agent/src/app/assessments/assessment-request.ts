@@ -1,19 +1,9 @@
 import 'reflect-metadata';
-import { plainToInstance, Type } from 'class-transformer';
-import {
-  ArrayNotEmpty,
-  IsArray,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsUrl,
-  Max,
-  Min,
-  ValidateNested,
-  validateSync,
-  type ValidationError,
-} from 'class-validator';
-import { formatTaskKey, parseTaskKey } from '@arvo-rca/a2a-protocol';
+import { plainToInstance } from 'class-transformer';
+import { IsArray, ArrayNotEmpty, IsInt, IsOptional, IsUrl, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import type { Shard } from '@arvo-rca/rca-eval';
+import { TaskAssetsError, type TaskRef } from '../task-assets';
+import { CONFIG_KEYS, isObject, readConfig, type ConfigReading } from './assessment-config';
 
 export const MAX_CONCURRENCY = 32;
 
@@ -22,76 +12,109 @@ class Participants {
   purple_agent: string;
 }
 
-class AssessmentConfig {
-  @IsArray({ message: 'config.task_ids must be a list of task ids' })
-  @ArrayNotEmpty({ message: 'config.task_ids must name at least one task' })
-  task_ids: (string | number)[];
+// Messages say what is wrong; the path of the key (top level or nested) goes in front of them. The
+// validator stops at a key's first problem, checking the decorators from the bottom up.
+class TaskConfig {
+  @ArrayNotEmpty({ message: 'must name at least one task' })
+  @IsArray({ message: 'must be a list of task ids' })
+  task_ids: unknown[];
 
   @IsOptional()
-  @IsInt({ message: 'config.num_tasks must be a whole number' })
-  @Min(1, { message: 'config.num_tasks must be at least 1' })
+  @Min(1, { message: 'must be at least 1' })
+  @IsInt({ message: 'must be a whole number' })
   num_tasks?: number;
 
   @IsOptional()
-  @IsInt({ message: 'config.concurrency must be a whole number' })
-  @Min(1, { message: 'config.concurrency must be at least 1' })
-  @Max(MAX_CONCURRENCY, { message: `config.concurrency must be at most ${MAX_CONCURRENCY}` })
+  @Max(MAX_CONCURRENCY, { message: `must be at most ${MAX_CONCURRENCY}` })
+  @Min(1, { message: 'must be at least 1' })
+  @IsInt({ message: 'must be a whole number' })
   concurrency?: number;
+
+  @IsOptional()
+  @Min(0, { message: 'must not be negative' })
+  @IsInt({ message: 'must be a whole number' })
+  shard_index?: number;
+
+  @IsOptional()
+  @Min(1, { message: 'must be at least 1' })
+  @IsInt({ message: 'must be a whole number' })
+  num_shards?: number;
 }
 
-/** The AgentBeats assessment request: who to assess, on which tasks, how many at once. */
-export class AssessmentRequestBody {
-  @IsObject({ message: 'participants must be an object naming purple_agent' })
-  @ValidateNested()
-  @Type(() => Participants)
-  participants: Participants;
-
-  @IsObject({ message: 'config must be an object with task_ids' })
-  @ValidateNested()
-  @Type(() => AssessmentConfig)
-  config: AssessmentConfig;
+/** What turns task id text into a task of a configured source (the green agent's TaskAssetsService); throws a TaskAssetsError. */
+export interface TaskIdParser {
+  parse(text: string): TaskRef;
 }
 
-/** A validated request: task keys normalised (`14368` → `arvo:14368`) and cut to num_tasks. */
+/** A validated request: this shard's tasks, each of a configured source, in the list's order. */
 export interface AssessmentRequest {
   purpleUrl: string;
-  taskKeys: string[];
+  tasks: TaskRef[];
   concurrency: number;
+  shard: Shard;
+  /** Config keys the request holds that the assessment does not use (`foo`, `assessment_config.bar`). */
+  ignoredConfigKeys: string[];
 }
 
 export type AssessmentParse = { kind: 'request'; request: AssessmentRequest } | { kind: 'invalid'; problems: string[] } | { kind: 'none' };
 
-/** Whether a message is an assessment request (JSON with `participants` or `config`), and if so, is it valid. */
-export function parseAssessmentRequest(text: string, data: unknown[]): AssessmentParse {
-  const json = data.find(isObject) ?? parseJsonObject(text);
-  if (typeof json === 'string') return { kind: 'invalid', problems: [json] };
-  const body = json;
+/** Whether a message is an assessment request (JSON with `participants` or `config`), and if so, is it valid; every problem is named. */
+export function parseAssessmentRequest(text: string, data: unknown[], taskIds: TaskIdParser): AssessmentParse {
+  const body = data.find(isObject) ?? parseJsonObject(text);
+  if (typeof body === 'string') return { kind: 'invalid', problems: [body] };
   if (!body || !('participants' in body || 'config' in body)) return { kind: 'none' };
-  const request = plainToInstance(AssessmentRequestBody, body);
-  const problems = validateSync(request).flatMap(messagesOf);
-  const config = body['config'];
-  const keys: unknown[] = isObject(config) && Array.isArray(config['task_ids']) ? config['task_ids'] : [];
-  const taskKeys = keys.map((key) => (typeof key === 'string' || typeof key === 'number' ? parseTaskKey(key) : undefined));
-  taskKeys.forEach((key, index) => {
-    if (!key) problems.push(`config.task_ids[${index}] (${JSON.stringify(keys[index])}) is not a task id such as "arvo:14368" or 14368`);
-  });
+  const participants = plainToInstance(Participants, isObject(body['participants']) ? body['participants'] : {});
+  const problems = isObject(body['participants']) ? validateSync(participants).flatMap(messagesOf) : ['participants must be an object naming purple_agent'];
+  if (!isObject(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids'] };
+  const reading = readConfig(body['config']);
+  const config = plainToInstance(TaskConfig, reading.values);
+  problems.push(...validateSync(config, { stopAtFirstError: true }).flatMap((error) => messagesOf(error).map((message) => `${pathOf(error.property, reading)} ${message}`)));
+  problems.push(...shardProblems(config, reading));
+  const listed = (Array.isArray(config.task_ids) ? config.task_ids : []).map((id, index) => parseTaskId(id, `${reading.path('task_ids')}[${index}]`, taskIds));
+  problems.push(...listed.flatMap((task) => (typeof task === 'string' ? [task] : [])));
   if (problems.length > 0) return { kind: 'invalid', problems };
+  const shard: Shard = { index: config.shard_index ?? 0, count: config.num_shards ?? 1 };
+  const tasks = listed.flatMap((task) => (typeof task === 'string' ? [] : [task])).slice(0, config.num_tasks ?? listed.length);
   return {
     kind: 'request',
     request: {
-      purpleUrl: request.participants.purple_agent,
-      taskKeys: taskKeys.flatMap((key) => (key ? [formatTaskKey(key)] : [])).slice(0, request.config.num_tasks ?? keys.length),
-      concurrency: request.config.concurrency ?? 1,
+      purpleUrl: participants.purple_agent,
+      // Round-robin, as the reference green agent splits its list (`task_names[shard_index::num_shards]`).
+      tasks: tasks.filter((_, position) => position % shard.count === shard.index),
+      concurrency: config.concurrency ?? 1,
+      shard,
+      ignoredConfigKeys: reading.ignored,
     },
   };
 }
 
-function messagesOf(error: ValidationError): string[] {
-  return [...Object.values(error.constraints ?? {}), ...(error.children ?? []).flatMap(messagesOf)];
+/** The index must be below the count (the default count is 1); each value's own problems are named by the validator. */
+function shardProblems(config: TaskConfig, reading: ConfigReading): string[] {
+  const { shard_index: index, num_shards: count } = config;
+  const valid = (value: number | undefined, min: number): boolean => value === undefined || (Number.isInteger(value) && value >= min);
+  if (index === undefined || !valid(index, 0) || !valid(count, 1) || index < (count ?? 1)) return [];
+  const countText = count === undefined ? '1, as it is not given' : String(count);
+  return [`${reading.path('shard_index')} (${index}) must be below ${reading.path('num_shards')} (${countText})`];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function pathOf(property: string, reading: ConfigReading): string {
+  const key = CONFIG_KEYS.find((known) => known === property);
+  return key ? reading.path(key) : `config.${property}`;
+}
+
+/** The task an entry of task_ids names, or the problem with it. */
+function parseTaskId(id: unknown, path: string, taskIds: TaskIdParser): TaskRef | string {
+  if (typeof id !== 'string' && typeof id !== 'number') return `${path} (${JSON.stringify(id)}) is not a task id such as "arvo:14368" or 14368`;
+  try {
+    return taskIds.parse(String(id));
+  } catch (error) {
+    if (error instanceof TaskAssetsError) return `${path}: ${error.message}`;
+    throw error;
+  }
+}
+
+function messagesOf(error: ValidationError): string[] {
+  return [...Object.values(error.constraints ?? {}), ...(error.children ?? []).flatMap(messagesOf)];
 }
 
 /** The JSON object a text holds; a string saying why when it looks like JSON but is not. */

@@ -29,14 +29,18 @@ export class AssessmentService {
   async run(request: AssessmentRequest, progress: (line: string) => void): Promise<AssessmentReport> {
     const started = Date.now();
     const report = (line: TaskProgressLine): void => progress(formatTaskProgress(line));
-    const outcomes = await mapWithConcurrency(request.taskKeys, request.concurrency, async (task) => {
+    const outcomes = await mapWithConcurrency(request.tasks, request.concurrency, async ({ key: task }) => {
       report({ task, kind: 'started' });
       const outcome = await this.tasks.runTask(task, request.purpleUrl, (line) => report(taskLine(task, line)));
       report({ task, kind: 'finished', status: outcome.metrics.status, detail: outcome.metrics.detail ?? '' });
       return outcome;
     });
-    const records: TaskRecord[] = outcomes.map((outcome: TaskOutcome) => ({ taskId: outcome.taskKey, metrics: outcome.metrics }));
-    const result = aggregateResults(records, (Date.now() - started) / 1000);
+    const records: TaskRecord[] = outcomes.map((outcome: TaskOutcome) => ({
+      taskId: outcome.taskKey,
+      metrics: outcome.metrics,
+      run: { seconds: outcome.seconds, commands: outcome.commands, failedCommands: outcome.failedCommands },
+    }));
+    const result = aggregateResults(records, (Date.now() - started) / 1000, request.shard);
     const file = await this.save(result);
     this.logger.log(`assessment of ${records.length} tasks done: ${result.n_scored} scored, results in ${file}`);
     return { result, file };

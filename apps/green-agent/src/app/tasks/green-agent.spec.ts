@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { A2aClientFactory, parseCommandResult, parseTaskProgress, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved, parseCommandResult, parseTaskProgress, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER, SANDBOX_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
@@ -144,20 +144,25 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(reply).toMatch(/^Command rejected: no running task has this context id/);
   });
 
-  it('fails a malformed task id clearly, before it reaches a path, an image or a URL', async () => {
-    const { outcome, events } = await runTask('arvo:../../etc');
+  async function refusal(text: string): Promise<PeerEvent[]> {
+    const events: PeerEvent[] = [];
+    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), text, { deadlineMs: 10_000 })) events.push(event);
+    return events;
+  }
 
-    expect(outcome.metrics).toMatchObject({ status: 'failed' });
-    expect(outcome.metrics.detail).toMatch(/task id/i);
-    expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'failed' });
+  it('refuses a malformed task id by name where it arrives, before it reaches a path, an image or a URL', async () => {
+    const events = await refusal('Task ID: arvo:../../etc');
+
+    expect(events).toEqual([expect.objectContaining({ kind: 'message', text: expect.stringMatching(/^Invalid task request, nothing was started: invalid task id "arvo:..\/..\/etc"/) })]);
+    expect(solver.runs).toEqual([]);
   });
 
-  it('refuses an empty id by name, instead of running a task named after its source', async () => {
-    const { outcome, events } = await runTask('arvo:');
+  it('refuses an empty id and an id of no configured source by name, and starts nothing', async () => {
+    const [empty] = await refusal('Task ID: arvo:');
+    const [unknown] = await refusal('Task ID: foo:1');
 
-    expect(outcome).toMatchObject({ taskKey: 'arvo:', finishReason: 'error', metrics: { status: 'failed' } });
-    expect(outcome.metrics.detail).toMatch(/the id after "arvo:" is empty/);
-    expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'failed' });
+    expect(empty).toMatchObject({ kind: 'message', text: expect.stringContaining('the id after "arvo:" is empty') });
+    expect(unknown).toMatchObject({ kind: 'message', text: expect.stringContaining('unknown task source "foo" in task id "foo:1"') });
     expect(solver.runs).toEqual([]);
   });
 
@@ -195,10 +200,11 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     // Sample 1 gets the right answer; sample 3's fix is elsewhere, so the same answer scores nothing there.
     expect(result).toMatchObject({ domain: 'arvo_rca', n_tasks: 2, n_scored: 2, file_acc_mean: 0.5, func_recall_mean: 0.5 });
     expect(Object.keys(result.task_metrics)).toEqual(['sample:1', 'sample:3']);
-    const final = events.at(-1) as { state: string; text: string };
+    const final = events.at(-1) as { state: string; data: unknown[] };
     expect(final.state).toBe('completed');
-    const file = /results saved to (\S+)$/.exec(final.text)?.[1] as string;
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(result);
+    const saved = parseAssessmentSaved(final.data);
+    expect(saved).toBeDefined();
+    expect(JSON.parse(readFileSync(saved?.resultsFile ?? '', 'utf8'))).toEqual(result);
   });
 
   it('rejects a bad assessment request with every problem named, and starts nothing', async () => {
@@ -210,7 +216,31 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(text).toContain('Invalid assessment request, nothing was started');
     expect(text).toContain('participants.purple_agent must be the URL of the purple agent');
     expect(text).toContain('config.concurrency must be at most 32');
-    expect(text).toContain('config.task_ids[1] ("no such")');
+    expect(text).toContain('config.task_ids[1]: invalid task id "no such"');
     expect(solver.runs).toEqual([]);
+  });
+
+  it('refuses bad shard values and ids of no configured source, naming each, and starts nothing', async () => {
+    const events = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'foo:1', 'arvo:1.2'], shard_index: 2, num_shards: 2 } });
+
+    expect(events).toEqual([expect.objectContaining({ kind: 'message' })]);
+    const text = (events[0] as { text: string }).text;
+    expect(text).toContain('config.shard_index (2) must be below config.num_shards (2)');
+    expect(text).toContain('config.task_ids[1]: unknown task source "foo"');
+    expect(text).toContain('config.task_ids[2]: invalid task id "arvo:1.2"');
+    expect(solver.runs).toEqual([]);
+  });
+
+  it("runs its shard of the list, names the config keys it ignores first, and keeps the solver's usage in the Result", async () => {
+    const usage = { input_tokens: 900, output_tokens: 80, cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: 0.01, llm_requests: 3, time_cost_sec: 2 };
+    solver.script = { ...SOLVING, exit: { exitStatus: 'Submitted', usage } };
+    const config = { assessment_config: { task_ids: ['sample:3', 'sample:1', 'sample:2'], seed: 7 }, shard_index: 1, num_shards: 2, gateway_id: 'g-1' };
+
+    const events = await assess({ participants: { purple_agent: solver.agent.url }, config });
+
+    expect(events.find((event) => event.kind === 'status')?.text).toMatch(/^assessment of 1 tasks \(shard 1 of 2\).*; ignoring config keys: gateway_id, assessment_config\.seed$/);
+    const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
+    expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:1'], n_tasks: 1, n_scored: 1, ...usage });
+    expect(result.task_metrics['sample:1']).toMatchObject({ ...usage, n_commands: 4, n_failed_commands: 0, wall_time_sec: expect.any(Number) });
   });
 });

@@ -1,0 +1,46 @@
+// The `config` of an AgentBeats assessment request as we read it: our keys at its top level, or nested
+// under `assessment_config` (the scenario's own config) with the gateway's shard keys at the top level.
+
+/** The config keys an assessment uses; any other key is named as ignored. */
+export const CONFIG_KEYS = ['task_ids', 'num_tasks', 'concurrency', 'shard_index', 'num_shards'] as const;
+
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+const NESTED = 'assessment_config';
+
+/** The config's values by key, where each was read (`config.num_tasks`), and the keys left unread. */
+export interface ConfigReading {
+  values: Partial<Record<ConfigKey, unknown>>;
+  /** Where a key is read from, for messages: `config.num_tasks` or `config.assessment_config.num_tasks`. */
+  path: (key: ConfigKey) => string;
+  /** Keys present but not used, as written under `config` (`foo`, `assessment_config.bar`). */
+  ignored: string[];
+}
+
+/**
+ * Reads the task config from `config`, or from `config.assessment_config` when the top level names no
+ * `task_ids` and that is an object. A key at the top level wins over the same key nested (the gateway adds
+ * `shard_index` and `num_shards` there); the nested one is then named as ignored.
+ */
+export function readConfig(config: Record<string, unknown>): ConfigReading {
+  const nested = !('task_ids' in config) && isObject(config[NESTED]) ? config[NESTED] : undefined;
+  const fromNested = (key: ConfigKey): boolean => nested !== undefined && !(key in config);
+  const values: Partial<Record<ConfigKey, unknown>> = {};
+  for (const key of CONFIG_KEYS) {
+    const from = fromNested(key) ? nested : config;
+    if (from && key in from) values[key] = from[key];
+  }
+  const path = (key: ConfigKey): string => (fromNested(key) ? `config.${NESTED}.${key}` : `config.${key}`);
+  const isUsed = (key: string): boolean => (CONFIG_KEYS as readonly string[]).includes(key) || (key === NESTED && nested !== undefined);
+  const ignored = [
+    ...Object.keys(config).filter((key) => !isUsed(key)),
+    ...Object.keys(nested ?? {})
+      .filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key) || key in config)
+      .map((key) => `${NESTED}.${key}`),
+  ];
+  return { values, path, ignored };
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
