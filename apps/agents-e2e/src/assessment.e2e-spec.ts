@@ -27,11 +27,15 @@ interface Run {
   result: AssessmentResult;
 }
 
-/** Both agents as real processes, sharing one run directory; the green agent gets a fresh port pair. */
-async function startBoth(scratch: Scratch, purpleEnv: NodeJS.ProcessEnv = {}): Promise<{ green: AgentProcess; purple: AgentProcess }> {
+/**
+ * Both agents as real processes, sharing one run directory; the green agent gets a fresh port pair. The
+ * purple agent knows no green URL, as on AgentBeats (reply mode), unless `callback` asks it to call back.
+ */
+async function startBoth(scratch: Scratch, purpleEnv: NodeJS.ProcessEnv = {}, mode: 'reply' | 'callback' = 'reply'): Promise<{ green: AgentProcess; purple: AgentProcess }> {
   const [greenPort, purplePort] = [await freePort(), await freePort()];
-  const env = { ...scratch.env(), SANDBOX: 'docker', GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/`, PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
-  const [green, purple] = await Promise.all([startAgent('green-agent', env, greenPort), startAgent('purple-agent', { ...env, ...purpleEnv }, purplePort)]);
+  const env = { ...scratch.env(), SANDBOX: 'docker', PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
+  const solverEnv = { ...env, ...purpleEnv, ...(mode === 'callback' ? { GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/` } : {}) };
+  const [green, purple] = await Promise.all([startAgent('green-agent', env, greenPort), startAgent('purple-agent', solverEnv, purplePort)]);
   return { green, purple };
 }
 
@@ -51,7 +55,7 @@ async function expectNothingLeft(scratch: Scratch, green: AgentProcess): Promise
   expect(readdirSync(scratch.tasks)).toEqual([]);
 }
 
-function expectLogLayout(scratch: Scratch, result: AssessmentResult): void {
+function expectLogLayout(scratch: Scratch, result: AssessmentResult, mode: 'reply' | 'callback'): void {
   const files = readdirSync(scratch.runDir);
   expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'results', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
   const agentsLog = readFileSync(join(scratch.runDir, 'agents.log'), 'utf8');
@@ -61,7 +65,7 @@ function expectLogLayout(scratch: Scratch, result: AssessmentResult): void {
     // One file per task with both agents' lines about it, and none of them in agents.log.
     const taskLog = readFileSync(join(scratch.runDir, `${task.replace(':', '_')}.log`), 'utf8');
     expect(taskLog).toMatch(/ green {2}[0-9a-f]{8} \[TaskContextService\] sandbox arvo_\d_[0-9a-f]+ started/);
-    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${task}`));
+    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${task} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`));
     expect(agentsLog).not.toContain(`solving ${task}`);
   }
   const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));
@@ -76,7 +80,7 @@ function expectLogLayout(scratch: Scratch, result: AssessmentResult): void {
 }
 
 describeWithDocker('an assessment of every sample, both agents as real processes', () => {
-  describe('with the baseline model (no key)', () => {
+  describe('with the baseline model (no key), the green agent driving the conversation', () => {
     const scratch = new Scratch();
     let agents: { green: AgentProcess; purple: AgentProcess };
     let run: Run;
@@ -104,8 +108,17 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
     });
 
+    it("keeps each task's usage as the solver reported it on its final reply", () => {
+      for (const metrics of Object.values(run.result.task_metrics)) {
+        expect(metrics).toMatchObject({ solver_exit_status: 'Submitted', input_tokens: 0, output_tokens: 0, est_usd_cost: 0 });
+        expect(metrics.llm_requests).toBeGreaterThan(2);
+        expect(metrics.time_cost_sec).toBeGreaterThan(0);
+      }
+      expect(run.result.llm_requests).toBe(Object.values(run.result.task_metrics).reduce((sum, metrics) => sum + (metrics.llm_requests ?? 0), 0));
+    });
+
     it('writes the log layout: a trajectory per task and the results file', () => {
-      expectLogLayout(scratch, run.result);
+      expectLogLayout(scratch, run.result, 'reply');
     });
 
     it('leaves no container and no workspace behind', async () => {
@@ -113,7 +126,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
     });
   });
 
-  describe('with a scripted model behind an OpenAI-compatible server', () => {
+  describe('with a scripted model behind an OpenAI-compatible server, the solver calling the green agent back', () => {
     const scratch = new Scratch();
     let llm: FakeLlmServer;
     let agents: { green: AgentProcess; purple: AgentProcess };
@@ -123,7 +136,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
       // One task at a time, so the replies are consumed in task order: read, answer, submit.
       llm.script(...SAMPLES.flatMap((task) => scriptFor(task)));
-      agents = await startBoth(scratch, { MODEL: 'openai/gpt-4.1', OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test' });
+      agents = await startBoth(scratch, { MODEL: 'openai/gpt-4.1', OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test' }, 'callback');
       run = await assess(agents.green, agents.purple, 1);
     });
 
@@ -136,6 +149,11 @@ describeWithDocker('an assessment of every sample, both agents as real processes
     it('scores every sample perfectly when the model names the fix', () => {
       expect(run.result).toMatchObject({ n_tasks: 5, n_scored: 5, file_acc_mean: 1, func_recall_mean: 1, func_precision_mean: 1, line_iou_mean: 1, line_proximity_mean: 1 });
       expect(Object.values(run.result.task_metrics).map((metrics) => metrics.solver_exit_status)).toEqual(SAMPLES.map(() => 'Submitted'));
+      for (const metrics of Object.values(run.result.task_metrics)) {
+        expect(metrics).toMatchObject({ llm_requests: 3 });
+        expect(metrics.input_tokens).toBeGreaterThan(0);
+        expect(metrics.output_tokens).toBeGreaterThan(0);
+      }
     });
 
     it('sent the real SDK requests: three per task, each with the whole history so far', () => {
@@ -146,7 +164,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
     });
 
     it('writes the log layout and leaves nothing behind', async () => {
-      expectLogLayout(scratch, run.result);
+      expectLogLayout(scratch, run.result, 'callback');
       await expectNothingLeft(scratch, agents.green);
     });
   });

@@ -59,7 +59,8 @@ export class PurpleExecutor implements AgentExecutor {
     this.runs.set(contextId, run);
     const environment = channel ?? new GreenTaskEnvironment(this.peers.peer(greenUrl ?? ''), contextId, answerDeadlineMs);
     const reporter: RunReporter = channel ?? { progress: (text) => events.progress(text), end: (state, text, data) => events.end(state, text, data) };
-    const finished = this.run(events, new CancellableEnvironment(environment, run.cancel.signal), reporter).finally(() => this.runs.delete(contextId));
+    const mode = greenUrl ? `calling back ${greenUrl}` : 'replying to the green agent';
+    const finished = this.run(events, new CancellableEnvironment(environment, run.cancel.signal), reporter, mode).finally(() => this.runs.delete(contextId));
     // In reply mode this call ends with the first command; the run goes on over the green's next messages.
     await (channel ? Promise.race([channel.turnClosed(), finished]) : finished);
   }
@@ -79,7 +80,7 @@ export class PurpleExecutor implements AgentExecutor {
   }
 
   /** One run from the task description to its final status; never throws (an unexpected error is a `failed` task with its reason). */
-  private async run(events: TaskEvents, environment: TaskEnvironment, reporter: RunReporter): Promise<void> {
+  private async run(events: TaskEvents, environment: TaskEnvironment, reporter: RunReporter, mode: string): Promise<void> {
     const { contextId } = events;
     const task = parseTaskRequest(events.userText());
     const taskId = task ? formatTaskKey(task) : `unknown:${contextId.slice(0, 8)}`;
@@ -88,7 +89,7 @@ export class PurpleExecutor implements AgentExecutor {
     try {
       // Every line of the run lands in the task's log file, beside the green agent's lines about it.
       const result = await this.logging.runInTask({ taskId, contextId }, async () => {
-        this.logger.log(`solving ${taskId} with ${this.solver.modelName}`);
+        this.logger.log(`solving ${taskId} with ${this.solver.modelName}, ${mode}`);
         const outcome = await this.solver.solve({ taskId, contextId, description: events.userText() }, environment, (progress) => {
           this.logger.log(describeStep(progress));
           reporter.progress(describeStep(progress));
