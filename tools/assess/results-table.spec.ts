@@ -6,28 +6,45 @@ const TRUTH: GroundTruth = {
   project: 'tlvkit',
   notes: [],
 };
+const usage = (input: number, cost: number) => ({
+  input_tokens: input,
+  cache_read_tokens: 100,
+  cache_creation_tokens: 0,
+  output_tokens: 50,
+  est_usd_cost: cost,
+  time_cost_sec: 9,
+  llm_requests: 3,
+});
+
+function cells(line: string): string[] {
+  return line.split(/\s{2,}/);
+}
 
 describe('the results table', () => {
+  const result = aggregateResults(
+    [
+      { taskId: 'sample:1', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted', usage: usage(1200, 0.0123) }) },
+      { taskId: 'sample:2', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'ModelError', reason: 'the model failed (401)', usage: usage(800, 0.01) }) },
+      { taskId: 'sample:3', metrics: failedTask('the image could not be pulled') },
+    ],
+    1,
+  );
+  const lines = formatResultsTable(result).split('\n');
+
   it("shows a task's status with the solver's own exit status when it did not submit, and the means below", () => {
-    const submitted = withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted' });
-    const modelError = withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'ModelError', reason: 'the model failed (401)' });
-    const result = aggregateResults(
-      [
-        { taskId: 'sample:1', metrics: submitted },
-        { taskId: 'sample:2', metrics: modelError },
-        { taskId: 'sample:3', metrics: failedTask('the image could not be pulled') },
-      ],
-      1,
-    );
-
-    const lines = formatResultsTable(result).split('\n');
-
     expect(lines[0]).toMatch(/^task\s+status\s+file\s+func rec/);
-    expect(lines.slice(2, 5).map((line) => line.split(/\s{2,}/).slice(0, 2))).toEqual([
+    expect(lines.slice(2, 5).map((line) => cells(line).slice(0, 2))).toEqual([
       ['sample:1', 'no_submission'],
       ['sample:2', 'no_submission (ModelError)'],
       ['sample:3', 'failed'],
     ]);
     expect(lines[6]).toMatch(/^mean \(3\)\s+0 scored\s+0\.00/);
+  });
+
+  it("shows each task's solver usage, a dash where it reported none, and the totals on the last line", () => {
+    expect(lines[0]).toMatch(/tok in\s+tok cached\s+tok out\s+USD\s+calls$/);
+    expect(cells(lines[2]).slice(-5)).toEqual(['1200', '100', '50', '0.0123', '3']);
+    expect(cells(lines[4]).slice(-5)).toEqual(['-', '-', '-', '-', '-']);
+    expect(lines[7]).toMatch(/^total\s+2000\s+200\s+100\s+0\.0223\s+6$/);
   });
 });

@@ -1,0 +1,49 @@
+// Spreading one task list over several green agents, each with its own Docker engine: green i runs shard i
+// of n (tasks i, i + n, ... of the list, as AgentBeats' gateway splits an assessment), and the shards'
+// Results become one.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { combineResults, type AssessmentResult } from '@arvo-rca/rca-eval';
+
+/** The AgentBeats assessment request the runner sends. */
+export interface AssessmentRequestBody {
+  participants: { purple_agent: string };
+  config: { task_ids: string[]; concurrency: number; shard_index?: number; num_shards?: number };
+}
+
+export interface ShardRequest {
+  green: string;
+  request: AssessmentRequestBody;
+}
+
+/** What one green agent returned: its shard's Result, and where it saved it on its own machine. */
+export interface ShardReport {
+  green: string;
+  result: AssessmentResult;
+  file?: string;
+}
+
+/** One request per green agent, each the same but for its shard; a single green gets the request without shard keys. */
+export function shardRequests(greens: readonly string[], purple: string, tasks: readonly string[], concurrency: number): ShardRequest[] {
+  return greens.map((green, index) => ({
+    green,
+    request: {
+      participants: { purple_agent: purple },
+      config: { task_ids: [...tasks], concurrency, ...(greens.length > 1 ? { shard_index: index, num_shards: greens.length } : {}) },
+    },
+  }));
+}
+
+/** The Result of the whole list from the shards' Results, whatever order they came back in. */
+export function combineShardReports(reports: readonly ShardReport[]): AssessmentResult {
+  return combineResults(reports.map((report) => report.result));
+}
+
+/** Saves the combined Result beside the run's logs: `<runDir>/results/assessment-<time>-combined.json`. */
+export async function saveCombinedResult(result: AssessmentResult, runDir: string, now = new Date()): Promise<string> {
+  const dir = join(runDir, 'results');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `assessment-${now.toISOString().replace(/[:.]/g, '-')}-combined.json`);
+  await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}
