@@ -3,9 +3,15 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { AppModule } from '../app.module';
-import type { SolverStandIn } from './solver-stand-in.testing';
+import type { TestAgent } from '@arvo-rca/a2a-protocol/testing';
 
 const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+
+/** A solver the green app hands its tasks to; told where the green agent listens once it does. */
+export interface SolverEndpoint {
+  agent: Pick<TestAgent, 'url'>;
+  greenUrl: string;
+}
 
 export interface GreenApp {
   app: NestFastifyApplication;
@@ -16,7 +22,7 @@ export interface GreenApp {
  * The real green app on loopback, docker sandboxes, tasks and logs under `scratchDir`, handing tasks
  * to `solver`. The port is chosen before boot: the card names it, and clients follow the card.
  */
-export async function startGreenApp(scratchDir: string, solver: SolverStandIn): Promise<GreenApp> {
+export async function startGreenApp(scratchDir: string, solver: SolverEndpoint, env: Record<string, string> = {}): Promise<GreenApp> {
   const port = await freePort();
   Object.assign(process.env, {
     PORT: String(port),
@@ -27,6 +33,7 @@ export async function startGreenApp(scratchDir: string, solver: SolverStandIn): 
     SAMPLES_DIR,
     TASK_TIMEOUT_S: '120',
     PURPLE_AGENT_URL: solver.agent.url,
+    ...env,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(), new FastifyAdapter(), { logger: false, abortOnError: false });
   await app.listen(port, '127.0.0.1');
