@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+
+// Requests the green agent must refuse where they arrive: each problem named in one answer, and nothing
+// started (no A2A task, no workspace, no container, nothing handed to the solver).
+describeWithDocker('bad requests to the green agent as a real process', () => {
+  const scratch = new Scratch();
+  const agents: AgentProcess[] = [];
+  let green: AgentProcess;
+  let purple: AgentProcess;
+
+  beforeAll(async () => {
+    purple = await startAgent('purple-agent', { ...scratch.env(), MODEL: 'baseline' });
+    green = await startAgent('green-agent', { ...scratch.env(), SANDBOX: 'docker', PURPLE_AGENT_URL: purple.url });
+    agents.push(purple, green);
+  });
+
+  afterAll(async () => {
+    await Promise.all(agents.map((agent) => agent.stop()));
+    scratch.remove();
+  });
+
+  afterEach(async () => {
+    expect(readdirSync(scratch.tasks)).toEqual([]);
+    expect(existsSync(join(scratch.runDir, 'trajectories')) ? readdirSync(join(scratch.runDir, 'trajectories')) : []).toEqual([]);
+    const containers = await new Docker().listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
+    expect(containers.filter((container) => container.Labels[LABEL_OWNER]?.includes(`:${green.child.pid}:`))).toEqual([]);
+  });
+
+  async function send(text: string): Promise<PeerEvent[]> {
+    const events: PeerEvent[] = [];
+    for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), text, { deadlineMs: 30_000 })) events.push(event);
+    return events;
+  }
+
+  /** The one answer to a refused request: a message, not a task. */
+  async function refusal(request: string | object): Promise<string> {
+    const events = await send(typeof request === 'string' ? request : JSON.stringify(request));
+    expect(events).toEqual([expect.objectContaining({ kind: 'message' })]);
+    return (events[0] as { text: string }).text;
+  }
+
+  it('refuses an assessment with bad shard values and ids of no source or no valid form, naming each', async () => {
+    const text = await refusal({
+      participants: { purple_agent: purple.url },
+      config: { task_ids: ['sample:1', 'foo:1', 'arvo:1.2'], shard_index: -1, num_shards: 1.5 },
+    });
+
+    expect(text.split('\n')).toEqual([
+      'Invalid assessment request, nothing was started:',
+      '- config.shard_index must not be negative',
+      '- config.num_shards must be a whole number',
+      '- config.task_ids[1]: unknown task source "foo" in task id "foo:1" (known sources: arvo, sample)',
+      '- config.task_ids[2]: invalid task id "arvo:1.2": the id may hold only letters, digits, "_" and "-"; expected <source>:<id> such as arvo:14368',
+    ]);
+  });
+
+  it('refuses a shard index that is not below the shard count, as the gateway would send it beside a nested config', async () => {
+    const text = await refusal({ participants: { purple_agent: purple.url }, config: { assessment_config: { task_ids: ['sample:1', 'sample:2'] }, shard_index: 2, num_shards: 2 } });
+
+    expect(text).toBe('Invalid assessment request, nothing was started:\n- config.shard_index (2) must be below config.num_shards (2)');
+  });
+
+  it('refuses a plain task request naming no configured source, or an id no source could hold', async () => {
+    expect(await refusal('Task ID: foo:1')).toBe('Invalid task request, nothing was started: unknown task source "foo" in task id "foo:1" (known sources: arvo, sample)');
+    expect(await refusal('Task ID: arvo:1.2')).toMatch(/^Invalid task request, nothing was started: invalid task id "arvo:1\.2"/);
+  });
+});
