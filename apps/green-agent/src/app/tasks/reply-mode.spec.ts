@@ -82,6 +82,8 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
       expect.stringMatching(/^Command rejected: your reply holds no action\. Reply with exactly one command as "execute: <command>"/),
       expect.stringMatching(/^Command rejected: your reply was empty\./),
       expect.stringMatching(/^Command rejected: your reply holds 2 commands; send one at a time\./),
+      // The solver, still waiting for a message, is told that its task is over.
+      expect.stringMatching(/^\[TASK COMPLETED\] Commands executed: 0, Failed: 0, Time: /),
     ]);
     expect(outcome).toMatchObject({ finishReason: 'solver-ended', commands: 0 });
     expect(outcome.metrics).toMatchObject({ status: 'no_submission' });

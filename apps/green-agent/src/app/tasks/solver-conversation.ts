@@ -1,4 +1,4 @@
-import { formatReplyCorrection, parseSolverExit, parseSolverReply, type A2aPeer, type PeerTaskState } from '@arvo-rca/a2a-protocol';
+import { formatReplyCorrection, isTerminalState, parseSolverExit, parseSolverReply, type A2aPeer, type PeerTaskState } from '@arvo-rca/a2a-protocol';
 import type { FinishReason, TaskContext } from './task-context';
 
 /** What the conversation needs from the task it belongs to. */
@@ -17,6 +17,8 @@ export interface ConversationTask {
 export const MAX_CORRECTIONS = 3;
 // How long past the task's limit one turn may take to wind down.
 const TURN_GRACE_MS = 10_000;
+// How long telling a solver that its task is over may take.
+const CLOSE_DEADLINE_MS = 5_000;
 
 /** The last thing the solver said in a turn: its state, its text, and the task it said it on. */
 interface TurnEnd {
@@ -37,6 +39,8 @@ interface TurnEnd {
  */
 export class SolverConversation {
   private corrections = 0;
+  /** The solver's A2A task as last seen: what `close` has to do about it. */
+  private solverTask: { id: string; state: PeerTaskState } | undefined;
 
   constructor(private readonly task: ConversationTask) {}
 
@@ -79,18 +83,37 @@ export class SolverConversation {
     }
   }
 
+  /**
+   * Tells the solver its task is over when it ended another way (time limit, cancel, shutdown, too many
+   * replies without an action), so that it does not wait for a next message: a task waiting for input
+   * gets `summary` as its next message, one still working is canceled. Best effort, briefly: the task's
+   * cleanup does not wait on a solver that does not answer.
+   */
+  async close(summary: string): Promise<void> {
+    const task = this.solverTask;
+    if (!task || isTerminalState(task.state)) return;
+    const { solver, context, log } = this.task;
+    const options = { deadlineMs: CLOSE_DEADLINE_MS };
+    const told = task.state === 'input-required' ? solver.sendText(context.contextId, summary, { ...options, taskId: task.id }) : solver.cancel(task.id, options);
+    await told.catch((error: Error) => log(`the solver was not told that its task is over: ${error.message}`));
+  }
+
   /** Sends one message and follows the solver's stream to its end; the last thing it said, if anything. */
   private async turn(message: string, continues: string | undefined): Promise<TurnEnd | undefined> {
     const { context, solver, log } = this.task;
     const deadlineMs = Math.max(1, this.task.deadline - Date.now()) + TURN_GRACE_MS;
+    // A task that is sent a message is at work on it, whatever it said last.
+    if (continues) this.solverTask = { id: continues, state: 'working' };
     let end: TurnEnd | undefined;
     for await (const event of solver.streamText(context.contextId, message, { deadlineMs, signal: context.handover.signal, taskId: continues })) {
       if (event.kind === 'artifact') continue;
       context.solverExit = parseSolverExit(event.data) ?? context.solverExit;
       if (event.kind === 'message') {
         end = { state: 'replied', text: event.text, taskId: '' };
+        this.solverTask = undefined;
         continue;
       }
+      this.solverTask = { id: event.taskId, state: event.state };
       if (event.text && event.state !== 'input-required') log(`solver ${event.state}: ${event.text}`);
       end = { state: event.state, text: event.text, taskId: event.taskId };
     }

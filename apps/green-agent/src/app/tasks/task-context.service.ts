@@ -224,6 +224,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
     try {
       const reason = await Promise.race([context.finishing, solver]);
       if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
+      context.handover.abort();
+      await conversation.close(formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() }));
       return reason;
     } finally {
       clearTimeout(timer);

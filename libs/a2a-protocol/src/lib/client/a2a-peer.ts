@@ -3,7 +3,7 @@ import { Role, type Message, type SendMessageRequest } from '@a2a-js/sdk';
 import type { Client, ClientFactory } from '@a2a-js/sdk/client';
 import { AGENT_CARD_PATH, withTrailingSlash } from '../agent-card';
 import { A2aPeerError, errorReason, networkFailure } from './peer-error';
-import { isUnsuccessfulState, messageText, taskState, taskText, toPeerEvent, type PeerEvent } from './peer-events';
+import { isUnsuccessfulState, messageText, taskState, taskText, toPeerEvent, type PeerEvent, type PeerTaskState } from './peer-events';
 
 export interface PeerCallOptions {
   /** Upper bound of the whole call in milliseconds, card lookup and stream included; 0 = none. */
@@ -57,6 +57,17 @@ export class A2aPeer {
         const event = toPeerEvent(response);
         if (event) yield event;
       }
+    } catch (error) {
+      throw scope.explain(error);
+    }
+  }
+
+  /** Cancels one of the peer's tasks (`tasks/cancel`); its state afterwards. */
+  async cancel(taskId: string, options: PeerCallOptions = {}): Promise<PeerTaskState> {
+    const scope = this.scope(options, 'cancel its task');
+    try {
+      const client = await this.connect(scope.signal);
+      return taskState(await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: scope.signal }));
     } catch (error) {
       throw scope.explain(error);
     }
