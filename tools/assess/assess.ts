@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { A2aClientFactory, parseAssessmentSaved, parseTaskProgress } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData } from '@arvo-rca/a2a-protocol';
 import { listSampleIds } from '@arvo-rca/arvo-docker';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { runDirectoryName } from '@arvo-rca/task-logging';
@@ -71,7 +71,7 @@ async function assessShard({ green, request }: ShardRequest, display: LiveDispla
   for await (const event of new A2aClientFactory({ token: process.env['A2A_TOKEN'] }).peer(green).streamText(randomUUID(), JSON.stringify(request))) {
     if (event.kind === 'artifact' && event.name === 'Result') result = event.data[0] as AssessmentResult;
     if (event.kind === 'status') {
-      const line = parseTaskProgress(event.text);
+      const line = parseTaskProgressData(event.data);
       if (line) display.update(line);
       file = parseAssessmentSaved(event.data)?.resultsFile ?? file;
     }

@@ -45,8 +45,11 @@ export {
 export {
   formatSolverStep,
   formatTaskProgress,
+  formatTaskProgressData,
   parseSolverStep,
   parseTaskProgress,
+  parseTaskProgressData,
   type SolverStep,
+  type TaskProgressData,
   type TaskProgressLine,
 } from './lib/vocabulary/progress';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { findTaskKey, formatAssessmentSaved, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { findTaskKey, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentRequest } from './assessments';
 import type { GreenEnvironment } from './green-environment';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from './task-assets';
@@ -73,7 +73,8 @@ export class GreenExecutor implements AgentExecutor {
 
   private async runAssessment(request: AssessmentRequest, events: TaskEvents): Promise<void> {
     events.start(describeAssessment(request));
-    const { result, file } = await this.assessments.run(request, (line) => events.progress(line));
+    // Each progress line goes as text, for people, and as data, for drivers.
+    const { result, file } = await this.assessments.run(request, (line) => events.progress(formatTaskProgress(line), formatTaskProgressData(line)));
     events.artifact('Result', result);
     const text = `${result.n_scored} of ${result.n_tasks} tasks scored in ${result.time_used}s; results saved to ${file}`;
     events.end(TaskState.TASK_STATE_COMPLETED, text, formatAssessmentSaved({ resultsFile: file }));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { formatTaskProgress, parseSolverStep, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { parseSolverStep, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { aggregateResults, type AssessmentResult, type TaskRecord } from '@arvo-rca/rca-eval';
 import { TaskContextService, type TaskOutcome } from '../tasks/task-context.service';
 import type { AssessmentRequest } from './assessment-request';
@@ -26,9 +26,9 @@ export class AssessmentService {
     @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
   ) {}
 
-  async run(request: AssessmentRequest, progress: (line: string) => void): Promise<AssessmentReport> {
+  /** Runs the request's tasks; `report` hears each task start, step and finish, as typed lines. */
+  async run(request: AssessmentRequest, report: (line: TaskProgressLine) => void): Promise<AssessmentReport> {
     const started = Date.now();
-    const report = (line: TaskProgressLine): void => progress(formatTaskProgress(line));
     const outcomes = await mapWithConcurrency(request.tasks, request.concurrency, async ({ key: task }) => {
       report({ task, kind: 'started' });
       const outcome = await this.tasks.runTask(task, request.purpleUrl, (line) => report(taskLine(task, line)));

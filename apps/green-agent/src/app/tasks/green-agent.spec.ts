@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { A2aClientFactory, parseAssessmentSaved, parseCommandResult, parseTaskProgress, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved, parseCommandResult, parseTaskProgress, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER, SANDBOX_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
@@ -191,7 +191,11 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   it('runs an AgentBeats assessment: tasks at once up to the concurrency, progress, a Result artifact, a results file', async () => {
     const events = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'sample:3'], concurrency: 2 } });
 
-    const lines = events.flatMap((event) => (event.kind === 'status' ? [parseTaskProgress(event.text)] : [])).filter((line) => line !== undefined);
+    const statuses = events.flatMap((event) => (event.kind === 'status' ? [event] : []));
+    const lines = statuses.map((event) => parseTaskProgressData(event.data)).filter((line) => line !== undefined);
+    // Each line travels as data for drivers (a step's command whole), and as text for people.
+    const sayingOf = (line?: TaskProgressLine): string | undefined => line && `${line.task} ${line.kind}`;
+    expect(statuses.map((status) => sayingOf(parseTaskProgressData(status.data)))).toEqual(statuses.map((status) => sayingOf(parseTaskProgress(status.text))));
     expect(lines).toEqual(expect.arrayContaining([{ task: 'sample:1', kind: 'started' }, { task: 'sample:3', kind: 'started' }]));
     expect(lines.filter((line) => line.kind === 'finished').map((line) => line.task).sort()).toEqual(['sample:1', 'sample:3']);
     expect(lines.some((line) => line.kind === 'step')).toBe(true);

@@ -54,8 +54,9 @@ export class TaskEvents {
     if (text !== undefined) this.progress(text);
   }
 
-  progress(text: string): void {
-    this.publishStatus(TaskState.TASK_STATE_WORKING, text);
+  /** A `working` status; `data` goes beside the text as a data part (a progress line, say). */
+  progress(text: string, data?: object): void {
+    this.publishStatus(TaskState.TASK_STATE_WORKING, text, data);
   }
 
   artifact(name: string, data: unknown): void {

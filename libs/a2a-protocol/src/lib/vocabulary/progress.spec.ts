@@ -1,4 +1,4 @@
-import { formatSolverStep, formatTaskProgress, parseSolverStep, parseTaskProgress, type TaskProgressLine } from './progress';
+import { formatSolverStep, formatTaskProgress, formatTaskProgressData, parseSolverStep, parseTaskProgress, parseTaskProgressData, type TaskProgressLine } from './progress';
 
 describe('solver step lines', () => {
   it('round-trip, with the detail after a bar', () => {
@@ -32,5 +32,25 @@ describe('assessment progress lines', () => {
 
   it('leave lines that name no task alone', () => {
     expect(parseTaskProgress('assessment of 3 tasks started')).toBeUndefined();
+  });
+});
+
+describe('assessment progress as data', () => {
+  const lines: TaskProgressLine[] = [
+    { task: 'sample:1', kind: 'started' },
+    { task: 'arvo:14368', kind: 'step', step: 7, command: 'ls /workspace' },
+    { task: 'sample:2', kind: 'finished', status: 'scored', detail: '' },
+    { task: 'sample:3', kind: 'note', text: 'sandbox started' },
+  ];
+
+  it.each(lines)('travels as a data part and is read back from a status update: %o', (line) => {
+    const data = JSON.parse(JSON.stringify(formatTaskProgressData(line)));
+
+    expect(parseTaskProgressData([{ results_file: '/r.json' }, data])).toEqual(line);
+  });
+
+  it('is absent when no data part holds a well-formed line', () => {
+    expect(parseTaskProgressData([])).toBeUndefined();
+    expect(parseTaskProgressData([{ task_progress: { task: 'sample:1', kind: 'step', step: 'two', command: 'ls' } }, { task_progress: { kind: 'started' } }, null])).toBeUndefined();
   });
 });

@@ -55,3 +55,37 @@ export function parseTaskProgress(text: string): TaskProgressLine | undefined {
   if (step) return { task, kind: 'step', step: step.step, command: step.command };
   return { task, kind: 'note', text: rest };
 }
+
+// The same line as a data part of its status update, for drivers that read data rather than text:
+//   {"task_progress": {"task": "sample:1", "kind": "step", "step": 3, "command": "ls /workspace"}}
+export interface TaskProgressData {
+  task_progress: TaskProgressLine;
+}
+
+export function formatTaskProgressData(line: TaskProgressLine): TaskProgressData {
+  return { task_progress: line };
+}
+
+/** The first progress line among a status update's data parts; undefined when none holds a well-formed one. */
+export function parseTaskProgressData(data: readonly unknown[]): TaskProgressLine | undefined {
+  for (const item of data) {
+    const line = isRecord(item) ? progressLineOf(item['task_progress']) : undefined;
+    if (line) return line;
+  }
+  return undefined;
+}
+
+function progressLineOf(value: unknown): TaskProgressLine | undefined {
+  if (!isRecord(value)) return undefined;
+  const { task, kind, step, command, status, detail, text } = value;
+  if (typeof task !== 'string' || task === '') return undefined;
+  if (kind === 'started') return { task, kind };
+  if (kind === 'step' && Number.isInteger(step) && typeof command === 'string') return { task, kind, step: Number(step), command };
+  if (kind === 'finished' && typeof status === 'string' && typeof detail === 'string') return { task, kind, status, detail };
+  if (kind === 'note' && typeof text === 'string') return { task, kind, text };
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
