@@ -35,7 +35,8 @@ export class LiveDisplay {
         return this.start(line.task);
       case 'step': {
         const task = this.running.get(line.task);
-        if (task) Object.assign(task, { step: line.step, command: line.command });
+        // The command comes whole; one line of the display shows it folded.
+        if (task) Object.assign(task, { step: line.step, command: line.command.replace(/\s+/g, ' ').trim() });
         return this.redraw();
       }
       case 'finished':
