@@ -37,6 +37,7 @@ export function tableRows(report: BenchReport): TableRow[] {
       { figure: `exec rtt, docker exec CLI (median of ${rtt.n})`, value: ms(rtt.cli_ms), target: 'reference' },
       against(`exec rtt, direct dockerode`, ms(rtt.dockerode_ms), '≤ 0.8 × CLI', rtt.dockerode_vs_cli, 0.8),
       against(`exec rtt, full path (A2A + green)`, ms(rtt.full_ms), '≤ 1.3 × dockerode', rtt.full_vs_dockerode, 1.3),
+      against(`exec rtt, reply mode (the green drives)`, ms(rtt.reply_ms), '≤ 1.2 × callback (full path)', rtt.reply_vs_callback, 1.2),
     );
   }
   if (con) {

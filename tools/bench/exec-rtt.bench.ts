@@ -13,17 +13,23 @@ export interface ExecRttFigures {
   full_p90_ms: number;
   dockerode_p90_ms: number;
   cli_p90_ms: number;
+  /** The full path in reply mode: the command as the solver's reply, its result as the green's next message. */
+  reply_ms: number;
+  reply_p90_ms: number;
+  reply_vs_callback: number;
 }
 
-type Path = 'full' | 'dockerode' | 'cli';
-const PATHS: readonly Path[] = ['full', 'dockerode', 'cli'];
+type Path = 'full' | 'reply' | 'dockerode' | 'cli';
+const PATHS: readonly Path[] = ['full', 'reply', 'dockerode', 'cli'];
 const WARMUP_ROUNDS = 5;
 
 /**
- * Round trip of `true`, three ways on the same container of one live task, interleaved round by
- * round (the order rotating) so that the machine's noise falls on all three alike:
- * - full: the stand-in sends `execute: true` to the green agent over A2A and waits for the reply
- *   (the green agent runs it through its sandbox: bash -lc under timeout, output capped);
+ * Round trip of `true`, four ways on the same container of one live task, interleaved round by
+ * round (the order rotating) so that the machine's noise falls on all of them alike:
+ * - full (callback mode): the stand-in sends `execute: true` to the green agent over A2A and waits for
+ *   the reply (the green agent runs it through its sandbox: bash -lc under timeout, output capped);
+ * - reply (reply mode, as on AgentBeats): the stand-in answers the green's latest message with
+ *   `execute: true` (input-required) and waits for the green's next message, the result;
  * - dockerode: a plain dockerode exec of `true` from this process;
  * - cli: `docker exec <container> true`.
  */
@@ -32,10 +38,11 @@ export async function measureExecRtt(rig: BenchRig, n = 200): Promise<ExecRttFig
     const container = await rig.containerOf(session.contextId);
     const run: Record<Path, () => Promise<unknown>> = {
       full: async () => expectSuccess(await session.send(formatExecute('true')), 'true'),
+      reply: async () => expectSuccess(await session.reply(formatExecute('true')), 'true'),
       dockerode: async () => expectZero(await dockerodeExec(container, ['true']), 'dockerode exec'),
       cli: async () => expectZero(await cliExec(container.id, ['true']), 'docker exec'),
     };
-    const times: Record<Path, number[]> = { full: [], dockerode: [], cli: [] };
+    const times: Record<Path, number[]> = { full: [], reply: [], dockerode: [], cli: [] };
     for (let index = -WARMUP_ROUNDS; index < n; index++) {
       for (const path of rotated(PATHS, index)) {
         const started = process.hrtime.bigint();
@@ -46,6 +53,7 @@ export async function measureExecRtt(rig: BenchRig, n = 200): Promise<ExecRttFig
     return times;
   });
   const full = median(samples.full);
+  const reply = median(samples.reply);
   const dockerode = median(samples.dockerode);
   const cli = median(samples.cli);
   return {
@@ -58,6 +66,9 @@ export async function measureExecRtt(rig: BenchRig, n = 200): Promise<ExecRttFig
     full_p90_ms: round(percentile(samples.full, 90)),
     dockerode_p90_ms: round(percentile(samples.dockerode, 90)),
     cli_p90_ms: round(percentile(samples.cli, 90)),
+    reply_ms: round(reply),
+    reply_p90_ms: round(percentile(samples.reply, 90)),
+    reply_vs_callback: round(reply / full),
   };
 }
 

@@ -4,14 +4,13 @@ import { AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS, TaskState 
 import {
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   UnauthenticatedUser,
   type AgentExecutor,
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
-import { A2aClientFactory, AGENT_CARD_PATH, buildAgentCard, PRODUCT_VERSION, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, AGENT_CARD_PATH, BoundedTaskStore, buildAgentCard, PRODUCT_VERSION, TaskEvents } from '@arvo-rca/a2a-protocol';
 
 const CALL_DEADLINE_MS = 300_000;
 
@@ -19,8 +18,17 @@ const CALL_DEADLINE_MS = 300_000;
 export interface SolverSession {
   contextId: string;
   description: string;
-  /** Sends one message (`execute: ...`, `[TASK FINISHED]`) on the task's context; the green agent's reply. */
+  /** Callback mode: sends one message (`execute: ...`, `[TASK FINISHED]`) on the task's context; the green agent's reply. */
   send(text: string): Promise<string>;
+  /** Reply mode: answers the green agent's latest message with `text` (input-required); the green's next message. */
+  reply(text: string): Promise<string>;
+}
+
+/** The call of a task that is open for reporting, and the handler waiting for the green's next message, if any. */
+interface Conversation {
+  events: TaskEvents;
+  closeCall: () => void;
+  waiting?: (answer: string) => void;
 }
 
 /** What the stand-in does with a task; the task's stream ends when it returns. */
@@ -30,7 +38,7 @@ export type SessionHandler = (session: SolverSession) => Promise<void>;
  * A purple agent stand-in on loopback for the benchmark: the SDK's request handler and v1.0 JSON-RPC
  * transport over plain node:http (no Nest, so it runs under tsx, which emits no decorator metadata).
  * Each task from the green agent is given to the current handler; the green agent is reached with
- * the product's own A2A client, as the purple agent reaches it.
+ * the product's own A2A client, and tasks are kept in the product's own store, as the purple agent does.
  */
 export class SolverStandIn {
   /** What the next tasks are handled with; each scenario sets its own. */
@@ -69,7 +77,7 @@ export class SolverStandIn {
       skills: [{ id: 'bench', name: 'Bench', description: 'benchmark scenarios', tags: ['bench'], examples: [] }],
     });
     const card = { ...built, supportedInterfaces: built.supportedInterfaces.filter((i) => i.protocolVersion === '1.0') };
-    const requests = new DefaultRequestHandler(card, new InMemoryTaskStore(), this.executor());
+    const requests = new DefaultRequestHandler(card, new BoundedTaskStore(), this.executor());
     const transport = new JsonRpcTransportHandler(requests);
     this.server.on('request', (request, response) => {
       if (request.method === 'GET' && request.url === AGENT_CARD_PATH) return sendJson(response, 200, AgentCard.toJSON(card));
@@ -79,24 +87,53 @@ export class SolverStandIn {
   }
 
   private executor(): AgentExecutor {
+    const conversations = new Map<string, Conversation>();
     const run = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
       const events = new TaskEvents(request, bus);
+      const ongoing = conversations.get(request.contextId);
+      if (ongoing?.waiting) return this.answer(ongoing, events);
+      const conversation: Conversation = { events, closeCall: () => undefined };
+      const callClosed = new Promise<void>((resolve) => (conversation.closeCall = resolve));
+      conversations.set(request.contextId, conversation);
       events.start('bench stand-in working');
       const green = this.clients.peer(this.greenUrl);
       const session: SolverSession = {
         contextId: request.contextId,
         description: events.userText(),
         send: (text) => green.sendText(request.contextId, text, { deadlineMs: CALL_DEADLINE_MS }),
+        reply: (text) =>
+          new Promise<string>((resolve) => {
+            conversation.waiting = resolve;
+            conversation.events.askForInput(text);
+            conversation.closeCall();
+          }),
       };
-      try {
-        await this.handler(session);
-        events.end(TaskState.TASK_STATE_COMPLETED, 'done');
-      } catch (error) {
-        this.failures.push(error as Error);
-        events.end(TaskState.TASK_STATE_FAILED, (error as Error).message);
-      }
+      const handled = this.handler(session).then(
+        () => conversation.events.end(TaskState.TASK_STATE_COMPLETED, 'done'),
+        (error: Error) => {
+          this.failures.push(error);
+          conversation.events.end(TaskState.TASK_STATE_FAILED, error.message);
+        },
+      );
+      void handled.finally(() => {
+        conversations.delete(request.contextId);
+        conversation.closeCall();
+      });
+      // The first call stays open until the handler replies for the first time, or is done.
+      await callClosed;
     };
     return { execute: run, cancelTask: async (_taskId, bus) => bus.finished() };
+  }
+
+  /** The green's next message on a conversation: the handler's awaited answer, and the call it reports on from now. */
+  private answer(conversation: Conversation, events: TaskEvents): Promise<void> {
+    const deliver = conversation.waiting;
+    conversation.waiting = undefined;
+    conversation.events = events;
+    const callClosed = new Promise<void>((resolve) => (conversation.closeCall = resolve));
+    events.start();
+    deliver?.(events.userText());
+    return callClosed;
   }
 }
 

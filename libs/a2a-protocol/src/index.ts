@@ -3,6 +3,7 @@ export { AGENT_CARD_PATH, BEARER_SCHEME, buildAgentCard, PRODUCT_VERSION, withBe
 export { AGENT_CARD, DEFAULT_HEARTBEAT_MS } from './lib/server/a2a-server.tokens';
 export { isLegacyVersion, toLegacyAgentCard, type LegacyAgentCard } from './lib/server/legacy-agent-card';
 export { TaskEvents } from './lib/server/task-events';
+export { BoundedTaskStore } from './lib/server/bounded-task-store';
 export { validateEnvironment } from './lib/agent-config';
 export { AGENT_USAGE, parseAgentFlags } from './lib/agent-flags';
 export { AgentEnvironment, publicUrl, publicUrlOf, type LogLevel } from './lib/agent-environment';
