@@ -53,7 +53,8 @@ async function startAgents(options: Options, runDir: string, sandbox?: SandboxPi
   const launched: LaunchedAgent[] = [];
   const greens = options.greens.length > 0 ? options.greens : [`http://127.0.0.1:${await freePort()}/`];
   const purple = options.purple ?? `http://127.0.0.1:${await freePort()}/`;
-  const shared = { LOG_RUN_DIR: runDir, GREEN_AGENT_URL: greens[0], PURPLE_AGENT_URL: purple };
+  // The purple agent is told no green URL: the green agent drives each task's conversation (reply mode), as on AgentBeats.
+  const shared = { LOG_RUN_DIR: runDir, PURPLE_AGENT_URL: purple };
   if (sandbox) launched.push(launchAgent('green-agent', Number(new URL(greens[0]).port), { ...shared, SANDBOX: sandbox.sandbox }, runDir));
   if (!options.purple) launched.push(launchAgent('purple-agent', Number(new URL(purple).port), shared, runDir));
   const byUrl = new Map(launched.map((agent) => [agent.url, agent.child]));
