@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { findTaskKey, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentRequest } from './assessments';
 import type { GreenEnvironment } from './green-environment';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from './task-assets';
-import { TaskContextService, type TaskOutcome } from './tasks';
+import { describeProgress, TaskContextService, type TaskOutcome } from './tasks';
 
 /**
  * The green agent's A2A entry. A message on the context of a running task is that task's
@@ -16,6 +17,8 @@ import { TaskContextService, type TaskOutcome } from './tasks';
 @Injectable()
 export class GreenExecutor implements AgentExecutor {
   private readonly logger = new Logger(GreenExecutor.name);
+  /** The task and assessment requests running here, by A2A task id: what a cancel stops. */
+  private readonly running = new Map<string, { contextId: string; cancel: AbortController }>();
 
   constructor(
     private readonly tasks: TaskContextService,
@@ -24,8 +27,36 @@ export class GreenExecutor implements AgentExecutor {
     @Inject(ConfigService) private readonly config: ConfigService<GreenEnvironment, true>,
   ) {}
 
+  /** Never throws: an unexpected error ends the request's task as `failed`, with the reason. */
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const events = new TaskEvents(request, bus);
+    const cancel = new AbortController();
+    this.running.set(request.taskId, { contextId: request.contextId, cancel });
+    try {
+      await this.serve(request, events, cancel.signal);
+    } catch (error) {
+      const reason = `the green agent failed unexpectedly: ${(error as Error).message}`;
+      this.logger.error(reason);
+      events.fail(reason);
+    } finally {
+      this.running.delete(request.taskId);
+    }
+  }
+
+  /**
+   * Cancels for real: the request's running tasks end at once (their containers and workspaces are
+   * removed, their solvers told), its other tasks do not start, and its status is `canceled`. A request
+   * that is not running here is refused.
+   */
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const running = this.running.get(taskId);
+    if (!running) throw new TaskNotCancelableError(`task ${taskId} is not running here`);
+    this.logger.warn(`task ${taskId} canceled by its requester; its running tasks end now`);
+    running.cancel.abort();
+    TaskEvents.canceled(bus, taskId, running.contextId, 'canceled: running tasks were ended and cleaned up, the rest were not started');
+  }
+
+  private async serve(request: RequestContext, events: TaskEvents, signal: AbortSignal): Promise<void> {
     const text = events.userText();
     const solver = parseSolverMessage(text);
     if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') {
@@ -33,18 +64,13 @@ export class GreenExecutor implements AgentExecutor {
     }
     // Task ids are checked against the configured sources here, where they arrive: a bad one starts nothing.
     const assessment = parseAssessmentRequest(text, events.userData(), this.assets);
-    if (assessment.kind === 'request') return this.runAssessment(assessment.request, events);
+    if (assessment.kind === 'request') return this.runAssessment(assessment.request, events, signal);
     if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
     const taskKey = findTaskKey(text);
     if (!taskKey) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
     const task = this.parseTask(taskKey);
     if (task instanceof TaskAssetsError) return events.reply(`Invalid task request, nothing was started: ${task.message}`);
-    await this.runTask(task, events);
-  }
-
-  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
-    this.logger.warn(`cancel of task ${taskId} asked; tasks end by [TASK FINISHED] or their time limit`);
-    bus.finished();
+    await this.runTask(task, events, signal);
   }
 
   private async serveSolver(contextId: string, text: string): Promise<string> {
@@ -63,18 +89,18 @@ export class GreenExecutor implements AgentExecutor {
     }
   }
 
-  private async runTask(task: TaskRef, events: TaskEvents): Promise<void> {
+  private async runTask(task: TaskRef, events: TaskEvents, signal: AbortSignal): Promise<void> {
     events.start(`task ${task.key} accepted`);
     const solverUrl = this.config.get('PURPLE_AGENT_URL', { infer: true });
-    const outcome = await this.tasks.runTask(task.key, solverUrl, (line) => events.progress(line));
+    const outcome = await this.tasks.runTask(task, solverUrl, (event) => events.progress(describeProgress(event)), signal);
     events.artifact('Result', outcome);
     events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));
   }
 
-  private async runAssessment(request: AssessmentRequest, events: TaskEvents): Promise<void> {
+  private async runAssessment(request: AssessmentRequest, events: TaskEvents, signal: AbortSignal): Promise<void> {
     events.start(describeAssessment(request));
     // Each progress line goes as text, for people, and as data, for drivers.
-    const { result, file } = await this.assessments.run(request, (line) => events.progress(formatTaskProgress(line), formatTaskProgressData(line)));
+    const { result, file } = await this.assessments.run(request, (line) => events.progress(formatTaskProgress(line), formatTaskProgressData(line)), signal);
     events.artifact('Result', result);
     const text = `${result.n_scored} of ${result.n_tasks} tasks scored in ${result.time_used}s; results saved to ${file}`;
     events.end(TaskState.TASK_STATE_COMPLETED, text, formatAssessmentSaved({ resultsFile: file }));

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { parseSolverStep, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import type { TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { aggregateResults, type AssessmentResult, type TaskRecord } from '@arvo-rca/rca-eval';
 import { TaskContextService, type TaskOutcome } from '../tasks/task-context.service';
+import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest } from './assessment-request';
 
 /** The run's log directory; results go to `<it>/results/`. */
@@ -26,12 +27,17 @@ export class AssessmentService {
     @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
   ) {}
 
-  /** Runs the request's tasks; `report` hears each task start, step and finish, as typed lines. */
-  async run(request: AssessmentRequest, report: (line: TaskProgressLine) => void): Promise<AssessmentReport> {
+  /**
+   * Runs the request's tasks; `report` hears each task start, step and finish, as typed lines. Once
+   * `signal` aborts (the requester canceled), running tasks end and the rest do not start: all of them
+   * are recorded as interrupted.
+   */
+  async run(request: AssessmentRequest, report: (line: TaskProgressLine) => void, signal?: AbortSignal): Promise<AssessmentReport> {
     const started = Date.now();
-    const outcomes = await mapWithConcurrency(request.tasks, request.concurrency, async ({ key: task }) => {
+    const outcomes = await mapWithConcurrency(request.tasks, request.concurrency, async (ref) => {
+      const task = ref.key;
       report({ task, kind: 'started' });
-      const outcome = await this.tasks.runTask(task, request.purpleUrl, (line) => report(taskLine(task, line)));
+      const outcome = await this.tasks.runTask(ref, request.purpleUrl, (event) => report(taskLine(task, event)), signal);
       report({ task, kind: 'finished', status: outcome.metrics.status, detail: outcome.metrics.detail ?? '' });
       return outcome;
     });
@@ -56,10 +62,9 @@ export class AssessmentService {
   }
 }
 
-// The solver's step reports become step lines; anything else about the task is a note.
-function taskLine(task: string, line: string): TaskProgressLine {
-  const step = parseSolverStep(line.replace(/^solver \w+: /, ''));
-  return step ? { task, kind: 'step', step: step.step, command: step.command } : { task, kind: 'note', text: line };
+// What a task tells of itself, as the assessment's line about it.
+function taskLine(task: string, event: TaskProgressEvent): TaskProgressLine {
+  return event.kind === 'step' ? { task, kind: 'step', step: event.step, command: event.command } : { task, kind: 'note', text: event.text };
 }
 
 /** Runs `work` on every item, at most `limit` at a time; results in the items' order. */

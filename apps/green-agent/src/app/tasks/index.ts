@@ -1,2 +1,3 @@
-export { TaskContextService, type TaskOutcome, type TaskProgress } from './task-context.service';
+export { TaskContextService, type TaskOutcome } from './task-context.service';
+export { describeProgress, type TaskProgress, type TaskProgressEvent } from './task-progress';
 export { TasksModule } from './tasks.module';

@@ -35,6 +35,8 @@ export interface ReplySolverStandIn {
   /** The turns of the next tasks, in order; tests swap it. */
   turns: ReplyTurn[];
   greenUrl: string;
+  /** The A2A tasks the green agent canceled. */
+  canceled: string[];
 }
 
 /**
@@ -42,7 +44,7 @@ export interface ReplySolverStandIn {
  * on loopback answering each message of a task's context with its next scripted turn.
  */
 export async function startReplySolverStandIn(turns: ReplyTurn[]): Promise<ReplySolverStandIn> {
-  const standIn = { runs: [] as ReplyRun[], turns, greenUrl: '' } as ReplySolverStandIn;
+  const standIn = { runs: [] as ReplyRun[], turns, greenUrl: '', canceled: [] as string[] } as ReplySolverStandIn;
   const clients = new A2aClientFactory();
   const scripts = new Map<string, ReplyTurn[]>();
 
@@ -71,8 +73,10 @@ export async function startReplySolverStandIn(turns: ReplyTurn[]): Promise<Reply
       events.end(TaskState.TASK_STATE_COMPLETED, turn.complete, turn.exit && formatSolverExit(turn.exit));
     }
 
-    async cancelTask(_taskId: string, bus: ExecutionEventBus): Promise<void> {
-      bus.finished();
+    async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+      standIn.canceled.push(taskId);
+      const contextId = standIn.runs.find((run) => run.taskIds.includes(taskId))?.contextId ?? '';
+      TaskEvents.canceled(bus, taskId, contextId, 'canceled');
     }
   }
 

@@ -7,8 +7,10 @@ export interface ConversationTask {
   solver: A2aPeer;
   /** Runs a command in the task's sandbox; the result text the solver is sent. */
   execute(command: string): Promise<string>;
-  /** A line for the task's log and the assessment's progress. */
+  /** A line for the task's log and the progress of whoever started the task. */
   log(line: string): void;
+  /** A line for the task's log only (what the solver reports of its own run). */
+  trace(line: string): void;
   /** When the task's time is up (epoch ms); every wait on the solver ends by then, plus a grace. */
   deadline: number;
 }
@@ -100,7 +102,7 @@ export class SolverConversation {
 
   /** Sends one message and follows the solver's stream to its end; the last thing it said, if anything. */
   private async turn(message: string, continues: string | undefined): Promise<TurnEnd | undefined> {
-    const { context, solver, log } = this.task;
+    const { context, solver, trace } = this.task;
     const deadlineMs = Math.max(1, this.task.deadline - Date.now()) + TURN_GRACE_MS;
     // A task that is sent a message is at work on it, whatever it said last.
     if (continues) this.solverTask = { id: continues, state: 'working' };
@@ -114,7 +116,7 @@ export class SolverConversation {
         continue;
       }
       this.solverTask = { id: event.taskId, state: event.state };
-      if (event.text && event.state !== 'input-required') log(`solver ${event.state}: ${event.text}`);
+      if (event.text && event.state !== 'input-required') trace(`solver ${event.state}: ${event.text}`);
       end = { state: event.state, text: event.text, taskId: event.taskId };
     }
     return end;

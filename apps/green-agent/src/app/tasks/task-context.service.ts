@@ -10,6 +10,7 @@ import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging'
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
 import { TaskContext, type FinishReason } from './task-context';
+import type { TaskProgress } from './task-progress';
 import { SolverConversation } from './solver-conversation';
 import { loadTemplate, renderTaskDescription } from './task-description';
 
@@ -24,17 +25,14 @@ export interface TaskOutcome {
   seconds: number;
 }
 
-/** What an assessment hears while a task runs: lines for its progress display. */
-export type TaskProgress = (line: string) => void;
-
-/** A validated task about to run: who it is, where it logs, and whom it is handed to. */
+/** A validated task about to run: who it is, where it logs, whom it is handed to, and who may cancel it. */
 interface TaskStart {
   ref: TaskRef;
-  taskKey: string;
   contextId: string;
   scope: TaskLogScope;
   solverUrl: string;
   progress: TaskProgress;
+  signal: AbortSignal | undefined;
 }
 
 // How long a solver that sent [TASK FINISHED] may take to end its stream, which says how its run ended.
@@ -42,6 +40,7 @@ const SOLVER_EXIT_GRACE_MS = 2_000;
 // How long shutdown waits for running tasks to clean up after themselves.
 const SHUTDOWN_GRACE_MS = 8_000;
 const SHUTTING_DOWN = 'the green agent is shutting down';
+const CANCELED = 'canceled by the requester';
 
 /**
  * Owns every running task: the map from context id to TaskContext, each task's lifecycle from
@@ -67,13 +66,14 @@ export class TaskContextService implements BeforeApplicationShutdown {
   ) {}
 
   /**
-   * Runs one task with the solver at `solverUrl`: validate, prepare, hand over, serve, score, clean
-   * up. Never throws: a task that cannot run is an outcome with status `failed` and the reason
-   * (`interrupted` when the agent is shutting down: not the solver's doing, and to be run again).
+   * Runs one task with the solver at `solverUrl`: prepare, hand over, serve, score, clean up. Never
+   * throws: a task that cannot run is an outcome with status `failed` and the reason (`interrupted`
+   * when the agent is shutting down or `signal` cancels it: not the solver's doing, and to be run again).
    */
-  async runTask(task: string, solverUrl: string, progress: TaskProgress = () => undefined): Promise<TaskOutcome> {
-    if (this.closing) return notStarted(task, interruptedTask(SHUTTING_DOWN));
-    const run = this.runTracked(task, solverUrl, progress);
+  async runTask(ref: TaskRef, solverUrl: string, progress: TaskProgress = () => undefined, signal?: AbortSignal): Promise<TaskOutcome> {
+    if (this.closing) return notStarted(ref, interruptedTask(SHUTTING_DOWN));
+    if (signal?.aborted) return notStarted(ref, interruptedTask(CANCELED));
+    const run = this.runTracked(ref, solverUrl, progress, signal);
     this.running.add(run);
     try {
       return await run;
@@ -82,18 +82,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
     }
   }
 
-  private async runTracked(task: string, solverUrl: string, progress: TaskProgress): Promise<TaskOutcome> {
-    let ref: TaskRef;
-    try {
-      ref = this.assets.parse(task);
-    } catch (error) {
-      return notStarted(task, failedTask((error as Error).message));
-    }
-    const taskKey = `${ref.source}:${ref.id}`;
+  private async runTracked(ref: TaskRef, solverUrl: string, progress: TaskProgress, signal: AbortSignal | undefined): Promise<TaskOutcome> {
     const contextId = randomUUID();
-    const scope = this.logging.openTask({ taskId: taskKey, contextId });
+    const scope = this.logging.openTask({ taskId: ref.key, contextId });
     try {
-      return await scope.run(() => this.lifecycle({ ref, taskKey, contextId, scope, solverUrl, progress }));
+      return await scope.run(() => this.lifecycle({ ref, contextId, scope, solverUrl, progress, signal }));
     } finally {
       scope.end();
     }
@@ -101,12 +94,15 @@ export class TaskContextService implements BeforeApplicationShutdown {
 
   /** One task from assets to cleanup, inside its log scope. */
   private async lifecycle(start: TaskStart): Promise<TaskOutcome> {
-    const { ref, taskKey, contextId, scope, solverUrl, progress } = start;
+    const { ref, contextId, scope, solverUrl, progress, signal } = start;
+    const taskKey = ref.key;
     const started = Date.now();
     const log = (line: string): void => {
       this.logger.log(line);
-      progress(line);
+      progress({ kind: 'note', text: line });
     };
+    const cancel = (): void => context?.finish('canceled');
+    signal?.addEventListener('abort', cancel);
     let prepared: PreparedTask | undefined;
     let truth: GroundTruth | null = null;
     let context: TaskContext | undefined;
@@ -114,8 +110,9 @@ export class TaskContextService implements BeforeApplicationShutdown {
       prepared = await this.assets.prepare(ref, log);
       // Before the solver can touch src-vul: the functions of the fix come from the pristine tree.
       truth = await this.groundTruth.fromPatch(await readFile(prepared.groundTruthPath, 'utf8'), join(prepared.workspaceDir, 'src-vul'));
-      // Shutdown may have begun while the assets were prepared: no container starts after it.
+      // Shutdown or a cancel may have come while the assets were prepared: no container starts after it.
       if (this.closing) throw new Error(SHUTTING_DOWN);
+      if (signal?.aborted) throw new Error(CANCELED);
       let diskLimit: string | undefined;
       const onDiskLimit = (detail: string): void => {
         diskLimit = detail;
@@ -123,16 +120,17 @@ export class TaskContextService implements BeforeApplicationShutdown {
         context?.finish('disk-limit');
       };
       const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: prepared.image, workspaceDir: prepared.workspaceDir, onProgress: log, onDiskLimit });
-      context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox, scope);
+      context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox, scope, progress);
       this.contexts.set(contextId, context);
       await sandbox.start();
       log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
 
       const finishReason = await this.handOver(context, prepared, solverUrl, log);
-      // Cut short by a shutdown, the task says nothing about the solver: it is to be run again, not scored.
-      if (finishReason === 'shutdown') {
-        log(`interrupted: ${SHUTTING_DOWN}`);
-        return this.outcome(context, finishReason, interruptedTask(SHUTTING_DOWN, truth), started);
+      // Cut short by a shutdown or a cancel, the task says nothing about the solver: it is to be run again, not scored.
+      if (finishReason === 'shutdown' || finishReason === 'canceled') {
+        const why = finishReason === 'shutdown' ? SHUTTING_DOWN : CANCELED;
+        log(`interrupted: ${why}`);
+        return this.outcome(context, finishReason, interruptedTask(why, truth), started);
       }
       const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(await this.readSubmission(context), truth);
       log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
@@ -140,10 +138,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
     } catch (error) {
       const reason = (error as Error).message;
       this.logger.error(`task failed: ${reason}`);
-      // Whatever broke while the agent shut down (an extraction, a download) was most likely broken by it.
-      const metrics = this.closing ? interruptedTask(reason, truth) : failedTask(reason, truth);
+      // Whatever broke while the agent shut down or the task was canceled (an extraction, a download) was most likely broken by it.
+      const metrics = this.closing || signal?.aborted ? interruptedTask(reason, truth) : failedTask(reason, truth);
       return { taskKey, contextId, finishReason: 'error', metrics, commands: context?.commands ?? 0, failedCommands: context?.failedCommands ?? 0, seconds: (Date.now() - started) / 1000 };
     } finally {
+      signal?.removeEventListener('abort', cancel);
       context?.finish('solver-ended');
       context?.handover.abort();
       this.contexts.delete(contextId);
@@ -165,6 +164,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
     if (outcome.kind === 'rejected') return formatCommandRejected(outcome.reason);
     context.commands += 1;
     if (outcome.returnCode !== 0) context.failedCommands += 1;
+    context.progress({ kind: 'step', step: context.commands, command });
     this.logger.log(`-> ${outcome.returnCode}${outcome.kind === 'timeout' ? ` (${outcome.note})` : ''}, ${outcome.outputBytes} bytes of output`);
     this.logger.debug(`output of ${command}:\n${outcome.output}`);
     return formatCommandResult(
@@ -218,6 +218,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       solver: this.peers.peer(solverUrl),
       execute: (command) => this.executeIn(context, command),
       log,
+      trace: (line) => this.logger.log(line),
       deadline: Date.now() + limitMs,
     });
     const solver = conversation.run(description);
@@ -254,8 +255,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
 }
 
 /** The outcome of a task that never started. */
-function notStarted(task: string, metrics: TaskMetrics): TaskOutcome {
-  return { taskKey: task, contextId: '', finishReason: 'error', metrics, commands: 0, failedCommands: 0, seconds: 0 };
+function notStarted(ref: TaskRef, metrics: TaskMetrics): TaskOutcome {
+  return { taskKey: ref.key, contextId: '', finishReason: 'error', metrics, commands: 0, failedCommands: 0, seconds: 0 };
 }
 
 /** Waits for `promise` to settle, for at most `ms`. */

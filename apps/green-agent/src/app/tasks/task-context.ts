@@ -1,9 +1,10 @@
 import type { Sandbox } from '@arvo-rca/arvo-docker';
 import type { SolverExit, TaskRef } from '@arvo-rca/a2a-protocol';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
+import type { TaskProgress } from './task-progress';
 
-/** Why a task stopped: the solver said so, its handling ended, it failed, time ran out, or its writes passed the disk limit. */
-export type FinishReason = 'finished' | 'solver-ended' | 'solver-failed' | 'timeout' | 'shutdown' | 'disk-limit';
+/** Why a task stopped: the solver said so, its handling ended, it failed, time ran out, the agent shut down, its requester canceled it, or its writes passed the disk limit. */
+export type FinishReason = 'finished' | 'solver-ended' | 'solver-failed' | 'timeout' | 'shutdown' | 'canceled' | 'disk-limit';
 
 /** Everything one running task owns; held by TaskContextService under the task's context id. */
 export class TaskContext {
@@ -26,6 +27,8 @@ export class TaskContext {
     readonly sandbox: Sandbox,
     /** Lines logged inside it land in the task's own log file. */
     readonly logScope: TaskLogScope,
+    /** Whoever started the task hears of each command run for the solver. */
+    readonly progress: TaskProgress,
   ) {}
 
   finish(reason: FinishReason): void {

@@ -8,6 +8,8 @@ import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js
  * Keeps protocol shapes out of the agents' logic.
  */
 export class TaskEvents {
+  private started = false;
+
   constructor(
     private readonly request: RequestContext,
     private readonly bus: ExecutionEventBus,
@@ -51,6 +53,7 @@ export class TaskEvents {
       ? { ...task, status: this.status(TaskState.TASK_STATE_WORKING) }
       : { id: taskId, contextId, status: this.status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: undefined };
     this.bus.publish(AgentEvent.task(opened));
+    this.started = true;
     if (text !== undefined) this.progress(text);
   }
 
@@ -64,6 +67,12 @@ export class TaskEvents {
     const part: Part = { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' };
     const artifact = { artifactId: randomUUID(), name, description: '', parts: [part], metadata: undefined, extensions: [] };
     this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
+  }
+
+  /** Ends the request as `failed` with the reason, its task opened first if it was not yet. */
+  fail(reason: string, data?: object): void {
+    if (!this.started) this.start();
+    this.end(TaskState.TASK_STATE_FAILED, reason, data);
   }
 
   /** Asks the requester for its next message (`input-required`): this request's stream ends here, the task goes on with the next one. */
