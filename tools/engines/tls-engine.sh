@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# A second, throwaway Docker engine for tests: a dockerd of its own (data-root, exec-root, pidfile, its
+# own managed containerd) answering only on a loopback TCP port with TLS, certificates made here with
+# openssl, and no bridge (task containers have no network anyway). It never touches the main engine's
+# data; the main engine only lends the images (docker save | docker load).
+#
+#   tls-engine.sh up <state-dir>     start it; writes <state-dir>/env (DOCKER_HOST, DOCKER_TLS_VERIFY,
+#                                    DOCKER_CERT_PATH) for the suites to source
+#   tls-engine.sh down <state-dir>   stop it by its pid and remove its data
+#
+# IMAGES (space-separated) overrides the images loaded into it; ENGINE_PORT picks the port.
+set -euo pipefail
+
+usage() { echo "usage: $0 up|down <state-dir>" >&2; exit 2; }
+[ $# -eq 2 ] || usage
+action="$1"
+mkdir -p "$2"
+state="$(cd "$2" && pwd)"
+images="${IMAGES:-debian:bookworm-slim arvo-rca-sample:1-vul arvo-rca-sample:2-vul arvo-rca-sample:3-vul arvo-rca-sample:4-vul arvo-rca-sample:5-vul}"
+
+free_port() {
+  node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+}
+
+make_certs() {
+  local dir="$1"
+  mkdir -p "$dir"
+  (
+    cd "$dir"
+    openssl genrsa -out ca-key.pem 2048 2>/dev/null
+    openssl req -x509 -new -key ca-key.pem -sha256 -days 2 -subj '/CN=arvo-rca test engine CA' -out ca.pem
+    openssl genrsa -out server-key.pem 2048 2>/dev/null
+    openssl req -new -key server-key.pem -subj '/CN=127.0.0.1' -out server.csr
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >server.ext
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 -sha256 \
+      -extfile server.ext -out server-cert.pem 2>/dev/null
+    # The client side uses the names the docker CLI and dockerode look for in DOCKER_CERT_PATH.
+    openssl genrsa -out key.pem 2048 2>/dev/null
+    openssl req -new -key key.pem -subj '/CN=arvo-rca test client' -out client.csr
+    printf 'extendedKeyUsage=clientAuth\n' >client.ext
+    openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 -sha256 \
+      -extfile client.ext -out cert.pem 2>/dev/null
+    rm -f ./*.csr ./*.ext ca.srl
+    chmod 600 ./*-key.pem key.pem
+  )
+}
+
+engine_docker() {
+  # shellcheck disable=SC1091
+  (. "$state/env" && export DOCKER_HOST DOCKER_TLS_VERIFY DOCKER_CERT_PATH && docker "$@")
+}
+
+up() {
+  [ ! -f "$state/dockerd.pid" ] || { echo "tls-engine: $state already holds an engine; run down first" >&2; exit 1; }
+  local port="${ENGINE_PORT:-$(free_port)}"
+  # containerd's sockets live under the exec-root: keep its path short (unix socket paths are limited).
+  local exec_root
+  exec_root="$(mktemp -d /tmp/arvo-eng.XXXXXX)"
+  echo "$exec_root" >"$state/exec-root"
+  mkdir -p "$state/data"
+  make_certs "$state/certs"
+  echo '{}' >"$state/daemon.json"
+  cat >"$state/env" <<ENV
+DOCKER_HOST=tcp://127.0.0.1:$port
+DOCKER_TLS_VERIFY=1
+DOCKER_CERT_PATH=$state/certs
+ENV
+  echo "tls-engine: starting dockerd on tcp://127.0.0.1:$port (state: $state)"
+  nohup dockerd \
+    --config-file "$state/daemon.json" \
+    --data-root "$state/data" \
+    --exec-root "$exec_root" \
+    --pidfile "$state/dockerd.pid" \
+    -H "tcp://127.0.0.1:$port" \
+    --tlsverify --tlscacert "$state/certs/ca.pem" \
+    --tlscert "$state/certs/server-cert.pem" --tlskey "$state/certs/server-key.pem" \
+    --bridge=none --iptables=false --ip-masq=false \
+    >"$state/dockerd.log" 2>&1 &
+  echo $! >"$state/dockerd.launch-pid"
+  for _ in $(seq 1 60); do
+    if engine_docker version >/dev/null 2>&1; then break; fi
+    if ! kill -0 "$(cat "$state/dockerd.launch-pid")" 2>/dev/null; then
+      echo "tls-engine: dockerd exited; last lines of its log:" >&2
+      tail -20 "$state/dockerd.log" >&2
+      exit 1
+    fi
+    sleep 1
+  done
+  engine_docker version >/dev/null 2>&1 || { echo "tls-engine: no answer within 60 s" >&2; tail -20 "$state/dockerd.log" >&2; exit 1; }
+  local present=()
+  for image in $images; do
+    if docker image inspect "$image" >/dev/null 2>&1; then present+=("$image"); else echo "tls-engine: $image is not on the main engine, not loaded" >&2; fi
+  done
+  if [ ${#present[@]} -gt 0 ]; then
+    echo "tls-engine: loading ${present[*]}"
+    docker save "${present[@]}" | engine_docker load >/dev/null
+  fi
+  echo "tls-engine: up; source $state/env"
+}
+
+down() {
+  local pid=""
+  if [ -f "$state/dockerd.pid" ]; then pid="$(cat "$state/dockerd.pid")"; elif [ -f "$state/dockerd.launch-pid" ]; then pid="$(cat "$state/dockerd.launch-pid")"; fi
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -CONT "$pid" 2>/dev/null || true # a test may have paused it
+    kill -TERM "$pid"
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    if kill -0 "$pid" 2>/dev/null; then echo "tls-engine: dockerd $pid did not stop in 30 s, killing it" >&2; kill -KILL "$pid" || true; fi
+  fi
+  local exec_root=""
+  [ -f "$state/exec-root" ] && exec_root="$(cat "$state/exec-root")"
+  # Whatever containerd shims outlived it hold mounts under the data-root: unmount before removing.
+  for root in "$state/data" ${exec_root:+"$exec_root"}; do
+    grep -o " $root[^ ]*" /proc/self/mounts | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
+    rm -rf "$root"
+  done
+  rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json"
+  rm -rf "$state/certs"
+  echo "tls-engine: down"
+}
+
+case "$action" in
+  up) up ;;
+  down) down ;;
+  *) usage ;;
+esac
