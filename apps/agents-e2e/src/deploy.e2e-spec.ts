@@ -115,7 +115,10 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     const events = await collect(clients.peer(stack.greenUrl).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 240_000 }));
     const result = resultOf(events);
     expect(result).toMatchObject({ taskKey: 'sample:1', finishReason: 'finished' });
-    expect(result.metrics).toEqual(SAMPLE_1_BASELINE_METRICS);
+    // The judge's record, beside the usage the solver reported on its final reply (the baseline calls no API).
+    expect(result.metrics).toMatchObject(SAMPLE_1_BASELINE_METRICS);
+    expect(result.metrics).toMatchObject({ input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: 0 });
+    expect(result.metrics['llm_requests']).toBeGreaterThan(0);
     expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
 
     // Both agents log into the one run directory on the shared volume: the one that the first of them
