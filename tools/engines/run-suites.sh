@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the sandbox and lifecycle suites against one Docker-API engine, then checks that nothing of ours
-# is left on it. The engine is made and removed by tools/engines/<engine>.sh up|down <state-dir>, whose
+# is left on it. The engine is made and removed by tools/engines/<engine>.sh (or <engine>-engine.sh)
+# up|down <state-dir>, whose
 # `up` writes <state-dir>/env (DOCKER_HOST and friends; empty for the local engine); dockerode and the
 # docker CLI both follow that env, so the suites need no flag. The engine goes down on every path.
 #
-#   run-suites.sh <engine> <state-dir>       e.g. run-suites.sh tls /tmp/arvo-tls
+#   run-suites.sh <engine> <state-dir>       e.g. run-suites.sh tls /tmp/arvo-tls (tls-engine.sh)
 #
 # SUITES overrides which suites run (space-separated: lib spec patterns or apps/agents-e2e spec paths).
 # CI=true is set: a suite that finds no engine fails rather than skipping.
@@ -16,7 +17,8 @@ state="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 script="$here/$engine.sh"
-[ -f "$script" ] || { echo "run-suites: no engine script $script" >&2; exit 2; }
+[ -f "$script" ] || script="$here/$engine-engine.sh"
+[ -f "$script" ] || { echo "run-suites: no engine script $here/$engine.sh or $script" >&2; exit 2; }
 
 # The sandbox suites of libs/arvo-docker (every spec that drives the engine), and the green agent's
 # process lifecycle (kill, restart, SIGTERM mid-task) end to end.
