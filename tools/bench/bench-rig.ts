@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { A2aClientFactory, parseCommandResult, TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
 import { elapsedMs } from './bench-stats';
 import { GreenProcess } from './green-process';
 import { SolverStandIn, type SolverSession } from './solver-stand-in';
@@ -123,7 +123,7 @@ export class BenchRig {
     await this.standIn.close();
     rmSync(this.scratch, { recursive: true, force: true });
     const all = await this.docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
-    const left = all.filter((info) => info.Labels[LABEL_OWNER]?.startsWith(`${hostname()}:${pid}:`));
+    const left = all.filter((info) => info.Labels[LABEL_OWNER]?.startsWith(`${ownerHost()}:${pid}:`));
     await Promise.allSettled(left.map((info) => this.docker.getContainer(info.Id).remove({ force: true })));
     return left.map((info) => info.Names[0] ?? info.Id);
   }

@@ -165,10 +165,10 @@ function resultOf(events: PeerEvent[]): TaskResult {
   return artifact.data[0] as TaskResult;
 }
 
-// Task containers are labelled with their green agent's owner id, `<hostname>:<pid>:<start>:<nonce>`.
+// Task containers are labelled with their green agent's owner id, `<hostname>@<table key>:<pid>:<start>:<nonce>`.
 async function taskContainersOf(docker: Docker, host: string): Promise<string[]> {
   const all = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
-  return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${host}:`)).map((info) => info.Id);
+  return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${host}@`)).map((info) => info.Id);
 }
 
 class Deferred {

@@ -29,12 +29,14 @@ export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions } from './lib/arvo-
 export { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from './lib/sandbox-tokens';
 export { createSandboxFactory, DockerSandboxFactory, LocalSandboxFactory, type SandboxFactoryDeps } from './lib/sandbox-factory';
 export { ArvoDockerEnvironment, type DockerSandboxContext } from './lib/docker-environment';
+export { describeStart, type StartBreakdown, type StartPhase } from './lib/start-breakdown';
 export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type LocalSandboxContext } from './lib/local-environment';
 export { bubblewrapWorks, probeBubblewrap, type BubblewrapProbe } from './lib/bubblewrap';
 export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
 export { BUILD_CAPABILITIES, containerName, taskContainerSpec } from './lib/container-spec';
 export { SANDBOX_WORKSPACE } from './lib/command-guard';
 export { HeadTailCap } from './lib/output-cap';
+export { ownerHost } from './lib/host-identity';
 export { currentOwner, formatOwnerId, parseOwnerId, type OwnerIdentity } from './lib/owner-id';
 export { markTaskFolder, TASK_OWNER_FILE, taskFolderOwner } from './lib/task-folder-owner';
 export { ProcessTable } from './lib/process-table';

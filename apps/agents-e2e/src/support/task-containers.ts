@@ -1,6 +1,5 @@
-import { hostname } from 'node:os';
 import Docker from 'dockerode';
-import { LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {
@@ -14,7 +13,7 @@ export class TaskContainers {
   /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`). */
   async ofProcess(pid: number): Promise<Docker.ContainerInfo[]> {
     const all = await this.docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
-    return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${hostname()}:${pid}:`));
+    return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${ownerHost()}:${pid}:`));
   }
 
   /** Waits until a process of the container runs a command line matching `pattern`. */

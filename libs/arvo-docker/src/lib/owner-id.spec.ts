@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
+import { ownerHost } from './host-identity';
 import { currentOwner, formatOwnerId, ownerIsAlive, parseOwnerId } from './owner-id';
 import { ProcessTable } from './process-table';
 
@@ -9,7 +10,7 @@ describe('owner ids', () => {
   it('encode host, pid, process start and a nonce, and parse back', () => {
     const owner = currentOwner(processes);
 
-    expect(owner).toMatchObject({ host: hostname(), pid: process.pid });
+    expect(owner).toMatchObject({ host: ownerHost(), pid: process.pid });
     expect(formatOwnerId(owner)).toMatch(/^.+:\d+:\d+:[0-9a-f]{8}$/);
     expect(parseOwnerId(formatOwnerId(owner))).toEqual(owner);
     expect(parseOwnerId('host.example.org:12:1700000000:ab')).toEqual({ host: 'host.example.org', pid: 12, startedAtS: 1700000000, nonce: 'ab' });

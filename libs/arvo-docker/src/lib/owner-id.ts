@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { ownerHost } from './host-identity';
 import type { ProcessTable } from './process-table';
 
 /**
  * Who owns a container: the host and process that made it. The owner id is
- * `<host>:<pid>:<process start, epoch s>:<nonce>`; host and pid say where to look, the start time
+ * `<host>:<pid>:<process start, epoch s>:<nonce>`; host (hostname and process table, see host-identity.ts)
+ * and pid say where to look, the start time
  * tells a live owner from a later process that reuses its pid, and the nonce separates two sandbox
  * modules in one process (each removes only its own containers at shutdown).
  */
@@ -31,7 +32,7 @@ export function parseOwnerId(id: string): OwnerIdentity | undefined {
 
 export function currentOwner(processes: ProcessTable): OwnerIdentity {
   const startedAtS = processes.startTimeS(process.pid) ?? Math.floor(Date.now() / 1000 - process.uptime());
-  return { host: hostname(), pid: process.pid, startedAtS, nonce: randomBytes(4).toString('hex') };
+  return { host: ownerHost(), pid: process.pid, startedAtS, nonce: randomBytes(4).toString('hex') };
 }
 
 /** Whether the owner's process still runs; only meaningful for owners on this host. */

@@ -82,6 +82,8 @@ describeWithDocker('SandboxReaper, containers', () => {
     dead: formatOwnerId({ ...currentOwner(processes), pid: standInPid, startedAtS: processes.startTimeS(standInPid) ?? 0 }),
     live: formatOwnerId(currentOwner(processes)),
     otherHost: `not-${hostname()}:1:1:ab`,
+    // Another machine driving the same engine, whose hostname is ours: its pids mean nothing here.
+    sameNameElsewhere: formatOwnerId({ ...currentOwner(processes), host: `${hostname()}@000000000000`, pid: standInPid }),
   };
   const reaper = new SandboxReaper(new TableWithOneDead(standInPid));
 
@@ -115,16 +117,18 @@ describeWithDocker('SandboxReaper, containers', () => {
       );
   }
 
-  it("removes containers whose owner on this host is dead, and keeps a live owner's and other hosts'", async () => {
+  it("removes containers whose owner on this host is dead, and keeps a live owner's and other hosts', same hostname included", async () => {
     const dead = await containerOf(owners.dead);
     const live = await containerOf(owners.live);
     const otherHost = await containerOf(owners.otherHost);
+    const sameNameElsewhere = await containerOf(owners.sameNameElsewhere);
 
     await reaper.reapContainers(docker);
 
     expect(await exists(dead)).toBe(false);
     expect(await exists(live)).toBe(true);
     expect(await exists(otherHost)).toBe(true);
+    expect(await exists(sameNameElsewhere)).toBe(true);
   }, 30_000);
 
   it("removes the fresh task folder a dead owner's container was made for, and no folder of a live owner or outside TMP_DIR", async () => {

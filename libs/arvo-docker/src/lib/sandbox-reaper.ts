@@ -1,8 +1,8 @@
 import type Docker from 'dockerode';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { removeContainer } from './container-removal';
+import { ownerHost } from './host-identity';
 import { LABEL_OWNER, LABEL_TASK_FOLDER } from './labels';
 import { ownerIsAlive, parseOwnerId } from './owner-id';
 import type { ProcessTable } from './process-table';
@@ -26,7 +26,7 @@ export interface ReapedContainers {
 export class SandboxReaper {
   constructor(
     private readonly processes: ProcessTable,
-    private readonly host: string = hostname(),
+    private readonly host: string = ownerHost(),
   ) {}
 
   /**
