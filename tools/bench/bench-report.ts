@@ -5,6 +5,8 @@ import type { CopyInFigures } from './copy-in.bench';
 import type { ExecRttFigures } from './exec-rtt.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
+import type { StartFigures } from './start-breakdown.bench';
+import type { StartBreakdown } from '@arvo-rca/arvo-docker';
 
 /** `logs/bench/latest.json` (SPEC section 14): every key at least, figures of one run. */
 export interface BenchReport {
@@ -15,6 +17,7 @@ export interface BenchReport {
   memory?: MemoryFigures;
   purple_step_overhead?: PurpleStepFigures;
   copy_in?: CopyInFigures;
+  starts?: StartFigures;
   /** Containers of the benchmark's green agent still present after it stopped (should be none). */
   leftover_containers: string[];
 }
@@ -31,7 +34,7 @@ export interface TableRow {
 
 export function tableRows(report: BenchReport): TableRow[] {
   const rows: TableRow[] = [];
-  const { exec_rtt: rtt, concurrency: con, memory: mem, purple_step_overhead: step, copy_in: copy } = report;
+  const { exec_rtt: rtt, concurrency: con, memory: mem, purple_step_overhead: step, copy_in: copy, starts } = report;
   if (rtt) {
     rows.push(
       { figure: `exec rtt, docker exec CLI (median of ${rtt.n})`, value: ms(rtt.cli_ms), target: 'reference' },
@@ -72,7 +75,25 @@ export function tableRows(report: BenchReport): TableRow[] {
       against(`  what copy-in adds to the start, vs that floor`, ms(copy.copy_in_ms - copy.bind_ms), '≤ 1.2 × engine floor', copy.added_vs_engine_copy, 1.2),
     );
   }
+  if (starts) rows.push(...startRows(starts));
   return rows;
+}
+
+function startRows(starts: StartFigures): TableRow[] {
+  const phases = (b: StartBreakdown): string => `image ${b.image}, queue ${b.queue}, create ${b.create}, start ${b.start}, probe ${b.probe}, copy ${b.copy} | git ${b.git}`;
+  const pacing = Object.entries(starts.pacing_ms)
+    .map(([at, ms]) => `${at}: ${(ms / 1000).toFixed(2)} s`)
+    .join(', ');
+  return [
+    { figure: `1 start alone (median of ${starts.runs}), ms by phase`, value: ms(starts.single.total), target: 'info' },
+    { figure: `  ${phases(starts.single)}`, value: '', target: 'info' },
+    { figure: `${starts.tasks} starts at once, median start, ms by phase`, value: ms(starts.burst.total), target: 'info' },
+    { figure: `  ${phases(starts.burst)}`, value: '', target: 'info' },
+    { figure: `engine floor: 1 bare create + start`, value: ms(starts.engine_single_ms), target: 'engine limit' },
+    { figure: `engine floor: ${starts.tasks} at once (effective parallelism ${starts.engine_parallelism.toFixed(1)})`, value: ms(starts.engine_burst_ms), target: 'engine limit' },
+    against(`${starts.tasks} sandboxes ready, pacing ${starts.default_pacing} (the default)`, ms(starts.burst_ms), '≤ 1.2 × engine floor', starts.burst_vs_engine, 1.2),
+    { figure: `  by pacing (best ${starts.best_pacing}): ${pacing}`, value: '', target: 'info' },
+  ];
 }
 
 /** The table, columns aligned, for the terminal. */

@@ -29,6 +29,7 @@ export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions } from './lib/arvo-
 export { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from './lib/sandbox-tokens';
 export { createSandboxFactory, DockerSandboxFactory, LocalSandboxFactory, type SandboxFactoryDeps } from './lib/sandbox-factory';
 export { ArvoDockerEnvironment, type DockerSandboxContext } from './lib/docker-environment';
+export { describeStart, type StartBreakdown, type StartPhase } from './lib/start-breakdown';
 export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type LocalSandboxContext } from './lib/local-environment';
 export { bubblewrapWorks, probeBubblewrap, type BubblewrapProbe } from './lib/bubblewrap';
 export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';

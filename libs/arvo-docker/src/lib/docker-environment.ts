@@ -16,6 +16,7 @@ import { engineReason, SandboxError } from './sandbox-error';
 import type { EngineGate } from './engine-gate';
 import { ShellSession } from './shell-session';
 import { copyWorkspaceIn } from './workspace-copy';
+import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
 import type { SandboxOptions } from './sandbox-options';
 
 export interface DockerSandboxContext {
@@ -53,6 +54,8 @@ export class ArvoDockerEnvironment implements Sandbox {
   private stopped = false;
   private readonly guard: CommandGuard;
   private watchdog: DiskWatchdog | undefined;
+  /** Where the start went, once it is done; for the task log and the benchmark. */
+  startBreakdown: StartBreakdown | undefined;
 
   constructor(
     private readonly context: DockerSandboxContext,
@@ -68,18 +71,23 @@ export class ArvoDockerEnvironment implements Sandbox {
 
   async start(): Promise<void> {
     if (this.container || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was already started`);
+    const clock = new StartClock();
     try {
       await this.checkWorkspace();
-      await this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress);
+      await clock.time('image', () => this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress));
+      const queued = performance.now();
       const container = await this.context.engineGate(async () => {
-        this.container = await this.createContainer();
-        await this.startContainer(this.container);
+        clock.record('queue', performance.now() - queued);
+        this.container = await clock.time('create', () => this.createContainer());
+        await this.startContainer(this.container, clock);
         return this.container;
       });
       // Both at once: the copy through the engine's archive API, the removal in the session.
-      await Promise.all([copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS), this.removeGitDirectories()]);
+      await Promise.all([clock.time('copy', () => copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS)), clock.time('git', () => this.removeGitDirectories())]);
       this.watchDisk(container);
       if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
+      this.startBreakdown = clock.breakdown();
+      this.spec.onProgress?.(`${this.name} ${describeStart(this.startBreakdown)}`);
     } catch (error) {
       await this.stop();
       throw error;
@@ -194,16 +202,18 @@ export class ArvoDockerEnvironment implements Sandbox {
   }
 
   // The keep-alive's own output (normally none) says why a container stopped right after its start.
-  private async startContainer(container: Docker.Container): Promise<void> {
+  private async startContainer(container: Docker.Container, clock: StartClock): Promise<void> {
     const startup = new HeadTailCap(4096);
     const attached = (await container.attach({ stream: true, stdout: true, stderr: true })) as NodeJS.ReadWriteStream & { destroy(): void };
     const demuxer = new FrameDemuxer((_type, payload) => startup.write(payload));
     attached.on('data', (chunk: Buffer) => demuxer.push(chunk));
     try {
-      await container.start().catch((error: unknown) => {
-        throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
-      });
-      await this.probeTools(container).catch(async (error: unknown) => {
+      await clock.time('start', () =>
+        container.start().catch((error: unknown) => {
+          throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
+        }),
+      );
+      await clock.time('probe', () => this.probeTools(container)).catch(async (error: unknown) => {
         const state = await container.inspect().then((info) => info.State, () => undefined);
         if (state?.Running) throw error;
         const reason = startup.finish().output.trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;

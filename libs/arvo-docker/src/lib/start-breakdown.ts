@@ -1,0 +1,60 @@
+/** Where a container sandbox's start went, in milliseconds per phase. `copy` and `git` run side by side. */
+export interface StartBreakdown {
+  /** Making sure the image is there (an inspect; a pull when it is missing). */
+  image: number;
+  /** Waiting for a place in the engine gate, which paces starts and removals. */
+  queue: number;
+  create: number;
+  /** Attach and start. */
+  start: number;
+  /** Opening the shell session and its first command: the container answers. */
+  probe: number;
+  /** The workspace through the archive API. */
+  copy: number;
+  /** `.git` removal through the session. */
+  git: number;
+  total: number;
+}
+
+export type StartPhase = Exclude<keyof StartBreakdown, 'total'>;
+
+/** Times the phases of one start. */
+export class StartClock {
+  private readonly began = performance.now();
+  private readonly spent: Partial<Record<StartPhase, number>> = {};
+
+  /** Runs `work` as `phase`, and keeps how long it took. */
+  async time<T>(phase: StartPhase, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.spent[phase] = performance.now() - started;
+    }
+  }
+
+  /** Keeps a phase measured elsewhere (the wait in the gate ends where the work begins). */
+  record(phase: StartPhase, ms: number): void {
+    this.spent[phase] = ms;
+  }
+
+  breakdown(): StartBreakdown {
+    const at = (phase: StartPhase): number => Math.round((this.spent[phase] ?? 0) * 10) / 10;
+    return {
+      image: at('image'),
+      queue: at('queue'),
+      create: at('create'),
+      start: at('start'),
+      probe: at('probe'),
+      copy: at('copy'),
+      git: at('git'),
+      total: Math.round((performance.now() - this.began) * 10) / 10,
+    };
+  }
+}
+
+/** One line for the task log. */
+export function describeStart(breakdown: StartBreakdown): string {
+  const { image, queue, create, start, probe, copy, git, total } = breakdown;
+  return `started in ${Math.round(total)} ms: image ${Math.round(image)}, queue ${Math.round(queue)}, create ${Math.round(create)}, start ${Math.round(start)}, probe ${Math.round(probe)}, copy ${Math.round(copy)} beside .git removal ${Math.round(git)}`;
+}

@@ -1,0 +1,128 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { ArvoDockerEnvironment, DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
+import { elapsedMs, median, round } from './bench-stats';
+
+export interface StartFigures {
+  /** Tasks started at once in the burst. */
+  tasks: number;
+  /** Median of each phase of one start alone (ms), over `runs` starts. */
+  single: StartBreakdown;
+  runs: number;
+  /** Median of each phase of the starts of one burst, at the default pacing. */
+  burst: StartBreakdown;
+  /** From the burst's first start to its last sandbox ready (ms), at the default pacing. */
+  burst_ms: number;
+  default_pacing: number;
+  /** The burst's time at each pacing tried (starts at once in the gate). */
+  pacing_ms: Record<string, number>;
+  best_pacing: number;
+  /** The engine's floor: one bare create + start of the same hardened container, and `tasks` of them at once. */
+  engine_single_ms: number;
+  engine_burst_ms: number;
+  /** How many starts the engine does at once, in effect: tasks × single / burst. */
+  engine_parallelism: number;
+  /** Our burst at the default pacing against the engine's bare burst. */
+  burst_vs_engine: number;
+}
+
+const TASKS = 16;
+const RUNS = 5;
+const PHASES: readonly StartPhase[] = ['image', 'queue', 'create', 'start', 'probe', 'copy', 'git'];
+
+/**
+ * Where a task's start goes (image check, queue, create, start, probe, copy-in beside .git removal),
+ * alone and in a burst of 16, how the burst depends on the start pacing, and the floor the engine sets:
+ * the same hardened container created and started bare, alone and 16 at once.
+ */
+export async function measureStarts(root: string, docker: Docker, owner: string): Promise<StartFigures> {
+  const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-start-'));
+  try {
+    const workspaces = Array.from({ length: TASKS }, () => prepareWorkspace(root, scratch));
+    const options = (pacing?: number) => resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600, ...(pacing ? { startConcurrency: pacing } : {}) });
+    const defaultPacing = options().startConcurrency;
+    const singles: StartBreakdown[] = [];
+    for (let run = 0; run < RUNS; run++) singles.push(...(await burst(new DockerSandboxFactory(docker, options(), owner), workspaces.slice(0, 1))).breakdowns);
+    const paced = await burst(new DockerSandboxFactory(docker, options(), owner), workspaces);
+    const pacing: Record<string, number> = { [defaultPacing]: paced.ms };
+    for (const tried of [1, 2, 4, 8].filter((value) => value !== defaultPacing)) {
+      pacing[tried] = (await burst(new DockerSandboxFactory(docker, options(tried), owner), workspaces)).ms;
+    }
+    const engineSingle = median(await sequential(RUNS, () => bareStarts(docker, owner, 1)));
+    const engineBurst = median(await sequential(3, () => bareStarts(docker, owner, TASKS)));
+    const best = Object.entries(pacing).sort(([, a], [, b]) => a - b)[0][0];
+    return {
+      tasks: TASKS,
+      single: medianBreakdown(singles),
+      runs: RUNS,
+      burst: medianBreakdown(paced.breakdowns),
+      burst_ms: round(paced.ms),
+      default_pacing: defaultPacing,
+      pacing_ms: Object.fromEntries(Object.entries(pacing).map(([key, ms]) => [key, round(ms)])),
+      best_pacing: Number(best),
+      engine_single_ms: round(engineSingle),
+      engine_burst_ms: round(engineBurst),
+      engine_parallelism: round((TASKS * engineSingle) / engineBurst),
+      burst_vs_engine: round(paced.ms / engineBurst),
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Starts one sandbox per workspace at once; how long until all were ready, and each one's breakdown. */
+async function burst(factory: DockerSandboxFactory, workspaces: string[]): Promise<{ ms: number; breakdowns: StartBreakdown[] }> {
+  const sandboxes = workspaces.map((workspaceDir) => factory.create({ task: 'bench:1', contextId: randomUUID(), image: sampleImageTag('1'), workspaceDir }));
+  const started = process.hrtime.bigint();
+  try {
+    await Promise.all(sandboxes.map((sandbox) => sandbox.start()));
+    const ms = elapsedMs(started);
+    return { ms, breakdowns: sandboxes.flatMap((sandbox) => (sandbox instanceof ArvoDockerEnvironment && sandbox.startBreakdown ? [sandbox.startBreakdown] : [])) };
+  } finally {
+    await factory.stopAll();
+  }
+}
+
+/** The floor: `count` bare creates and starts of the hardened container at once, without pacing, copy or session. */
+async function bareStarts(docker: Docker, owner: string, count: number): Promise<number> {
+  const options = resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 600 });
+  const containers: Docker.Container[] = [];
+  const started = process.hrtime.bigint();
+  try {
+    await Promise.all(
+      Array.from({ length: count }, async () => {
+        const spec = taskContainerSpec({ name: `arvo_bench_${randomUUID().slice(0, 8)}`, image: sampleImageTag('1'), taskFolder: '/nonexistent', owner, task: 'bench:1', contextId: 'bench', options, storageLimit: false });
+        const container = await docker.createContainer(spec);
+        containers.push(container);
+        await container.start();
+      }),
+    );
+    return elapsedMs(started);
+  } finally {
+    await Promise.all(containers.map((container) => container.remove({ force: true }).catch(() => undefined)));
+  }
+}
+
+async function sequential(times: number, measure: () => Promise<number>): Promise<number[]> {
+  const results: number[] = [];
+  for (let index = 0; index < times; index++) results.push(await measure());
+  return results;
+}
+
+function medianBreakdown(breakdowns: readonly StartBreakdown[]): StartBreakdown {
+  const of = (key: keyof StartBreakdown): number => round(median(breakdowns.map((breakdown) => breakdown[key])));
+  return { ...(Object.fromEntries(PHASES.map((phase) => [phase, of(phase)])) as Record<StartPhase, number>), total: of('total') };
+}
+
+/** A workspace as the green agent lays one out: sample 1's tree, its crash report, an empty shared folder. */
+function prepareWorkspace(root: string, scratch: string): string {
+  const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
+  mkdirSync(join(workspace, 'shared'), { recursive: true });
+  writeFileSync(join(workspace, '1_error.txt'), 'ERROR: AddressSanitizer\n');
+  execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xzf', join(root, 'samples', '1', 'repo-vul.tar.gz')]);
+  return workspace;
+}
