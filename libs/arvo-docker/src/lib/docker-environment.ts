@@ -15,6 +15,7 @@ import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
 import { engineReason, SandboxError } from './sandbox-error';
 import type { EngineGate } from './engine-gate';
 import { ShellSession } from './shell-session';
+import { whileEngineAnswers } from './engine-watch';
 import { copyWorkspaceIn } from './workspace-copy';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
 import type { SandboxOptions } from './sandbox-options';
@@ -104,12 +105,17 @@ export class ArvoDockerEnvironment implements Sandbox {
     const prefix = shellCommandPrefix({ shell: this.shell, timeoutS, killAfterS, useTimeout: this.hasTimeout });
     const deadlineMs = (this.hasTimeout ? timeoutS + killAfterS + hostGraceS : timeoutS) * 1000;
     let cap = new HeadTailCap(this.options.maxOutputBytes);
+    // Watched: an engine that stops answering fails the command now, not at its (long) deadline.
     const runOnce = (): Promise<CommandRun> =>
-      this.openSession(container)
-        .then((session) => session.run({ prefix, command: verdict.command, marker, onOutput: (_type, payload) => cap.write(payload), deadlineMs }))
-        .catch((error: unknown) => {
-          throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
-        });
+      whileEngineAnswers(
+        this.context.docker,
+        `running a command in ${this.name}`,
+        this.openSession(container)
+          .then((session) => session.run({ prefix, command: verdict.command, marker, onOutput: (_type, payload) => cap.write(payload), deadlineMs }))
+          .catch((error: unknown) => {
+            throw new SandboxError('EXEC_FAILED', `running a command in ${this.name} failed: ${engineReason(error)}`, { cause: error });
+          }),
+      );
     let run = await runOnce();
     if (run.pidsExhausted) {
       // What earlier commands left (a fork bomb that returned at once) fills the pids limit: it goes first.
@@ -156,7 +162,7 @@ export class ArvoDockerEnvironment implements Sandbox {
     this.watchdog?.stop();
     this.session?.close();
     const container = this.container;
-    if (container) await this.context.engineGate(() => removeContainer(container));
+    if (container) await this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${this.name}`, removeContainer(container)));
     this.context.onStopped?.(this);
   }
 
