@@ -111,7 +111,7 @@ down() {
   [ -f "$state/exec-root" ] && exec_root="$(cat "$state/exec-root")"
   # Whatever containerd shims outlived it hold mounts under the data-root: unmount before removing.
   for root in "$state/data" ${exec_root:+"$exec_root"}; do
-    grep -o " $root[^ ]*" /proc/self/mounts | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
+    { grep -o " $root[^ ]*" /proc/self/mounts || true; } | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
     rm -rf "$root"
   done
   rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json"
