@@ -41,6 +41,12 @@ const SCRIPT_PREFIX = ['sh', '-c'];
 const HOUSEKEEPING_DEADLINE_MS = 300_000;
 const READ_DEADLINE_MS = 60_000;
 const COPY_DEADLINE_MS = 600_000;
+/** A started container's own output, watched until it is known to be up. */
+interface Startup {
+  output(): string;
+  close(): void;
+}
+
 const RESTART_NOTE = 'every process of the task was ended (its sandbox was restarted; its files are as they were)';
 
 /** A task's sandbox in its own hardened Docker container (SPEC section 5). */
@@ -77,12 +83,14 @@ export class ArvoDockerEnvironment implements Sandbox {
       await this.checkWorkspace();
       await clock.time('image', () => this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress));
       const queued = performance.now();
-      const container = await this.context.engineGate(async () => {
+      // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
+      const { container, startup } = await this.context.engineGate(async () => {
         clock.record('queue', performance.now() - queued);
-        this.container = await clock.time('create', () => this.createContainer());
-        await this.startContainer(this.container, clock);
-        return this.container;
+        const created = await clock.time('create', () => this.createContainer());
+        this.container = created;
+        return { container: created, startup: await this.startContainer(created, clock) };
       });
+      await this.awaitReady(container, startup, clock);
       // Both at once: the copy through the engine's archive API, the removal in the session.
       await Promise.all([clock.time('copy', () => copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS)), clock.time('git', () => this.removeGitDirectories())]);
       this.watchDisk(container);
@@ -208,25 +216,32 @@ export class ArvoDockerEnvironment implements Sandbox {
   }
 
   // The keep-alive's own output (normally none) says why a container stopped right after its start.
-  private async startContainer(container: Docker.Container, clock: StartClock): Promise<void> {
-    const startup = new HeadTailCap(4096);
+  private async startContainer(container: Docker.Container, clock: StartClock): Promise<Startup> {
+    const cap = new HeadTailCap(4096);
     const attached = (await container.attach({ stream: true, stdout: true, stderr: true })) as NodeJS.ReadWriteStream & { destroy(): void };
-    const demuxer = new FrameDemuxer((_type, payload) => startup.write(payload));
+    const demuxer = new FrameDemuxer((_type, payload) => cap.write(payload));
     attached.on('data', (chunk: Buffer) => demuxer.push(chunk));
+    const startup = { output: () => cap.finish().output, close: () => attached.destroy() };
+    await clock
+      .time('start', () => container.start())
+      .catch((error: unknown) => {
+        startup.close();
+        throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
+      });
+    return startup;
+  }
+
+  // Up once the session's first command answers; a container that stopped at once says why in its output.
+  private async awaitReady(container: Docker.Container, startup: Startup, clock: StartClock): Promise<void> {
     try {
-      await clock.time('start', () =>
-        container.start().catch((error: unknown) => {
-          throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
-        }),
-      );
       await clock.time('probe', () => this.probeTools(container)).catch(async (error: unknown) => {
         const state = await container.inspect().then((info) => info.State, () => undefined);
         if (state?.Running) throw error;
-        const reason = startup.finish().output.trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;
+        const reason = startup.output().trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;
         throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: it stopped at once: ${reason}`, { cause: error });
       });
     } finally {
-      attached.destroy();
+      startup.close();
     }
   }
 
