@@ -39,14 +39,20 @@ engine_podman() {
     podman --root "$state/storage" --runroot "$run/storage" "$@"
 }
 
-write_config() {
-  local run="$1"
-  # The ulimits a container gets: what this host lets a process have (podman's default asks for more).
+# The ulimits the service runs with and every container gets: what this host lets a process have, nproc
+# capped at 32768. podman's default for a container is more than that, and a host without
+# CAP_SYS_RESOURCE (this one) cannot raise a limit: runc then fails with "error setting rlimit".
+limits() {
   local nofile nproc
   nofile="$(ulimit -Hn)"
   nproc="$(ulimit -Hu)"
-  [ "$nproc" = unlimited ] && nproc=4194304
-  [ "$nofile" = unlimited ] && nofile=1048576
+  [ "$nofile" = unlimited ] || [ "$nofile" -gt 1048576 ] && nofile=1048576
+  [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ] && nproc=32768
+  echo "$nofile $nproc"
+}
+
+write_config() {
+  local run="$1" nofile="$2" nproc="$3"
   cat >"$state/containers.conf" <<CONF
 [containers]
 default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
@@ -84,14 +90,16 @@ up() {
   run="$(mktemp -d /tmp/arvo-pod.XXXXXX)"
   echo "$run" >"$state/run-root"
   mkdir -p "$state/storage" "$state/networks" "$state/tmp"
-  write_config "$run"
+  local nofile nproc
+  read -r nofile nproc < <(limits)
+  write_config "$run" "$nofile" "$nproc"
   local socket="$run/podman.sock"
   echo "DOCKER_HOST=unix://$socket" >"$state/env"
   echo "podman: starting podman system service on unix://$socket (state: $state)"
   # TMPDIR: image pulls and loads stage their blobs there; keep them with the rest.
-  TMPDIR="$state/tmp" nohup env CONTAINERS_CONF="$state/containers.conf" CONTAINERS_STORAGE_CONF="$state/storage.conf" \
+  (ulimit -n "$nofile" -u "$nproc" && TMPDIR="$state/tmp" exec nohup env CONTAINERS_CONF="$state/containers.conf" CONTAINERS_STORAGE_CONF="$state/storage.conf" \
     podman --root "$state/storage" --runroot "$run/storage" system service --time=0 "unix://$socket" \
-    >"$state/podman.log" 2>&1 &
+    >"$state/podman.log" 2>&1) &
   echo $! >"$state/podman.pid"
   for _ in $(seq 1 60); do
     if curl -sf --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; then break; fi
