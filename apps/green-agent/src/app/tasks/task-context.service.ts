@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
-import { SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/arvo-docker';
+import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/arvo-docker';
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
@@ -160,7 +160,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
 
   private async executeIn(context: TaskContext, command: string): Promise<string> {
     this.logger.log(`$ ${command}`);
-    const outcome = await context.sandbox.exec(command);
+    const outcome = await context.sandbox.exec(command).catch((error: unknown) => {
+      // Without its engine the task cannot go on: it fails now, with the engine's reason.
+      if (error instanceof SandboxError && error.code === 'ENGINE_UNAVAILABLE') context.break(error);
+      throw error;
+    });
     if (outcome.kind === 'rejected') return formatCommandRejected(outcome.reason);
     context.commands += 1;
     if (outcome.returnCode !== 0) context.failedCommands += 1;
@@ -223,7 +227,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
     });
     const solver = conversation.run(description);
     try {
-      const reason = await Promise.race([context.finishing, solver]);
+      const reason = await Promise.race([context.finishing, solver, context.broken]);
       if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
       context.handover.abort();
       await conversation.close(formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() }));

@@ -18,6 +18,9 @@ export class TaskContext {
   readonly finishing: Promise<FinishReason> = new Promise((resolve) => (this.resolveFinish = resolve));
   /** Aborts the hand-over stream to the solver when the task ends another way. */
   readonly handover = new AbortController();
+  private rejectBroken!: (error: Error) => void;
+  /** Rejects once the task cannot go on (its engine stopped answering); never settles otherwise. */
+  readonly broken: Promise<never> = new Promise<never>((_resolve, reject) => (this.rejectBroken = reject));
 
   constructor(
     readonly contextId: string,
@@ -29,7 +32,14 @@ export class TaskContext {
     readonly logScope: TaskLogScope,
     /** Whoever started the task hears of each command run for the solver. */
     readonly progress: TaskProgress,
-  ) {}
+  ) {
+    this.broken.catch(() => undefined); // Heard through the hand-over's race, if at all.
+  }
+
+  /** The task fails now with `error`, whichever way the solver talks to the green agent. */
+  break(error: Error): void {
+    this.rejectBroken(error);
+  }
 
   finish(reason: FinishReason): void {
     this.resolveFinish(reason);
