@@ -5,6 +5,7 @@ import type { CopyInFigures } from './copy-in.bench';
 import type { ExecRttFigures } from './exec-rtt.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
+import type { RemoteEngineFigures } from './remote-engine.bench';
 import type { StartFigures } from './start-breakdown.bench';
 import type { StartBreakdown } from '@arvo-rca/arvo-docker';
 
@@ -18,6 +19,7 @@ export interface BenchReport {
   purple_step_overhead?: PurpleStepFigures;
   copy_in?: CopyInFigures;
   starts?: StartFigures;
+  remote_engine?: RemoteEngineFigures;
   /** Containers of the benchmark's green agent still present after it stopped (should be none). */
   leftover_containers: string[];
 }
@@ -76,6 +78,7 @@ export function tableRows(report: BenchReport): TableRow[] {
     );
   }
   if (starts) rows.push(...startRows(starts));
+  if (report.remote_engine) rows.push(...remoteEngineRows(report.remote_engine));
   return rows;
 }
 
@@ -89,9 +92,9 @@ function startRows(starts: StartFigures): TableRow[] {
     { figure: `  ${phases(starts.single)}`, value: '', target: 'info' },
     { figure: `${starts.tasks} starts at once, median start, ms by phase`, value: ms(starts.burst.total), target: 'info' },
     { figure: `  ${phases(starts.burst)}`, value: '', target: 'info' },
-    { figure: `engine floor: 1 bare create + start`, value: ms(starts.engine_single_ms), target: 'engine limit' },
+    { figure: `engine floor: 1 bare start (create, start, workspace in, 1 command)`, value: ms(starts.engine_single_ms), target: 'engine limit' },
     { figure: `engine floor: ${starts.tasks} at once (effective parallelism ${starts.engine_parallelism.toFixed(1)})`, value: ms(starts.engine_burst_ms), target: 'engine limit' },
-    against(`${starts.tasks} sandboxes ready, pacing ${starts.default_pacing} (the default)`, ms(starts.burst_ms), '≤ 1.2 × engine floor', starts.burst_vs_engine, 1.2),
+    against(`${starts.tasks} sandboxes ready, adaptive pacing from ${starts.default_pacing} (the default)`, ms(starts.burst_ms), '≤ 1.2 × engine floor', starts.burst_vs_engine, 1.2),
     { figure: `  by pacing (best ${starts.best_pacing}): ${pacing}`, value: '', target: 'info' },
   ];
 }
@@ -115,6 +118,14 @@ export async function writeReport(dir: string, report: BenchReport, complete: bo
   const latest = join(dir, 'latest.json');
   await writeFile(latest, text);
   return [latest, stamped];
+}
+
+function remoteEngineRows(remote: RemoteEngineFigures): TableRow[] {
+  return [
+    { figure: `exec rtt, sandbox on the local socket (median of ${remote.n})`, value: ms(remote.local_ms), target: 'reference' },
+    { figure: `exec rtt, sandbox on an engine over TCP + TLS (${remote.address})`, value: ms(remote.tls_ms), target: 'info', ratio: remote.tls_vs_local },
+    { figure: `  plain dockerode exec: local socket, TCP + TLS`, value: `${ms(remote.local_dockerode_ms)}, ${ms(remote.tls_dockerode_ms)}`, target: 'info', ratio: remote.tls_dockerode_vs_local },
+  ];
 }
 
 function against(figure: string, value: string, target: string, ratio: number, limit: number, strict = false): TableRow {

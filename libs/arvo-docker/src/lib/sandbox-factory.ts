@@ -46,7 +46,7 @@ export class DockerSandboxFactory implements SandboxFactory {
     readonly owner: string,
   ) {
     this.images = new ImagePuller(docker);
-    this.engineGate = createEngineGate(options.startConcurrency);
+    this.engineGate = createEngineGate(options.startConcurrency, { fixed: options.startPacing === 'fixed' });
   }
 
   create(spec: SandboxSpec): Sandbox {

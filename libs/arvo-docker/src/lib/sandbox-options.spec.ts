@@ -56,7 +56,9 @@ describe('sandbox options', () => {
       diskBytes: 50 * 1024 ** 3,
       pids: 256,
       cpus: 1.5,
+      // Given, the start pacing is held there; unset, it adapts to the engine from one per CPU.
       startConcurrency: 3,
+      startPacing: 'fixed',
     });
   });
 

@@ -37,11 +37,14 @@ export interface SandboxOptions {
   /** Largest file `readFile` returns. */
   readFileMaxBytes: number;
   /**
-   * Containers created and started, or removed, at the same time. Each start and removal runs the
-   * runtime several times, which is CPU work for the engine; paced, a burst of tasks does not starve the
-   * green agent's event loop (measured on 2 cores: the burst takes about a tenth longer).
+   * Containers created and started, or removed, at the same time: where the pacing starts. Each start
+   * and removal runs the runtime several times, which is CPU work for the engine; paced, a burst of tasks
+   * does not queue inside the engine or starve the green agent's event loop. Unless `startPacing` is
+   * `fixed`, the gate then learns the engine's pace from how long its starts take (engine-gate.ts).
    */
   startConcurrency: number;
+  /** `adaptive` (the default): the limit follows the engine; `fixed`: it stays at `startConcurrency` (set when SANDBOX_START_CONCURRENCY is given). */
+  startPacing: 'adaptive' | 'fixed';
 }
 
 export type SandboxOptionsInput = Partial<SandboxOptions>;
@@ -65,6 +68,7 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   pullTimeoutS: 1800,
   readFileMaxBytes: 8 * 1024 * 1024,
   startConcurrency: availableParallelism(),
+  startPacing: 'adaptive',
 };
 
 const POSITIVE: (keyof SandboxOptions)[] = [
@@ -128,6 +132,7 @@ export function sandboxOptionsFromConfig(config: { get(key: string): unknown }):
     pids: number('CONTAINER_PIDS'),
     cpus: number('CONTAINER_CPUS'),
     startConcurrency: number('SANDBOX_START_CONCURRENCY'),
+    startPacing: number('SANDBOX_START_CONCURRENCY') === undefined ? undefined : 'fixed',
     privatePaths: cache === undefined ? [] : [cache],
   };
 }
