@@ -94,7 +94,7 @@ export class ArvoDockerEnvironment implements Sandbox {
         const created = await clock.time('create', () => this.createContainer());
         this.container = created;
         return { container: created, startup: await this.startContainer(created, clock) };
-      });
+      }, 'start');
       await this.awaitReady(container, startup, clock);
       // Both at once: the copy through the engine's archive API, the removal in the session.
       await Promise.all([clock.time('copy', () => copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS)), clock.time('git', () => this.removeGitDirectories())]);
@@ -103,7 +103,8 @@ export class ArvoDockerEnvironment implements Sandbox {
       this.startBreakdown = clock.breakdown();
       this.spec.onProgress?.(`${this.name} ${describeStart(this.startBreakdown)}`);
     } catch (error) {
-      await this.stop();
+      // The start's own failure is the task's reason, not a removal the engine refused after it.
+      await this.stop().catch((cleanup: unknown) => this.spec.onProgress?.(`removing ${this.name} after its failed start failed: ${engineReason(cleanup)}`));
       throw error;
     }
   }
