@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, type Sandbox } from '@arvo-rca/arvo-docker';
+import { elapsedMs, median, percentile, round } from './bench-stats';
+import { dockerodeExec } from './direct-exec';
+import { withTlsEngine } from './tls-engine-rig';
+
+export interface RemoteEngineFigures {
+  n: number;
+  /** Where the remote engine answered: a dockerd on loopback TCP with TLS. */
+  address: string;
+  /** A sandbox command (`true` through the task's shell session) on the local socket, and on the TLS engine. */
+  local_ms: number;
+  tls_ms: number;
+  tls_vs_local: number;
+  local_p90_ms: number;
+  tls_p90_ms: number;
+  /** A plain dockerode exec of `true` on each: what the engine and the transport cost alone. */
+  local_dockerode_ms: number;
+  tls_dockerode_ms: number;
+  tls_dockerode_vs_local: number;
+}
+
+type Way = 'local' | 'tls' | 'localDockerode' | 'tlsDockerode';
+const WAYS: readonly Way[] = ['local', 'tls', 'localDockerode', 'tlsDockerode'];
+const WARMUP_ROUNDS = 5;
+
+/**
+ * Exec round trip on a remote engine over TCP with TLS against the local socket, in the same run: a
+ * sandbox on each engine (same image, same options), `true` run in each in turn, round by round with the
+ * order rotating, so that the machine's noise falls on both alike. Both engines are on this machine, so
+ * the figure is what TLS and TCP add, not a network's latency.
+ */
+export async function measureRemoteEngine(root: string, local: Docker, owner: string, n = 200): Promise<RemoteEngineFigures> {
+  return withTlsEngine(root, [sampleImageTag('1')], async (remote, address) => {
+    const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-remote-'));
+    const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 });
+    const factories = [new DockerSandboxFactory(local, options, owner), new DockerSandboxFactory(remote, options, owner)];
+    try {
+      const [onLocal, onTls] = await Promise.all(factories.map((factory) => startSandbox(factory, scratch)));
+      const [localContainer, tlsContainer] = await Promise.all([containerOf(local, onLocal), containerOf(remote, onTls)]);
+      const run: Record<Way, () => Promise<void>> = {
+        local: () => expectTrue(onLocal),
+        tls: () => expectTrue(onTls),
+        localDockerode: async () => expectZero(await dockerodeExec(localContainer, ['true'])),
+        tlsDockerode: async () => expectZero(await dockerodeExec(tlsContainer, ['true'])),
+      };
+      const times: Record<Way, number[]> = { local: [], tls: [], localDockerode: [], tlsDockerode: [] };
+      for (let index = -WARMUP_ROUNDS; index < n; index++) {
+        for (const way of rotated(WAYS, index)) {
+          const started = process.hrtime.bigint();
+          await run[way]();
+          if (index >= 0) times[way].push(elapsedMs(started));
+        }
+      }
+      return figures(n, address, times);
+    } finally {
+      await Promise.all(factories.map((factory) => factory.stopAll()));
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+}
+
+function figures(n: number, address: string, times: Record<Way, number[]>): RemoteEngineFigures {
+  const [local, tls, localDockerode, tlsDockerode] = WAYS.map((way) => median(times[way]));
+  return {
+    n,
+    address,
+    local_ms: round(local),
+    tls_ms: round(tls),
+    tls_vs_local: round(tls / local),
+    local_p90_ms: round(percentile(times.local, 90)),
+    tls_p90_ms: round(percentile(times.tls, 90)),
+    local_dockerode_ms: round(localDockerode),
+    tls_dockerode_ms: round(tlsDockerode),
+    tls_dockerode_vs_local: round(tlsDockerode / localDockerode),
+  };
+}
+
+async function startSandbox(factory: DockerSandboxFactory, scratch: string): Promise<Sandbox> {
+  const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
+  mkdirSync(join(workspace, 'shared'), { recursive: true });
+  writeFileSync(join(workspace, '1_error.txt'), 'ERROR: AddressSanitizer\n');
+  const sandbox = factory.create({ task: 'bench:1', contextId: randomUUID(), image: sampleImageTag('1'), workspaceDir: workspace });
+  await sandbox.start();
+  return sandbox;
+}
+
+async function containerOf(docker: Docker, sandbox: Sandbox): Promise<Docker.Container> {
+  const [info] = await docker.listContainers({ filters: { name: [sandbox.name] } });
+  if (!info) throw new Error(`no container named ${sandbox.name}`);
+  return docker.getContainer(info.Id);
+}
+
+async function expectTrue(sandbox: Sandbox): Promise<void> {
+  const outcome = await sandbox.exec('true');
+  if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`true in ${sandbox.name} failed: ${JSON.stringify(outcome)}`);
+}
+
+function expectZero(code: number): void {
+  if (code !== 0) throw new Error(`dockerode exec of true exited with ${code}`);
+}
+
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const shift = ((by % items.length) + items.length) % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
