@@ -35,7 +35,7 @@ images="${IMAGES:-debian:bookworm-slim arvo-rca-sample:1-vul arvo-rca-sample:2-v
 engine_podman() {
   local run
   run="$(cat "$state/run-root")"
-  CONTAINERS_CONF="$state/containers.conf" CONTAINERS_STORAGE_CONF="$state/storage.conf" \
+  CONTAINERS_CONF="$state/containers.conf" CONTAINERS_STORAGE_CONF="$state/storage.conf" CONTAINERS_REGISTRIES_CONF="$state/registries.conf" \
     podman --root "$state/storage" --runroot "$run/storage" "$@"
 }
 
@@ -74,6 +74,19 @@ service_timeout = 0
 [network]
 network_config_dir = "$state/networks"
 CONF
+  # Like Docker, pull over plain HTTP from a registry on loopback (the suites' fake registry).
+  cat >"$state/registries.conf" <<CONF
+unqualified-search-registries = ["docker.io"]
+short-name-mode = "permissive"
+
+[[registry]]
+location = "127.0.0.1"
+insecure = true
+
+[[registry]]
+location = "localhost"
+insecure = true
+CONF
   cat >"$state/storage.conf" <<CONF
 [storage]
 driver = "${STORAGE_DRIVER:-overlay}"
@@ -97,7 +110,7 @@ up() {
   echo "DOCKER_HOST=unix://$socket" >"$state/env"
   echo "podman: starting podman system service on unix://$socket (state: $state)"
   # TMPDIR: image pulls and loads stage their blobs there; keep them with the rest.
-  (ulimit -n "$nofile" -u "$nproc" && TMPDIR="$state/tmp" exec nohup env CONTAINERS_CONF="$state/containers.conf" CONTAINERS_STORAGE_CONF="$state/storage.conf" \
+  (ulimit -n "$nofile" -u "$nproc" && TMPDIR="$state/tmp" exec nohup env CONTAINERS_CONF="$state/containers.conf" CONTAINERS_STORAGE_CONF="$state/storage.conf" CONTAINERS_REGISTRIES_CONF="$state/registries.conf" \
     podman --root "$state/storage" --runroot "$run/storage" system service --time=0 "unix://$socket" \
     >"$state/podman.log" 2>&1) &
   echo $! >"$state/podman.pid"
@@ -122,6 +135,21 @@ up() {
   echo "podman: up; source $state/env"
 }
 
+# Ends the engine's own processes (conmon, podman's cleanup) left behind whose command line names this
+# engine's storage, by pid.
+stop_leftovers() {
+  local needle="$1" pids=() proc name cmdline
+  for proc in /proc/[0-9]*; do
+    name="$(cat "$proc/comm" 2>/dev/null)" || continue
+    [ "$name" = conmon ] || [ "$name" = podman ] || continue
+    cmdline="$(tr '\0' ' ' <"$proc/cmdline" 2>/dev/null)" || continue
+    [[ "$cmdline" == *"$needle"* ]] && pids+=("${proc#/proc/}")
+  done
+  [ ${#pids[@]} -eq 0 ] && return 0
+  echo "podman: ending ${#pids[@]} leftover engine processes (${pids[*]})"
+  kill -KILL "${pids[@]}" 2>/dev/null || true
+}
+
 down() {
   local pid=""
   [ -f "$state/podman.pid" ] && pid="$(cat "$state/podman.pid")"
@@ -136,12 +164,14 @@ down() {
     for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
     if kill -0 "$pid" 2>/dev/null; then echo "podman: service $pid did not stop in 30 s, killing it" >&2; kill -KILL "$pid" || true; fi
   fi
+  # conmon outlives each exec session by exit_command_delay (300 s), even once its container is gone.
+  stop_leftovers "$state/storage/"
   for root in "$state/storage" ${run:+"$run"}; do
     { grep -o " $root[^ ]*" /proc/self/mounts || true; } | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
     rm -rf "$root"
   done
   rm -rf "$state/networks" "$state/tmp"
-  rm -f "$state/env" "$state/podman.pid" "$state/run-root" "$state/containers.conf" "$state/storage.conf"
+  rm -f "$state/env" "$state/podman.pid" "$state/run-root" "$state/containers.conf" "$state/storage.conf" "$state/registries.conf"
   echo "podman: down"
 }
 
