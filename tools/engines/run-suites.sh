@@ -38,7 +38,12 @@ set +a
 export CI=true
 cd "$root"
 
-ours() { docker ps -a --filter label=arvo-rca.owner --format '{{.ID}} {{.Names}} {{.Label "arvo-rca.owner"}}' | sort; }
+# Through dockerode, the client under test: it follows DOCKER_HOST for every scheme (ssh too, where the
+# docker CLI would want a known_hosts entry).
+ours() {
+  node -e "new (require('dockerode'))().listContainers({ all: true, filters: { label: ['arvo-rca.owner'] } })
+    .then((all) => all.forEach((c) => console.log(c.Id.slice(0, 12), c.Names[0], c.Labels['arvo-rca.owner'])), (e) => { console.error(e.message); process.exit(1); })" | sort
+}
 before="$(ours)"
 status=0
 lib=()
