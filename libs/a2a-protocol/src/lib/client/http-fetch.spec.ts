@@ -3,6 +3,28 @@ import type { AddressInfo } from 'node:net';
 import { createHttpFetch } from './http-fetch';
 import { readJson } from '../testing/http.testing';
 
+// An event stream written in pieces that end mid-line: a heartbeat, a 200 kB event in 10 kB pieces, a short one.
+const PIECES = [': keep-alive\n\ndata: ', ...Array.from({ length: 20 }, () => 'x'.repeat(10_000)), '\n\ndata: {"a":', '1}\n\n'];
+
+function writeInPieces(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const endless = response.req.url?.endsWith('?endless');
+  const pieces = endless ? ['data: ', ...Array.from({ length: 20 }, () => 'x'.repeat(100_000))] : PIECES;
+  const next = (at: number): void => {
+    if (at === pieces.length) return void (endless ? undefined : response.end());
+    response.write(pieces[at]);
+    setTimeout(() => next(at + 1), 1);
+  };
+  next(0);
+}
+
+async function readPieces(response: Response): Promise<string[]> {
+  const pieces: string[] = [];
+  const decoder = new TextDecoder();
+  for await (const piece of response.body ?? []) pieces.push(decoder.decode(piece));
+  return pieces;
+}
+
 describe('createHttpFetch', () => {
   let server: Server;
   let url: string;
@@ -16,6 +38,7 @@ describe('createHttpFetch', () => {
         request.on('end', () => response.writeHead(200, { 'x-method': request.method ?? '', 'x-auth': request.headers.authorization ?? '' }).end(Buffer.concat(chunks)));
         return;
       }
+      if (request.url?.startsWith('/pieces')) return void writeInPieces(response);
       // A slow stream: one chunk now, the rest only when the test says so.
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('data: first\n\n');
@@ -46,6 +69,23 @@ describe('createHttpFetch', () => {
     const first = await reader?.read();
 
     expect(new TextDecoder().decode(first?.value)).toBe('data: first\n\n');
+    await reader?.cancel();
+  });
+
+  it('hands out an event stream in whole lines, however the socket cut it', async () => {
+    const pieces = await readPieces(await fetchWith(`${url}/pieces`));
+
+    expect(pieces.join('')).toBe(PIECES.join(''));
+    expect(pieces.every((piece) => piece.endsWith('\n'))).toBe(true);
+    expect(pieces).toContain(`data: ${'x'.repeat(200_000)}\n\n`);
+  });
+
+  it('passes on an unfinished line once it is over 1 MiB, so that the parser can refuse it', async () => {
+    const response = await fetchWith(`${url}/pieces?endless`);
+    const reader = response.body?.getReader();
+    const first = await reader?.read();
+
+    expect(first?.value?.byteLength).toBeGreaterThanOrEqual(1024 * 1024);
     await reader?.cancel();
   });
 

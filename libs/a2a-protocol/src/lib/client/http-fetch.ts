@@ -1,6 +1,9 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
+
+// The most of an unfinished line held back from the SSE parser (see wholeLines).
+const MAX_HELD_LINE_BYTES = 1024 * 1024;
 
 /**
  * A `fetch` for talking to peer agents, on node:http with no timeouts of its own: Node's global fetch
@@ -51,8 +54,50 @@ function toResponse(incoming: IncomingMessage): Response {
   // Response refuses a body for these statuses.
   const noBody = status === 204 || status === 205 || status === 304;
   if (noBody) incoming.resume();
-  const body = noBody ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
+  const body = noBody ? null : (Readable.toWeb(isEventStream(incoming) ? wholeLines(incoming) : incoming) as ReadableStream<Uint8Array>);
   return new Response(body, { status, statusText: incoming.statusMessage ?? '', headers });
+}
+
+function isEventStream(incoming: IncomingMessage): boolean {
+  return (incoming.headers['content-type'] ?? '').startsWith('text/event-stream');
+}
+
+/**
+ * The stream in pieces that end at a line end. The SDK's SSE parser appends each piece to what it
+ * holds and searches the whole for a line end again, so a large event in socket-sized pieces costs
+ * time quadratic in its size (a 3 MiB event: about 50 pieces, each a copy and a search of up to
+ * 3 MiB). Whole lines cost it one search each. An unfinished line goes on once it passes
+ * MAX_HELD_LINE_BYTES, so the parser still sees, and refuses, an endless one.
+ */
+function wholeLines(incoming: IncomingMessage): Readable {
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  const release = (last: Buffer): Buffer => {
+    const piece = held.length === 0 ? last : Buffer.concat([...held, last]);
+    held = [];
+    heldBytes = 0;
+    return piece;
+  };
+  const lines = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const end = chunk.lastIndexOf(0x0a) + 1;
+      if (end === 0 && heldBytes + chunk.length < MAX_HELD_LINE_BYTES) {
+        held.push(chunk);
+        heldBytes += chunk.length;
+        return done();
+      }
+      if (end === 0 || end === chunk.length) return done(null, release(chunk));
+      const piece = release(chunk.subarray(0, end));
+      held = [chunk.subarray(end)];
+      heldBytes = chunk.length - end;
+      done(null, piece);
+    },
+    flush(done) {
+      done(null, held.length > 0 ? release(Buffer.alloc(0)) : undefined);
+    },
+  });
+  // Either side's end or failure reaches the other: an abort fails the reader, a cancel frees the socket.
+  return pipeline(incoming, lines, () => undefined);
 }
 
 function toUrl(input: string | URL | Request): URL {
