@@ -33,6 +33,22 @@ describe('BoundedTaskStore', () => {
     expect(texts(await store.load('t', context))).toEqual(['request']);
   });
 
+  it('hands out copies of data and bytes parts too', async () => {
+    const store = new BoundedTaskStore();
+    const parts: Message['parts'] = [
+      { content: { $case: 'data', value: { exit_status: 'Submitted' } }, metadata: undefined, filename: '', mediaType: 'application/json' },
+      { content: { $case: 'raw', value: Buffer.from([1, 2, 3]) }, metadata: undefined, filename: 'b', mediaType: 'application/octet-stream' },
+    ];
+    await store.save(task('t', TaskState.TASK_STATE_WORKING, [{ ...message('request'), parts }]), context);
+    const loaded = await store.load('t', context);
+    const [data, raw] = loaded?.history[0].parts.map((part) => part.content?.value) ?? [];
+    Object.assign(data as object, { exit_status: 'changed' });
+    (raw as Buffer).fill(0);
+
+    const again = (await store.load('t', context))?.history[0].parts.map((part) => part.content?.value);
+    expect(again).toEqual([{ exit_status: 'Submitted' }, Buffer.from([1, 2, 3])]);
+  });
+
   it('forgets the longest-finished tasks beyond its limit, never a running one', async () => {
     const store = new BoundedTaskStore({ historyLimit: 10, finishedLimit: 2 });
     await store.save(task('running', TaskState.TASK_STATE_WORKING), context);

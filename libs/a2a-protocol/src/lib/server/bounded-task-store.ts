@@ -20,7 +20,8 @@ const DEFAULT_PAGE_SIZE = 50;
  * save), so an assessment's progress lines cost time quadratic in their number on the event loop and
  * memory without end in a long-lived agent. Here a task's history keeps its request and its latest
  * messages, and only the most recently finished tasks are kept. Reads and writes copy, as the SDK's
- * store does (the handler mutates what it loads); tasks are scoped by tenant and caller likewise.
+ * store does (the handler mutates what it loads), but share the strings (see copyOf); tasks are scoped
+ * by tenant and caller likewise.
  */
 export class BoundedTaskStore implements TaskStore {
   /** By scope and id; a Map keeps insertion order, and a finished task is re-inserted at the end. */
@@ -31,14 +32,14 @@ export class BoundedTaskStore implements TaskStore {
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const task = this.tasks.get(keyOf(scopeOf(context), taskId));
-    return task ? structuredClone(task) : undefined;
+    return task ? copyOf(task) : undefined;
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const key = keyOf(scopeOf(context), task.id);
     const before = this.tasks.get(key);
     const wasFinished = before !== undefined && isFinished(before);
-    const stored = structuredClone({ ...task, history: boundedHistory(task.history, this.limits.historyLimit) });
+    const stored = copyOf({ ...task, history: boundedHistory(task.history, this.limits.historyLimit) });
     if (isFinished(stored) && !wasFinished) {
       this.tasks.delete(key); // to the end of the order: the newest finished task
       this.finishedCount += 1;
@@ -64,7 +65,7 @@ export class BoundedTaskStore implements TaskStore {
     const page = rest.slice(0, pageSize);
     const last = page.at(-1);
     return {
-      tasks: page.map((task) => ({ ...structuredClone(task), artifacts: params.includeArtifacts ? structuredClone(task.artifacts) : [] })),
+      tasks: page.map((task) => ({ ...copyOf(task), artifacts: params.includeArtifacts ? copyOf(task.artifacts) : [] })),
       nextPageToken: last && rest.length > page.length ? encodeCursor(last) : '',
       pageSize,
       totalSize: matching.length,
@@ -79,6 +80,23 @@ export class BoundedTaskStore implements TaskStore {
       this.finishedCount -= 1;
     }
   }
+}
+
+/**
+ * A deep copy that shares strings: they cannot change, and structuredClone copies every character of
+ * them. A task holds each of its messages, so with a 3 MiB message in its history each status update
+ * (a load and a save) copied megabytes; this copies objects and arrays only. Bytes are copied as a
+ * Buffer, values of other kinds as structuredClone copies them.
+ */
+function copyOf<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => copyOf(item)) as T;
+  if (Buffer.isBuffer(value)) return Buffer.from(value) as T;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = copyOf(item);
+  return copy as T;
 }
 
 function scopeOf(context: ServerCallContext): string {
