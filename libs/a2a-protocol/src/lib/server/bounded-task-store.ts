@@ -92,11 +92,16 @@ function copyOf<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => copyOf(item)) as T;
   if (Buffer.isBuffer(value)) return Buffer.from(value) as T;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  if (!isPlainObject(value)) return structuredClone(value);
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) copy[key] = copyOf(item);
   return copy as T;
+}
+
+// Made by an object literal or JSON.parse, in this realm or another (a test runner's, say).
+function isPlainObject(value: object): boolean {
+  const prototype: object | null = Object.getPrototypeOf(value);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 function scopeOf(context: ServerCallContext): string {
