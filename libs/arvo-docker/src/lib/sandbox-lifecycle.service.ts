@@ -3,7 +3,8 @@ import type Docker from 'dockerode';
 import { ProcessTable } from './process-table';
 import type { SandboxFactory } from './sandbox';
 import type { SandboxOptions } from './sandbox-options';
-import { SandboxReaper } from './sandbox-reaper';
+import { engineReason } from './sandbox-error';
+import { SandboxReaper, type ReapedContainers } from './sandbox-reaper';
 import { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS } from './sandbox-tokens';
 
 /**
@@ -26,16 +27,30 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
     const reaper = new SandboxReaper(this.processes);
     // A task cannot outlive its limit plus the keep-alive margin: older folders belong to nobody.
     const maxAgeMs = (this.options.taskTimeoutS + this.options.keepAliveMarginS) * 1000;
+    // Each on its own: an engine that refuses the list (a gateway's 403) still leaves stale folders to reap.
+    const orphans = await this.reapContainers(reaper);
+    const stale = await reaper.reapWorkspaces(this.options.tmpDir, maxAgeMs).catch((error: Error) => {
+      this.logger.warn(`reaping stale workspaces failed: ${error.message}`);
+      return [];
+    });
+    if (orphans.containers.length + stale.length > 0) {
+      this.logger.log(
+        `reaped ${orphans.containers.length} container(s) of dead owners with ${orphans.workspaces.length} workspace(s) of theirs, and ${stale.length} workspace(s) of dead owners or stale`,
+      );
+    }
+  }
+
+  /** Dead owners' containers; what the engine refuses (to list or to remove) is logged, never fatal. */
+  private async reapContainers(reaper: SandboxReaper): Promise<ReapedContainers> {
+    const none: ReapedContainers = { containers: [], workspaces: [], failed: [] };
+    if (this.factory.kind !== 'docker') return none;
     try {
-      const orphans = this.factory.kind === 'docker' ? await reaper.reapContainers(this.docker, this.options.tmpDir) : { containers: [], workspaces: [] };
-      const stale = await reaper.reapWorkspaces(this.options.tmpDir, maxAgeMs);
-      if (orphans.containers.length + stale.length > 0) {
-        this.logger.log(
-          `reaped ${orphans.containers.length} container(s) of dead owners with ${orphans.workspaces.length} workspace(s) of theirs, and ${stale.length} workspace(s) of dead owners or stale`,
-        );
-      }
+      const reaped = await reaper.reapContainers(this.docker, this.options.tmpDir);
+      for (const { container, reason } of reaped.failed) this.logger.warn(`reaping leftovers: removing ${container} failed: ${reason}`);
+      return reaped;
     } catch (error) {
-      this.logger.warn(`reaping leftovers failed: ${(error as Error).message}`);
+      this.logger.warn(`reaping leftovers failed: ${engineReason(error)}`);
+      return none;
     }
   }
 

@@ -6,15 +6,20 @@ import { ownerHost } from './host-identity';
 import { LABEL_OWNER, LABEL_TASK_FOLDER } from './labels';
 import { ownerIsAlive, parseOwnerId } from './owner-id';
 import type { ProcessTable } from './process-table';
+import { engineReason } from './sandbox-error';
 import { taskFolderOwner } from './task-folder-owner';
 
 /** `<source>_<id>-<unique>`, the name of a task's folder under TMP_DIR (SPEC section 3.2). */
 export const TASK_DIR_PATTERN = /^[0-9A-Za-z-]+_[0-9A-Za-z_-]+-[0-9a-f-]{8,36}$/;
 
-/** What `reapContainers` removed: container names, and the task folders those containers were made for. */
+/**
+ * What `reapContainers` removed: container names, and the task folders those containers were made for;
+ * and the dead owners' containers the engine would not remove (a gateway's 403, say), with its reason.
+ */
 export interface ReapedContainers {
   containers: string[];
   workspaces: string[];
+  failed: { container: string; reason: string }[];
 }
 
 /**
@@ -36,12 +41,21 @@ export class SandboxReaper {
    */
   async reapContainers(docker: Docker, tmpDir?: string): Promise<ReapedContainers> {
     const containers = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
-    const removed: ReapedContainers = { containers: [], workspaces: [] };
+    const removed: ReapedContainers = { containers: [], workspaces: [], failed: [] };
     for (const info of containers) {
       const owner = parseOwnerId(info.Labels[LABEL_OWNER] ?? '');
       if (!owner || owner.host !== this.host || ownerIsAlive(owner, this.processes)) continue;
-      await removeContainer(docker.getContainer(info.Id));
-      removed.containers.push(info.Names[0]?.replace(/^\//, '') ?? info.Id);
+      const name = info.Names[0]?.replace(/^\//, '') ?? info.Id;
+      // One container the engine will not remove is no reason to leave the others (nor their folders).
+      const refusal = await removeContainer(docker.getContainer(info.Id)).then(
+        () => undefined,
+        (error: unknown) => engineReason(error),
+      );
+      if (refusal !== undefined) {
+        removed.failed.push({ container: name, reason: refusal });
+        continue;
+      }
+      removed.containers.push(name);
       const folder = tmpDir === undefined ? undefined : labelledTaskFolder(info, tmpDir);
       if (folder === undefined) continue;
       await rm(folder, { recursive: true, force: true });
