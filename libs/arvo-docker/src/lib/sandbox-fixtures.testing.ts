@@ -1,4 +1,4 @@
-import type Docker from 'dockerode';
+import Docker from 'dockerode';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,8 +12,19 @@ export async function makeTaskWorkspace(tmpDir: string, task = 'sample_1'): Prom
   return workspace;
 }
 
+/**
+ * Where tests build and delete their own images: the engine itself, or, when the suites reach it through
+ * a proxy that refuses both (AgentBeats' gateway), the engine behind it (`FIXTURE_DOCKER_HOST`, a unix
+ * socket). The product never builds or deletes an image.
+ */
+function fixtureEngine(docker: Docker): Docker {
+  const host = process.env['FIXTURE_DOCKER_HOST'];
+  return host?.startsWith('unix://') ? new Docker({ socketPath: host.slice('unix://'.length) }) : docker;
+}
+
 /** Builds a throwaway image from a Dockerfile and files, all in memory of a temp folder. */
-export async function buildTestImage(docker: Docker, tag: string, files: Record<string, string>): Promise<void> {
+export async function buildTestImage(through: Docker, tag: string, files: Record<string, string>): Promise<void> {
+  const docker = fixtureEngine(through);
   const context = await mkdtemp(join('/tmp', 'arvo-image-'));
   try {
     for (const [name, content] of Object.entries(files)) await writeFile(join(context, name), content);
@@ -35,7 +46,7 @@ export async function buildTestImage(docker: Docker, tag: string, files: Record<
 }
 
 export async function removeImage(docker: Docker, tag: string): Promise<void> {
-  await docker
+  await fixtureEngine(docker)
     .getImage(tag)
     .remove({ force: true })
     .catch(() => undefined);
