@@ -2,6 +2,10 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Readable, Transform } from 'node:stream';
 
+// What a body may hold of unread bytes before the socket is paused. The default, 16 KiB, pauses and
+// resumes the socket at nearly every chunk of a large body, and each resume waits its turn on a busy CPU.
+const BODY_STRATEGY = new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024 });
+
 // The most of an unfinished line held back from the SSE parser (see wholeLines).
 const MAX_HELD_LINE_BYTES = 1024 * 1024;
 
@@ -54,7 +58,7 @@ function toResponse(incoming: IncomingMessage): Response {
   // Response refuses a body for these statuses.
   const noBody = status === 204 || status === 205 || status === 304;
   if (noBody) incoming.resume();
-  const body = noBody ? null : (Readable.toWeb(isEventStream(incoming) ? wholeLines(incoming) : incoming) as ReadableStream<Uint8Array>);
+  const body = noBody ? null : (Readable.toWeb(isEventStream(incoming) ? wholeLines(incoming) : incoming, { strategy: BODY_STRATEGY }) as ReadableStream<Uint8Array>);
   return new Response(body, { status, statusText: incoming.statusMessage ?? '', headers });
 }
 
