@@ -35,13 +35,15 @@ export interface TaskContainerInput {
   options: SandboxOptions;
   /** Ask the engine to limit the container's disk (only some storage drivers can). */
   storageLimit: boolean;
+  /** Let the engine delete the container once it stops (default); see `EngineTraits.autoRemove`. */
+  autoRemove?: boolean;
 }
 
 /** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
 export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCreateOptions {
   const { options } = input;
   // The keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor
-  // leaves nothing running for long; AutoRemove then deletes the container.
+  // leaves nothing running for long; AutoRemove then deletes the container (on engines that allow it).
   const keepAliveS = options.taskTimeoutS + options.keepAliveMarginS;
   return {
     name: input.name,
@@ -57,7 +59,7 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
     AttachStderr: false,
     HostConfig: {
       Init: true,
-      AutoRemove: true,
+      AutoRemove: input.autoRemove ?? true,
       NetworkMode: 'none',
       Memory: options.memoryBytes,
       MemorySwap: options.memoryBytes,

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
+import { engineTraits, type EngineTraits } from './engine-traits';
 import { FakeRegistry } from './fake-registry.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
@@ -18,6 +19,11 @@ async function waitUntil(condition: () => Promise<boolean>, limitMs = 60_000): P
   while (!(await condition()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
+// podman names two of the events Docker sends otherwise; and on a forced removal it sends `die` where Docker sends `kill`.
+const EVENT_ALIASES: Record<string, string> = { exec: 'exec_start', remove: 'destroy' };
+// What each init says when the keep-alive cannot start: Docker's docker-init (tini), podman's catatonit.
+const NO_SLEEP_REASON = '(exec sleep failed|failed to exec pid1): No such file or directory';
+
 async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -32,6 +38,7 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
   const noSleepImage = `arvo-rca-test-nosleep:${randomUUID().slice(0, 8)}`;
   const noBashImage = `arvo-rca-test-nobash:${randomUUID().slice(0, 8)}`;
   let root: string;
+  let engine: EngineTraits;
   const factories: DockerSandboxFactory[] = [];
 
   function spec(image: string, workspaceDir: string, progress: string[] = []): SandboxSpec {
@@ -46,8 +53,13 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     return (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.Names[0]);
   }
 
+  async function ourRunningContainers(): Promise<string[]> {
+    return (await docker.listContainers({ filters: ownerFilter(owner) })).map((info) => info.Names[0]);
+  }
+
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-docker-start-');
+    engine = engineTraits(await docker.version());
     // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
     // no base64 either (the shell session needs nothing but sh), and no tar (the workspace goes in through the engine).
     await buildTestImage(docker, noSleepImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
@@ -67,7 +79,7 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
 
     await expect(sandbox.start()).rejects.toMatchObject({
       code: 'CONTAINER_START_FAILED',
-      message: expect.stringMatching(new RegExp(`^starting container ${sandbox.name} failed: .*exec sleep failed: No such file or directory`)),
+      message: expect.stringMatching(new RegExp(`^starting container ${sandbox.name} failed: .*${NO_SLEEP_REASON}`)),
     });
     expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
     await expect(sandbox.stop()).resolves.toBeUndefined();
@@ -223,44 +235,55 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
   }, 30_000);
 
   it('starts and removes the containers of a burst of tasks at the pace it is given, one at a time here', async () => {
-    const made = factory({ startConcurrency: 1 });
+    const made = factory({ startConcurrency: 1, startPacing: 'fixed' });
     const sandboxes = await Promise.all([1, 2, 3].map(async () => made.create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)))));
     const names = new Set(sandboxes.map((sandbox) => sandbox.name));
-    const events: string[] = [];
+    const stopEvent = engine.kind === 'podman' ? 'die' : 'kill';
+    // podman's exec event can come after the next create even by its own clock; its start event cannot.
+    const readyEvent = engine.kind === 'podman' ? 'start' : 'exec_start';
+    // In the order they happened: podman delivers its events in batches, not always in that order.
+    const seen: { at: number; text: string }[] = [];
+    const happened = (): string[] => [...seen].sort((a, b) => a.at - b.at).map((event) => event.text);
     const stream = (await docker.getEvents({ filters: JSON.stringify({ label: [`${LABEL_OWNER}=${owner}`] }) as never })) as NodeJS.ReadableStream & { destroy(): void };
     stream.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        const event = JSON.parse(line) as { Action: string; Actor: { Attributes: { name: string } } };
-        const action = event.Action.split(':')[0];
-        if (names.has(event.Actor.Attributes.name) && ['create', 'exec_start', 'kill', 'destroy'].includes(action)) events.push(`${action} ${event.Actor.Attributes.name}`);
+        const event = JSON.parse(line) as { Action: string; timeNano: number; Actor: { Attributes: { name: string } } };
+        const said = event.Action.split(':')[0];
+        const action = EVENT_ALIASES[said] ?? said;
+        if (names.has(event.Actor.Attributes.name) && ['create', readyEvent, stopEvent, 'destroy'].includes(action)) seen.push({ at: event.timeNano, text: `${action} ${event.Actor.Attributes.name}` });
       }
     });
     try {
       await Promise.all(sandboxes.map((sandbox) => sandbox.start()));
       await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
-      const firstCreate = (): number => events.findIndex((event) => event.startsWith('create'));
-      await waitFor(() => events.slice(firstCreate()).filter((event) => event.startsWith('destroy')).length === 3);
+      const destroyed = (): number => happened().filter((event, at, all) => at > all.findIndex((first) => first.startsWith('create')) && event.startsWith('destroy')).length;
+      await waitFor(() => destroyed() === 3);
     } finally {
       stream.destroy();
     }
 
-    // Each container is created and answers in its session (its first exec) before the next is created,
-    // and is gone before the next removal begins. The copy of its workspace runs outside the pace.
+    const events = happened();
+    // Each container is created and answers in its session (its first exec; started, on podman) before the
+    // next is created, and is gone before the next removal begins. The copy of its workspace runs outside the pace.
     const order = events.filter((event) => event.startsWith('create')).map((event) => event.split(' ')[1]);
-    const starts = events.filter((event, at) => event.startsWith('create') || (event.startsWith('exec_start') && events.indexOf(event) === at));
-    expect(starts).toEqual(order.flatMap((name) => [`create ${name}`, `exec_start ${name}`]));
+    const starts = events.filter((event, at) => event.startsWith('create') || (event.startsWith(readyEvent) && events.indexOf(event) === at));
+    expect(starts).toEqual(order.flatMap((name) => [`create ${name}`, `${readyEvent} ${name}`]));
     // A first create that asks for a disk limit the storage driver cannot give leaves a `destroy` before it.
-    const removals = events.slice(events.indexOf(`create ${order[0]}`)).filter((event) => /^(kill|destroy)/.test(event)).map((event) => event.split(' ')[0]);
-    expect(removals).toEqual(['kill', 'destroy', 'kill', 'destroy', 'kill', 'destroy']);
+    const removals = events.slice(events.indexOf(`create ${order[0]}`)).filter((event) => /^(kill|die|destroy)/.test(event)).map((event) => event.split(' ')[0]);
+    expect(removals).toEqual([stopEvent, 'destroy', stopEvent, 'destroy', stopEvent, 'destroy']);
   }, 60_000);
 
-  it('ends the keep-alive by itself after the task limit plus the margin, and the engine removes the container', async () => {
+  it('ends the keep-alive by itself after the task limit plus the margin; the engine removes the container, or its sandbox does where the engine may not', async () => {
     const sandbox = factory({ taskTimeoutS: 1, keepAliveMarginS: 1 }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
     await sandbox.start();
+    // Docker removes it (AutoRemove); podman gets none (see EngineTraits.autoRemove): it stops, running nothing.
+    const listed = async (): Promise<string[]> => (engine.autoRemove ? ourContainers() : ourRunningContainers());
     const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && (await ourContainers()).includes(`/${sandbox.name}`)) await new Promise((resolve) => setTimeout(resolve, 250));
+    while (Date.now() < deadline && (await listed()).includes(`/${sandbox.name}`)) await new Promise((resolve) => setTimeout(resolve, 250));
 
-    expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
+    expect(await listed()).not.toContain(`/${sandbox.name}`);
+    if (!engine.autoRemove) expect(await ourContainers()).toContain(`/${sandbox.name}`);
     await sandbox.stop();
+    expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
   }, 30_000);
 });

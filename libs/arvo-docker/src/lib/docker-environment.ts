@@ -7,6 +7,7 @@ import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { containerName, taskContainerSpec } from './container-spec';
 import { DiskWatchdog } from './disk-watchdog';
+import type { EngineProbe } from './engine-traits';
 import { FrameDemuxer } from './frame-demuxer';
 import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix, type CommandRun } from './exec-command';
 import type { ImagePuller } from './image-puller';
@@ -30,6 +31,8 @@ export interface DockerSandboxContext {
   engineGate: EngineGate;
   /** Whether the engine limits a container's disk (`StorageOpt`); learnt at the first create, shared by one factory. */
   storageLimits: { supported?: boolean };
+  /** What the engine is, where engines differ (podman: no AutoRemove); asked once by one factory. */
+  engine: EngineProbe;
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;
 }
@@ -193,7 +196,9 @@ export class ArvoDockerEnvironment implements Sandbox {
   }
 
   private async createContainer(): Promise<Docker.Container> {
-    const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options };
+    const engine = await this.context.engine.traits();
+    if (!engine.autoRemove) this.spec.onProgress?.(`${this.name}: ${engine.describe} cannot restart a container it auto-removes; this one is removed when its sandbox stops, or by the reaper`);
+    const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options, autoRemove: engine.autoRemove };
     const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec({ ...input, storageLimit }));
     const storage = this.context.storageLimits;
     const askedForLimit = storage.supported !== false;
