@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     owner: { component: 'green-agent', project: 'arvo-rca-gateway' },
     refusedLog,
     extraRefusals: args.refusals,
+    echo: true,
   });
   await gateway.listen(args.listen);
   const where = 'path' in args.listen ? `unix://${args.listen.path}` : `tcp://127.0.0.1:${gateway.port}`;

@@ -27,6 +27,8 @@ export interface GatewayOptions {
   /** JSON lines, one per refused call, appended as they happen. */
   refusedLog?: string;
   extraRefusals?: ExtraRefusal[];
+  /** Say each refusal on stderr too (the command line's log). */
+  echo?: boolean;
 }
 
 /** Answers a caller gets from the policy instead of the engine. */
@@ -169,7 +171,7 @@ export class DockerGatewayStandIn {
 
   private record(call: RefusedCall): void {
     this.refused.push(call);
-    process.stderr.write(`docker gateway stand-in: refused ${call.method} ${call.path}: ${call.reason}\n`);
+    if (this.options.echo) process.stderr.write(`docker gateway stand-in: refused ${call.method} ${call.path}: ${call.reason}\n`);
     if (this.options.refusedLog) appendFileSync(this.options.refusedLog, `${JSON.stringify(call)}\n`);
   }
 }
