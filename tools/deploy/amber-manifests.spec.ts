@@ -12,6 +12,8 @@ import { TaskSourceRegistry } from '../../apps/green-agent/src/app/task-assets/t
 
 const ROOT = join(__dirname, '..', '..');
 const APPS = ['green-agent', 'purple-agent'] as const;
+// The bundle in both images (COPY dist/apps/<app> into /app).
+const AGENT = '/app/main.js';
 type App = (typeof APPS)[number];
 
 interface Manifest {
@@ -43,12 +45,11 @@ const readJson5 = <T>(path: string): T => JSON5.parse(readFileSync(join(ROOT, pa
 const manifestOf = (app: App): Manifest => readJson5<Manifest>(`apps/${app}/amber-manifest.json5`);
 const scenario = readJson5<Scenario>('amber-scenario.json5');
 
-/** What an image runs and listens on, from its Dockerfile: ENTRYPOINT and CMD (JSON form), EXPOSE. */
-function dockerfileOf(app: App): { command: string[]; exposed: number; healthcheckPort: string } {
+/** What an image runs and listens on, from its Dockerfile: ENTRYPOINT and CMD (JSON form), EXPOSE, the healthcheck's port. */
+function dockerfileOf(app: App): { entrypoint: string[]; cmd: string[]; exposed: number; healthcheckPort: string } {
   const text = readFileSync(join(ROOT, 'apps', app, 'Dockerfile'), 'utf8');
   const json = (instruction: string): string[] => JSON.parse(new RegExp(`^${instruction} (\\[.*\\])$`, 'm').exec(text)?.[1] ?? '[]') as string[];
-  const healthcheck = json('  CMD');
-  return { command: [...json('ENTRYPOINT'), ...json('CMD')], exposed: Number(/^EXPOSE (\d+)$/m.exec(text)?.[1]), healthcheckPort: healthcheck.at(-1) ?? '' };
+  return { entrypoint: json('ENTRYPOINT'), cmd: json('CMD'), exposed: Number(/^EXPOSE (\d+)$/m.exec(text)?.[1]), healthcheckPort: json('  CMD').at(-1) ?? '' };
 }
 
 /** Amber splits a string entrypoint with shell rules; ours hold no quotes, so words are whitespace-separated. */
@@ -96,11 +97,14 @@ describe.each(APPS)('the Amber manifest of the %s', (app) => {
     for (const name of slots) expect(Object.keys(manifest.slots ?? {})).toContain(name);
   });
 
-  it('runs what the image runs, with --host 0.0.0.0 and --port on the port the Dockerfile exposes', () => {
-    // Amber replaces the image's ENTRYPOINT: the manifest's entrypoint must be the whole command.
+  it('runs the agent the image runs, with the image\'s --host 0.0.0.0 and --port on the port the Dockerfile exposes', () => {
+    // Amber replaces the image's ENTRYPOINT: the manifest's entrypoint is the whole command. It runs the
+    // bundle directly, as the purple image does (the green image's entrypoint script ends the same way).
     const argv = words(manifest.program.entrypoint);
     const dockerfile = dockerfileOf(app);
-    expect(argv).toEqual(dockerfile.command);
+    expect(argv).toEqual(['node', AGENT, ...dockerfile.cmd]);
+    if (app === 'purple-agent') expect(dockerfile.entrypoint).toEqual(['node', AGENT]);
+    else expect(readFileSync(join(ROOT, 'tools', 'deploy', 'green-entrypoint.sh'), 'utf8')).toContain(`agent="${AGENT}"`);
     expect(flagValue(argv, '--host')).toBe('0.0.0.0');
     expect(Number(flagValue(argv, '--port'))).toBe(dockerfile.exposed);
     expect(dockerfile.healthcheckPort).toBe(String(dockerfile.exposed));
@@ -133,6 +137,11 @@ describe('the green agent manifest', () => {
     expect(green.program.mounts).toEqual([{ path: '/var/run/docker.sock', from: 'framework.docker' }]);
     expect(green.program.env?.['SANDBOX']).toBe('docker');
     expect(green.program.env).not.toHaveProperty('DOCKER_HOST');
+  });
+
+  it('keeps the agent\'s files where its user may write under Amber: under /tmp, not in the image\'s node-owned directories', () => {
+    // Amber drops every capability: the agent runs as the image's root user, who cannot write into directories of `node`.
+    for (const variable of ['TMP_DIR', 'CACHE_DIR', 'LOG_DIR']) expect(green.program.env?.[variable]).toMatch(/^\/tmp\/arvo-rca\/[a-z]+$/);
   });
 
   it('needs no participant URL at boot: the proxy slot is optional and only gives a route to participants', () => {

@@ -11,9 +11,11 @@ import { ROOT } from './support/agent-processes';
 import { buildDeployImages } from './support/compose-stack';
 import { EngineCallRecorder } from './support/engine-call-recorder';
 
-// The deploy images started as their Amber manifests say (the manifest's entrypoint in place of the
-// image's, its environment, the green agent's Docker socket mounted where the manifest mounts it),
-// each in a container of its own on a network of their own, both at once, as a scenario starts them.
+// The deploy images started as their Amber manifests say and as Amber's Docker Compose output runs
+// programs: the manifest's entrypoint in place of the image's, its environment, every capability
+// dropped and no-new-privileges, the green agent's Docker socket where the manifest mounts it as
+// Amber leaves it (created by the image's root user with the default umask: 0755, root's). Each in a
+// container of its own, on a network of their own, both at once, as a scenario starts them.
 
 // AgentBeats' gateway polls each agent card for 30 s at most from its own start, then gives up.
 const GATEWAY_CARD_WAIT_MS = 30_000;
@@ -22,6 +24,8 @@ const CARD_REQUEST_TIMEOUT_MS = 2_000;
 // After the card answers, how long to keep watching the green agent's engine calls for late boot work.
 const AFTER_BOOT_WATCH_MS = 5_000;
 const LABEL_OWNER = 'arvo-rca.owner';
+// The mode of a socket that Amber's helper binds as root under the default umask.
+const AMBER_SOCKET_MODE = 0o755;
 
 type App = 'green-agent' | 'purple-agent';
 
@@ -54,7 +58,7 @@ describeWithDocker('deploy: each image started as its Amber manifest says', () =
   beforeAll(async () => {
     const images = buildDeployImages('e2e');
     network = await docker.createNetwork({ Name: owner, Labels: { [LABEL_OWNER]: owner } });
-    await recorder.listen(join(scratch, 'docker.sock'));
+    await recorder.listen(join(scratch, 'docker.sock'), AMBER_SOCKET_MODE);
     const [green, purple] = await Promise.all([
       boot('green-agent', images.green, { '/var/run/docker.sock': join(scratch, 'docker.sock') }),
       boot('purple-agent', images.purple, {}),
@@ -90,6 +94,8 @@ describeWithDocker('deploy: each image started as its Amber manifest says', () =
       ExposedPorts: { [`${endpoint.port}/tcp`]: {} },
       HostConfig: {
         NetworkMode: owner,
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges:true'],
         Binds: mounts.map((mount) => `${sockets[mount.path]}:${mount.path}`),
         PortBindings: { [`${endpoint.port}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: String(hostPort) }] },
       },

@@ -27,13 +27,13 @@ export class EngineCallRecorder {
     });
   }
 
-  /** Listens on a unix socket that the socket's group may use, as the engine's own socket. */
-  async listen(path: string): Promise<void> {
+  /** Listens on a unix socket with these permissions (the engine's own socket has 0660). */
+  async listen(path: string, mode = 0o660): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(path, () => resolve());
     });
-    chmodSync(path, 0o660);
+    chmodSync(path, mode);
   }
 
   async close(): Promise<void> {
