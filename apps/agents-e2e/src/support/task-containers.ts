@@ -1,9 +1,10 @@
 import Docker from 'dockerode';
-import { LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
+import { engineTraits, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {
   private readonly docker = new Docker();
+  private psArgs: Promise<string> | undefined;
 
   /** Containers of one task, by the context id the green agent gave it. */
   async ofContext(contextId: string): Promise<Docker.ContainerInfo[]> {
@@ -20,11 +21,20 @@ export class TaskContainers {
   async waitForProcess(containerId: string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const top = (await this.docker.getContainer(containerId).top({ ps_args: '-eo pid,args' })) as { Processes?: string[][] };
+      const top = (await this.docker.getContainer(containerId).top({ ps_args: await this.topArgs() })) as { Processes?: string[][] };
       if ((top.Processes ?? []).some((row) => pattern.test(row.join(' ')))) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(`no process matching ${pattern} ran in container ${containerId} within ${timeoutMs} ms`);
+  }
+
+  /**
+   * Docker runs `ps` with these options; podman 4.3 takes its own descriptors instead, and to ps options
+   * (or none) answers 200 with an empty body.
+   */
+  private topArgs(): Promise<string> {
+    this.psArgs ??= this.docker.version().then((version) => (engineTraits(version).kind === 'podman' ? 'pid,args' : '-eo pid,args'));
+    return this.psArgs;
   }
 
   /** Removes, with force, every container these processes own (a failed test's leftovers). */
