@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import { engineAnswers } from './docker-client';
 import { SandboxError } from './sandbox-error';
+import { SshDialAgent } from './ssh-dial-agent';
 
 /** How an engine is watched while an operation waits on it; the defaults suit a loaded machine. */
 export interface EngineWatchTiming {
@@ -16,9 +17,9 @@ export const ENGINE_WATCH_TIMING: EngineWatchTiming = { intervalMs: 5_000, pingT
 
 /** Where the client sends its calls: `tcp://host:port`, `ssh://host` or `unix:///path`. */
 export function engineAddress(docker: Docker): string {
-  const modem = docker.modem as { socketPath?: unknown; protocol?: string; host?: string; port?: string | number };
+  const modem = docker.modem as { socketPath?: unknown; protocol?: string; host?: string; port?: string | number; agent?: unknown };
   if (typeof modem.socketPath === 'string') return `unix://${modem.socketPath}`;
-  const scheme = modem.protocol === 'ssh' ? 'ssh' : 'tcp';
+  const scheme = modem.protocol === 'ssh' || modem.agent instanceof SshDialAgent ? 'ssh' : 'tcp';
   return `${scheme}://${modem.host ?? 'localhost'}${modem.port ? `:${modem.port}` : ''}`;
 }
 
