@@ -31,6 +31,13 @@ export interface GatewayOptions {
   echo?: boolean;
 }
 
+/** A request the policy lets through: where it goes, its rewritten body, and who looks at the answer. */
+interface Admitted {
+  path: string;
+  body?: Buffer;
+  onAnswer?: (status: number, answer: Buffer) => void;
+}
+
 /** Answers a caller gets from the policy instead of the engine. */
 class Refusal {
   constructor(
@@ -48,6 +55,7 @@ export class DockerGatewayStandIn {
   readonly refused: RefusedCall[] = [];
   private readonly engine: EngineUpstream;
   private readonly execs = new Map<string, string>();
+  private readonly created = new Set<string>();
   private readonly server: Server;
 
   constructor(private readonly options: GatewayOptions) {
@@ -77,8 +85,8 @@ export class DockerGatewayStandIn {
 
   private async serve(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
-      const { path, body } = await this.admit(incoming);
-      this.engine.forward(incoming, response, path, body);
+      const { path, body, onAnswer } = await this.admit(incoming);
+      this.engine.forward(incoming, response, path, body, onAnswer);
     } catch (error) {
       const refusal = this.refusalOf(incoming, error);
       incoming.resume();
@@ -99,7 +107,7 @@ export class DockerGatewayStandIn {
   }
 
   /** The path (and, for a create, the body) to forward; throws a Refusal or PolicyViolation otherwise. */
-  private async admit(incoming: IncomingMessage, upgrade = false): Promise<{ path: string; body?: Buffer }> {
+  private async admit(incoming: IncomingMessage, upgrade = false): Promise<Admitted> {
     const url = new URL(incoming.url ?? '/', 'http://docker');
     const method = incoming.method ?? 'GET';
     const extra = this.extraRefusal(method, url.pathname);
@@ -111,11 +119,15 @@ export class DockerGatewayStandIn {
         return { path: original };
       case 'scoped-list':
         return { path: `${url.pathname}?${scopeQuery(url.searchParams, this.options.owner).toString()}` };
-      case 'create':
-        return { path: original, body: await this.labelledCreate(incoming, route.resource, prefix, upgrade) };
-      case 'exec-create':
+      case 'create': {
+        const body = await this.labelledCreate(incoming, route.resource, prefix, upgrade);
+        return { path: original, body, onAnswer: route.resource === 'containers' ? this.remember((id) => this.created.add(id)) : undefined };
+      }
+      case 'exec-create': {
         await this.authorize(prefix, { resource: 'containers', id: route.container });
-        return { path: original };
+        const container = route.container;
+        return { path: original, onAnswer: this.remember((id) => this.execs.set(id, container)) };
+      }
       case 'exec':
         await this.authorize(prefix, { resource: 'containers', id: await this.containerOfExec(prefix, route.exec) });
         return { path: original };
@@ -136,8 +148,26 @@ export class DockerGatewayStandIn {
     return labelled;
   }
 
-  /** The caller must own the resource; one the engine does not know gets the engine's own answer (404). */
+  /** What to do with the id a successful create answers with. */
+  private remember(keep: (id: string) => void): (status: number, answer: Buffer) => void {
+    return (status, answer) => {
+      if (status !== 201) return;
+      try {
+        const id = (JSON.parse(answer.toString('utf8')) as { Id?: unknown }).Id;
+        if (typeof id === 'string') keep(id);
+      } catch {
+        // Not the engine's JSON: nothing to remember, and the caller gets the answer as it came.
+      }
+    };
+  }
+
+  /**
+   * The caller must own the resource: a container it saw created, or one labelled as the caller's (made
+   * through it before it restarted, or named rather than given by id). One the engine does not know gets
+   * the engine's own answer (404).
+   */
   private async authorize(prefix: string, reference: Reference): Promise<void> {
+    if (reference.resource === 'containers' && this.created.has(reference.id)) return;
     const path = reference.resource === 'containers' ? `${prefix}/containers/${reference.id}/json` : `${prefix}/${reference.resource}/${reference.id}`;
     const answer = await this.engine.call('GET', path);
     if (answer.status !== 200) throw new Refusal(answer.status, 'engine answer', answer.body);

@@ -31,17 +31,18 @@ export class EngineUpstream {
    * Forwards a request as it streams (archive bodies both ways, logs, attach, events), with `body` in
    * place of the caller's when the policy rewrote it. The caller going away ends the engine's side.
    */
-  forward(incoming: IncomingMessage, response: ServerResponse, path: string, body?: Buffer): void {
+  forward(incoming: IncomingMessage, response: ServerResponse, path: string, body?: Buffer, onAnswer?: (status: number, answer: Buffer) => void): void {
     const headers = { ...incoming.headers };
     if (body) {
       delete headers['transfer-encoding'];
       headers['content-length'] = String(body.length);
     }
     const outgoing = request({ socketPath: this.socketPath, method: incoming.method, path, headers, agent: false }, (answer) => {
+      answer.on('error', () => response.destroy());
+      if (onAnswer) return void relayWhole(answer, response, onAnswer);
       response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
       response.flushHeaders();
       answer.pipe(response);
-      answer.on('error', () => response.destroy());
     });
     outgoing.on('error', (error) => failed(response, error));
     response.on('close', () => {
@@ -72,6 +73,19 @@ export class EngineUpstream {
     engine.on('close', close);
     client.on('close', close);
   }
+}
+
+/** A small answer (a create's id) read whole, shown to the policy, then relayed as it came. */
+function relayWhole(answer: IncomingMessage, response: ServerResponse, onAnswer: (status: number, answer: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+  answer.on('end', () => {
+    const whole = Buffer.concat(chunks);
+    onAnswer(answer.statusCode ?? 502, whole);
+    const headers = { ...answer.headers, 'content-length': String(whole.length) };
+    delete headers['transfer-encoding'];
+    response.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers).end(whole);
+  });
 }
 
 function failed(response: ServerResponse, error: Error): void {
