@@ -9,7 +9,8 @@
 #                                  delete their own images: the gateway refuses both, and the product
 #                                  never does either)
 #   gateway.sh down <state-dir>    stop it by its pid; prints the calls it refused
-#   gateway.sh check <state-dir>   fails when it refused any call
+#   gateway.sh check <state-dir>   fails when it refused any call (but the docker CLI's HEAD ping; after
+#                                  down too: the record stays in <state-dir>)
 #
 # GATEWAY_REFUSE adds refusals for tests, one '<METHOD> <path prefix>' a line ('DELETE /containers/').
 # ENGINE_SOCKET is the engine behind it (default /var/run/docker.sock).
@@ -26,6 +27,10 @@ engine="${ENGINE_SOCKET:-/var/run/docker.sock}"
 socket="$state/docker.sock"
 
 refused() { [ -s "$state/refused.jsonl" ] && cat "$state/refused.jsonl"; }
+# What `check` counts: the docker CLI (run-suites.sh lists leftovers with it) pings with HEAD first and
+# takes any answer but 200 or 500 as a cue to ping with GET, which the gateway allows; nothing of ours
+# pings with HEAD.
+refused_calls() { refused | grep -v '"method":"HEAD","path":"/_ping"'; }
 
 up() {
   [ ! -f "$state/gateway.pid" ] || { echo "gateway: $state already holds a stand-in; run down first" >&2; exit 1; }
@@ -74,6 +79,6 @@ down() {
 case "$action" in
   up) up ;;
   down) down ;;
-  check) if refused >/dev/null; then echo "gateway: it refused calls:" >&2; refused >&2; exit 1; fi ;;
+  check) if refused_calls >/dev/null; then echo "gateway: it refused calls:" >&2; refused_calls >&2; exit 1; fi; echo "gateway: it refused no call" ;;
   *) usage ;;
 esac
