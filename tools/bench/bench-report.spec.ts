@@ -8,6 +8,7 @@ function report(): BenchReport {
     at: '2026-11-22T10:00:00Z',
     machine: { cpus: 2, node: 'v20.20.2', docker: '20.10.24', load_1m: 1.5 },
     exec_rtt: { n: 200, full_ms: 61, dockerode_ms: 56.7, cli_ms: 75.1, full_vs_dockerode: 1.08, dockerode_vs_cli: 0.75, full_p90_ms: 70, dockerode_p90_ms: 65, cli_p90_ms: 90, reply_ms: 79.3, reply_p90_ms: 90, reply_vs_callback: 1.3 },
+    a2a_large_message: { megabytes: 3, runs: 7, a2a_ms: 455.6, json_loopback_ms: 327.9, a2a_vs_json: 1.39, copies_back: [4, 3] },
     memory: { output_bytes: 1024 ** 3, rss_growth_mb: 70, rss_growth_max_mb: 80, rss_before_mb: 150, repeats: 3 },
     leftover_containers: [],
   };
@@ -21,6 +22,7 @@ describe('bench report', () => {
     expect(rows.find((row) => row.figure.includes('direct dockerode'))).toMatchObject({ ratio: 0.75, pass: true });
     expect(rows.find((row) => row.figure.includes('reply mode'))).toMatchObject({ value: '79.3 ms', target: '≤ 1.2 × callback (full path)', ratio: 1.3, pass: false });
     expect(rows.find((row) => row.figure.includes('RSS growth'))).toMatchObject({ value: '70.0 MiB', pass: false });
+    expect(rows.find((row) => row.figure.includes('through A2A'))).toMatchObject({ value: '455.6 ms', target: '≤ 1.5 × plain JSON', ratio: 1.39, pass: true });
     const reference = rows.find((row) => row.figure.includes('CLI'));
     expect(reference).toMatchObject({ value: '75.1 ms', target: 'reference' });
     expect(reference?.pass).toBeUndefined();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ConcurrencyFigures } from './concurrency.bench';
 import type { CopyInFigures } from './copy-in.bench';
 import type { ExecRttFigures } from './exec-rtt.bench';
+import type { LargeMessageFigures } from './large-message.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
 import type { RemoteEngineFigures } from './remote-engine.bench';
@@ -17,6 +18,7 @@ export interface BenchReport {
   concurrency?: ConcurrencyFigures;
   memory?: MemoryFigures;
   purple_step_overhead?: PurpleStepFigures;
+  a2a_large_message?: LargeMessageFigures;
   copy_in?: CopyInFigures;
   starts?: StartFigures;
   remote_engine?: RemoteEngineFigures;
@@ -67,6 +69,7 @@ export function tableRows(report: BenchReport): TableRow[] {
       against(`purple step ${step.steps} vs step 1`, `${ms(step.last_ms, 3)} / ${ms(step.first_ms, 3)}`, '≤ 2 × step 1', step.last_vs_first, 2),
     );
   }
+  if (report.a2a_large_message) rows.push(...largeMessageRows(report.a2a_large_message));
   if (copy) {
     rows.push(
       { figure: `${copy.tree}: ${copy.files} files, ${copy.megabytes} MB; extracted on the host`, value: ms(copy.prepare_ms), target: 'info' },
@@ -118,6 +121,14 @@ export async function writeReport(dir: string, report: BenchReport, complete: bo
   const latest = join(dir, 'latest.json');
   await writeFile(latest, text);
   return [latest, stamped];
+}
+
+function largeMessageRows(large: LargeMessageFigures): TableRow[] {
+  const [send, stream] = large.copies_back;
+  return [
+    { figure: `${large.megabytes} MiB as plain JSON over loopback, same bytes (median of ${large.runs})`, value: ms(large.json_loopback_ms), target: 'reference' },
+    against(`${large.megabytes} MiB message through A2A: send (${send} back) and stream (${stream} back)`, ms(large.a2a_ms), '≤ 1.5 × plain JSON', large.a2a_vs_json, 1.5),
+  ];
 }
 
 function remoteEngineRows(remote: RemoteEngineFigures): TableRow[] {

@@ -1,7 +1,7 @@
 // `npm run bench`: measures the figures of SPEC section 14 against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
-// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|copy_in|starts|remote_engine ...]
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|copy_in|starts|remote_engine ...]
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
@@ -11,13 +11,14 @@ import { formatTable, tableRows, writeReport, type BenchReport } from './bench-r
 import { measureConcurrency } from './concurrency.bench';
 import { measureCopyIn } from './copy-in.bench';
 import { measureExecRtt } from './exec-rtt.bench';
+import { measureLargeMessage } from './large-message.bench';
 import { measureMemory } from './memory.bench';
 import { measurePurpleStep } from './purple-step.bench';
 import { measureRemoteEngine } from './remote-engine.bench';
 import { measureStarts } from './start-breakdown.bench';
 
 const ROOT = resolve(__dirname, '..', '..');
-const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'copy_in', 'starts', 'remote_engine'] as const;
+const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'copy_in', 'starts', 'remote_engine'] as const;
 type Figure = (typeof FIGURES)[number];
 
 async function main(argv: string[]): Promise<void> {
@@ -33,6 +34,7 @@ async function main(argv: string[]): Promise<void> {
   };
   // In-process and container-free: first, while the machine is quietest.
   if (chosen.has('purple_step_overhead')) report.purple_step_overhead = await timed('purple step overhead', () => measurePurpleStep(ROOT));
+  if (chosen.has('a2a_large_message')) report.a2a_large_message = await timed('a 3 MiB message through A2A and as plain JSON', () => measureLargeMessage());
   if (chosen.has('exec_rtt') || chosen.has('memory') || chosen.has('concurrency')) {
     const rig = await timed('starting the green agent', () => BenchRig.start(ROOT, docker));
     try {
