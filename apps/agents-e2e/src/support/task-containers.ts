@@ -1,9 +1,9 @@
 import Docker from 'dockerode';
-import { engineTraits, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
+import { createDockerClient, engineTraits, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {
-  private readonly docker = new Docker();
+  private readonly docker = createDockerClient();
   private psArgs: Promise<string> | undefined;
 
   /** Containers of one task, by the context id the green agent gave it. */
