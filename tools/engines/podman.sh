@@ -135,6 +135,10 @@ up() {
   echo "podman: up; source $state/env"
 }
 
+unmount_under() {
+  { grep -o " $1[^ ]*" /proc/self/mounts || true; } | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
+}
+
 # Ends the engine's own processes (conmon, podman's cleanup) left behind whose command line names this
 # engine's storage, by pid.
 stop_leftovers() {
@@ -167,8 +171,9 @@ down() {
   # conmon outlives each exec session by exit_command_delay (300 s), even once its container is gone.
   stop_leftovers "$state/storage/"
   for root in "$state/storage" ${run:+"$run"}; do
-    { grep -o " $root[^ ]*" /proc/self/mounts || true; } | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
-    rm -rf "$root"
+    unmount_under "$root"
+    # A mount let go lazily can still be busy for a moment.
+    rm -rf "$root" 2>/dev/null || { sleep 2; unmount_under "$root"; rm -rf "$root"; }
   done
   rm -rf "$state/networks" "$state/tmp"
   rm -f "$state/env" "$state/podman.pid" "$state/run-root" "$state/containers.conf" "$state/storage.conf" "$state/registries.conf"
