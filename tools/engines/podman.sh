@@ -20,7 +20,9 @@ action="$1"
 provision() {
   # catatonit: the init a container with `Init: true` gets (podman's default init_path).
   if ! command -v podman >/dev/null || ! command -v runc >/dev/null || [ ! -x /usr/libexec/podman/catatonit ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends podman runc conmon catatonit
+    # As tested: with podman's recommends (netavark among them).
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y podman runc conmon catatonit
   fi
   podman --version
 }
@@ -95,6 +97,12 @@ runroot = "$run/storage"
 CONF
 }
 
+answers() { DOCKER_HOST="unix://$1" docker version >/dev/null 2>&1; }
+
+# podman keeps a blob cache and netavark's address database in fixed places whatever its config says:
+# those this engine makes, it removes.
+GLOBAL_DIRS="/var/lib/containers /var/lib/containers/cache /run/containers /run/containers/networks"
+
 up() {
   [ ! -f "$state/podman.pid" ] || { echo "podman: $state already holds an engine; run down first" >&2; exit 1; }
   command -v podman >/dev/null && [ -x /usr/libexec/podman/catatonit ] || { echo "podman: podman or catatonit is not installed; run $0 provision" >&2; exit 1; }
@@ -103,6 +111,8 @@ up() {
   run="$(mktemp -d /tmp/arvo-pod.XXXXXX)"
   echo "$run" >"$state/run-root"
   mkdir -p "$state/storage" "$state/networks" "$state/tmp"
+  : >"$state/made-dirs"
+  for dir in $GLOBAL_DIRS; do [ -e "$dir" ] || echo "$dir" >>"$state/made-dirs"; done
   local nofile nproc
   read -r nofile nproc < <(limits)
   write_config "$run" "$nofile" "$nproc"
@@ -115,7 +125,7 @@ up() {
     >"$state/podman.log" 2>&1) &
   echo $! >"$state/podman.pid"
   for _ in $(seq 1 60); do
-    if curl -sf --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; then break; fi
+    if answers "$socket"; then break; fi
     if ! kill -0 "$(cat "$state/podman.pid")" 2>/dev/null; then
       echo "podman: the service exited; last lines of its log:" >&2
       tail -20 "$state/podman.log" >&2
@@ -123,7 +133,7 @@ up() {
     fi
     sleep 1
   done
-  curl -sf --unix-socket "$socket" http://d/_ping >/dev/null || { echo "podman: no answer within 60 s" >&2; tail -20 "$state/podman.log" >&2; exit 1; }
+  answers "$socket" || { echo "podman: no answer within 60 s" >&2; tail -20 "$state/podman.log" >&2; exit 1; }
   local present=()
   for image in $images; do
     if docker image inspect "$image" >/dev/null 2>&1; then present+=("$image"); else echo "podman: $image is not on the main engine, not loaded" >&2; fi
@@ -176,6 +186,13 @@ down() {
     rm -rf "$root" 2>/dev/null || { sleep 2; unmount_under "$root"; rm -rf "$root"; }
   done
   rm -rf "$state/networks" "$state/tmp"
+  if [ -f "$state/made-dirs" ]; then
+    # Deepest first; a folder someone else has put something in since stays.
+    sort -r "$state/made-dirs" | while read -r dir; do
+      case "$dir" in */cache | */networks) rm -rf "$dir" ;; *) rmdir "$dir" 2>/dev/null || true ;; esac
+    done
+    rm -f "$state/made-dirs"
+  fi
   rm -f "$state/env" "$state/podman.pid" "$state/run-root" "$state/containers.conf" "$state/storage.conf" "$state/registries.conf"
   echo "podman: down"
 }
