@@ -239,8 +239,8 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     const sandboxes = await Promise.all([1, 2, 3].map(async () => made.create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)))));
     const names = new Set(sandboxes.map((sandbox) => sandbox.name));
     const stopEvent = engine.kind === 'podman' ? 'die' : 'kill';
-    // podman's exec event can come after the next create even by its own clock; its start event cannot.
-    const readyEvent = engine.kind === 'podman' ? 'start' : 'exec_start';
+    // The gate paces create and start; the session's first command waits outside it.
+    const readyEvent = 'start';
     // In the order they happened: podman delivers its events in batches, not always in that order.
     const seen: { at: number; text: string }[] = [];
     const happened = (): string[] => [...seen].sort((a, b) => a.at - b.at).map((event) => event.text);
@@ -263,8 +263,8 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     }
 
     const events = happened();
-    // Each container is created and answers in its session (its first exec; started, on podman) before the
-    // next is created, and is gone before the next removal begins. The copy of its workspace runs outside the pace.
+    // Each container is created and started before the next is created, and is gone before the next removal
+    // begins. Its first command in the session and the copy of its workspace run outside the pace.
     const order = events.filter((event) => event.startsWith('create')).map((event) => event.split(' ')[1]);
     const starts = events.filter((event, at) => event.startsWith('create') || (event.startsWith(readyEvent) && events.indexOf(event) === at));
     expect(starts).toEqual(order.flatMap((name) => [`create ${name}`, `${readyEvent} ${name}`]));
