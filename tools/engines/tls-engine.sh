@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A second, throwaway Docker engine for tests: a dockerd of its own (data-root, exec-root, pidfile, its
 # own managed containerd) answering only on a loopback TCP port with TLS, certificates made here with
-# openssl, and no bridge (task containers have no network anyway). It never touches the main engine's
+# openssl, and a bridge of its own (never docker0: task containers have no network anyway). It never touches the main engine's
 # data; the main engine only lends the images (docker save | docker load).
 #
 #   tls-engine.sh up <state-dir>     start it; writes <state-dir>/env (DOCKER_HOST, DOCKER_TLS_VERIFY,
@@ -65,6 +65,13 @@ DOCKER_HOST=tcp://127.0.0.1:$port
 DOCKER_TLS_VERIFY=1
 DOCKER_CERT_PATH=$state/certs
 ENV
+  # A bridge of its own: started with --bridge=none, dockerd deletes the host's docker0 (the main engine's
+  # default bridge, which its image builds need) as a stale default bridge.
+  local bridge="arvotls$port"
+  ip link add name "$bridge" type bridge
+  ip addr add "10.231.$((port % 250)).1/24" dev "$bridge"
+  ip link set "$bridge" up
+  echo "$bridge" >"$state/bridge"
   echo "tls-engine: starting dockerd on tcp://127.0.0.1:$port (state: $state)"
   nohup dockerd \
     --config-file "$state/daemon.json" \
@@ -74,7 +81,7 @@ ENV
     -H "tcp://127.0.0.1:$port" \
     --tlsverify --tlscacert "$state/certs/ca.pem" \
     --tlscert "$state/certs/server-cert.pem" --tlskey "$state/certs/server-key.pem" \
-    --bridge=none --iptables=false --ip-masq=false \
+    --bridge="$bridge" --iptables=false --ip-masq=false \
     >"$state/dockerd.log" 2>&1 &
   echo $! >"$state/dockerd.launch-pid"
   for _ in $(seq 1 60); do
@@ -114,7 +121,8 @@ down() {
     { grep -o " $root[^ ]*" /proc/self/mounts || true; } | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
     rm -rf "$root"
   done
-  rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json"
+  if [ -f "$state/bridge" ]; then ip link delete "$(cat "$state/bridge")" 2>/dev/null || true; fi
+  rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json" "$state/bridge"
   rm -rf "$state/certs"
   echo "tls-engine: down"
 }
