@@ -36,7 +36,7 @@ describeWithDocker('runOneShot against a sample image', () => {
 
   it('fails clearly on a missing image and leaves nothing behind', async () => {
     await expect(runOneShot(docker, { image: 'arvo-rca-sample:does-not-exist', cmd: ['true'], owner })).rejects.toThrow(
-      /No such image/,
+      /no such image/i, // Docker: "No such image"; podman: "no such image: ... image not known"
     );
   });
 });
