@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { hostname } from 'node:os';
 import { ownerHost } from './host-identity';
 import { currentOwner, formatOwnerId, ownerIsAlive, parseOwnerId } from './owner-id';
 import { ProcessTable } from './process-table';
