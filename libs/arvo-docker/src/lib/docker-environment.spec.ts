@@ -215,7 +215,8 @@ describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', 
 
     expect(completed(killed)).toEqual({ returnCode: -1, output: 'before\n' });
     expect(completed(await sandbox.exec('echo after'))).toEqual({ returnCode: 0, output: 'after\n' });
-  });
+    // The container's processes are restarted through the engine in between: a bound for a loaded machine.
+  }, 60_000);
 
   it('runs commands and reads files through its one shell session, with no engine exec of their own', async () => {
     const other = await makeTaskWorkspace(root);

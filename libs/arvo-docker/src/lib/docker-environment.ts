@@ -317,6 +317,20 @@ export class ArvoDockerEnvironment implements Sandbox {
     await this.context.engineGate(() => container.restart({ t: 0 })).catch((error: unknown) => {
       this.spec.onProgress?.(`${this.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
     });
+    await this.ensureRunning(container);
+  }
+
+  /**
+   * A restart can leave the container stopped: seen now and then on Docker 20.10 with `t=0`, the next exec
+   * then finding it "in a stopped state". It is started again, so that the task keeps its sandbox.
+   */
+  private async ensureRunning(container: Docker.Container): Promise<void> {
+    const state = await container.inspect().then((info) => info.State, () => undefined);
+    if (!state || state.Running || this.stopped) return;
+    this.spec.onProgress?.(`${this.name}: the container was found stopped after its restart; starting it again`);
+    await container.start().catch((error: unknown) => {
+      this.spec.onProgress?.(`${this.name}: starting it again failed: ${engineReason(error)}`);
+    });
   }
 
   private async housekeeping(container: Docker.Container, script: string, what: string): Promise<{ output: string }> {
