@@ -34,7 +34,7 @@ export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type L
 export { bubblewrapWorks, probeBubblewrap, type BubblewrapProbe } from './lib/bubblewrap';
 export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
 export { BUILD_CAPABILITIES, containerName, taskContainerSpec } from './lib/container-spec';
-export { DOCKER_TRAITS, EngineProbe, engineTraits, type EngineKind, type EngineTraits } from './lib/engine-traits';
+export { engineKind, type EngineKind } from './lib/engine-kind';
 export { SANDBOX_WORKSPACE } from './lib/command-guard';
 export { HeadTailCap } from './lib/output-cap';
 export { ownerHost } from './lib/host-identity';

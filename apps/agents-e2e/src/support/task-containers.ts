@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { createDockerClient, engineTraits, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
+import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {
@@ -33,7 +33,7 @@ export class TaskContainers {
    * (or none) answers 200 with an empty body.
    */
   private topArgs(): Promise<string> {
-    this.psArgs ??= this.docker.version().then((version) => (engineTraits(version).kind === 'podman' ? 'pid,args' : '-eo pid,args'));
+    this.psArgs ??= this.docker.version().then((version) => (engineKind(version) === 'podman' ? 'pid,args' : '-eo pid,args'));
     return this.psArgs;
   }
 

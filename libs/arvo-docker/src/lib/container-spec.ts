@@ -35,15 +35,13 @@ export interface TaskContainerInput {
   options: SandboxOptions;
   /** Ask the engine to limit the container's disk (only some storage drivers can). */
   storageLimit: boolean;
-  /** Let the engine delete the container once it stops (default); see `EngineTraits.autoRemove`. */
-  autoRemove?: boolean;
 }
 
 /** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
 export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCreateOptions {
   const { options } = input;
   // The keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor
-  // leaves nothing running for long; AutoRemove then deletes the container (on engines that allow it).
+  // leaves nothing running for long; the stopped container is removed by its sandbox or by the reaper.
   const keepAliveS = options.taskTimeoutS + options.keepAliveMarginS;
   return {
     name: input.name,
@@ -59,7 +57,9 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
     AttachStderr: false,
     HostConfig: {
       Init: true,
-      AutoRemove: input.autoRemove ?? true,
+      // Never AutoRemove: an engine may remove such a container in the middle of its restart (see README,
+      // "Restart and AutoRemove"), and the restart is how a task's leftover processes are ended.
+      AutoRemove: false,
       NetworkMode: 'none',
       Memory: options.memoryBytes,
       MemorySwap: options.memoryBytes,

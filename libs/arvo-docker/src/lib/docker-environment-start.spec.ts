@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
-import { engineTraits, type EngineTraits } from './engine-traits';
+import { engineKind, type EngineKind } from './engine-kind';
 import { FakeRegistry } from './fake-registry.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
@@ -38,7 +38,7 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
   const noSleepImage = `arvo-rca-test-nosleep:${randomUUID().slice(0, 8)}`;
   const noBashImage = `arvo-rca-test-nobash:${randomUUID().slice(0, 8)}`;
   let root: string;
-  let engine: EngineTraits;
+  let engine: EngineKind;
   const factories: DockerSandboxFactory[] = [];
 
   function spec(image: string, workspaceDir: string, progress: string[] = []): SandboxSpec {
@@ -59,7 +59,7 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
 
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-docker-start-');
-    engine = engineTraits(await docker.version());
+    engine = engineKind(await docker.version());
     // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
     // no base64 either (the shell session needs nothing but sh), and no tar (the workspace goes in through the engine).
     await buildTestImage(docker, noSleepImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
@@ -238,7 +238,7 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     const made = factory({ startConcurrency: 1, startPacing: 'fixed' });
     const sandboxes = await Promise.all([1, 2, 3].map(async () => made.create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)))));
     const names = new Set(sandboxes.map((sandbox) => sandbox.name));
-    const stopEvent = engine.kind === 'podman' ? 'die' : 'kill';
+    const stopEvent = engine === 'podman' ? 'die' : 'kill';
     // The gate paces create and start; the session's first command waits outside it.
     const readyEvent = 'start';
     // In the order they happened: podman delivers its events in batches, not always in that order.
@@ -273,16 +273,14 @@ describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
     expect(removals).toEqual([stopEvent, 'destroy', stopEvent, 'destroy', stopEvent, 'destroy']);
   }, 60_000);
 
-  it('ends the keep-alive by itself after the task limit plus the margin; the engine removes the container, or its sandbox does where the engine may not', async () => {
+  it('ends the keep-alive by itself after the task limit plus the margin: the container stops, running nothing, until its sandbox removes it', async () => {
     const sandbox = factory({ taskTimeoutS: 1, keepAliveMarginS: 1 }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
     await sandbox.start();
-    // Docker removes it (AutoRemove); podman gets none (see EngineTraits.autoRemove): it stops, running nothing.
-    const listed = async (): Promise<string[]> => (engine.autoRemove ? ourContainers() : ourRunningContainers());
     const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && (await listed()).includes(`/${sandbox.name}`)) await new Promise((resolve) => setTimeout(resolve, 250));
+    while (Date.now() < deadline && (await ourRunningContainers()).includes(`/${sandbox.name}`)) await new Promise((resolve) => setTimeout(resolve, 250));
 
-    expect(await listed()).not.toContain(`/${sandbox.name}`);
-    if (!engine.autoRemove) expect(await ourContainers()).toContain(`/${sandbox.name}`);
+    expect(await ourRunningContainers()).not.toContain(`/${sandbox.name}`);
+    expect(await ourContainers()).toContain(`/${sandbox.name}`);
     await sandbox.stop();
     expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
   }, 30_000);

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { BUILD_CAPABILITIES } from './container-spec';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
-import { engineTraits, type EngineTraits } from './engine-traits';
+import { engineKind, type EngineKind } from './engine-kind';
 import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
 import { ProcessTable } from './process-table';
@@ -29,12 +29,12 @@ describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', 
   let cache: string;
   let factory: DockerSandboxFactory;
   let sandbox: Sandbox;
-  let engine: EngineTraits;
+  let engine: EngineKind;
   const progress: string[] = [];
 
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-docker-env-');
-    engine = engineTraits(await docker.version());
+    engine = engineKind(await docker.version());
     cache = join(root, 'cache');
     await mkdir(join(cache, 'sample', '1'), { recursive: true });
     await writeFile(join(cache, 'sample', '1', 'patch.diff'), 'the answer\n');
@@ -64,15 +64,15 @@ describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', 
       PidsLimit: 1024,
       NanoCpus: defaultContainerCpus() * 1e9,
       SecurityOpt: ['no-new-privileges'],
+      AutoRemove: false,
     });
-    if (engine.kind === 'docker') {
-      expect(info.HostConfig).toMatchObject({ AutoRemove: true, CapDrop: ['ALL'] });
+    if (engine === 'docker') {
+      expect(info.HostConfig).toMatchObject({ CapDrop: ['ALL'] });
       expect([...(info.HostConfig.CapAdd ?? [])].sort()).toEqual([...BUILD_CAPABILITIES].sort());
       expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['none']);
     } else {
       // podman reports the capabilities it dropped one by one and lists no network for `none`; what the
       // container really holds is checked from inside, below.
-      expect(info.HostConfig.AutoRemove).toBe(false);
       expect(Object.keys(info.NetworkSettings.Networks ?? {})).toEqual([]);
     }
     expect(info.Mounts).toEqual([]);

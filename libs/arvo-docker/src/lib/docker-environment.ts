@@ -7,7 +7,6 @@ import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { containerName, taskContainerSpec } from './container-spec';
 import { DiskWatchdog } from './disk-watchdog';
-import type { EngineProbe } from './engine-traits';
 import { FrameDemuxer } from './frame-demuxer';
 import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix, type CommandRun } from './exec-command';
 import type { ImagePuller } from './image-puller';
@@ -31,8 +30,6 @@ export interface DockerSandboxContext {
   engineGate: EngineGate;
   /** Whether the engine limits a container's disk (`StorageOpt`); learnt at the first create, shared by one factory. */
   storageLimits: { supported?: boolean };
-  /** What the engine is, where engines differ (podman: no AutoRemove); asked once by one factory. */
-  engine: EngineProbe;
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;
 }
@@ -196,9 +193,7 @@ export class ArvoDockerEnvironment implements Sandbox {
   }
 
   private async createContainer(): Promise<Docker.Container> {
-    const engine = await this.context.engine.traits();
-    if (!engine.autoRemove) this.spec.onProgress?.(`${this.name}: ${engine.describe} cannot restart a container it auto-removes; this one is removed when its sandbox stops, or by the reaper`);
-    const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options, autoRemove: engine.autoRemove };
+    const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options };
     const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec({ ...input, storageLimit }));
     const storage = this.context.storageLimits;
     const askedForLimit = storage.supported !== false;
@@ -316,20 +311,6 @@ export class ArvoDockerEnvironment implements Sandbox {
     if (this.stopped) return;
     await this.context.engineGate(() => container.restart({ t: 0 })).catch((error: unknown) => {
       this.spec.onProgress?.(`${this.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
-    });
-    await this.ensureRunning(container);
-  }
-
-  /**
-   * A restart can leave the container stopped: seen now and then on Docker 20.10 with `t=0`, the next exec
-   * then finding it "in a stopped state". It is started again, so that the task keeps its sandbox.
-   */
-  private async ensureRunning(container: Docker.Container): Promise<void> {
-    const state = await container.inspect().then((info) => info.State, () => undefined);
-    if (!state || state.Running || this.stopped) return;
-    this.spec.onProgress?.(`${this.name}: the container was found stopped after its restart; starting it again`);
-    await container.start().catch((error: unknown) => {
-      this.spec.onProgress?.(`${this.name}: starting it again failed: ${engineReason(error)}`);
     });
   }
 

@@ -3,7 +3,6 @@ import { probeBubblewrap } from './bubblewrap';
 import { removeContainer } from './container-removal';
 import { engineAnswers } from './docker-client';
 import { ArvoDockerEnvironment } from './docker-environment';
-import { EngineProbe } from './engine-traits';
 import { createEngineGate, type EngineGate } from './engine-gate';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
@@ -40,7 +39,6 @@ export class DockerSandboxFactory implements SandboxFactory {
   private readonly images: ImagePuller;
   private readonly engineGate: EngineGate;
   private readonly storageLimits: { supported?: boolean } = {};
-  private readonly engine: EngineProbe;
 
   constructor(
     private readonly docker: Docker,
@@ -48,12 +46,11 @@ export class DockerSandboxFactory implements SandboxFactory {
     readonly owner: string,
   ) {
     this.images = new ImagePuller(docker);
-    this.engine = new EngineProbe(docker);
     this.engineGate = createEngineGate(options.startConcurrency, { fixed: options.startPacing === 'fixed' });
   }
 
   create(spec: SandboxSpec): Sandbox {
-    const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, engineGate: this.engineGate, storageLimits: this.storageLimits, engine: this.engine, onStopped: this.forget };
+    const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, engineGate: this.engineGate, storageLimits: this.storageLimits, onStopped: this.forget };
     const sandbox = new ArvoDockerEnvironment(context, spec);
     this.live.add(sandbox);
     return sandbox;
