@@ -10,7 +10,7 @@ const PURPLE = 'http://purple:9019/';
 /** What a green agent running `request`'s shard returns: every task failed, the green's figures present. */
 function greenResult(tasks: string[], index: number, count: number, seconds: number): AssessmentResult {
   const mine = tasks.filter((_, position) => position % count === index);
-  const records = mine.map((taskId) => ({ taskId, metrics: failedTask(`${taskId} failed`), run: { seconds, commands: 1, failedCommands: 0 } }));
+  const records = mine.map((taskId) => ({ taskId, metrics: failedTask(`${taskId} failed`), run: { seconds, commands: 1, failedCommands: 0, attempts: 1 } }));
   return aggregateResults(records, seconds, { index, count });
 }
 

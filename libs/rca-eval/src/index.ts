@@ -47,6 +47,7 @@ export {
 } from './lib/task-scoring';
 export {
   aggregateResults,
+  resultKeys,
   RESULT_DOMAIN,
   WHOLE_LIST,
   type AssessmentResult,

@@ -28,7 +28,7 @@ const noUsage = {
   time_cost_sec: null,
   llm_requests: null,
 };
-const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null };
+const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null, n_attempts: null };
 const usage = (input: number, cost: number): TaskUsage => ({
   input_tokens: input,
   cache_read_tokens: 10,
@@ -177,13 +177,13 @@ describe('aggregateResults', () => {
   it("keeps the green agent's own wall time and command counts of each task, null where it has none", () => {
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: halfRight, run: { seconds: 61.27, commands: 14, failedCommands: 3 } },
+        { taskId: 'arvo:1', metrics: halfRight, run: { seconds: 61.27, commands: 14, failedCommands: 3, attempts: 1 } },
         { taskId: 'arvo:2', metrics: failedTask('no such task') },
       ],
       62,
     );
 
-    expect(result.task_metrics['arvo:1']).toMatchObject({ wall_time_sec: 61.3, n_commands: 14, n_failed_commands: 3 });
+    expect(result.task_metrics['arvo:1']).toMatchObject({ wall_time_sec: 61.3, n_commands: 14, n_failed_commands: 3, n_attempts: 1 });
     expect(result.task_metrics['arvo:2']).toMatchObject(noRun);
   });
 });

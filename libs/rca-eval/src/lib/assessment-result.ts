@@ -18,6 +18,8 @@ export interface TaskRun {
   seconds: number;
   commands: number;
   failedCommands: number;
+  /** How many times the green agent ran the task: more than 1 when an infrastructure failure was retried. */
+  attempts: number;
 }
 
 /** A task's entry in the Result: the judge's record, the solver's usage (null each when it reported none), the green's own figures. */
@@ -28,6 +30,8 @@ export type TaskResult = TaskMetrics &
     /** Commands the green agent ran for the solver, and how many of those did not return 0. */
     n_commands: number | null;
     n_failed_commands: number | null;
+    /** Times the green agent ran the task (an infrastructure failure is run again). */
+    n_attempts: number | null;
   };
 
 /** The Result; the usage fields are totals over the tasks that reported usage, null when none did. */
@@ -94,7 +98,7 @@ export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: 
     line_proximity_mean: mean('line_proximity'),
     func_topk_recall_mean: topKMean('func_topk_recall'),
     line_topk_recall_mean: topKMean('line_topk_recall'),
-    task_metrics: byTaskId(tasks.map((task, index) => [task.taskId, entries[index]])),
+    task_metrics: Object.fromEntries(resultKeys(tasks.map((task) => task.taskId)).map((key, index) => [key, entries[index]])),
   };
 }
 
@@ -106,6 +110,7 @@ function taskResult({ metrics, run }: TaskRecord): TaskResult {
     wall_time_sec: run ? tenths(run.seconds) : null,
     n_commands: run ? run.commands : null,
     n_failed_commands: run ? run.failedCommands : null,
+    n_attempts: run ? run.attempts : null,
   };
 }
 
@@ -132,14 +137,18 @@ function usageBy(value: (field: keyof TaskUsage) => number | null): Nullable<Tas
   };
 }
 
-function byTaskId(tasks: readonly [string, TaskResult][]): Record<string, TaskResult> {
-  const records: Record<string, TaskResult> = {};
-  for (const [taskId, entry] of tasks) {
+/**
+ * Each requested task's key in `task_metrics`, in order: its id, and `<id>#2`, `<id>#3`... for the same id
+ * requested again. A task's identity in a run: a URL or a port has no part in it.
+ */
+export function resultKeys(taskIds: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return taskIds.map((taskId) => {
     let key = taskId;
-    for (let copy = 2; key in records; copy++) key = `${taskId}#${copy}`;
-    records[key] = entry;
-  }
-  return records;
+    for (let copy = 2; seen.has(key); copy++) key = `${taskId}#${copy}`;
+    seen.add(key);
+    return key;
+  });
 }
 
 function tenths(seconds: number): number {

@@ -10,7 +10,7 @@ const truth: GroundTruth = {
 };
 const right = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', truth);
 const usage = { input_tokens: 100, cache_read_tokens: 0, cache_creation_tokens: 0, output_tokens: 10, est_usd_cost: 0.25, time_cost_sec: 3, llm_requests: 2 };
-const run = { seconds: 5, commands: 3, failedCommands: 1 };
+const run = { seconds: 5, commands: 3, failedCommands: 1, attempts: 1 };
 
 // sample:1..5 split over two shards: 0 gets 1, 3, 5; 1 gets 2, 4.
 function shards(): AssessmentResult[] {

@@ -43,6 +43,6 @@ function recordsOf(result: AssessmentResult): TaskRecord[] {
 }
 
 function runOf(entry: TaskResult): Pick<TaskRecord, 'run'> {
-  const { wall_time_sec: seconds, n_commands: commands, n_failed_commands: failedCommands } = entry;
-  return seconds === null || commands === null || failedCommands === null ? {} : { run: { seconds, commands, failedCommands } };
+  const { wall_time_sec: seconds, n_commands: commands, n_failed_commands: failedCommands, n_attempts: attempts } = entry;
+  return seconds === null || commands === null || failedCommands === null ? {} : { run: { seconds, commands, failedCommands, attempts: attempts ?? 1 } };
 }

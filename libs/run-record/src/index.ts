@@ -1,0 +1,22 @@
+export { writeFileAtomic, writeJsonAtomic } from './lib/atomic-file';
+export { RecordError, type RecordErrorCode } from './lib/record-error';
+export {
+  ASSESSMENT_FORMAT,
+  RECORDS_FOLDER,
+  SOURCES_FORMAT,
+  TASK_FORMAT,
+  type AgentIdentity,
+  type AssessmentFile,
+  type RankedSpan,
+  type RecordSession,
+  type ScoringSettings,
+  type SolverIdentity,
+  type SourceExcerpt,
+  type SourcesFile,
+  type Span,
+  type TaskFile,
+  type TaskFiles,
+} from './lib/record-format';
+export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';
+export { RecordWriter, type FinishedTask, type NewAssessment, type TaskEvidence } from './lib/record-writer';
+export { taskFolderName } from './lib/task-folder';

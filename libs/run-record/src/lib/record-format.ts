@@ -1,0 +1,109 @@
+// The run record: one folder per assessment, in the run directory, that a crash cannot corrupt.
+//
+//   <run dir>/assessments/<record id>/
+//     assessment.json           what was asked, of whom, under which scoring settings (AssessmentFile)
+//     tasks/<task folder>/
+//       crash.txt fix.diff loc.json sources.json   what the viewer shows of the task, written first
+//       result.json             the task's outcome (TaskFile), written last and atomically: its commit point
+//     result.json               the Result over every task recorded so far
+//
+// Paths inside the record are relative to the run directory, so that a copied or moved run stays whole.
+import type { Shard, TaskMetrics, TaskRun } from '@arvo-rca/rca-eval';
+
+export const ASSESSMENT_FORMAT = 'arvo-rca-assessment-1';
+export const TASK_FORMAT = 'arvo-rca-task-1';
+export const SOURCES_FORMAT = 'arvo-rca-sources-1';
+
+/** Where records live inside a run directory. */
+export const RECORDS_FOLDER = 'assessments';
+
+/** An agent as its card names it. */
+export interface AgentIdentity {
+  name: string;
+  version: string;
+}
+
+/** The solver: its card, the model it declares (null when it declares none), and where it was reached (not part of its identity). */
+export interface SolverIdentity extends AgentIdentity {
+  model: string | null;
+  url: string;
+}
+
+/** One run of the assessment on this record: the first, then each resume. */
+export interface RecordSession {
+  started_at: string;
+  /** Set when the session ended by itself; a killed session's end is its last recorded task's. */
+  ended_at: string | null;
+  /** Tasks this session set out to run. */
+  tasks: number;
+  retry_failed: boolean;
+}
+
+export interface AssessmentFile {
+  format: typeof ASSESSMENT_FORMAT;
+  id: string;
+  started_at: string;
+  /** The task ids of this record, in the order requested (this shard's part of the list). */
+  tasks: string[];
+  concurrency: number;
+  shard: Shard;
+  assessor: AgentIdentity;
+  solver: SolverIdentity;
+  /** The assessor's settings that can change a score, and their hash: a resume under other settings is refused. */
+  settings: ScoringSettings;
+  settings_hash: string;
+  sessions: RecordSession[];
+}
+
+export type ScoringSettings = Record<string, string | number>;
+
+/** Files of a task inside the record, relative to the run directory; null when there is none. */
+export interface TaskFiles {
+  trajectory: string | null;
+  log: string | null;
+  crash_report: string | null;
+  fix: string | null;
+  submission: string | null;
+  sources: string | null;
+}
+
+export interface TaskFile {
+  format: typeof TASK_FORMAT;
+  /** The task's key in the Result: its id, or `<id>#2` for the same id requested again. */
+  task: string;
+  task_id: string;
+  context_id: string;
+  /** The session (index into `sessions`) that ran it, and when it ended. */
+  session: number;
+  finished_at: string;
+  metrics: TaskMetrics;
+  run: TaskRun;
+  files: TaskFiles;
+}
+
+/** Source lines around the fix and the solver's answer, read from the vulnerable tree before it was removed. */
+export interface SourcesFile {
+  format: typeof SOURCES_FORMAT;
+  files: SourceExcerpt[];
+}
+
+export interface SourceExcerpt {
+  /** The file's path in the source tree. */
+  path: string;
+  /** Line number of `lines[0]`. */
+  start: number;
+  lines: string[];
+  /** Lines the fix changed (before the fix), and lines the solver named, as 1-based inclusive spans. */
+  fix: Span[];
+  predicted: RankedSpan[];
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** A span the solver named, with its rank in loc.json (1 is its first guess). */
+export interface RankedSpan extends Span {
+  rank: number;
+}

@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
+import { aggregateResults, resultKeys, type AssessmentResult, type TaskStatus } from '@arvo-rca/rca-eval';
+import { ASSESSMENT_FORMAT, TASK_FORMAT, type AssessmentFile, type TaskFile } from './record-format';
+import { RecordError } from './record-error';
+import { taskFolderName } from './task-folder';
+
+/** A task whose record cannot be used, and why in words. */
+export interface DamagedTask {
+  task: string;
+  reason: string;
+}
+
+/** A record as found on disk: every task's state, read once. */
+export interface RecordScan {
+  folder: string;
+  /** The run directory that holds the record. */
+  runDir: string;
+  assessment: AssessmentFile;
+  /** Every task's key, in the requested order. */
+  keys: string[];
+  done: Map<string, TaskFile>;
+  damaged: DamagedTask[];
+  /** Tasks with no result yet: they were running, or had not started, when the session ended. */
+  missing: string[];
+}
+
+// Statuses that say nothing of the solver: the task broke around it, or was cut short.
+const NOT_THE_SOLVERS: readonly TaskStatus[] = ['failed', 'interrupted'];
+const STATUSES: readonly TaskStatus[] = ['scored', 'no_submission', 'invalid_submission', 'failed', 'interrupted', 'disk_limit_exceeded', 'no_ground_truth'];
+// Files read at once: a 1,000-task record is read in parallel, without 1,000 open files.
+const READS_AT_ONCE = 32;
+
+/** Reads the record in `folder`. A record without a readable `assessment.json` cannot be resumed: that is an error that says why. */
+export async function scanRecord(folder: string): Promise<RecordScan> {
+  const assessment = await readAssessment(folder);
+  const keys = resultKeys(assessment.tasks);
+  const limit = pLimit(READS_AT_ONCE);
+  const states = await Promise.all(keys.map((key) => limit(() => readTask(folder, key))));
+  const scan: RecordScan = { folder, runDir: dirname(dirname(folder)), assessment, keys, done: new Map(), damaged: [], missing: [] };
+  keys.forEach((key, index) => {
+    const state = states[index];
+    if (state.kind === 'done') scan.done.set(key, state.file);
+    else if (state.kind === 'damaged') scan.damaged.push({ task: key, reason: state.reason });
+    else scan.missing.push(key);
+  });
+  return scan;
+}
+
+/** What a resume runs: tasks without a usable result, and with `retryFailed`, tasks that failed around the solver or were cut short. */
+export function tasksToRun(scan: RecordScan, retryFailed: boolean): string[] {
+  return scan.keys.filter((key) => {
+    const file = scan.done.get(key);
+    return !file || (retryFailed && NOT_THE_SOLVERS.includes(file.metrics.status));
+  });
+}
+
+/**
+ * The Result of everything recorded, in the requested order, as one uninterrupted run would give it: its
+ * time is the sum of the sessions' (a killed session lasted until its last recorded task).
+ */
+export function recordResult(assessment: AssessmentFile, tasks: ReadonlyMap<string, TaskFile>): AssessmentResult {
+  const keys = resultKeys(assessment.tasks);
+  const recorded = keys.flatMap((key) => {
+    const file = tasks.get(key);
+    return file ? [{ taskId: file.task_id, metrics: file.metrics, run: file.run }] : [];
+  });
+  return aggregateResults(recorded, sessionSeconds(assessment, [...tasks.values()]), assessment.shard);
+}
+
+function sessionSeconds(assessment: AssessmentFile, tasks: readonly TaskFile[]): number {
+  return assessment.sessions.reduce((total, session, index) => {
+    const ends = tasks.filter((task) => task.session === index).map((task) => Date.parse(task.finished_at));
+    const end = session.ended_at ? Date.parse(session.ended_at) : Math.max(Date.parse(session.started_at), ...ends);
+    return total + Math.max(0, end - Date.parse(session.started_at)) / 1000;
+  }, 0);
+}
+
+async function readAssessment(folder: string): Promise<AssessmentFile> {
+  const path = join(folder, 'assessment.json');
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new RecordError('RECORD_MISSING', `${folder} is not a run record: ${error.code === 'ENOENT' ? 'it has no assessment.json' : `assessment.json cannot be read (${error.message})`}`);
+  });
+  const value = parseJson(text);
+  const problem = value.ok ? assessmentProblem(value.value) : value.reason;
+  if (problem) throw new RecordError('RECORD_DAMAGED', `${path} is damaged: ${problem}; the record cannot be resumed`);
+  return (value as { value: AssessmentFile }).value;
+}
+
+type TaskState = { kind: 'done'; file: TaskFile } | { kind: 'damaged'; reason: string } | { kind: 'missing' };
+
+async function readTask(folder: string, key: string): Promise<TaskState> {
+  const path = join(folder, 'tasks', taskFolderName(key), 'result.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'damaged', reason: `result.json cannot be read: ${(error as Error).message}` };
+  }
+  const value = parseJson(text);
+  if (!value.ok) return { kind: 'damaged', reason: `result.json is ${value.reason}` };
+  const problem = taskProblem(value.value, key);
+  return problem ? { kind: 'damaged', reason: `result.json ${problem}` } : { kind: 'done', file: value.value as TaskFile };
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (text.trim() === '') return { ok: false, reason: 'empty' };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, reason: `not whole JSON (${(error as Error).message})` };
+  }
+}
+
+function assessmentProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'it is not a JSON object';
+  if (value['format'] !== ASSESSMENT_FORMAT) return `its format is ${JSON.stringify(value['format'])}, not ${ASSESSMENT_FORMAT}`;
+  if (!Array.isArray(value['tasks']) || !value['tasks'].every((task) => typeof task === 'string')) return 'it has no list of tasks';
+  if (!Array.isArray(value['sessions'])) return 'it has no sessions';
+  if (!isObject(value['solver']) || !isObject(value['settings']) || typeof value['settings_hash'] !== 'string') return 'it does not say which solver and settings it ran with';
+  return undefined;
+}
+
+function taskProblem(value: unknown, key: string): string | undefined {
+  if (!isObject(value)) return 'is not a JSON object';
+  if (value['format'] !== TASK_FORMAT) return `has format ${JSON.stringify(value['format'])}, not ${TASK_FORMAT}`;
+  if (value['task'] !== key) return `is the record of ${JSON.stringify(value['task'])}, not of ${key}`;
+  const metrics = value['metrics'];
+  if (!isObject(metrics) || !STATUSES.includes(metrics['status'] as TaskStatus)) return 'has no metrics with a known status';
+  const run = value['run'];
+  if (!isObject(run) || !['seconds', 'commands', 'failedCommands', 'attempts'].every((field) => typeof run[field] === 'number')) return 'has no run figures';
+  if (typeof value['session'] !== 'number' || typeof value['finished_at'] !== 'string') return 'does not say when it was recorded';
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,129 @@
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { aggregateResults, failedTask, interruptedTask, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { RecordError } from './record-error';
+import { recordResult, scanRecord, tasksToRun } from './record-scan';
+import { RecordWriter, type FinishedTask, type NewAssessment } from './record-writer';
+
+const assessment = (tasks: string[]): NewAssessment => ({
+  tasks,
+  concurrency: 2,
+  shard: { index: 0, count: 1 },
+  assessor: { name: 'green', version: '1' },
+  solver: { name: 'purple', version: '1', model: 'baseline', url: 'http://127.0.0.1:1/' },
+  settings: { TASK_TIMEOUT_S: 60 },
+  settings_hash: 'abc',
+});
+
+const noEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
+
+function finished(task: string, metrics: TaskMetrics, taskId = task.split('#')[0]): FinishedTask {
+  return { task, task_id: taskId, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: noEvidence };
+}
+
+const truth: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 } }], project: null, notes: [] };
+const submitted = scoreSubmission('{"locations": [{"file": "src/a.c", "function": "parse", "line_start": 10, "line_end": 12}]}', truth);
+
+describe('the run record', () => {
+  let runDir: string;
+
+  beforeEach(async () => {
+    runDir = await mkdtemp(join(tmpdir(), 'run-record-'));
+  });
+
+  afterEach(async () => {
+    await rm(runDir, { recursive: true, force: true });
+  });
+
+  it('holds each task the moment it is written, and the tasks not yet written as missing', async () => {
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:1']));
+    await writer.writeTask(finished('sample:1', submitted));
+    await writer.writeTask(finished('sample:1#2', submitted));
+
+    const scan = await scanRecord(writer.folder);
+
+    expect(scan.keys).toEqual(['sample:1', 'sample:2', 'sample:1#2']);
+    expect([...scan.done.keys()]).toEqual(['sample:1', 'sample:1#2']);
+    expect(scan.missing).toEqual(['sample:2']);
+    expect(scan.damaged).toEqual([]);
+    expect(scan.runDir).toBe(runDir);
+  });
+
+  it('reports a truncated, an empty and a foreign result task by task, and runs them again', async () => {
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:3', 'sample:4']));
+    for (const task of ['sample:1', 'sample:2', 'sample:3', 'sample:4']) await writer.writeTask(finished(task, submitted));
+    const result = (task: string): string => join(writer.folder, 'tasks', task, 'result.json');
+    await truncate(result('sample_1'), 40);
+    await writeFile(result('sample_2'), '');
+    await writeFile(result('sample_3'), await readFile(result('sample_4')));
+
+    const scan = await scanRecord(writer.folder);
+
+    expect(scan.damaged).toEqual([
+      { task: 'sample:1', reason: expect.stringMatching(/^result\.json is not whole JSON/) },
+      { task: 'sample:2', reason: 'result.json is empty' },
+      { task: 'sample:3', reason: 'result.json is the record of "sample:4", not of sample:3' },
+    ]);
+    expect(tasksToRun(scan, false)).toEqual(['sample:1', 'sample:2', 'sample:3']);
+  });
+
+  it('reruns infrastructure failures and interruptions only when asked, never a task the solver got wrong', async () => {
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:3']));
+    await writer.writeTask(finished('sample:1', failedTask('pulling the image failed')));
+    await writer.writeTask(finished('sample:2', interruptedTask('the green agent is shutting down')));
+    await writer.writeTask(finished('sample:3', scoreSubmission(null, truth)));
+
+    const scan = await scanRecord(writer.folder);
+
+    expect(tasksToRun(scan, false)).toEqual([]);
+    expect(tasksToRun(scan, true)).toEqual(['sample:1', 'sample:2']);
+  });
+
+  it('gives the Result of the recorded tasks in the requested order, whichever session wrote them', async () => {
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2']));
+    await writer.writeTask(finished('sample:2', submitted));
+    const resumed = await RecordWriter.resume(runDir, writer.folder, { tasks: 1, retryFailed: false });
+    await resumed.writeTask(finished('sample:1', failedTask('the engine stopped answering')));
+    const scan = await scanRecord(writer.folder);
+
+    const result = recordResult(scan.assessment, scan.done);
+
+    const expected = aggregateResults(
+      ['sample:1', 'sample:2'].map((task) => ({ taskId: task, metrics: scan.done.get(task)?.metrics as TaskMetrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 } })),
+      0,
+    );
+    expect({ ...result, time_used: 0 }).toEqual(expected);
+    expect(scan.assessment.sessions).toHaveLength(2);
+    expect([...scan.done.values()].map((task) => [task.task, task.session])).toEqual([
+      ['sample:1', 1],
+      ['sample:2', 0],
+    ]);
+  });
+
+  it('keeps the paths of files in the run directory relative to it, and others as they are', async () => {
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
+    const evidence = { ...noEvidence, crashReport: 'ERROR: AddressSanitizer', trajectory: join(runDir, 'trajectories', 't.traj.json'), log: '/elsewhere/sample_1.log' };
+    await writer.writeTask({ ...finished('sample:1', submitted), evidence });
+
+    const task = (await scanRecord(writer.folder)).done.get('sample:1');
+
+    expect(task?.files).toEqual({
+      crash_report: `assessments/${writer.id}/tasks/sample_1/crash.txt`,
+      fix: null,
+      submission: null,
+      sources: null,
+      trajectory: 'trajectories/t.traj.json',
+      log: '/elsewhere/sample_1.log',
+    });
+    expect(await readFile(join(runDir, task?.files.crash_report ?? ''), 'utf8')).toBe('ERROR: AddressSanitizer');
+  });
+
+  it('refuses a folder that is no record, and a damaged assessment.json, naming the problem', async () => {
+    await expect(scanRecord(runDir)).rejects.toThrow(new RecordError('RECORD_MISSING', `${runDir} is not a run record: it has no assessment.json`));
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
+    await truncate(join(writer.folder, 'assessment.json'), 10);
+
+    await expect(scanRecord(writer.folder)).rejects.toThrow(/assessment\.json is damaged: not whole JSON .*; the record cannot be resumed/);
+  });
+});
