@@ -22,7 +22,7 @@ function finished(task: string, metrics: TaskMetrics, taskId = task.split('#')[0
   return { task, task_id: taskId, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: noEvidence };
 }
 
-const truth: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 } }], project: null, notes: [] };
+const truth: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 }, change: 'modified' }], project: null, notes: [] };
 const submitted = scoreSubmission('{"locations": [{"file": "src/a.c", "function": "parse", "line_start": 10, "line_end": 12}]}', truth);
 
 describe('the run record', () => {
