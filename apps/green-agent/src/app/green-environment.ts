@@ -53,6 +53,11 @@ export class GreenEnvironment extends AgentEnvironment {
   @Min(1)
   TASK_TIMEOUT_S: number = 3600;
 
+  /** Times a task that fails around the solver (an image pull, the engine, an unreachable solver) is run, the first included. */
+  @IsInt()
+  @Min(1)
+  TASK_ATTEMPTS: number = 2;
+
   @IsInt()
   @Min(1024)
   MAX_OUTPUT_BYTES: number = 100 * 1024;

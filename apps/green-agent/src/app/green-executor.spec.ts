@@ -70,17 +70,17 @@ describeWithDocker("the green agent's entry: cancels for real, refuses what it c
     await expect(clients.peer(greenUrl).cancel(taskId, { deadlineMs: 30_000 })).rejects.toThrow(/not cancelable/i);
   });
 
-  it('fails a request whose Result cannot be saved, with the reason, instead of leaving it hanging', async () => {
+  it('fails a request whose record cannot be written, with the reason, instead of leaving it hanging', async () => {
     solver.turns = [{ complete: '[TASK FINISHED]' }];
-    rmSync(join(runDir, 'results'), { recursive: true, force: true });
-    writeFileSync(join(runDir, 'results'), 'not a folder');
+    rmSync(join(runDir, 'assessments'), { recursive: true, force: true });
+    writeFileSync(join(runDir, 'assessments'), 'not a folder');
     try {
       const events: PeerEvent[] = [];
       for await (const event of clients.peer(greenUrl).streamText(randomUUID(), assessment(['sample:1']), { deadlineMs: 120_000 })) events.push(event);
 
-      expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'failed', text: expect.stringMatching(/^the green agent failed unexpectedly: .*results/) });
+      expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'failed', text: expect.stringMatching(/^the green agent failed unexpectedly: .*assessments/) });
     } finally {
-      rmSync(join(runDir, 'results'), { force: true });
+      rmSync(join(runDir, 'assessments'), { force: true });
     }
   });
 });

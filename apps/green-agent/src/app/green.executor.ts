@@ -3,8 +3,9 @@ import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { findTaskKey, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
-import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentRequest } from './assessments';
+import { A2aPeerError, findTaskKey, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentListener, type AssessmentReport, type ResumePlan, type ResumeRequest } from './assessments';
+import { RecordError } from '@arvo-rca/run-record';
 import type { GreenEnvironment } from './green-environment';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from './task-assets';
 import { describeProgress, TaskContextService, type TaskOutcome } from './tasks';
@@ -64,7 +65,8 @@ export class GreenExecutor implements AgentExecutor {
     }
     // Task ids are checked against the configured sources here, where they arrive: a bad one starts nothing.
     const assessment = parseAssessmentRequest(text, events.userData(), this.assets);
-    if (assessment.kind === 'request') return this.runAssessment(assessment.request, events, signal);
+    if (assessment.kind === 'request') return this.runAssessment(events, describeAssessment(assessment.request), (listener) => this.assessments.run(assessment.request, listener, signal));
+    if (assessment.kind === 'resume') return this.resumeAssessment(assessment.resume, events, signal);
     if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
     const taskKey = findTaskKey(text);
     if (!taskKey) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
@@ -97,13 +99,31 @@ export class GreenExecutor implements AgentExecutor {
     events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));
   }
 
-  private async runAssessment(request: AssessmentRequest, events: TaskEvents, signal: AbortSignal): Promise<void> {
-    events.start(describeAssessment(request));
-    // Each progress line goes as text, for people, and as data, for drivers.
-    const { result, file } = await this.assessments.run(request, (line) => events.progress(formatTaskProgress(line), formatTaskProgressData(line)), signal);
+  /** Runs an assessment (new or resumed) into its record: the record's folder on the first status, the Result at the end. */
+  private async runAssessment(events: TaskEvents, description: string, run: (listener: AssessmentListener) => Promise<AssessmentReport>): Promise<void> {
+    events.start(description);
+    const report = await run({
+      // Each progress line goes as text, for people, and as data, for drivers.
+      report: (line) => events.progress(formatTaskProgress(line), formatTaskProgressData(line)),
+      recorded: (recordDir) => events.progress(`recording into ${recordDir}`, formatAssessmentSaved({ recordDir })),
+    });
+    const { result, recordDir, file } = report;
     events.artifact('Result', result);
     const text = `${result.n_scored} of ${result.n_tasks} tasks scored in ${result.time_used}s; results saved to ${file}`;
-    events.end(TaskState.TASK_STATE_COMPLETED, text, formatAssessmentSaved({ resultsFile: file }));
+    events.end(TaskState.TASK_STATE_COMPLETED, text, formatAssessmentSaved({ recordDir, resultsFile: file }));
+  }
+
+  /** A record that cannot be resumed (missing, damaged, run with another solver or settings) is refused with the reason, and nothing runs. */
+  private async resumeAssessment(resume: ResumeRequest, events: TaskEvents, signal: AbortSignal): Promise<void> {
+    let plan: ResumePlan;
+    try {
+      plan = await this.assessments.planResume(resume);
+    } catch (error) {
+      if (!(error instanceof RecordError) && !(error instanceof A2aPeerError)) throw error;
+      return events.reply(`Resume refused, nothing was run: ${error.message}`);
+    }
+    const what = `resuming record ${resume.recordId}: ${plan.tasks.length} of ${plan.scan.keys.length} tasks to run with ${resume.purpleUrl}`;
+    await this.runAssessment(events, what, (listener) => this.assessments.resume(plan, listener, signal));
   }
 }
 

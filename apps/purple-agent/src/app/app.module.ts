@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrlOf, validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrlOf, solverModelExtension, validateEnvironment } from '@arvo-rca/a2a-protocol';
 import { PurpleEnvironment } from './purple-environment';
 import { ModelFactory } from './models/model-factory';
 import { PurpleExecutor, SolverModule } from './solver';
@@ -25,6 +25,7 @@ export class AppModule {
                   `the green agent and submits ranked root-cause locations in loc.json. Model: ${models.modelName}.`,
                 version: PRODUCT_VERSION,
                 url: publicUrlOf(config),
+                extensions: [solverModelExtension(models.modelName)],
                 skills: [
                   {
                     id: 'root-cause-analysis',

@@ -1,4 +1,4 @@
-import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
+import type { AgentCard, AgentExtension, AgentSkill } from '@a2a-js/sdk';
 
 // The product's version, as agents announce it in their cards.
 export const PRODUCT_VERSION = '0.1.0';
@@ -12,6 +12,8 @@ export interface AgentCardSpec {
   /** Where peers reach the JSON-RPC endpoint: the `--card-url` flag, or http://host:port/. */
   url: string;
   skills: Pick<AgentSkill, 'id' | 'name' | 'description' | 'tags' | 'examples'>[];
+  /** Extensions the agent declares (a solver's model: `solverModelExtension`). */
+  extensions?: AgentExtension[];
 }
 
 /**
@@ -29,7 +31,7 @@ export function buildAgentCard(spec: AgentCardSpec): AgentCard {
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
     ],
     provider: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+    capabilities: { streaming: true, pushNotifications: false, extensions: spec.extensions ?? [] },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],

@@ -67,7 +67,7 @@ export class RecordWriter {
   }
 
   /** The task's files, then its `result.json`: a task is in the record once that file is. */
-  async writeTask(task: FinishedTask, now = new Date()): Promise<void> {
+  async writeTask(task: FinishedTask, now = new Date()): Promise<TaskFile> {
     const folder = join(this.folder, 'tasks', taskFolderName(task.task));
     await mkdir(folder, { recursive: true });
     const { evidence, ...rest } = task;
@@ -86,14 +86,19 @@ export class RecordWriter {
     };
     const file: TaskFile = { format: TASK_FORMAT, ...rest, session: this.session, finished_at: now.toISOString(), files };
     await writeJsonAtomic(join(folder, 'result.json'), file);
+    return file;
   }
 
-  /** The Result over the whole record, and the end of this session. */
-  async writeResult(result: AssessmentResult, now = new Date()): Promise<string> {
-    const path = join(this.folder, 'result.json');
-    await writeJsonAtomic(path, result);
+  /** This session ended by itself (its tasks ran, or were interrupted and recorded so). */
+  async endSession(now = new Date()): Promise<void> {
     this.assessment.sessions[this.session] = { ...this.assessment.sessions[this.session], ended_at: now.toISOString() };
     await writeJsonAtomic(join(this.folder, 'assessment.json'), this.assessment);
+  }
+
+  /** The Result over the whole record; its file's path. */
+  async writeResult(result: AssessmentResult): Promise<string> {
+    const path = join(this.folder, 'result.json');
+    await writeJsonAtomic(path, result);
     return path;
   }
 

@@ -56,7 +56,24 @@ export interface AssessmentRequest {
   ignoredConfigKeys: string[];
 }
 
-export type AssessmentParse = { kind: 'request'; request: AssessmentRequest } | { kind: 'invalid'; problems: string[] } | { kind: 'none' };
+/** A request to go on with a run record: the tasks come from the record, where they are parsed. */
+export interface ResumeRequest {
+  purpleUrl: string;
+  /** The record's id: its folder's name under `assessments/`. */
+  recordId: string;
+  /** Also run again the tasks that failed around the solver or were cut short. */
+  retryFailed: boolean;
+  /** The record's own concurrency unless the request gives one. */
+  concurrency?: number;
+}
+
+export type AssessmentParse =
+  | { kind: 'request'; request: AssessmentRequest }
+  | { kind: 'resume'; resume: ResumeRequest }
+  | { kind: 'invalid'; problems: string[] }
+  | { kind: 'none' };
+
+const RECORD_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
 
 /** Whether a message is an assessment request (JSON with `participants` or `config`), and if so, is it valid; every problem is named. */
 export function parseAssessmentRequest(text: string, data: unknown[], taskIds: TaskIdParser): AssessmentParse {
@@ -66,6 +83,7 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
   const participants = plainToInstance(Participants, isObject(body['participants']) ? body['participants'] : {});
   const problems = isObject(body['participants']) ? validateSync(participants).flatMap(messagesOf) : ['participants must be an object naming purple_agent'];
   if (!isObject(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids'] };
+  if ('resume' in body['config']) return parseResume(body['config'], participants.purple_agent, problems);
   const reading = readConfig(body['config']);
   const config = plainToInstance(TaskConfig, reading.values);
   problems.push(...validateSync(config, { stopAtFirstError: true }).flatMap((error) => messagesOf(error).map((message) => `${pathOf(error.property, reading)} ${message}`)));
@@ -85,6 +103,23 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
       shard,
       ignoredConfigKeys: reading.ignored,
     },
+  };
+}
+
+/** `config.resume` (a record id), `config.retry_failed` and `config.concurrency`; nothing else goes with them. */
+function parseResume(config: Record<string, unknown>, purpleUrl: string, problems: string[]): AssessmentParse {
+  const { resume, retry_failed: retryFailed, concurrency, ...rest } = config;
+  if (typeof resume !== 'string' || !RECORD_ID.test(resume)) problems.push(`config.resume (${JSON.stringify(resume)}) must be the id of a run record, the name of its folder under assessments/`);
+  if (retryFailed !== undefined && typeof retryFailed !== 'boolean') problems.push('config.retry_failed must be true or false');
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1 && (concurrency as number) <= MAX_CONCURRENCY)) {
+    problems.push(`config.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  const extra = Object.keys(rest);
+  if (extra.length > 0) problems.push(`config.resume takes its tasks and shard from the record; remove ${extra.map((key) => `config.${key}`).join(', ')}`);
+  if (problems.length > 0) return { kind: 'invalid', problems };
+  return {
+    kind: 'resume',
+    resume: { purpleUrl, recordId: resume as string, retryFailed: retryFailed === true, ...(concurrency === undefined ? {} : { concurrency: concurrency as number }) },
   };
 }
 

@@ -1,64 +1,181 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { TaskProgressLine } from '@arvo-rca/a2a-protocol';
-import { aggregateResults, type AssessmentResult, type TaskRecord } from '@arvo-rca/rca-eval';
+import { ConfigService } from '@nestjs/config';
+import { A2aClientFactory, PRODUCT_VERSION, type PeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
+import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
+import type { GreenEnvironment } from '../green-environment';
+import { TaskAssetsError, TaskAssetsService, type TaskRef } from '../task-assets';
 import { TaskContextService, type TaskOutcome } from '../tasks/task-context.service';
 import type { TaskProgressEvent } from '../tasks/task-progress';
-import type { AssessmentRequest } from './assessment-request';
+import type { AssessmentRequest, ResumeRequest } from './assessment-request';
+import { findRecord } from './record-location';
+import { scoringSettings, settingsDifferences, settingsHash, solverDifferences } from './scoring-settings';
 
-/** The run's log directory; results go to `<it>/results/`. */
+/** The run's log directory; records go to `<it>/assessments/`. */
 export const RUN_LOG_DIR = Symbol('RUN_LOG_DIR');
 
 export interface AssessmentReport {
   result: AssessmentResult;
-  /** Where the same JSON was saved. */
+  /** The record's folder, and the Result's file in it. */
+  recordDir: string;
   file: string;
 }
 
-/** Runs an assessment: its tasks, up to `concurrency` at a time, then the aggregated Result. */
+/** Who hears of an assessment as it runs: each task's lines, and the record's folder once it exists. */
+export interface AssessmentListener {
+  report: (line: TaskProgressLine) => void;
+  recorded: (recordDir: string) => void;
+}
+
+/** A task of a record: its key in the Result, and the task it names. */
+interface RecordTask {
+  key: string;
+  ref: TaskRef;
+}
+
+/** A resume that passed its checks: the record as found, and the tasks it runs. */
+export interface ResumePlan {
+  request: ResumeRequest;
+  scan: RecordScan;
+  tasks: RecordTask[];
+}
+
+interface Session {
+  writer: RecordWriter;
+  tasks: RecordTask[];
+  purpleUrl: string;
+  concurrency: number;
+  /** What the record held before this session: the Result covers both. */
+  recorded: ReadonlyMap<string, TaskFile>;
+}
+
+// How long the solver's card may take to answer when an assessment begins.
+const CARD_DEADLINE_MS = 15_000;
+
+/**
+ * Runs an assessment, up to `concurrency` tasks at a time, into a run record: each task is written the
+ * moment it ends, so that a crash loses only the tasks that were running, and a resume runs the rest.
+ * A task that failed around the solver is run again, up to TASK_ATTEMPTS times.
+ */
 @Injectable()
 export class AssessmentService {
   private readonly logger = new Logger(AssessmentService.name);
+  private readonly attempts: number;
+  private readonly settings: ReturnType<typeof scoringSettings>;
 
   constructor(
     private readonly tasks: TaskContextService,
+    private readonly assets: TaskAssetsService,
+    private readonly peers: A2aClientFactory,
     @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
-  ) {}
-
-  /**
-   * Runs the request's tasks; `report` hears each task start, step and finish, as typed lines. Once
-   * `signal` aborts (the requester canceled), running tasks end and the rest do not start: all of them
-   * are recorded as interrupted.
-   */
-  async run(request: AssessmentRequest, report: (line: TaskProgressLine) => void, signal?: AbortSignal): Promise<AssessmentReport> {
-    const started = Date.now();
-    const outcomes = await mapWithConcurrency(request.tasks, request.concurrency, async (ref) => {
-      const task = ref.key;
-      report({ task, kind: 'started' });
-      const outcome = await this.tasks.runTask(ref, request.purpleUrl, (event) => report(taskLine(task, event)), signal);
-      report({ task, kind: 'finished', status: outcome.metrics.status, detail: outcome.metrics.detail ?? '' });
-      return outcome;
+    config: ConfigService<GreenEnvironment, true>,
+  ) {
+    this.attempts = config.get('TASK_ATTEMPTS', { infer: true });
+    this.settings = scoringSettings({
+      SANDBOX: config.get('SANDBOX', { infer: true }),
+      TASK_TIMEOUT_S: config.get('TASK_TIMEOUT_S', { infer: true }),
+      COMMAND_TIMEOUT_S: config.get('COMMAND_TIMEOUT_S', { infer: true }),
+      MAX_OUTPUT_BYTES: config.get('MAX_OUTPUT_BYTES', { infer: true }),
+      CONTAINER_MEMORY: config.get('CONTAINER_MEMORY', { infer: true }),
+      CONTAINER_PIDS: config.get('CONTAINER_PIDS', { infer: true }),
+      CONTAINER_CPUS: config.get('CONTAINER_CPUS', { infer: true }),
+      CONTAINER_DISK: config.get('CONTAINER_DISK', { infer: true }),
     });
-    const records: TaskRecord[] = outcomes.map((outcome: TaskOutcome) => ({
-      taskId: outcome.taskKey,
-      metrics: outcome.metrics,
-      run: { seconds: outcome.seconds, commands: outcome.commands, failedCommands: outcome.failedCommands },
-    }));
-    const result = aggregateResults(records, (Date.now() - started) / 1000, request.shard);
-    const file = await this.save(result);
-    this.logger.log(`assessment of ${records.length} tasks done: ${result.n_scored} scored, results in ${file}`);
-    return { result, file };
   }
 
-  private async save(result: AssessmentResult): Promise<string> {
-    const dir = join(this.runLogDir, 'results');
-    await mkdir(dir, { recursive: true });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const file = join(dir, `assessment-${stamp}-${randomUUID().slice(0, 8)}.json`);
-    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
-    return file;
+  /**
+   * Runs the request's tasks into a new record. Once `signal` aborts (the requester canceled), running
+   * tasks end and the rest do not start: all of them are recorded as interrupted.
+   */
+  async run(request: AssessmentRequest, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
+    const solver = await this.solverIdentity(request.purpleUrl);
+    const writer = await RecordWriter.create(this.runLogDir, {
+      tasks: request.tasks.map((ref) => ref.key),
+      concurrency: request.concurrency,
+      shard: request.shard,
+      assessor: { name: 'arvo-rca green agent', version: PRODUCT_VERSION },
+      solver,
+      settings: this.settings,
+      settings_hash: settingsHash(this.settings),
+    });
+    listener.recorded(writer.folder);
+    const keys = resultKeys(request.tasks.map((ref) => ref.key));
+    const tasks = request.tasks.map((ref, index) => ({ key: keys[index], ref }));
+    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, concurrency: request.concurrency, recorded: new Map() }, listener, signal);
+  }
+
+  /**
+   * What a resume of a record would run. Refused (a RecordError) when the solver or the scoring settings
+   * differ from the recorded ones, or a task is one this agent cannot run; nothing is written.
+   */
+  async planResume(request: ResumeRequest): Promise<ResumePlan> {
+    const scan = await scanRecord(await findRecord(this.runLogDir, request.recordId));
+    const { assessment } = scan;
+    const card = await this.peers.peer(request.purpleUrl).card({ deadlineMs: CARD_DEADLINE_MS });
+    const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];
+    if (differences.length > 0) throw new RecordError('RESUME_REFUSED', `record ${assessment.id} was run otherwise: ${differences.join('; ')}`);
+    const taskIds = new Map(scan.keys.map((key, index) => [key, assessment.tasks[index]]));
+    const tasks = tasksToRun(scan, request.retryFailed).map((key) => ({ key, ref: this.parseRecorded(taskIds.get(key) ?? key, assessment.id) }));
+    return { request, scan, tasks };
+  }
+
+  /**
+   * Goes on with a record: its tasks without a usable result run (and, when asked, those that failed or
+   * were cut short), and the Result covers the whole record. A damaged task is named, then run again.
+   */
+  async resume(plan: ResumePlan, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
+    const { request, scan, tasks } = plan;
+    const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
+    listener.recorded(writer.folder);
+    for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
+    const concurrency = request.concurrency ?? scan.assessment.concurrency;
+    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, concurrency, recorded: scan.done }, listener, signal);
+  }
+
+  private async runSession(session: Session, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<AssessmentReport> {
+    const { writer, tasks } = session;
+    const done = new Map(session.recorded);
+    await mapWithConcurrency(tasks, session.concurrency, async (task) => {
+      listener.report({ task: task.ref.key, kind: 'started' });
+      const { outcome, attempts } = await this.runAttempts(task, session.purpleUrl, listener, signal);
+      const { evidence, metrics, commands, failedCommands, seconds, contextId } = outcome;
+      const file = await writer.writeTask({ task: task.key, task_id: task.ref.key, context_id: contextId, metrics, run: { seconds, commands, failedCommands, attempts }, evidence });
+      done.set(task.key, file);
+      listener.report({ task: task.ref.key, kind: 'finished', status: metrics.status, detail: metrics.detail ?? '' });
+    });
+    await writer.endSession();
+    const result = recordResult(writer.assessment, done);
+    const file = await writer.writeResult(result);
+    this.logger.log(`assessment of ${result.n_tasks} tasks done: ${result.n_scored} scored, record in ${writer.folder}`);
+    return { result, recordDir: writer.folder, file };
+  }
+
+  /** The task, run again while it fails around the solver (never when the solver got it wrong, nor once interrupted). */
+  private async runAttempts(task: RecordTask, purpleUrl: string, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<{ outcome: TaskOutcome; attempts: number }> {
+    const key = task.ref.key;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.tasks.runTask(task.ref, purpleUrl, (event) => listener.report(taskLine(key, event)), signal);
+      if (outcome.metrics.status !== 'failed' || attempt >= this.attempts || signal?.aborted) return { outcome, attempts: attempt };
+      listener.report({ task: key, kind: 'note', text: `attempt ${attempt} of ${this.attempts} failed (${outcome.metrics.detail ?? 'no reason'}); running it again` });
+    }
+  }
+
+  /** The solver as its card says; a card that cannot be read is recorded as such, and the tasks say why. */
+  private async solverIdentity(url: string): Promise<SolverIdentity> {
+    const card: PeerCard = await this.peers
+      .peer(url)
+      .card({ deadlineMs: CARD_DEADLINE_MS })
+      .catch((error: Error) => ({ name: `(card not read: ${error.message})`, version: '', model: null }));
+    return { ...card, url };
+  }
+
+  private parseRecorded(taskId: string, recordId: string): TaskRef {
+    try {
+      return this.assets.parse(taskId);
+    } catch (error) {
+      if (error instanceof TaskAssetsError) throw new RecordError('RESUME_REFUSED', `record ${recordId} names task ${taskId}, which this green agent cannot run: ${error.message}`);
+      throw error;
+    }
   }
 }
 

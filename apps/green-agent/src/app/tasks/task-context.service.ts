@@ -6,12 +6,14 @@ import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/arvo-docker';
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
-import { WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
+import type { TaskEvidence } from '@arvo-rca/run-record';
+import { taskLogFileName, WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
 import { TaskContext, type FinishReason } from './task-context';
 import type { TaskProgress } from './task-progress';
 import { SolverConversation } from './solver-conversation';
+import { sourceExcerpts } from './source-excerpts';
 import { loadTemplate, renderTaskDescription } from './task-description';
 
 /** What became of one task, scored. */
@@ -23,6 +25,8 @@ export interface TaskOutcome {
   commands: number;
   failedCommands: number;
   seconds: number;
+  /** What the run record keeps of the task for the viewer. */
+  evidence: TaskEvidence;
 }
 
 /** A validated task about to run: who it is, where it logs, whom it is handed to, and who may cancel it. */
@@ -106,10 +110,13 @@ export class TaskContextService implements BeforeApplicationShutdown {
     let prepared: PreparedTask | undefined;
     let truth: GroundTruth | null = null;
     let context: TaskContext | undefined;
+    const evidence: TaskEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: join(this.logging.runDirectory, taskLogFileName(taskKey)) };
     try {
       prepared = await this.assets.prepare(ref, log);
+      evidence.crashReport = prepared.errorReport;
+      evidence.fix = await readFile(prepared.groundTruthPath, 'utf8');
       // Before the solver can touch src-vul: the functions of the fix come from the pristine tree.
-      truth = await this.groundTruth.fromPatch(await readFile(prepared.groundTruthPath, 'utf8'), join(prepared.workspaceDir, 'src-vul'));
+      truth = await this.groundTruth.fromPatch(evidence.fix, join(prepared.workspaceDir, 'src-vul'));
       // Shutdown or a cancel may have come while the assets were prepared: no container starts after it.
       if (this.closing) throw new Error(SHUTTING_DOWN);
       if (signal?.aborted) throw new Error(CANCELED);
@@ -130,17 +137,23 @@ export class TaskContextService implements BeforeApplicationShutdown {
       if (finishReason === 'shutdown' || finishReason === 'canceled') {
         const why = finishReason === 'shutdown' ? SHUTTING_DOWN : CANCELED;
         log(`interrupted: ${why}`);
-        return this.outcome(context, finishReason, interruptedTask(why, truth), started);
+        return this.outcome(context, finishReason, interruptedTask(why, truth), started, evidence);
       }
-      const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(await this.readSubmission(context), truth);
+      evidence.submission = finishReason === 'disk-limit' ? null : await this.readSubmission(context);
+      const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(evidence.submission, truth);
       log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
-      return this.outcome(context, finishReason, metrics, started);
+      evidence.sources = await sourceExcerpts(join(prepared.workspaceDir, 'src-vul'), truth, evidence.submission).catch((error: Error) => {
+        this.logger.warn(`no source excerpts for the record: ${error.message}`);
+        return null;
+      });
+      return this.outcome(context, finishReason, metrics, started, evidence);
     } catch (error) {
       const reason = (error as Error).message;
       this.logger.error(`task failed: ${reason}`);
       // Whatever broke while the agent shut down or the task was canceled (an extraction, a download) was most likely broken by it.
       const metrics = this.closing || signal?.aborted ? interruptedTask(reason, truth) : failedTask(reason, truth);
-      return { taskKey, contextId, finishReason: 'error', metrics, commands: context?.commands ?? 0, failedCommands: context?.failedCommands ?? 0, seconds: (Date.now() - started) / 1000 };
+      evidence.trajectory = context?.solverExit?.trajectory ?? null;
+      return { taskKey, contextId, finishReason: 'error', metrics, commands: context?.commands ?? 0, failedCommands: context?.failedCommands ?? 0, seconds: (Date.now() - started) / 1000, evidence };
     } finally {
       signal?.removeEventListener('abort', cancel);
       context?.finish('solver-ended');
@@ -245,8 +258,9 @@ export class TaskContextService implements BeforeApplicationShutdown {
     }
   }
 
-  private outcome(context: TaskContext, finishReason: FinishReason, metrics: TaskMetrics, started: number): TaskOutcome {
+  private outcome(context: TaskContext, finishReason: FinishReason, metrics: TaskMetrics, started: number, evidence: TaskEvidence): TaskOutcome {
     return {
+      evidence: { ...evidence, trajectory: context.solverExit?.trajectory ?? null },
       taskKey: context.taskKey,
       contextId: context.contextId,
       finishReason,
@@ -260,7 +274,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
 
 /** The outcome of a task that never started. */
 function notStarted(ref: TaskRef, metrics: TaskMetrics): TaskOutcome {
-  return { taskKey: ref.key, contextId: '', finishReason: 'error', metrics, commands: 0, failedCommands: 0, seconds: 0 };
+  const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
+  return { taskKey: ref.key, contextId: '', finishReason: 'error', metrics, commands: 0, failedCommands: 0, seconds: 0, evidence };
 }
 
 /** Waits for `promise` to settle, for at most `ms`. */

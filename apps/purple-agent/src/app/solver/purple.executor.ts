@@ -97,7 +97,7 @@ export class PurpleExecutor implements AgentExecutor {
         this.logger.log(describeResult(outcome));
         return outcome;
       });
-      reporter.end(finalState(result), finalText(result), formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000)));
+      reporter.end(finalState(result), finalText(result), formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000, this.solver.trajectoryFile({ taskId, contextId }))));
     } catch (error) {
       const reason = `the run failed unexpectedly: ${(error as Error).message}`;
       this.logger.error(reason);

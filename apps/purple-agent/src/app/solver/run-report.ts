@@ -17,9 +17,9 @@ export function describeResult(result: AgentResult): string {
 }
 
 // A submission's message is the loc.json text, which the assessor reads for itself.
-export function solverExitOf(result: AgentResult, seconds: number): SolverExit {
+export function solverExitOf(result: AgentResult, seconds: number, trajectory: string): SolverExit {
   const usage = solverUsageOf(result.usage, seconds);
-  return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted', usage } : { exitStatus: result.exitStatus, reason: result.message, usage };
+  return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted', usage, trajectory } : { exitStatus: result.exitStatus, reason: result.message, usage, trajectory };
 }
 
 // Our token counts under CyberGym's names: `input` excludes what was read from or written to the cache.

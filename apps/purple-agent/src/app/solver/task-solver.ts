@@ -37,13 +37,18 @@ export class TaskSolver {
     return this.models.modelName;
   }
 
+  /** Where the run of this task writes its trajectory. */
+  trajectoryFile(task: Pick<AgentTask, 'taskId' | 'contextId'>): string {
+    return trajectoryPath(this.runLogDir, task.taskId, task.contextId);
+  }
+
   solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void): Promise<AgentResult> {
     const agent = new DefaultAgent({
       model: this.models.create(),
       environment,
       templates: this.templates,
       config: this.limits,
-      trajectoryFile: trajectoryPath(this.runLogDir, task.taskId, task.contextId),
+      trajectoryFile: this.trajectoryFile(task),
       trajectoryWriter: this.trajectories,
       checkLocJson: (text) => validateLocJson(text),
       processUsage: this.processUsage,

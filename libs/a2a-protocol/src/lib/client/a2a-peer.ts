@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Role, type Message, type SendMessageRequest } from '@a2a-js/sdk';
 import type { Client, ClientFactory } from '@a2a-js/sdk/client';
 import { AGENT_CARD_PATH, withTrailingSlash } from '../agent-card';
+import { readPeerCard, type PeerCard } from '../vocabulary/peer-card';
 import { A2aPeerError, errorReason, networkFailure } from './peer-error';
 import { isUnsuccessfulState, messageText, taskState, taskText, toPeerEvent, type PeerEvent, type PeerTaskState } from './peer-events';
 
@@ -73,16 +74,31 @@ export class A2aPeer {
     }
   }
 
+  /** Who the peer's card says it is now (read afresh: the agent behind a URL may have been restarted as another). */
+  async card(options: PeerCallOptions = {}): Promise<PeerCard> {
+    const scope = this.scope(options, 'show its card');
+    try {
+      return readPeerCard(await this.fetchCard(scope.signal));
+    } catch (error) {
+      throw scope.explain(error);
+    }
+  }
+
   private async connect(signal: AbortSignal | undefined): Promise<Client> {
     if (this.client) return this.client;
+    const card = await this.fetchCard(signal);
+    this.client = await this.clients.createFromAgentCard(card as Parameters<ClientFactory['createFromAgentCard']>[0]);
+    return this.client;
+  }
+
+  private async fetchCard(signal: AbortSignal | undefined): Promise<unknown> {
     const cardUrl = new URL(AGENT_CARD_PATH.slice(1), withTrailingSlash(this.url));
     const response = await this.http(cardUrl, { headers: { 'A2A-Version': '1.0' }, signal });
     if (!response.ok) throw new A2aPeerError('PEER_PROTOCOL', `${this.describe()}: no agent card at ${cardUrl} (HTTP ${response.status})`);
     const card: unknown = await response.json().catch((error: unknown) => {
       throw new A2aPeerError('PEER_PROTOCOL', `${this.describe()}: the agent card at ${cardUrl} is not JSON`, { cause: error });
     });
-    this.client = await this.clients.createFromAgentCard(card as Parameters<ClientFactory['createFromAgentCard']>[0]);
-    return this.client;
+    return card;
   }
 
   private scope(options: PeerCallOptions, what: string): CallScope {

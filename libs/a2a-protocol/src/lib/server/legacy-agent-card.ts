@@ -31,7 +31,7 @@ export interface LegacyAgentCard {
   url: string;
   preferredTransport: string;
   protocolVersion: string;
-  capabilities: { streaming?: boolean; pushNotifications?: boolean };
+  capabilities: { streaming?: boolean; pushNotifications?: boolean; extensions?: { uri: string; description?: string; required?: boolean; params?: Record<string, unknown> }[] };
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: LegacyAgentSkill[];
@@ -67,6 +67,8 @@ export function toLegacyAgentCard(card: AgentCard, options: { embedV1Interfaces?
   if (card.provider) legacy.provider = { url: card.provider.url, organization: card.provider.organization };
   if (card.documentationUrl) legacy.documentationUrl = card.documentationUrl;
   if (card.iconUrl) legacy.iconUrl = card.iconUrl;
+  const extensions = card.capabilities?.extensions ?? [];
+  if (extensions.length > 0) legacy.capabilities.extensions = extensions.map(({ uri, description, required, params }) => ({ uri, description, required, ...(params ? { params } : {}) }));
   if (card.capabilities?.extendedAgentCard !== undefined) legacy.supportsAuthenticatedExtendedCard = card.capabilities.extendedAgentCard;
   const schemes = Object.entries(card.securitySchemes ?? {});
   if (schemes.length > 0) legacy.securitySchemes = Object.fromEntries(schemes.map(([name, scheme]) => [name, toLegacyScheme(name, scheme)]));

@@ -1,15 +1,21 @@
 import { formatAssessmentSaved, parseAssessmentSaved } from './assessment-saved';
 
-describe('where an assessment saved its Result', () => {
-  it('travels as a data part and is read back from among the final status data', () => {
-    const data = formatAssessmentSaved({ resultsFile: '/logs/run/results/assessment-1.json' });
+describe('where an assessment is recorded', () => {
+  it('travels as a data part, first with the record alone, and read back from among other data', () => {
+    const data = formatAssessmentSaved({ recordDir: '/logs/run/assessments/a1' });
 
-    expect(data).toEqual({ results_file: '/logs/run/results/assessment-1.json' });
-    expect(parseAssessmentSaved([{ exit_status: 'Submitted' }, JSON.parse(JSON.stringify(data))])).toEqual({ resultsFile: '/logs/run/results/assessment-1.json' });
+    expect(data).toEqual({ record_dir: '/logs/run/assessments/a1' });
+    expect(parseAssessmentSaved([{ exit_status: 'Submitted' }, JSON.parse(JSON.stringify(data))])).toEqual({ recordDir: '/logs/run/assessments/a1' });
+  });
+
+  it('names the Result file once the assessment has ended', () => {
+    const data = formatAssessmentSaved({ recordDir: '/logs/run/assessments/a1', resultsFile: '/logs/run/assessments/a1/result.json' });
+
+    expect(parseAssessmentSaved([JSON.parse(JSON.stringify(data))])).toEqual({ recordDir: '/logs/run/assessments/a1', resultsFile: '/logs/run/assessments/a1/result.json' });
   });
 
   it('is absent when no data part says it', () => {
     expect(parseAssessmentSaved([])).toBeUndefined();
-    expect(parseAssessmentSaved(['results_file', { results_file: '' }, { results_file: 3 }, null])).toBeUndefined();
+    expect(parseAssessmentSaved(['record_dir', { record_dir: '' }, { record_dir: 3 }, { results_file: '/x.json' }, null])).toBeUndefined();
   });
 });

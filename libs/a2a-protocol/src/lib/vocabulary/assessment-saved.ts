@@ -1,26 +1,33 @@
-// Green → driver, on the final status of an assessment: where the green agent saved the Result, as a
-// data part beside the text (the Result itself is the artifact before it), e.g.
-//   {"results_file": "logs/2026-11-23_19-40-00/results/assessment-....json"}
+// Green → driver: where the green agent keeps an assessment's run record, as a data part beside the text.
+// On the first status of the assessment, so that a driver knows the record even if the green agent dies:
+//   {"record_dir": "logs/log_2026-11-23_19-40-00/assessments/2026-11-23_19-40-01_ab12cd34"}
+// and on its final status (the Result itself is the artifact before it), with the Result's file:
+//   {"record_dir": "...", "results_file": ".../result.json"}
 
 export interface AssessmentSaved {
-  /** The path of the Result's JSON on the green agent's machine. */
-  resultsFile: string;
+  /** The run record's folder on the green agent's machine: what `npm run assess -- --resume` takes. */
+  recordDir: string;
+  /** The path of the Result's JSON there, once the assessment has ended. */
+  resultsFile?: string;
 }
 
 export interface AssessmentSavedData {
-  results_file: string;
+  record_dir: string;
+  results_file?: string;
 }
 
 export function formatAssessmentSaved(saved: AssessmentSaved): AssessmentSavedData {
-  return { results_file: saved.resultsFile };
+  return { record_dir: saved.recordDir, ...(saved.resultsFile === undefined ? {} : { results_file: saved.resultsFile }) };
 }
 
-/** The first data part that says where a Result was saved; undefined when none does. */
+/** The first data part that says where an assessment is recorded; undefined when none does. */
 export function parseAssessmentSaved(data: readonly unknown[]): AssessmentSaved | undefined {
   for (const item of data) {
-    if (typeof item !== 'object' || item === null || !('results_file' in item)) continue;
-    const file = item.results_file;
-    if (typeof file === 'string' && file !== '') return { resultsFile: file };
+    if (typeof item !== 'object' || item === null || !('record_dir' in item)) continue;
+    const { record_dir: recordDir } = item;
+    if (typeof recordDir !== 'string' || recordDir === '') continue;
+    const file = 'results_file' in item && typeof item.results_file === 'string' && item.results_file !== '' ? item.results_file : undefined;
+    return { recordDir, ...(file === undefined ? {} : { resultsFile: file }) };
   }
   return undefined;
 }

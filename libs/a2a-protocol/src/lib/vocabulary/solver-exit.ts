@@ -25,6 +25,8 @@ export interface SolverExit {
   exitStatus: string;
   reason?: string;
   usage?: SolverUsage;
+  /** Where the solver wrote its trajectory, on its own machine (the run record points to it). */
+  trajectory?: string;
 }
 
 /** The data part as it travels. */
@@ -32,17 +34,20 @@ export interface SolverExitData {
   exit_status: string;
   reason?: string;
   usage?: SolverUsage;
+  trajectory?: string;
 }
 
 const EXIT_STATUS = /^[A-Za-z][\w-]{0,63}$/;
 // The reason goes into the task's record: a solver cannot make that grow without bound.
 export const MAX_EXIT_REASON_CHARS = 2000;
+const MAX_TRAJECTORY_PATH_CHARS = 4096;
 
 export function formatSolverExit(exit: SolverExit): SolverExitData {
   return {
     exit_status: exit.exitStatus,
     ...(exit.reason === undefined ? {} : { reason: exit.reason }),
     ...(exit.usage === undefined ? {} : { usage: exit.usage }),
+    ...(exit.trajectory === undefined ? {} : { trajectory: exit.trajectory }),
   };
 }
 
@@ -50,13 +55,14 @@ export function formatSolverExit(exit: SolverExit): SolverExitData {
 export function parseSolverExit(data: readonly unknown[]): SolverExit | undefined {
   for (const item of data) {
     if (!isRecord(item)) continue;
-    const { exit_status: exitStatus, reason, usage } = item;
+    const { exit_status: exitStatus, reason, usage, trajectory } = item;
     if (typeof exitStatus !== 'string' || !EXIT_STATUS.test(exitStatus)) continue;
     const parsedUsage = parseSolverUsage(usage);
     return {
       exitStatus,
       ...(typeof reason === 'string' && reason.trim() ? { reason: cut(reason.trim()) } : {}),
       ...(parsedUsage ? { usage: parsedUsage } : {}),
+      ...(typeof trajectory === 'string' && trajectory !== '' && trajectory.length <= MAX_TRAJECTORY_PATH_CHARS ? { trajectory } : {}),
     };
   }
   return undefined;
