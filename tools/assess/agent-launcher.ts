@@ -28,7 +28,8 @@ export function freePort(): Promise<number> {
 
 export function launchAgent(name: AgentName, port: number, env: NodeJS.ProcessEnv, runDir: string): LaunchedAgent {
   mkdirSync(join(runDir, 'console'), { recursive: true });
-  const console = createWriteStream(join(runDir, 'console', `${name}.log`));
+  // Appended: a resume starts the agents again in the run directory of the record.
+  const console = createWriteStream(join(runDir, 'console', `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', name, 'main.js'), '--port', String(port)], {
     cwd: ROOT,
     env: { ...process.env, ...env },

@@ -1,44 +1,27 @@
 // The runner: `npm start` assesses every bundled sample; `npm run assess -- --tasks <ids> [--green URL[,URL...]]
-// [--purple URL] [--concurrency N]` assesses the given tasks. Without URLs it starts both agents from
-// their builds, sharing one run log directory; with URLs it drives agents that already run. Several green
-// URLs spread the list over them (green i runs shard i of n), and their Results are combined into one.
+// [--purple URL] [--concurrency N]` assesses the given tasks, and `--resume <record folder> [--retry-failed]`
+// goes on with a run record. Without URLs it starts both agents from their builds, sharing one run log
+// directory (for a resume, the record's); with URLs it drives agents that already run. Several green URLs
+// spread the list over them (green i runs shard i of n), and their Results are combined into one.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { listSampleIds } from '@arvo-rca/arvo-docker';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import { recordResult, type RecordScan } from '@arvo-rca/run-record';
 import { runDirectoryName } from '@arvo-rca/task-logging';
 import { freePort, launchAgent, ROOT, stopAgent, waitForCard, type LaunchedAgent } from './agent-launcher';
+import { AssessmentFailed, followAssessment, GreenFailure } from './assessment-stream';
 import { combineShardReports, saveCombinedResult, shardRequests, type ShardReport, type ShardRequest } from './green-shards';
 import { LiveDisplay } from './live-display';
+import { describeResumePlan, planResume, resumeCommand, resumeRequest, type ResumePlan } from './resume-plan';
 import { formatResultsTable } from './results-table';
+import { parseRunnerOptions, type RunnerOptions } from './runner-options';
 import { pickSandbox, sandboxChoice, type SandboxPick } from './sandbox-check';
 
-const USAGE = 'usage: assess [--tasks sample:1,arvo:14368,...] [--green URL[,URL...]] [--purple URL] [--concurrency N]';
-
-interface Options {
-  tasks: string[];
-  /** Green agents that already run; none: the runner starts one. */
-  greens: string[];
-  purple?: string;
-  concurrency: number;
-}
-
-async function parseOptions(argv: string[]): Promise<Options> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { tasks: { type: 'string' }, green: { type: 'string' }, purple: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean' } },
-  });
-  if (values.help) throw new Error(USAGE);
-  const concurrency = Number(values.concurrency ?? 1);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency must be a whole number of at least 1\n${USAGE}`);
-  const tasks = values.tasks ? values.tasks.split(',').map((task) => task.trim()).filter(Boolean) : (await listSampleIds(join(ROOT, 'samples'))).map((id) => `sample:${id}`);
-  if (tasks.length === 0) throw new Error(`no tasks to assess\n${USAGE}`);
-  const greens = (values.green ?? '').split(',').map((url) => url.trim()).filter(Boolean);
-  if (new Set(greens).size !== greens.length) throw new Error(`--green names a green agent twice\n${USAGE}`);
-  return { tasks, greens, purple: values.purple, concurrency };
+async function bundledSamples(): Promise<string[]> {
+  return (await listSampleIds(join(ROOT, 'samples'))).map((id) => `sample:${id}`);
 }
 
 /** Said on the terminal before any agent starts: the sandbox, and a plain warning when nothing is isolated. */
@@ -49,7 +32,7 @@ async function checkSandbox(): Promise<SandboxPick> {
   return pick;
 }
 
-async function startAgents(options: Options, runDir: string, sandbox?: SandboxPick): Promise<{ greens: string[]; purple: string; launched: LaunchedAgent[] }> {
+async function startAgents(options: RunnerOptions, runDir: string, sandbox?: SandboxPick): Promise<{ greens: string[]; purple: string; launched: LaunchedAgent[] }> {
   const launched: LaunchedAgent[] = [];
   const greens = options.greens.length > 0 ? options.greens : [`http://127.0.0.1:${await freePort()}/`];
   const purple = options.purple ?? `http://127.0.0.1:${await freePort()}/`;
@@ -64,35 +47,42 @@ async function startAgents(options: Options, runDir: string, sandbox?: SandboxPi
   return { greens, purple, launched };
 }
 
-/** Runs one green agent's shard, feeding the shared display; its Result and where it saved it, read from data parts. */
-async function assessShard({ green, request }: ShardRequest, display: LiveDisplay): Promise<ShardReport> {
-  let result: AssessmentResult | undefined;
-  let file: string | undefined;
-  let final = '';
-  for await (const event of new A2aClientFactory({ token: process.env['A2A_TOKEN'] }).peer(green).streamText(randomUUID(), JSON.stringify(request))) {
-    if (event.kind === 'artifact' && event.name === 'Result') result = event.data[0] as AssessmentResult;
-    if (event.kind === 'status') {
-      const line = parseTaskProgressData(event.data);
-      if (line) display.update(line);
-      file = parseAssessmentSaved(event.data)?.resultsFile ?? file;
-    }
-    if (event.kind !== 'artifact') final = event.text;
-  }
-  if (!result) throw new Error(`the green agent at ${green} returned no Result: ${final}`);
-  return { green, result, file };
-}
-
-/** Every green agent's shard at once, then one Result; a green that fails is named once all have ended. */
-async function assess(options: Options, greens: string[], purple: string): Promise<ShardReport[]> {
-  const display = new LiveDisplay(options.tasks.length);
+/** Each green agent's part at once, feeding one display; the green agents that failed are named once all have ended. */
+async function runOnGreens(requests: ShardRequest[], total: number | undefined, records: Map<string, string>): Promise<ShardReport[]> {
+  const display = new LiveDisplay(total);
+  const clients = new A2aClientFactory({ token: process.env['A2A_TOKEN'] });
+  const recorded = (green: string) => (recordDir: string) => {
+    records.set(green, recordDir);
+    display.note(`record:  ${recordDir}${requests.length > 1 ? ` (${green})` : ''}`);
+  };
   try {
-    const settled = await Promise.allSettled(shardRequests(greens, purple, options.tasks, options.concurrency).map((shard) => assessShard(shard, display)));
-    const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)] : []));
-    if (failures.length > 0) throw new Error(failures.join('\n'));
+    const settled = await Promise.allSettled(
+      requests.map(({ green, request }) =>
+        followAssessment(green, clients.peer(green).streamText(randomUUID(), JSON.stringify(request)), { recorded: recorded(green), progress: (line) => display.update(line) }),
+      ),
+    );
+    const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [asGreenFailure(outcome.reason)] : []));
+    if (failures.length > 0) throw new AssessmentFailed(failures);
     return settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   } finally {
     display.stop();
   }
+}
+
+function asGreenFailure(reason: unknown): GreenFailure {
+  return reason instanceof GreenFailure ? reason : new GreenFailure('GREEN_STOPPED', '(unknown)', reason instanceof Error ? reason.message : String(reason));
+}
+
+/** The requests to send: the resume of one record, or the task list spread over the green agents. */
+function requestsFor(options: RunnerOptions, plan: ResumePlan | undefined, greens: string[], purple: string): { requests: ShardRequest[]; total?: number; what: string } {
+  if (options.kind === 'assess') {
+    const spread = greens.length > 1 ? ` on each of ${greens.length} green agents` : '';
+    return { requests: shardRequests(greens, purple, options.tasks, options.concurrency), total: options.tasks.length, what: `assessing ${options.tasks.length} task(s), ${options.concurrency} at a time${spread}` };
+  }
+  const concurrency = options.concurrency ?? plan?.local?.scan.assessment.concurrency;
+  const request = { green: greens[0], request: resumeRequest(purple, plan as ResumePlan, concurrency) };
+  const count = plan?.local ? `${plan.local.toRun.length} task(s)` : 'the tasks the green agent finds to run';
+  return { requests: [request], total: plan?.local?.toRun.length, what: `resuming record ${plan?.recordId}: ${count}${concurrency ? `, ${concurrency} at a time` : ''}` };
 }
 
 /** The Result to show and the file that holds it: one green's own file, or the combined Result saved here. */
@@ -103,21 +93,49 @@ async function resultOf(reports: ShardReport[], runDir: string): Promise<{ resul
   return { result, file: await saveCombinedResult(result, runDir) };
 }
 
+function printResult(result: AssessmentResult, file: string, runDir: string): void {
+  console.log(`\n${formatResultsTable(result)}\n\n${result.n_scored} of ${result.n_tasks} scored in ${result.time_used}s`);
+  console.log(`results: ${file}\nlogs:    ${runDir}`);
+}
+
+/** A record with nothing left to run: its Result from its tasks' files, and no agent started. */
+function printRecorded(scan: RecordScan): void {
+  console.log('nothing to run: every task of the record has a result (--retry-failed runs failed and interrupted ones again)');
+  printResult(recordResult(scan.assessment, scan.done), join(scan.folder, 'result.json'), scan.runDir);
+}
+
 async function main(): Promise<void> {
-  const options = await parseOptions(process.argv.slice(2));
+  const options = await parseRunnerOptions(process.argv.slice(2), bundledSamples);
+  const plan = options.kind === 'resume' ? await planResume(options.folder, options.retryFailed, options.greens.length > 0) : undefined;
+  if (plan) describeResumePlan(plan).forEach((line) => console.log(line));
+  if (plan?.local && plan.local.toRun.length === 0 && options.greens.length === 0) return printRecorded(plan.local.scan);
   // Only a green agent this runner starts runs the solver's commands here.
   const sandbox = options.greens.length > 0 ? undefined : await checkSandbox();
-  const runDir = process.env['LOG_RUN_DIR'] ?? join(ROOT, 'logs', runDirectoryName(new Date()));
+  // A resume's agents write into the record's run directory: its logs, trajectories and record stay together.
+  const runDir = plan?.local?.scan.runDir ?? process.env['LOG_RUN_DIR'] ?? join(ROOT, 'logs', runDirectoryName(new Date()));
   mkdirSync(runDir, { recursive: true });
   const { greens, purple, launched } = await startAgents(options, runDir, sandbox);
   const stopAll = (): Promise<void[]> => Promise.all(launched.map(stopAgent));
-  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  // A green agent the user gave is named in the resume command; one this runner started is started again by it.
+  const given = (green: string): string | undefined => (options.greens.includes(green) ? green : undefined);
+  const records = new Map<string, string>();
+  process.once('SIGINT', () => {
+    void stopAll().then(() => {
+      for (const [green, recordDir] of records) console.error(`resume with: ${resumeCommand(recordDir, given(green))}`);
+      process.exit(130);
+    });
+  });
   try {
-    const spread = greens.length > 1 ? ` on each of ${greens.length} green agents` : '';
-    console.log(`assessing ${options.tasks.length} task(s), ${options.concurrency} at a time${spread}\n`);
-    const { result, file } = await resultOf(await assess(options, greens, purple), runDir);
-    console.log(`\n${formatResultsTable(result)}\n\n${result.n_scored} of ${result.n_tasks} scored in ${result.time_used}s`);
-    console.log(`results: ${file}\nlogs:    ${runDir}`);
+    const { requests, total, what } = requestsFor(options, plan, greens, purple);
+    console.log(`${what}\n`);
+    const { result, file } = await resultOf(await runOnGreens(requests, total, records), runDir);
+    printResult(result, file, runDir);
+  } catch (error) {
+    if (!(error instanceof AssessmentFailed)) throw error;
+    // The record keeps what finished: the way on is a resume of it.
+    console.error(`assess: ${error.message}`);
+    for (const { green, recordDir } of error.resumable) console.error(`resume with: ${resumeCommand(recordDir, given(green))}`);
+    process.exitCode = 1;
   } finally {
     await stopAll();
   }

@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { combineResults, type AssessmentResult } from '@arvo-rca/rca-eval';
+import type { ResumeRequestBody } from './resume-plan';
 
 /** The AgentBeats assessment request the runner sends. */
 export interface AssessmentRequestBody {
@@ -13,14 +14,15 @@ export interface AssessmentRequestBody {
 
 export interface ShardRequest {
   green: string;
-  request: AssessmentRequestBody;
+  request: AssessmentRequestBody | ResumeRequestBody;
 }
 
-/** What one green agent returned: its shard's Result, and where it saved it on its own machine. */
+/** What one green agent returned: its shard's Result, where it saved it and the folder of its run record, on its own machine. */
 export interface ShardReport {
   green: string;
   result: AssessmentResult;
   file?: string;
+  recordDir?: string;
 }
 
 /** One request per green agent, each the same but for its shard; a single green gets the request without shard keys. */

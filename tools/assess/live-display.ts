@@ -19,14 +19,21 @@ export class LiveDisplay {
   private readonly ticker?: NodeJS.Timeout;
   private done = 0;
 
+  /** `total` undefined: the count is not known here (a resume a green agent elsewhere plans). */
   constructor(
-    private readonly total: number,
+    private readonly total: number | undefined,
     interactive = Boolean(process.stdout.isTTY),
   ) {
     if (!interactive) return;
     this.bars = new MultiBar({ clearOnComplete: false, hideCursor: true, format: '{bar} {value}/{total} tasks | {duration_formatted}', autopadding: true }, Presets.shades_classic);
-    this.overall = this.bars.create(total, 0);
+    if (total !== undefined) this.overall = this.bars.create(total, 0);
     this.ticker = setInterval(() => this.redraw(), 1000);
+  }
+
+  /** A line of its own above the running tasks. */
+  note(text: string): void {
+    if (this.bars) this.bars.log(`${text}\n`);
+    else console.log(text);
   }
 
   update(line: TaskProgressLine): void {
@@ -62,7 +69,7 @@ export class LiveDisplay {
     this.running.delete(task);
     this.done += 1;
     const seconds = running ? ((Date.now() - running.started) / 1000).toFixed(1) : '?';
-    const line = `finished  ${task}  ${outcome}  ${seconds}s  [${this.done}/${this.total}]`;
+    const line = `finished  ${task}  ${outcome}  ${seconds}s  [${this.done}/${this.total ?? '?'}]`;
     if (!this.bars) return console.log(line);
     if (running?.bar) this.bars.remove(running.bar);
     this.bars.log(`${line}\n`);

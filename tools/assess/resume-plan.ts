@@ -1,0 +1,89 @@
+// `--resume <record folder>`: what the record holds, what a resume runs, and the request that asks for it.
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { RecordError, RECORDS_FOLDER, scanRecord, tasksToRun, type RecordScan } from '@arvo-rca/run-record';
+
+/** The AgentBeats-shaped request that asks a green agent to go on with one of its records. */
+export interface ResumeRequestBody {
+  participants: { purple_agent: string };
+  config: { resume: string; retry_failed: boolean; concurrency?: number };
+}
+
+/** The record as read on this machine, and the tasks a resume runs. */
+export interface LocalRecord {
+  scan: RecordScan;
+  toRun: string[];
+}
+
+export interface ResumePlan {
+  folder: string;
+  /** The record's id: its folder's name, by which the green agent finds it under its run directories. */
+  recordId: string;
+  retryFailed: boolean;
+  /** Absent when the record is not on this machine (a green agent elsewhere reads its own). */
+  local?: LocalRecord;
+}
+
+const NOT_THE_SOLVERS = new Set(['failed', 'interrupted']);
+// Task names listed on one line before the rest are only counted.
+const NAMES_SHOWN = 8;
+
+/**
+ * Reads the record in `folder`. Throws a RecordError that says why when the folder is no record; with
+ * `greenElsewhere` (a green agent that already runs, maybe on another machine), a folder that is not here
+ * is left to it.
+ */
+export async function planResume(folder: string, retryFailed: boolean, greenElsewhere: boolean): Promise<ResumePlan> {
+  const recordId = basename(resolve(folder));
+  if (greenElsewhere && !existsSync(folder)) return { folder, recordId, retryFailed };
+  const scan = await scanRecord(folder).catch(async (error: unknown) => {
+    throw error instanceof RecordError && error.code === 'RECORD_MISSING' ? new RecordError(error.code, `${error.message}${await recordsInside(folder)}`) : error;
+  });
+  return { folder, recordId, retryFailed, local: { scan, toRun: tasksToRun(scan, retryFailed) } };
+}
+
+/** What the runner prints before it resumes: the record, its tasks done, damaged, kept and to run. */
+export function describeResumePlan(plan: ResumePlan): string[] {
+  if (!plan.local) return [`record:  ${plan.recordId} is not on this machine; the green agent looks it up in its run directories`];
+  const { scan, toRun } = plan.local;
+  const { assessment } = scan;
+  const solver = `${assessment.solver.name} ${assessment.solver.version}${assessment.solver.model ? `, model ${assessment.solver.model}` : ''}`;
+  const kept = [...scan.done.values()].filter((task) => NOT_THE_SOLVERS.has(task.metrics.status) && !toRun.includes(task.task));
+  return [
+    `record:  ${plan.folder} (${scan.keys.length} task(s), started ${assessment.started_at}, ${assessment.sessions.length} session(s), solver ${solver})`,
+    `done:    ${scan.done.size} of ${scan.keys.length}${listed([...scan.done.keys()])}`,
+    ...scan.damaged.map(({ task, reason }) => `damaged: ${task}: ${reason}; it runs again`),
+    ...kept.map((task) => `kept:    ${task.task} ${task.metrics.status}${task.metrics.detail ? ` (${task.metrics.detail})` : ''}; --retry-failed runs it again`),
+    `to run:  ${toRun.length}${listed(toRun)}`,
+  ];
+}
+
+/** The request for `green`: the record's id, and the concurrency when one is given (else the green takes the record's). */
+export function resumeRequest(purple: string, plan: ResumePlan, concurrency?: number): ResumeRequestBody {
+  return {
+    participants: { purple_agent: purple },
+    config: { resume: plan.recordId, retry_failed: plan.retryFailed, ...(concurrency === undefined ? {} : { concurrency }) },
+  };
+}
+
+/** The command that goes on with a record, for the terminal: with `--green` when the green agent was one already running. */
+export function resumeCommand(folder: string, green?: string): string {
+  return `npm run assess -- --resume ${shellWord(folder)}${green ? ` --green ${shellWord(green)}` : ''}`;
+}
+
+function listed(tasks: string[]): string {
+  if (tasks.length === 0) return '';
+  const more = tasks.length > NAMES_SHOWN ? `, ... (${tasks.length - NAMES_SHOWN} more)` : '';
+  return ` (${tasks.slice(0, NAMES_SHOWN).join(', ')}${more})`;
+}
+
+/** When `folder` is a run directory rather than a record: the records it holds, as a hint. */
+async function recordsInside(folder: string): Promise<string> {
+  const records = await readdir(join(folder, RECORDS_FOLDER)).catch(() => [] as string[]);
+  return records.length === 0 ? '' : `; it is a run directory, and its records are ${records.map((id) => join(folder, RECORDS_FOLDER, id)).join(', ')}`;
+}
+
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
