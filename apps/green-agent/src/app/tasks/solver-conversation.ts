@@ -1,4 +1,4 @@
-import { formatReplyCorrection, isTerminalState, parseSolverExit, parseSolverReply, type A2aPeer, type PeerTaskState } from '@arvo-rca/a2a-protocol';
+import { A2aPeerError, formatReplyCorrection, isTerminalState, parseSolverExit, parseSolverReply, type A2aPeer, type PeerTaskState } from '@arvo-rca/a2a-protocol';
 import type { FinishReason, TaskContext } from './task-context';
 
 /** What the conversation needs from the task it belongs to. */
@@ -43,6 +43,8 @@ export class SolverConversation {
   private corrections = 0;
   /** The solver's A2A task as last seen: what `close` has to do about it. */
   private solverTask: { id: string; state: PeerTaskState } | undefined;
+  /** Whether the solver ever answered: one that cannot be reached at all is the infrastructure's failure, not its own. */
+  private heard = false;
 
   constructor(private readonly task: ConversationTask) {}
 
@@ -56,6 +58,8 @@ export class SolverConversation {
         end = await this.turn(message, continues);
       } catch (error) {
         if (context.handover.signal.aborted) return 'solver-ended';
+        // Thrown on: the task fails (and may be run again) instead of being scored as the solver's empty answer.
+        if (!this.heard && error instanceof A2aPeerError && error.code === 'PEER_UNREACHABLE') throw error;
         log(`solver failed: ${(error as Error).message}`);
         return 'solver-failed';
       }
@@ -108,6 +112,7 @@ export class SolverConversation {
     if (continues) this.solverTask = { id: continues, state: 'working' };
     let end: TurnEnd | undefined;
     for await (const event of solver.streamText(context.contextId, message, { deadlineMs, signal: context.handover.signal, taskId: continues })) {
+      this.heard = true;
       if (event.kind === 'artifact') continue;
       context.solverExit = parseSolverExit(event.data) ?? context.solverExit;
       if (event.kind === 'message') {

@@ -24,7 +24,7 @@ export async function sourceExcerpts(srcVul: string, truth: GroundTruth, submiss
   const marksOf = (path: string): FileMarks => {
     const known = files.find((file) => filesMatch(path, file.path, truth.project));
     if (known) return known;
-    const added = { path: normalizeFilePath(path, truth.project), fix: [], predicted: [] };
+    const added = { path, fix: [], predicted: [] };
     files.push(added);
     return added;
   };
@@ -42,8 +42,11 @@ export async function sourceExcerpts(srcVul: string, truth: GroundTruth, submiss
 /** The file's lines, when it is a file inside the tree (under the project folder, or at the tree's top). */
 async function readTreeFile(srcVul: string, project: string | null, path: string): Promise<string[] | undefined> {
   const root = await realpath(srcVul);
-  for (const candidate of [project ? join(srcVul, project, path) : undefined, join(srcVul, path)]) {
-    if (!candidate) continue;
+  // As the fix names it (from the project's folder), or as the solver did (`/workspace/src-vul/...`, `/src/<project>/...`).
+  const relative = path.replace(/^\/workspace\/src-vul\//, '').replace(/^\/src\//, '');
+  const names = [...new Set([relative, normalizeFilePath(path, project)])];
+  const candidates = names.flatMap((name) => (project ? [join(srcVul, project, name), join(srcVul, name)] : [join(srcVul, name)]));
+  for (const candidate of candidates) {
     const real = await realpath(candidate).catch(() => undefined);
     if (!real?.startsWith(root + sep)) continue;
     const text = await readFile(real).catch(() => undefined);
