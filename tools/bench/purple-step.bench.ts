@@ -71,7 +71,7 @@ class TimedModel implements Model {
 
 /**
  * The purple agent's loop (DefaultAgent, as the purple agent runs it: templates, observation
- * rendering, the trajectory file rewritten after every step) over a scripted `steps`-step run
+ * rendering, the trajectory file written after every step) over a scripted `steps`-step run
  * against a sandbox that answers at once. A step's overhead is the time between two step reports
  * minus the time spent in the model and the sandbox. One warm-up run, then `runs` measured ones.
  */

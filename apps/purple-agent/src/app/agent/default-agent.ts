@@ -19,7 +19,7 @@ import type { TemplateName, TemplateVars } from './agent-templates';
 import { checkLocJsonShape } from './loc-json-check';
 import type { CommandResult } from './task-environment';
 import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
-import { buildTrajectory, TrajectoryWriter, type Trajectory } from './trajectory';
+import { buildTrajectory, TrajectoryWriter, type Trajectory, type TrajectoryFile } from './trajectory';
 
 const ACTION = /```bash\s*\n([\s\S]*?)\n```/g;
 const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
@@ -44,6 +44,7 @@ export class DefaultAgent {
   private startedAt = 0;
   private formatErrors = 0;
   private submissionRejections = 0;
+  private trajectoryOnDisk?: TrajectoryFile;
 
   constructor(private readonly deps: AgentDependencies) {
     this.config = deps.config ?? DEFAULT_AGENT_CONFIG;
@@ -208,7 +209,8 @@ export class DefaultAgent {
     const file = this.deps.trajectoryFile;
     if (!file) return;
     try {
-      await (this.deps.trajectoryWriter ?? new TrajectoryWriter()).write(file, this.trajectory());
+      this.trajectoryOnDisk ??= (this.deps.trajectoryWriter ?? new TrajectoryWriter()).open(file);
+      await this.trajectoryOnDisk.save(this.trajectory());
     } catch (error) {
       this.deps.logger?.warn(`cannot write the trajectory ${file}: ${errorMessage(error)}`);
     }

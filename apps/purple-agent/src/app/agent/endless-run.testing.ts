@@ -1,5 +1,5 @@
 // Test-only child process (spawned by trajectory.spec.ts with `node --require tsx/cjs`): an agent run
-// that never ends, with a large trajectory rewritten after every step, until its parent kills it.
+// that never ends, with a large trajectory written after every step, until its parent kills it.
 // Usage: endless-run.testing.ts <trajectory file>
 import type { ChatMessage, Model, ModelReply } from '../models/model';
 import { NO_USAGE } from '../models/usage';
@@ -8,7 +8,7 @@ import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
 
-// A long THOUGHT makes every write of the trajectory take a while, so a kill lands mid-write.
+// A long THOUGHT makes every step's write of the trajectory large, so a kill may land inside one.
 class ChattyModel implements Model {
   readonly name: string = 'chatty';
 

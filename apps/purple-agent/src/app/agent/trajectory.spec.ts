@@ -1,26 +1,65 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ScriptedModel } from '../models/scripted-model';
+import { DEFAULT_AGENT_CONFIG } from './agent-config';
 import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
-import { trajectoryPath, type Trajectory } from './trajectory';
+import { buildTrajectory, trajectoryPath, TrajectoryWriter, type RunState, type Trajectory } from './trajectory';
 
 const APP_TSCONFIG = resolve(__dirname, '../../../tsconfig.app.json');
 const bash = (command: string): string => `THOUGHT: go\n\n\`\`\`bash\n${command}\n\`\`\``;
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((done) => setImmediate(done));
+/** A run that grows by whole steps, as DefaultAgent's does, with an observation of `outputChars` a step. */
+class GrowingRun {
+  readonly state: RunState = {
+    exitStatus: null,
+    submission: '',
+    usage: { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+    config: DEFAULT_AGENT_CONFIG,
+    modelName: 'scripted',
+    task: { taskId: 'sample:1', contextId: 'ctx', description: 'task' },
+    history: [],
+    calls: [],
+    messages: [
+      { role: 'system', content: 'You are a root-cause analyst.' },
+      { role: 'user', content: 'Find the bug.' },
+    ],
+  };
+
+  constructor(private readonly outputChars: number) {}
+
+  step(): Trajectory {
+    const { state } = this;
+    const step = state.usage.calls + 1;
+    // 0.1 a call makes the total's digits grow and shrink (0.30000000000000004, then 0.4).
+    state.usage = { ...state.usage, calls: step, input: state.usage.input + 900, cost: state.usage.cost + 0.1 };
+    state.calls = [...state.calls, { input: 900, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0.1, truncated: false }];
+    const command = `sed -n '${step},${step + 40}p' src/é→🐛.c`;
+    const output = `${step} → λ `.repeat(this.outputChars).slice(0, this.outputChars);
+    state.history = [...state.history, { step, command, by: 'model', returncode: 0, output }];
+    state.messages.push({ role: 'assistant', content: `THOUGHT: step ${step}\n\n\`\`\`bash\n${command}\n\`\`\`` }, { role: 'user', content: output });
+    return buildTrajectory(state);
   }
-  return false;
+
+  end(): Trajectory {
+    this.state.exitStatus = 'Submitted';
+    this.state.submission = '{"reasoning": "é", "locations": []}';
+    this.state.messages.push({ role: 'user', content: 'Submitted' });
+    return buildTrajectory(this.state);
+  }
 }
+
+/** Bytes this process has passed to write(2) and its kin so far, as the kernel counts them. */
+function bytesWrittenByProcess(): number {
+  return Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+}
+
+const parse = (file: string): Trajectory => JSON.parse(readFileSync(file, 'utf8')) as Trajectory;
 
 describe('trajectories', () => {
   let logDir: string;
@@ -34,6 +73,75 @@ describe('trajectories', () => {
   it('are named <run log dir>/trajectories/<source>_<id>-<context>.traj.json', () => {
     expect(trajectoryPath('/logs/log_x', 'arvo:14368', 'c0ffee-1')).toBe('/logs/log_x/trajectories/arvo_14368-c0ffee-1.traj.json');
     expect(trajectoryPath('/logs', 'sample:2', '../../etc')).toBe('/logs/trajectories/sample_2-.._.._etc.traj.json');
+  });
+
+  it('parse after every step to the run so far, through runs that outgrow the room kept in the file', async () => {
+    const file = trajectoryPath(logDir, 'sample:1', 'ctx');
+    const onDisk = new TrajectoryWriter().open(file);
+    const run = new GrowingRun(300);
+    let wholeWrites = 0;
+    for (let step = 1; step <= 120; step++) {
+      const trajectory = run.step();
+      if ((await onDisk.save(trajectory)) >= statSync(file).size) wholeWrites += 1;
+      expect(parse(file)).toEqual(trajectory);
+    }
+    expect(wholeWrites).toBeGreaterThanOrEqual(3); // the first, and the room outgrown at least twice
+    const ended = run.end();
+    await onDisk.save(ended);
+    expect(parse(file)).toEqual(ended);
+    // The last save writes the file compact: no room left in it.
+    expect(readFileSync(file, 'utf8')).not.toMatch(/ {2}/);
+    expect(readdirSync(join(logDir, 'trajectories'))).toEqual(['sample_1-ctx.traj.json']);
+  });
+
+  it('write per step the bytes of that step, however long the run is', async () => {
+    const file = trajectoryPath(logDir, 'sample:1', 'ctx');
+    const onDisk = new TrajectoryWriter().open(file);
+    const run = new GrowingRun(3000);
+    const steps: { written: number; reported: number; size: number }[] = [];
+    for (let step = 1; step <= 200; step++) {
+      const trajectory = run.step();
+      const before = bytesWrittenByProcess();
+      const reported = await onDisk.save(trajectory);
+      steps.push({ written: bytesWrittenByProcess() - before, reported, size: statSync(file).size });
+    }
+
+    // Whole writes: the first, then one each time the info lists fill their room, which doubles.
+    const whole = steps.filter((step) => step.written >= step.size);
+    expect(whole.length).toBeLessThanOrEqual(4);
+    // Every other step writes its reply, its observation (3000 characters), its info entries and the
+    // rest of info: as much at step 200 as at step 2. The kernel sees that and 8 bytes more for each
+    // file operation (the wake-ups of Node's thread pool).
+    const inPlace = steps.filter((step) => step.written < step.size);
+    expect(inPlace.length).toBeGreaterThanOrEqual(196);
+    for (const step of inPlace) {
+      expect(step.written - step.reported).toBeGreaterThanOrEqual(0);
+      expect(step.written - step.reported).toBeLessThanOrEqual(80);
+    }
+    const perStep = inPlace.map((step) => step.reported);
+    expect(Math.max(...perStep)).toBeLessThan(1.1 * Math.min(...perStep));
+    expect(Math.max(...perStep)).toBeLessThan(6000);
+    // All in all, less than twice the final file, not the sum of its 200 versions.
+    expect(steps.reduce((total, step) => total + step.written, 0)).toBeLessThan(2 * steps[199].size);
+  });
+
+  it('start a new file for a new run, and write the file whole again when it changed under them', async () => {
+    const file = trajectoryPath(logDir, 'sample:1', 'ctx');
+    await mkdir(join(logDir, 'trajectories'));
+    await writeFile(file, `{"an earlier run": "${'x'.repeat(100_000)}"}`);
+    const onDisk = new TrajectoryWriter().open(file);
+    const run = new GrowingRun(100);
+
+    await onDisk.save(run.step());
+    expect(parse(file)).toEqual(buildTrajectory(run.state));
+    await truncate(file, 10);
+    await onDisk.save(run.step());
+    expect(parse(file)).toEqual(buildTrajectory(run.state));
+    await rm(file);
+    await onDisk.save(run.step());
+    expect(parse(file)).toEqual(buildTrajectory(run.state));
+    await onDisk.save(run.step());
+    expect(parse(file)).toEqual(buildTrajectory(run.state));
   });
 
   it('are on disk after every step, in mini-swe-agent layout, and end with the exit status and submission', async () => {
@@ -77,7 +185,7 @@ describe('trajectories', () => {
     }
   });
 
-  it('stay valid JSON when the process is killed with SIGKILL while a write is under way', async () => {
+  it('stay valid JSON, with the steps written so far, when the process is killed with SIGKILL mid-run', async () => {
     const file = trajectoryPath(logDir, 'sample:1', 'endless');
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'endless-run.testing.ts'), file], {
       env: { ...process.env, TSX_TSCONFIG_PATH: APP_TSCONFIG },
@@ -90,16 +198,19 @@ describe('trajectories', () => {
         workspace ||= /^workspace (.+)$/.exec(line)?.[1] ?? '';
         if (line === 'step 20') break;
       }
-      // Kill it while a write is under way: its temporary file is there.
-      expect(await waitFor(() => readdirSync(join(logDir, 'trajectories')).some((name) => name.endsWith('.tmp')), 10_000)).toBe(true);
+      // Anywhere in a step: the child does little but build and write its steps.
+      await new Promise((done) => setTimeout(done, Math.random() * 20));
       child.kill('SIGKILL');
       expect(await exited).toBe('SIGKILL');
 
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as Trajectory;
+      const saved = parse(file);
       expect(saved.trajectory_format).toBe('mini-swe-agent-1');
       expect(saved.info.exit_status).toBeNull();
-      expect(saved.info.model_stats.api_calls).toBeGreaterThanOrEqual(20);
-      expect(saved.messages).toHaveLength(2 + 2 * saved.info.model_stats.api_calls);
+      const calls = saved.info.model_stats.api_calls;
+      expect(calls).toBeGreaterThanOrEqual(20);
+      // A kill between the writes of a step leaves its messages on disk and not yet its count.
+      expect([0, 2]).toContain(saved.messages.length - (2 + 2 * calls));
+      expect(saved.messages.slice(2).map((message) => message.role)).toEqual(saved.messages.slice(2).map((_, index) => (index % 2 ? 'user' : 'assistant')));
       expect(readdirSync(join(logDir, 'trajectories')).filter((name) => !name.endsWith('.tmp'))).toEqual(['sample_1-endless.traj.json']);
     } finally {
       child.kill('SIGKILL');
