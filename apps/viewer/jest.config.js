@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'viewer',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/viewer',
+};

@@ -1,0 +1,135 @@
+// The JSON the viewer's API answers with. The page's modules read these types through JSDoc, so this
+// file imports nothing: it is the one contract between the server and the page.
+
+/** A status of the Result, or what the record says of a task that has no usable result. */
+export type CellStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'interrupted' | 'disk_limit_exceeded' | 'no_ground_truth' | 'damaged' | 'missing';
+
+/** The scores a cell can show; null when the task has none (not scored, or no ground truth). */
+export interface TaskScores {
+  file_acc: number | null;
+  func_recall: number | null;
+  func_precision: number | null;
+  line_iou: number | null;
+  line_proximity: number | null;
+}
+
+export type ScoreName = keyof TaskScores;
+
+/** One task of a record, as a row of the comparison. */
+export interface TaskRow {
+  task: string;
+  status: CellStatus;
+  /** Why the task was not scored normally, or why its record cannot be used. */
+  detail: string | null;
+  scores: TaskScores;
+  cost: number | null;
+  seconds: number | null;
+  /** Model calls the solver reported. */
+  steps: number | null;
+  attempts: number | null;
+}
+
+/** One record (an assessment) in the list of runs. */
+export interface RunSummary {
+  /** How the API names the record: its id, with `~2` ... when two run directories hold the same id. */
+  key: string;
+  id: string;
+  /** The run directory that holds it, as given on the command line. */
+  runDir: string;
+  started_at: string;
+  /** When its last session ended by itself; null while it runs, or when it was killed. */
+  ended_at: string | null;
+  solver: { name: string; version: string; model: string | null };
+  assessor: { name: string; version: string };
+  tasks: number;
+  recorded: number;
+  damaged: number;
+  missing: number;
+  scored: number;
+  /** Means over the recorded tasks, as the Result gives them. */
+  means: TaskScores;
+  cost: number | null;
+  seconds: number;
+  tokens: { input: number | null; output: number | null };
+}
+
+export interface RunList {
+  runs: RunSummary[];
+  /** Records that could not be read at all, with the reason. */
+  unreadable: { folder: string; reason: string }[];
+}
+
+export interface Comparison {
+  runs: { summary: RunSummary; tasks: TaskRow[] }[];
+}
+
+/** Lines of a file around the fix and the solver's answer, with both marked. */
+export interface SourceExcerpt {
+  path: string;
+  start: number;
+  lines: string[];
+  fix: { start: number; end: number }[];
+  predicted: { start: number; end: number; rank: number }[];
+}
+
+export type FileState = 'present' | 'none' | 'outside' | 'missing';
+
+export interface TaskPage {
+  run: RunSummary;
+  row: TaskRow;
+  task_id: string;
+  context_id: string;
+  finished_at: string;
+  /** The whole `metrics` of the task's result.json (top-k recalls, usage, the solver's exit). */
+  metrics: Record<string, unknown>;
+  crash_report: string | null;
+  fix: string | null;
+  submission: string | null;
+  sources: SourceExcerpt[] | null;
+  /** Whether the trajectory and the log can be loaded: `outside` when the record points out of the run directories. */
+  trajectory: FileState;
+  log: FileState;
+  /** Neighbours in the record's task order, for stepping through tasks. */
+  previous: string | null;
+  next: string | null;
+}
+
+export interface TrajectoryStep {
+  /** 1 for the first model call. */
+  index: number;
+  thought: string;
+  /** The one bash block of the reply; null when the reply had none or several. */
+  command: string | null;
+  /** What the solver was shown next: the command's output, or a correction. */
+  output: string | null;
+  returncode: number | null;
+  tokens: { input: number; output: number; cache_read: number; cache_write: number } | null;
+  cost: number | null;
+}
+
+export interface TrajectoryView {
+  model: string | null;
+  exit_status: string | null;
+  /** The task as the solver was given it. */
+  instance: string | null;
+  steps: TrajectoryStep[];
+  /** The message after the last step (how the run ended), when there is one. */
+  closing: string | null;
+  cost: number | null;
+  tokens: { input: number; output: number } | null;
+}
+
+export interface TaskLog {
+  /** The lines of this task's context; the whole file when none carries it. */
+  text: string;
+  context: string;
+  lines: number;
+  total_lines: number;
+  /** The file was longer than the viewer reads: only its end is shown. */
+  cut: boolean;
+}
+
+export interface ApiError {
+  error: string;
+  message: string;
+}

@@ -1,0 +1,144 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { failedTask, scoreSubmission } from '@arvo-rca/rca-eval';
+import type { RecordWriter } from '@arvo-rca/run-record';
+import { RunDirectories } from './run-directories';
+import type { Comparison, RunList, TaskLog, TaskPage, TrajectoryView } from './viewer-api';
+import { writeRecord, rawGet, SOURCES, TRUTH, WRONG_ANSWER } from './viewer-records.testing';
+import { ViewerServer } from './viewer-server';
+
+const PAGE = join(__dirname, '..', 'public');
+
+async function getJson<T>(server: ViewerServer, path: string): Promise<T> {
+  const reply = await rawGet(server.url, path);
+  if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.body}`);
+  return JSON.parse(reply.body) as T;
+}
+
+describe('the viewer over HTTP, on run records written by the record writer', () => {
+  let logDir: string;
+  let runDir: string;
+  let baseline: RecordWriter;
+  let model: RecordWriter;
+  let server: ViewerServer;
+
+  beforeAll(async () => {
+    logDir = await mkdtemp(join(tmpdir(), 'viewer-'));
+    runDir = join(logDir, 'log_2026-11-23_10-00-00');
+    await mkdir(runDir);
+    baseline = await writeRecord(runDir, 'baseline', [
+      { task: 'sample:1', metrics: scoreSubmission(WRONG_ANSWER, TRUTH), context: 'aaaa1111-one' },
+      { task: 'sample:2', metrics: failedTask('pulling the image failed', TRUTH), context: 'bbbb2222-two' },
+      { task: 'sample:10', context: 'cccc3333-three' },
+    ]);
+    model = await writeRecord(runDir, 'openai/gpt-4.1', [{ task: 'sample:1', context: 'dddd4444-four', steps: 5 }, { task: 'sample:2' }], new Date('2026-11-23T11:00:00Z'));
+    server = await ViewerServer.start(await RunDirectories.open([runDir]), PAGE);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await rm(logDir, { recursive: true, force: true });
+  });
+
+  it('lists every record with its solver, model, tasks, means, cost and time, newest first', async () => {
+    const list = await getJson<RunList>(server, '/api/runs');
+
+    expect(list.unreadable).toEqual([]);
+    expect(list.runs.map((run) => [run.key, run.solver.model, run.tasks, run.recorded, run.scored])).toEqual([
+      [model.id, 'openai/gpt-4.1', 2, 2, 2],
+      [baseline.id, 'baseline', 3, 3, 2],
+    ]);
+    expect(list.runs[1]).toMatchObject({ runDir, started_at: '2026-11-23T10:00:00.000Z', means: { file_acc: 1 / 3, func_recall: 1 / 3 } });
+    expect(list.runs[1].cost).toBeCloseTo(0.018);
+    expect(list.runs[1].seconds).toBeGreaterThan(0);
+  });
+
+  it('finds the run directories inside a folder of them, as LOG_DIR holds them', async () => {
+    const viewer = await ViewerServer.start(await RunDirectories.open([logDir]), PAGE);
+    try {
+      const list = await getJson<RunList>(viewer, '/api/runs');
+      expect(list.runs.map((run) => run.key)).toEqual([model.id, baseline.id]);
+      expect(list.runs[0].runDir).toBe(join(logDir, 'log_2026-11-23_10-00-00'));
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it('compares runs task by task, in the requested order, each row with its status, scores and cost', async () => {
+    const comparison = await getJson<Comparison>(server, `/api/compare?runs=${baseline.id},${model.id}`);
+
+    expect(comparison.runs.map((run) => run.summary.key)).toEqual([baseline.id, model.id]);
+    expect(comparison.runs[0].tasks.map((row) => [row.task, row.status, row.scores.line_iou])).toEqual([
+      ['sample:1', 'scored', 0],
+      ['sample:2', 'failed', 0],
+      ['sample:10', 'scored', 1],
+    ]);
+    expect(comparison.runs[0].tasks[1]).toMatchObject({ detail: 'pulling the image failed', cost: 0.006, seconds: 12.5, attempts: 1 });
+  });
+
+  it('shows a task still running as missing and a damaged one with its reason, on the next request', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'viewer-running-'));
+    const running = await writeRecord(folder, 'baseline', [{ task: 'sample:1' }]);
+    await writeFile(join(running.folder, 'assessment.json'), JSON.stringify({ ...running.assessment, tasks: ['sample:1', 'sample:2', 'sample:3'] }));
+    await mkdir(join(running.folder, 'tasks', 'sample_3'));
+    await writeFile(join(running.folder, 'tasks', 'sample_3', 'result.json'), '{"format": "arvo-rca-task-1", "task": "sam');
+    const viewer = await ViewerServer.start(await RunDirectories.open([folder]), PAGE);
+    try {
+      const comparison = await getJson<Comparison>(viewer, `/api/compare?runs=${running.id}`);
+      expect(comparison.runs[0].tasks.map((row) => [row.task, row.status])).toEqual([
+        ['sample:1', 'scored'],
+        ['sample:2', 'missing'],
+        ['sample:3', 'damaged'],
+      ]);
+      expect(comparison.runs[0].tasks[2].detail).toMatch(/^result\.json is not whole JSON/);
+    } finally {
+      await viewer.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("gives a task's page: crash report, fix, answer, source lines with both marks, and its neighbours", async () => {
+    const page = await getJson<TaskPage>(server, `/api/runs/${baseline.id}/tasks/${encodeURIComponent('sample:2')}`);
+
+    expect(page.row).toMatchObject({ task: 'sample:2', status: 'failed' });
+    expect(page.crash_report).toBe('==1==ERROR: AddressSanitizer: heap-buffer-overflow in sample:2');
+    expect(page.fix).toContain('+  if (n > max) return -1;');
+    expect(page.submission).toBeNull();
+    expect(page.sources).toEqual(SOURCES);
+    expect(page).toMatchObject({ trajectory: 'present', log: 'present', previous: 'sample:1', next: 'sample:10', context_id: 'bbbb2222-two' });
+  });
+
+  it('gives the trajectory as steps: thought, command, output, tokens and cost', async () => {
+    const trajectory = await getJson<TrajectoryView>(server, `/api/runs/${model.id}/tasks/sample:1/trajectory`);
+
+    expect(trajectory).toMatchObject({ model: 'openai/gpt-4.1', exit_status: 'Submitted', instance: 'Find the root cause of the crash.', closing: null });
+    expect(trajectory.cost).toBeCloseTo(0.01);
+    expect(trajectory.steps).toHaveLength(5);
+    expect(trajectory.steps[1]).toEqual({
+      index: 2,
+      thought: 'THOUGHT: look at part 2.',
+      command: 'sed -n 2p src/a.c',
+      output: '<returncode>0</returncode>\n<output>\nline 2;\n</output>',
+      returncode: 0,
+      tokens: { input: 1001, output: 50, cache_read: 900, cache_write: 0 },
+      cost: 0.002,
+    });
+  });
+
+  it("gives the task log's lines of that task's context only, though both runs wrote to one file", async () => {
+    const log = await getJson<TaskLog>(server, `/api/runs/${model.id}/tasks/sample:1/log`);
+
+    expect(log).toEqual({ text: '2026-11-23T10:00:01.000Z INFO  green  dddd4444 [TaskContextService] preparing sample:1', context: 'dddd4444', lines: 1, total_lines: 2, cut: false });
+  });
+
+  it("serves the page and its modules under a policy that loads nothing from elsewhere", async () => {
+    const index = await rawGet(server.url, '/');
+    const module = await rawGet(server.url, '/app.js');
+
+    expect(index.status).toBe(200);
+    expect(index.body).toContain('<rca-viewer>');
+    expect(index.headers['content-security-policy']).toBe("default-src 'self'; img-src 'self' data:");
+    expect(module.headers['content-type']).toBe('text/javascript; charset=utf-8');
+  });
+});
