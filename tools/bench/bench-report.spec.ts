@@ -28,6 +28,15 @@ describe('bench report', () => {
     expect(reference?.pass).toBeUndefined();
   });
 
+  it("reports resume's scan of a record against reading and parsing its files bare, as a ratio", () => {
+    const rows = tableRows({ ...report(), resume_scan: { tasks: 1000, runs: 9, result_bytes: 842_000, scan_ms: 96.9, read_parse_ms: 20.3, readdir_ms: 0.7, scan_vs_read_parse: 4.77 } });
+
+    expect(rows.find((row) => row.figure.startsWith('1,000-task record'))).toMatchObject({ figure: expect.stringContaining('(822 KiB)'), value: '20.3 ms', target: 'reference' });
+    const scan = rows.find((row) => row.figure.includes("resume's scan"));
+    expect(scan).toMatchObject({ value: '96.9 ms', ratio: 4.77 });
+    expect(scan?.pass).toBeUndefined();
+  });
+
   it('prints the rows as aligned columns under a header', () => {
     const lines = formatTable(tableRows(report())).split('\n');
 

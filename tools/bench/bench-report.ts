@@ -7,6 +7,7 @@ import type { LargeMessageFigures } from './large-message.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
 import type { RemoteEngineFigures } from './remote-engine.bench';
+import type { ResumeScanFigures } from './resume-scan.bench';
 import type { StartFigures } from './start-breakdown.bench';
 import type { StartBreakdown } from '@arvo-rca/arvo-docker';
 
@@ -19,6 +20,7 @@ export interface BenchReport {
   memory?: MemoryFigures;
   purple_step_overhead?: PurpleStepFigures;
   a2a_large_message?: LargeMessageFigures;
+  resume_scan?: ResumeScanFigures;
   copy_in?: CopyInFigures;
   starts?: StartFigures;
   remote_engine?: RemoteEngineFigures;
@@ -70,6 +72,7 @@ export function tableRows(report: BenchReport): TableRow[] {
     );
   }
   if (report.a2a_large_message) rows.push(...largeMessageRows(report.a2a_large_message));
+  if (report.resume_scan) rows.push(...resumeScanRows(report.resume_scan));
   if (copy) {
     rows.push(
       { figure: `${copy.tree}: ${copy.files} files, ${copy.megabytes} MB; extracted on the host`, value: ms(copy.prepare_ms), target: 'info' },
@@ -128,6 +131,15 @@ function largeMessageRows(large: LargeMessageFigures): TableRow[] {
   return [
     { figure: `${large.megabytes} MiB as plain JSON over loopback, same bytes (median of ${large.runs})`, value: ms(large.json_loopback_ms), target: 'reference' },
     against(`${large.megabytes} MiB message through A2A: send (${send} back) and stream (${stream} back)`, ms(large.a2a_ms), '≤ 1.5 × plain JSON', large.a2a_vs_json, 1.5),
+  ];
+}
+
+function resumeScanRows(scan: ResumeScanFigures): TableRow[] {
+  const kib = Math.round(scan.result_bytes / 1024);
+  return [
+    { figure: `${scan.tasks.toLocaleString('en')}-task record: its result.json files (${kib} KiB) read with readFileSync and parsed, one by one (median of ${scan.runs})`, value: ms(scan.read_parse_ms), target: 'reference' },
+    { figure: `  resume's scan of the record (scanRecord + tasksToRun)`, value: ms(scan.scan_ms), target: 'reported (ratio: × the reference)', ratio: scan.scan_vs_read_parse },
+    { figure: `  readdir of its tasks folder`, value: ms(scan.readdir_ms, 2), target: 'info' },
   ];
 }
 

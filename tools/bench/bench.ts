@@ -1,7 +1,7 @@
 // `npm run bench`: measures the figures of SPEC section 14 against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
-// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|copy_in|starts|remote_engine ...]
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|copy_in|starts|remote_engine ...]
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
@@ -15,10 +15,11 @@ import { measureLargeMessage } from './large-message.bench';
 import { measureMemory } from './memory.bench';
 import { measurePurpleStep } from './purple-step.bench';
 import { measureRemoteEngine } from './remote-engine.bench';
+import { measureResumeScan } from './resume-scan.bench';
 import { measureStarts } from './start-breakdown.bench';
 
 const ROOT = resolve(__dirname, '..', '..');
-const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'copy_in', 'starts', 'remote_engine'] as const;
+const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'resume_scan', 'copy_in', 'starts', 'remote_engine'] as const;
 type Figure = (typeof FIGURES)[number];
 
 async function main(argv: string[]): Promise<void> {
@@ -35,6 +36,7 @@ async function main(argv: string[]): Promise<void> {
   // In-process and container-free: first, while the machine is quietest.
   if (chosen.has('purple_step_overhead')) report.purple_step_overhead = await timed('purple step overhead', () => measurePurpleStep(ROOT));
   if (chosen.has('a2a_large_message')) report.a2a_large_message = await timed('a 3 MiB message through A2A and as plain JSON', () => measureLargeMessage());
+  if (chosen.has('resume_scan')) report.resume_scan = await timed("resume's scan of a 1,000-task record and reading its files bare", () => measureResumeScan());
   if (chosen.has('exec_rtt') || chosen.has('memory') || chosen.has('concurrency')) {
     const rig = await timed('starting the green agent', () => BenchRig.start(ROOT, docker));
     try {

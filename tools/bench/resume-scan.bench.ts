@@ -1,0 +1,105 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
+import { RecordWriter, scanRecord, taskFolderName, tasksToRun, type FinishedTask } from '@arvo-rca/run-record';
+import { elapsedMs, median, round } from './bench-stats';
+
+export interface ResumeScanFigures {
+  tasks: number;
+  runs: number;
+  /** Bytes of all the tasks' result.json together. */
+  result_bytes: number;
+  /** What a resume does first: `scanRecord` (every result.json read, parsed and checked) and `tasksToRun`. */
+  scan_ms: number;
+  /** The same files read and JSON-parsed one after another with readFileSync: the floor of reading them at all. */
+  read_parse_ms: number;
+  /** A readdir of the record's tasks folder. */
+  readdir_ms: number;
+  scan_vs_read_parse: number;
+}
+
+const TASKS = 1000;
+const RUNS = 9;
+const WRITES_AT_ONCE = 16;
+
+const TRUTH: GroundTruth = {
+  spans: [{ file: 'src/decode.c', function: 'decode_dict', vulSpan: { start: 158, end: 163 }, fixSpan: { start: 158, end: 164 }, change: 'modified' }],
+  project: 'bench',
+  notes: [],
+};
+const ANSWER = JSON.stringify({ locations: [{ file: 'src/decode.c', function: 'decode_dict', line_start: 150, line_end: 160 }, { file: 'src/main.c', function: 'main', line_start: 10, line_end: 12 }] });
+
+/**
+ * Resume's scan of a 1,000-task record, written by RecordWriter as a green agent writes it, against the
+ * floor of reading and parsing the same result.json files one by one; runs interleaved, medians.
+ */
+export async function measureResumeScan(): Promise<ResumeScanFigures> {
+  const runDir = await mkdtemp(join(tmpdir(), 'arvo-rca-bench-record-'));
+  try {
+    const { folder, keys } = await writeRecord(runDir);
+    const files = keys.map((key) => join(folder, 'tasks', taskFolderName(key), 'result.json'));
+    const result_bytes = files.reduce((total, file) => total + readFileSync(file).byteLength, 0);
+    const scan: number[] = [];
+    const readParse: number[] = [];
+    const listing: number[] = [];
+    // One round untimed: the first reads warm the page cache and the code paths.
+    for (let run = -1; run < RUNS; run += 1) {
+      const times = [await timed(() => scanAndPlan(folder)), await timed(async () => readAndParse(files)), await timed(async () => void readdirSync(join(folder, 'tasks')))];
+      if (run < 0) continue;
+      scan.push(times[0]);
+      readParse.push(times[1]);
+      listing.push(times[2]);
+    }
+    return {
+      tasks: TASKS,
+      runs: RUNS,
+      result_bytes,
+      scan_ms: round(median(scan), 1),
+      read_parse_ms: round(median(readParse), 1),
+      readdir_ms: round(median(listing), 2),
+      scan_vs_read_parse: round(median(scan) / median(readParse)),
+    };
+  } finally {
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+async function writeRecord(runDir: string): Promise<{ folder: string; keys: string[] }> {
+  const keys = Array.from({ length: TASKS }, (_, index) => `arvo:${10_000 + index}`);
+  const writer = await RecordWriter.create(runDir, {
+    tasks: keys,
+    concurrency: 8,
+    shard: { index: 0, count: 1 },
+    assessor: { name: 'arvo-rca green agent', version: 'bench' },
+    solver: { name: 'arvo-rca purple agent', version: 'bench', model: 'baseline', url: 'http://127.0.0.1:9019/' },
+    settings: { SANDBOX: 'docker', TASK_TIMEOUT_S: 3600 },
+    settings_hash: 'bench',
+  });
+  const metrics = scoreSubmission(ANSWER, TRUTH);
+  const limit = pLimit(WRITES_AT_ONCE);
+  await Promise.all(keys.map((key) => limit(() => writer.writeTask(finished(key, metrics, runDir)))));
+  return { folder: writer.folder, keys };
+}
+
+function finished(key: string, metrics: FinishedTask['metrics'], runDir: string): FinishedTask {
+  const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: join(runDir, 'trajectories', `${taskFolderName(key)}.traj.json`), log: join(runDir, `${taskFolderName(key)}.log`) };
+  return { task: key, task_id: key, context_id: `bench-${key}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
+}
+
+async function scanAndPlan(folder: string): Promise<void> {
+  const scan = await scanRecord(folder);
+  if (scan.done.size !== TASKS || tasksToRun(scan, true).length !== 0) throw new Error(`the record reads as ${scan.done.size} tasks done, ${scan.damaged.length} damaged`);
+}
+
+function readAndParse(files: string[]): void {
+  for (const file of files) JSON.parse(readFileSync(file, 'utf8'));
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return elapsedMs(started);
+}
