@@ -1,4 +1,4 @@
-import { A2aPeerError, formatAssessmentSaved, formatTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { A2aPeerError, formatAssessmentSaved, formatTaskProgressData, type PeerEvent, type PeerTaskState, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { aggregateResults, failedTask } from '@arvo-rca/rca-eval';
 import { AssessmentFailed, followAssessment, GreenFailure } from './assessment-stream';
 
@@ -6,8 +6,8 @@ const GREEN = 'http://127.0.0.1:9009/';
 const RECORD = 'logs/log_1/assessments/2026-11-23_20-00-00_ab12cd34';
 const RESULT = aggregateResults([{ taskId: 'sample:1', metrics: failedTask('no image') }], 1);
 
-const status = (text: string, ...data: unknown[]): PeerEvent => ({ kind: 'status', taskId: 't', contextId: 'c', state: 'working', text, data });
-const progress = (line: TaskProgressLine): PeerEvent => status('', formatTaskProgressData(line));
+const status = (text: string, data: unknown[] = [], state: PeerTaskState = 'working'): PeerEvent => ({ kind: 'status', taskId: 't', contextId: 'c', state, text, data });
+const progress = (line: TaskProgressLine): PeerEvent => status('', [formatTaskProgressData(line)]);
 
 /** What a green agent streams, as the peer client yields it: `events`, then `end` (a clean end, or a broken stream). */
 async function* green(events: PeerEvent[], end?: Error): AsyncGenerator<PeerEvent> {
@@ -26,14 +26,14 @@ async function follow(events: PeerEvent[], end?: Error) {
 }
 
 describe("following a green agent's assessment", () => {
-  const begun = [status('assessing 1 task', formatAssessmentSaved({ recordDir: RECORD })), progress({ task: 'sample:1', kind: 'started' })];
+  const begun = [status('assessing 1 task', [formatAssessmentSaved({ recordDir: RECORD })]), progress({ task: 'sample:1', kind: 'started' })];
 
   it("names the record once, as soon as a status says where it is, and returns the Result with its file and the record's folder", async () => {
     const { heard, outcome } = await follow([
       ...begun,
       progress({ task: 'sample:1', kind: 'finished', status: 'failed', detail: 'no image' }),
       { kind: 'artifact', taskId: 't', contextId: 'c', name: 'Result', text: '', data: [RESULT] },
-      { ...status('done', formatAssessmentSaved({ recordDir: RECORD, resultsFile: `${RECORD}/result.json` })), state: 'completed' },
+      status('done', [formatAssessmentSaved({ recordDir: RECORD, resultsFile: `${RECORD}/result.json` })], 'completed'),
     ]);
 
     expect(heard).toEqual([`record ${RECORD}`, 'started sample:1', 'finished sample:1']);
@@ -49,7 +49,7 @@ describe("following a green agent's assessment", () => {
   });
 
   it('fails with the record when the assessment ends without a Result, saying how it ended', async () => {
-    const { outcome } = await follow([...begun, { ...status('the engine went away'), state: 'failed' }]);
+    const { outcome } = await follow([...begun, status('the engine went away', [], 'failed')]);
 
     expect(outcome).toMatchObject({ code: 'NO_RESULT', recordDir: RECORD, message: `the green agent at ${GREEN} ended the assessment without a Result (failed: the engine went away)` });
   });
