@@ -53,6 +53,14 @@ export class GreenEnvironment extends AgentEnvironment {
   @Min(1)
   TASK_TIMEOUT_S: number = 3600;
 
+  /**
+   * Whether the solver of an assessment sees opaque task ids (`task:3f9a2c1b`, `/workspace/error.txt`)
+   * instead of `arvo:14368`: it cannot look a case up or recall its fix. Plain `Task ID:` requests are
+   * never masked.
+   */
+  @IsIn(['on', 'off', 'true', 'false', '1', '0'])
+  MASK_TASK_IDS: string = 'on';
+
   /** Times a task that fails around the solver (an image pull, the engine, an unreachable solver) is run, the first included. */
   @IsInt()
   @Min(1)

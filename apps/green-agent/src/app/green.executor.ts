@@ -94,7 +94,7 @@ export class GreenExecutor implements AgentExecutor {
   private async runTask(task: TaskRef, events: TaskEvents, signal: AbortSignal): Promise<void> {
     events.start(`task ${task.key} accepted`);
     const solverUrl = this.config.get('PURPLE_AGENT_URL', { infer: true });
-    const outcome = await this.tasks.runTask(task, solverUrl, (event) => events.progress(describeProgress(event)), signal);
+    const outcome = await this.tasks.runTask(task, { solverUrl, progress: (event) => events.progress(describeProgress(event)), signal });
     events.artifact('Result', outcome);
     events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));
   }

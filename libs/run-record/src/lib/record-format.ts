@@ -72,6 +72,8 @@ export interface TaskFile {
   /** The task's key in the Result: its id, or `<id>#2` for the same id requested again. */
   task: string;
   task_id: string;
+  /** The opaque key the solver was given instead of `task_id` (MASK_TASK_IDS); null when it saw the real one. */
+  masked_id: string | null;
   context_id: string;
   /** The session (index into `sessions`) that ran it, and when it ended. */
   session: number;

@@ -19,7 +19,7 @@ const assessment = (tasks: string[]): NewAssessment => ({
 const noEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 
 function finished(task: string, metrics: TaskMetrics, taskId = task.split('#')[0]): FinishedTask {
-  return { task, task_id: taskId, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: noEvidence };
+  return { task, task_id: taskId, masked_id: null, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: noEvidence };
 }
 
 const truth: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 }, change: 'modified' }], project: null, notes: [] };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, PRODUCT_VERSION, type PeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
@@ -5,7 +6,7 @@ import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
 import type { GreenEnvironment } from '../green-environment';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from '../task-assets';
-import { TaskContextService, type TaskOutcome } from '../tasks/task-context.service';
+import { TaskContextService, type TaskOrder, type TaskOutcome } from '../tasks/task-context.service';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import { findRecord } from './record-location';
@@ -61,6 +62,7 @@ const CARD_DEADLINE_MS = 15_000;
 export class AssessmentService {
   private readonly logger = new Logger(AssessmentService.name);
   private readonly attempts: number;
+  private readonly masking: boolean;
   private readonly settings: ReturnType<typeof scoringSettings>;
 
   constructor(
@@ -71,6 +73,7 @@ export class AssessmentService {
     config: ConfigService<GreenEnvironment, true>,
   ) {
     this.attempts = config.get('TASK_ATTEMPTS', { infer: true });
+    this.masking = ['on', 'true', '1'].includes(config.get('MASK_TASK_IDS', { infer: true }));
     this.settings = scoringSettings({
       SANDBOX: config.get('SANDBOX', { infer: true }),
       TASK_TIMEOUT_S: config.get('TASK_TIMEOUT_S', { infer: true }),
@@ -137,9 +140,12 @@ export class AssessmentService {
     const done = new Map(session.recorded);
     await mapWithConcurrency(tasks, session.concurrency, async (task) => {
       listener.report({ task: task.ref.key, kind: 'started' });
-      const { outcome, attempts } = await this.runAttempts(task, session.purpleUrl, listener, signal);
+      // A fresh opaque key per task and session: nothing the solver sees ties it to the case.
+      const maskedKey = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
+      const { outcome, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedKey }, listener, signal);
       const { evidence, metrics, commands, failedCommands, seconds, contextId } = outcome;
-      const file = await writer.writeTask({ task: task.key, task_id: task.ref.key, context_id: contextId, metrics, run: { seconds, commands, failedCommands, attempts }, evidence });
+      const run = { seconds, commands, failedCommands, attempts };
+      const file = await writer.writeTask({ task: task.key, task_id: task.ref.key, masked_id: maskedKey ?? null, context_id: contextId, metrics, run, evidence });
       done.set(task.key, file);
       listener.report({ task: task.ref.key, kind: 'finished', status: metrics.status, detail: metrics.detail ?? '' });
     });
@@ -151,10 +157,10 @@ export class AssessmentService {
   }
 
   /** The task, run again while it fails around the solver (never when the solver got it wrong, nor once interrupted). */
-  private async runAttempts(task: RecordTask, purpleUrl: string, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<{ outcome: TaskOutcome; attempts: number }> {
+  private async runAttempts(task: RecordTask, order: Omit<TaskOrder, 'progress' | 'signal'>, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<{ outcome: TaskOutcome; attempts: number }> {
     const key = task.ref.key;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.tasks.runTask(task.ref, purpleUrl, (event) => listener.report(taskLine(key, event)), signal);
+      const outcome = await this.tasks.runTask(task.ref, { ...order, progress: (event) => listener.report(taskLine(key, event)), signal });
       if (outcome.metrics.status !== 'failed' || attempt >= this.attempts || signal?.aborted) return { outcome, attempts: attempt };
       listener.report({ task: key, kind: 'note', text: `attempt ${attempt} of ${this.attempts} failed (${outcome.metrics.detail ?? 'no reason'}); running it again` });
     }

@@ -27,7 +27,7 @@ export interface PreparedTask {
   /** `<taskRoot>/workspace`, to mount at `/workspace`: `src-vul/`, `<id>_error.txt`, an empty `shared/`. */
   workspaceDir: string;
   errorReport: string;
-  /** `<workspaceDir>/<id>_error.txt`. */
+  /** `<workspaceDir>/<id>_error.txt`, or `<workspaceDir>/error.txt` with neutral names. */
   errorReportPath: string;
   /** `patch.diff` in the private cache (or a local mirror); never inside the workspace. */
   groundTruthPath: string;
@@ -71,14 +71,14 @@ export class TaskAssetsService {
    * INVALID_TASK_ID / UNKNOWN_TASK_SOURCE (before any I/O), TASK_NOT_FOUND, DOWNLOAD_FAILED, BROKEN_ARCHIVE,
    * ARCHIVE_TOO_LARGE, EXTRACTION_FAILED, or EXTRACTION_ABORTED after `abortExtractions()`.
    */
-  async prepare(task: string | TaskRef, log: AssetLog = ignore): Promise<PreparedTask> {
+  async prepare(task: string | TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparedTask> {
     // A reference built elsewhere is validated again: only parse() makes ids safe for paths and URLs.
     const ref = this.registry.parse(typeof task === 'string' ? task : `${task.source}:${task.id}`);
     const source = this.registry.source(ref);
     try {
       log(`preparing ${ref.key} from ${source.describe()}`);
       const files = await this.fetchFiles(source, ref, log);
-      const prepared = await this.layOutWorkspace(source, ref, files);
+      const prepared = await this.layOutWorkspace(source, ref, files, layout);
       log(`workspace of ${ref.key} ready at ${prepared.workspaceDir}`);
       return prepared;
     } catch (error) {
@@ -106,10 +106,12 @@ export class TaskAssetsService {
     return { errorReport, archive: archive.value, groundTruth: groundTruth.value };
   }
 
-  private async layOutWorkspace(source: TaskSource, ref: TaskRef, files: TaskFiles): Promise<PreparedTask> {
-    const taskRoot = join(this.options.tmpDir, `${ref.source}_${ref.id}-${randomUUID()}`);
+  private async layOutWorkspace(source: TaskSource, ref: TaskRef, files: TaskFiles, layout: WorkspaceLayout): Promise<PreparedTask> {
+    // Neutral names hide the task in the folder's name too: a local sandbox shows the solver its host path.
+    const folder = layout.neutralNames ? 'task_masked' : `${ref.source}_${ref.id}`;
+    const taskRoot = join(this.options.tmpDir, `${folder}-${randomUUID()}`);
     const workspaceDir = join(taskRoot, 'workspace');
-    const errorReportPath = join(workspaceDir, `${ref.id}_error.txt`);
+    const errorReportPath = join(workspaceDir, layout.neutralNames ? 'error.txt' : `${ref.id}_error.txt`);
     let removal: Promise<void> | undefined;
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
     try {
@@ -137,6 +139,11 @@ export class TaskAssetsService {
       throw error;
     }
   }
+}
+
+/** How the workspace names its files: `<id>_error.txt` as the original does, or a name that tells nothing of the task. */
+export interface WorkspaceLayout {
+  neutralNames?: boolean;
 }
 
 interface TaskFiles {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
@@ -29,9 +29,19 @@ export interface TaskOutcome {
   evidence: TaskEvidence;
 }
 
+/** How a task is run: for whom, who hears of it, who may cancel it, and under which id the solver knows it. */
+export interface TaskOrder {
+  solverUrl: string;
+  progress?: TaskProgress;
+  signal?: AbortSignal;
+  /** The opaque key the solver is given instead of the task's own (`task:3f9a2c1b`); none: the task's key. */
+  maskedKey?: string;
+}
+
 /** A validated task about to run: who it is, where it logs, whom it is handed to, and who may cancel it. */
 interface TaskStart {
   ref: TaskRef;
+  maskedKey: string | undefined;
   contextId: string;
   scope: TaskLogScope;
   solverUrl: string;
@@ -74,10 +84,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
    * throws: a task that cannot run is an outcome with status `failed` and the reason (`interrupted`
    * when the agent is shutting down or `signal` cancels it: not the solver's doing, and to be run again).
    */
-  async runTask(ref: TaskRef, solverUrl: string, progress: TaskProgress = () => undefined, signal?: AbortSignal): Promise<TaskOutcome> {
+  async runTask(ref: TaskRef, order: TaskOrder): Promise<TaskOutcome> {
+    const { solverUrl, progress = () => undefined, signal, maskedKey } = order;
     if (this.closing) return notStarted(ref, interruptedTask(SHUTTING_DOWN));
     if (signal?.aborted) return notStarted(ref, interruptedTask(CANCELED));
-    const run = this.runTracked(ref, solverUrl, progress, signal);
+    const run = this.runTracked({ ref, maskedKey, solverUrl, progress, signal });
     this.running.add(run);
     try {
       return await run;
@@ -86,11 +97,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
     }
   }
 
-  private async runTracked(ref: TaskRef, solverUrl: string, progress: TaskProgress, signal: AbortSignal | undefined): Promise<TaskOutcome> {
+  private async runTracked(start: Omit<TaskStart, 'contextId' | 'scope'>): Promise<TaskOutcome> {
     const contextId = randomUUID();
-    const scope = this.logging.openTask({ taskId: ref.key, contextId });
+    const scope = this.logging.openTask({ taskId: start.ref.key, contextId });
     try {
-      return await scope.run(() => this.lifecycle({ ref, contextId, scope, solverUrl, progress, signal }));
+      return await scope.run(() => this.lifecycle({ ...start, contextId, scope }));
     } finally {
       scope.end();
     }
@@ -98,7 +109,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
 
   /** One task from assets to cleanup, inside its log scope. */
   private async lifecycle(start: TaskStart): Promise<TaskOutcome> {
-    const { ref, contextId, scope, solverUrl, progress, signal } = start;
+    const { ref, contextId, scope, solverUrl, progress, signal, maskedKey } = start;
     const taskKey = ref.key;
     const started = Date.now();
     const log = (line: string): void => {
@@ -112,7 +123,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
     let context: TaskContext | undefined;
     const evidence: TaskEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: join(this.logging.runDirectory, taskLogFileName(taskKey)) };
     try {
-      prepared = await this.assets.prepare(ref, log);
+      if (maskedKey) log(`the solver knows this task as ${maskedKey}`);
+      prepared = await this.assets.prepare(ref, log, { neutralNames: maskedKey !== undefined });
       evidence.crashReport = prepared.errorReport;
       evidence.fix = await readFile(prepared.groundTruthPath, 'utf8');
       // Before the solver can touch src-vul: the functions of the fix come from the pristine tree.
@@ -132,7 +144,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       await sandbox.start();
       log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
 
-      const finishReason = await this.handOver(context, prepared, solverUrl, log);
+      const finishReason = await this.handOver(context, prepared, { solverUrl, shownKey: maskedKey ?? taskKey }, log);
       // Cut short by a shutdown or a cancel, the task says nothing about the solver: it is to be run again, not scored.
       if (finishReason === 'shutdown' || finishReason === 'canceled') {
         const why = finishReason === 'shutdown' ? SHUTTING_DOWN : CANCELED;
@@ -221,11 +233,12 @@ export class TaskContextService implements BeforeApplicationShutdown {
   }
 
   /** Sends the task to the solver and waits for the first of: finished, solver done, time limit. */
-  private async handOver(context: TaskContext, prepared: PreparedTask, solverUrl: string, log: (line: string) => void): Promise<FinishReason> {
+  private async handOver(context: TaskContext, prepared: PreparedTask, to: { solverUrl: string; shownKey: string }, log: (line: string) => void): Promise<FinishReason> {
+    const { solverUrl } = to;
     const limitMs = this.config.get('TASK_TIMEOUT_S', { infer: true }) * 1000;
     const description = renderTaskDescription(this.template, {
-      taskKey: context.taskKey,
-      taskId: context.ref.id,
+      taskKey: to.shownKey,
+      errorPath: `/workspace/${basename(prepared.errorReportPath)}`,
       errorReport: prepared.errorReport,
       imageNote: context.sandbox.kind === 'docker' ? 'Inside this sandbox the original build tree is also at `/src`.' : '',
     });

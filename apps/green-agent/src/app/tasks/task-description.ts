@@ -6,8 +6,10 @@ import { LOC_JSON_PATH, LOC_JSON_SHAPE_TEXT } from '@arvo-rca/rca-eval';
 const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', 'assets', 'templates')];
 
 export interface TaskDescriptionInput {
+  /** The task as the solver knows it: its key, or an opaque one. */
   taskKey: string;
-  taskId: string;
+  /** Where the crash report is in the sandbox. */
+  errorPath: string;
   errorReport: string;
   imageNote: string;
 }
@@ -34,7 +36,7 @@ export function renderTemplate(template: string, values: Record<string, string>)
 export function renderTaskDescription(template: string, input: TaskDescriptionInput): string {
   return renderTemplate(template, {
     task_id: input.taskKey,
-    error_path: `/workspace/${input.taskId}_error.txt`,
+    error_path: input.errorPath,
     error_report: input.errorReport.trimEnd(),
     image_note: input.imageNote,
     loc_json_path: LOC_JSON_PATH,
