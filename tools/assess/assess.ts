@@ -73,16 +73,27 @@ function asGreenFailure(reason: unknown): GreenFailure {
   return reason instanceof GreenFailure ? reason : new GreenFailure('GREEN_STOPPED', '(unknown)', reason instanceof Error ? reason.message : String(reason));
 }
 
-/** The requests to send: the resume of one record, or the task list spread over the green agents. */
-function requestsFor(options: RunnerOptions, plan: ResumePlan | undefined, greens: string[], purple: string): { requests: ShardRequest[]; total?: number; what: string } {
-  if (options.kind === 'assess') {
+/** What this run does: assess a task list, or resume a record as planned here. */
+type Work = { kind: 'assess'; tasks: string[]; concurrency: number } | { kind: 'resume'; plan: ResumePlan; concurrency?: number };
+
+async function workOf(options: RunnerOptions): Promise<Work> {
+  if (options.kind === 'assess') return options;
+  const plan = await planResume(options.folder, options.retryFailed, options.greens.length > 0);
+  describeResumePlan(plan).forEach((line) => console.log(line));
+  // The record's concurrency, when the record is here; else the green agent takes it from its copy.
+  return { kind: 'resume', plan, concurrency: options.concurrency ?? plan.local?.scan.assessment.concurrency };
+}
+
+/** The requests to send, with the number of tasks they run (when known here) and a line that says so. */
+function requestsFor(work: Work, greens: string[], purple: string): { requests: ShardRequest[]; total?: number; what: string } {
+  if (work.kind === 'assess') {
     const spread = greens.length > 1 ? ` on each of ${greens.length} green agents` : '';
-    return { requests: shardRequests(greens, purple, options.tasks, options.concurrency), total: options.tasks.length, what: `assessing ${options.tasks.length} task(s), ${options.concurrency} at a time${spread}` };
+    return { requests: shardRequests(greens, purple, work.tasks, work.concurrency), total: work.tasks.length, what: `assessing ${work.tasks.length} task(s), ${work.concurrency} at a time${spread}` };
   }
-  const concurrency = options.concurrency ?? plan?.local?.scan.assessment.concurrency;
-  const request = { green: greens[0], request: resumeRequest(purple, plan as ResumePlan, concurrency) };
-  const count = plan?.local ? `${plan.local.toRun.length} task(s)` : 'the tasks the green agent finds to run';
-  return { requests: [request], total: plan?.local?.toRun.length, what: `resuming record ${plan?.recordId}: ${count}${concurrency ? `, ${concurrency} at a time` : ''}` };
+  const { plan, concurrency } = work;
+  const count = plan.local ? `${plan.local.toRun.length} task(s)` : 'the tasks the green agent finds to run';
+  const pace = concurrency === undefined ? '' : `, ${concurrency} at a time`;
+  return { requests: [{ green: greens[0], request: resumeRequest(purple, plan, concurrency) }], total: plan.local?.toRun.length, what: `resuming record ${plan.recordId}: ${count}${pace}` };
 }
 
 /** The Result to show and the file that holds it: one green's own file, or the combined Result saved here. */
@@ -106,13 +117,13 @@ function printRecorded(scan: RecordScan): void {
 
 async function main(): Promise<void> {
   const options = await parseRunnerOptions(process.argv.slice(2), bundledSamples);
-  const plan = options.kind === 'resume' ? await planResume(options.folder, options.retryFailed, options.greens.length > 0) : undefined;
-  if (plan) describeResumePlan(plan).forEach((line) => console.log(line));
-  if (plan?.local && plan.local.toRun.length === 0 && options.greens.length === 0) return printRecorded(plan.local.scan);
+  const work = await workOf(options);
+  const record = work.kind === 'resume' ? work.plan.local : undefined;
+  if (record && record.toRun.length === 0 && options.greens.length === 0) return printRecorded(record.scan);
   // Only a green agent this runner starts runs the solver's commands here.
   const sandbox = options.greens.length > 0 ? undefined : await checkSandbox();
   // A resume's agents write into the record's run directory: its logs, trajectories and record stay together.
-  const runDir = plan?.local?.scan.runDir ?? process.env['LOG_RUN_DIR'] ?? join(ROOT, 'logs', runDirectoryName(new Date()));
+  const runDir = record?.scan.runDir ?? process.env['LOG_RUN_DIR'] ?? join(ROOT, 'logs', runDirectoryName(new Date()));
   mkdirSync(runDir, { recursive: true });
   const { greens, purple, launched } = await startAgents(options, runDir, sandbox);
   const stopAll = (): Promise<void[]> => Promise.all(launched.map(stopAgent));
@@ -126,7 +137,7 @@ async function main(): Promise<void> {
     });
   });
   try {
-    const { requests, total, what } = requestsFor(options, plan, greens, purple);
+    const { requests, total, what } = requestsFor(work, greens, purple);
     console.log(`${what}\n`);
     const { result, file } = await resultOf(await runOnGreens(requests, total, records), runDir);
     printResult(result, file, runDir);
