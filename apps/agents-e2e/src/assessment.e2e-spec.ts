@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { TaskFile } from '@arvo-rca/run-record';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
@@ -31,9 +32,9 @@ interface Run {
  * Both agents as real processes, sharing one run directory; the green agent gets a fresh port pair. The
  * purple agent knows no green URL, as on AgentBeats (reply mode), unless `callback` asks it to call back.
  */
-async function startBoth(scratch: Scratch, purpleEnv: NodeJS.ProcessEnv = {}, mode: 'reply' | 'callback' = 'reply'): Promise<{ green: AgentProcess; purple: AgentProcess }> {
+async function startBoth(scratch: Scratch, purpleEnv: NodeJS.ProcessEnv = {}, mode: 'reply' | 'callback' = 'reply', masking: 'on' | 'off' = 'on'): Promise<{ green: AgentProcess; purple: AgentProcess }> {
   const [greenPort, purplePort] = [await freePort(), await freePort()];
-  const env = { ...scratch.env(), SANDBOX: 'docker', PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
+  const env = { ...scratch.env(), SANDBOX: 'docker', MASK_TASK_IDS: masking, PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
   const solverEnv = { ...env, ...purpleEnv, ...(mode === 'callback' ? { GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/` } : {}) };
   const [green, purple] = await Promise.all([startAgent('green-agent', env, greenPort), startAgent('purple-agent', solverEnv, purplePort)]);
   return { green, purple };
@@ -55,28 +56,36 @@ async function expectNothingLeft(scratch: Scratch, green: AgentProcess): Promise
   expect(readdirSync(scratch.tasks)).toEqual([]);
 }
 
-function expectLogLayout(scratch: Scratch, result: AssessmentResult, mode: 'reply' | 'callback'): void {
+/**
+ * The run directory: a log per task, a trajectory per task and the assessment's record. With masked ids the
+ * solver knows each task by its opaque key, and logs under it: the record says which key was which task.
+ */
+function expectLogLayout(scratch: Scratch, run: Run, mode: 'reply' | 'callback'): void {
+  const { result } = run;
   const files = readdirSync(scratch.runDir);
-  expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'results', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
+  expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'assessments', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
+  const recordDir = parseAssessmentSaved((run.events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
+  const solverKey = (task: string): string => (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskFile).masked_id ?? task;
   const agentsLog = readFileSync(join(scratch.runDir, 'agents.log'), 'utf8');
   expect(agentsLog).toMatch(/ green .*listening on/);
   expect(agentsLog).toMatch(/ purple .*listening on/);
   for (const task of SAMPLES) {
     // One file per task with both agents' lines about it, and none of them in agents.log.
+    const key = solverKey(task);
     const taskLog = readFileSync(join(scratch.runDir, `${task.replace(':', '_')}.log`), 'utf8');
+    const solverLog = readFileSync(join(scratch.runDir, `${key.replace(':', '_')}.log`), 'utf8');
     expect(taskLog).toMatch(/ green {2}[0-9a-f]{8} \[TaskContextService\] sandbox arvo_\d_[0-9a-f]+ started/);
-    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${task} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`));
-    expect(agentsLog).not.toContain(`solving ${task}`);
+    expect(solverLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${key} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`));
+    expect(agentsLog).not.toContain(`solving ${key}`);
   }
   const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));
-  expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(['sample_1', 'sample_2', 'sample_3', 'sample_4', 'sample_5']);
+  expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(SAMPLES.map((task) => solverKey(task).replace(':', '_')).sort());
   for (const file of trajectories) {
     const trajectory = JSON.parse(readFileSync(join(scratch.runDir, 'trajectories', file), 'utf8'));
     expect(trajectory).toMatchObject({ trajectory_format: 'mini-swe-agent-1', info: { exit_status: 'Submitted' } });
   }
-  const results = readdirSync(join(scratch.runDir, 'results'));
-  expect(results).toHaveLength(1);
-  expect(JSON.parse(readFileSync(join(scratch.runDir, 'results', results[0]), 'utf8'))).toEqual(result);
+  expect(readdirSync(join(scratch.runDir, 'assessments'))).toHaveLength(1);
+  expect(JSON.parse(readFileSync(join(recordDir, 'result.json'), 'utf8'))).toEqual(result);
 }
 
 describeWithDocker('an assessment of every sample, both agents as real processes', () => {
@@ -117,8 +126,10 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       expect(run.result.llm_requests).toBe(Object.values(run.result.task_metrics).reduce((sum, metrics) => sum + (metrics.llm_requests ?? 0), 0));
     });
 
-    it('writes the log layout: a trajectory per task and the results file', () => {
-      expectLogLayout(scratch, run.result, 'reply');
+    it('writes the log layout: a trajectory per task under the key the solver knew it by, and the run record', () => {
+      expectLogLayout(scratch, run, 'reply');
+      // Masked: no trajectory is named after its task.
+      expect(readdirSync(join(scratch.runDir, 'trajectories')).every((file) => /^task_[0-9a-f]{8}-/.test(file))).toBe(true);
     });
 
     it('leaves no container and no workspace behind', async () => {
@@ -136,7 +147,8 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
       // One task at a time, so the replies are consumed in task order: read, answer, submit.
       llm.script(...SAMPLES.flatMap((task) => scriptFor(task)));
-      agents = await startBoth(scratch, { MODEL: 'openai/gpt-4.1', OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test' }, 'callback');
+      // Ids unmasked, as RCAbench runs it: the scripted replies read `/workspace/<id>_error.txt`.
+      agents = await startBoth(scratch, { MODEL: 'openai/gpt-4.1', OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test' }, 'callback', 'off');
       run = await assess(agents.green, agents.purple, 1);
     });
 
@@ -164,7 +176,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
     });
 
     it('writes the log layout and leaves nothing behind', async () => {
-      expectLogLayout(scratch, run.result, 'callback');
+      expectLogLayout(scratch, run, 'callback');
       await expectNothingLeft(scratch, agents.green);
     });
   });

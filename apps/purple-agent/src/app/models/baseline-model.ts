@@ -46,9 +46,10 @@ export class BaselineModel implements Model {
   }
 
   private readReport(messages: readonly ChatMessage[]): Action {
-    const named = messages.map((message) => /\/workspace\/[\w.-]+_error\.txt/.exec(message.content)?.[0]).find(Boolean);
+    // `/workspace/<id>_error.txt`, or `/workspace/error.txt` when the assessor hides the task's id.
+    const named = messages.map((message) => /\/workspace\/(?:[\w.-]+_)?error\.txt/.exec(message.content)?.[0]).find(Boolean);
     this.next = (output) => this.locateFiles(output);
-    return { thought: 'Read the sanitizer report to see which stack crashed and where.', command: `cat ${named ? quote(named) : '/workspace/*_error.txt'}` };
+    return { thought: 'Read the sanitizer report to see which stack crashed and where.', command: `cat ${named ? quote(named) : '/workspace/*error.txt'}` };
   }
 
   private locateFiles(report: string): Action {
