@@ -10,7 +10,7 @@ const SCORED = scoreSubmission('{"locations": [{"file": "src/a.c", "function": "
 const NO_EVIDENCE = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 
 function finished(task: string, metrics: TaskMetrics): FinishedTask {
-  return { task, task_id: task, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: NO_EVIDENCE };
+  return { task, task_id: task, masked_id: null, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: NO_EVIDENCE };
 }
 
 /** A record of `tasks`, as a green agent leaves it when it is killed after writing `written`. */
