@@ -127,9 +127,10 @@ class CompareView extends HTMLElement {
       const cell = row.cells[column];
       return cell?.status === 'scored' ? (cell.scores[this.headline] ?? -1) : -1;
     };
+    // Ties keep the tasks' own order, whichever way the column sorts.
     const ordered = [...this.rows].sort((a, b) => {
-      const order = column < 0 ? compareTaskKeys(a.task, b.task) : value(a) - value(b) || compareTaskKeys(a.task, b.task);
-      return descending ? -order : order;
+      const order = column < 0 ? compareTaskKeys(a.task, b.task) : value(a) - value(b);
+      return (descending ? -order : order) || compareTaskKeys(a.task, b.task);
     });
     const shown = this.statuses.size === 0 ? ordered : ordered.filter((row) => row.cells.some((cell) => this.statuses.has(cell?.status ?? 'absent')));
     this.body?.replaceChildren(...shown.map((row) => row.element));
