@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
-import pLimit from 'p-limit';
 import { aggregateResults, resultKeys, type AssessmentResult, type TaskStatus } from '@arvo-rca/rca-eval';
 import { ASSESSMENT_FORMAT, TASK_FORMAT, type AssessmentFile, type TaskFile } from './record-format';
 import { RecordError } from './record-error';
@@ -29,15 +30,20 @@ export interface RecordScan {
 // Statuses that say nothing of the solver: the task broke around it, or was cut short.
 const NOT_THE_SOLVERS: readonly TaskStatus[] = ['failed', 'interrupted'];
 const STATUSES: readonly TaskStatus[] = ['scored', 'no_submission', 'invalid_submission', 'failed', 'interrupted', 'disk_limit_exceeded', 'no_ground_truth'];
-// Files read at once: a 1,000-task record is read in parallel, without 1,000 open files.
-const READS_AT_ONCE = 32;
+// Task files read between two turns of the event loop. Small files read synchronously cost a few
+// microseconds each; through the thread pool each costs four round trips (open, stat, read, close), which
+// made a 1,000-task scan 5 to 8 times slower than reading the same files in a plain loop.
+const READS_PER_TURN = 64;
 
 /** Reads the record in `folder`. A record without a readable `assessment.json` cannot be resumed: that is an error that says why. */
 export async function scanRecord(folder: string): Promise<RecordScan> {
   const assessment = await readAssessment(folder);
   const keys = resultKeys(assessment.tasks);
-  const limit = pLimit(READS_AT_ONCE);
-  const states = await Promise.all(keys.map((key) => limit(() => readTask(folder, key))));
+  const states: TaskState[] = [];
+  for (const [index, key] of keys.entries()) {
+    if (index > 0 && index % READS_PER_TURN === 0) await nextTurn();
+    states.push(readTask(folder, key));
+  }
   const scan: RecordScan = { folder, runDir: dirname(dirname(folder)), assessment, keys, done: new Map(), damaged: [], missing: [] };
   keys.forEach((key, index) => {
     const state = states[index];
@@ -90,11 +96,11 @@ async function readAssessment(folder: string): Promise<AssessmentFile> {
 
 type TaskState = { kind: 'done'; file: TaskFile } | { kind: 'damaged'; reason: string } | { kind: 'missing' };
 
-async function readTask(folder: string, key: string): Promise<TaskState> {
+function readTask(folder: string, key: string): TaskState {
   const path = join(folder, 'tasks', taskFolderName(key), 'result.json');
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     return { kind: 'damaged', reason: `result.json cannot be read: ${(error as Error).message}` };
