@@ -37,6 +37,15 @@ describe('bench report', () => {
     expect(scan?.pass).toBeUndefined();
   });
 
+  it("reports the viewer's first render of a comparison against a static table of the same cells, with its target", () => {
+    const viewer_render = { tasks: 500, runs: 2, repeats: 7, comparison_ms: 894.6, static_table_ms: 373.1, comparison_vs_static: 2.4, task_page_ms: 700.7, trajectory_steps: 100 };
+    const rows = tableRows({ ...report(), viewer_render });
+
+    expect(rows.find((row) => row.figure.startsWith('static HTML table of 1,000 cells'))).toMatchObject({ value: '373.1 ms', target: 'reference' });
+    expect(rows.find((row) => row.figure.includes('500-task comparison of 2 runs'))).toMatchObject({ value: '894.6 ms', target: '≤ 4 × the static table', ratio: 2.4, pass: true });
+    expect(rows.find((row) => row.figure.includes('100-step trajectory'))).toMatchObject({ value: '700.7 ms', target: 'info' });
+  });
+
   it('prints the rows as aligned columns under a header', () => {
     const lines = formatTable(tableRows(report())).split('\n');
 

@@ -8,6 +8,7 @@ import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
 import type { RemoteEngineFigures } from './remote-engine.bench';
 import type { ResumeScanFigures } from './resume-scan.bench';
+import type { ViewerRenderFigures } from './viewer-render.bench';
 import type { StartFigures } from './start-breakdown.bench';
 import type { StartBreakdown } from '@arvo-rca/arvo-docker';
 
@@ -21,6 +22,7 @@ export interface BenchReport {
   purple_step_overhead?: PurpleStepFigures;
   a2a_large_message?: LargeMessageFigures;
   resume_scan?: ResumeScanFigures;
+  viewer_render?: ViewerRenderFigures;
   copy_in?: CopyInFigures;
   starts?: StartFigures;
   remote_engine?: RemoteEngineFigures;
@@ -73,6 +75,7 @@ export function tableRows(report: BenchReport): TableRow[] {
   }
   if (report.a2a_large_message) rows.push(...largeMessageRows(report.a2a_large_message));
   if (report.resume_scan) rows.push(...resumeScanRows(report.resume_scan));
+  if (report.viewer_render) rows.push(...viewerRenderRows(report.viewer_render));
   if (copy) {
     rows.push(
       { figure: `${copy.tree}: ${copy.files} files, ${copy.megabytes} MB; extracted on the host`, value: ms(copy.prepare_ms), target: 'info' },
@@ -140,6 +143,15 @@ function resumeScanRows(scan: ResumeScanFigures): TableRow[] {
     { figure: `${scan.tasks.toLocaleString('en')}-task record: its result.json files (${kib} KiB) read with readFileSync and parsed, one by one (median of ${scan.runs})`, value: ms(scan.read_parse_ms), target: 'reference' },
     { figure: `  resume's scan of the record (scanRecord + tasksToRun)`, value: ms(scan.scan_ms), target: 'reported (ratio: × the reference)', ratio: scan.scan_vs_read_parse },
     { figure: `  readdir of its tasks folder`, value: ms(scan.readdir_ms, 2), target: 'info' },
+  ];
+}
+
+function viewerRenderRows(render: ViewerRenderFigures): TableRow[] {
+  const cells = (render.tasks * render.runs).toLocaleString('en');
+  return [
+    { figure: `static HTML table of ${cells} cells over loopback, to its first frame in Chromium (median of ${render.repeats})`, value: ms(render.static_table_ms), target: 'reference' },
+    against(`  the viewer: ${render.tasks}-task comparison of ${render.runs} runs, to its first frame`, ms(render.comparison_ms), '≤ 4 × the static table', render.comparison_vs_static, 4),
+    { figure: `  the viewer: a task page to step 1 of its ${render.trajectory_steps}-step trajectory`, value: ms(render.task_page_ms), target: 'info' },
   ];
 }
 

@@ -1,7 +1,7 @@
 // `npm run bench`: measures the figures of SPEC section 14 against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
-// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|copy_in|starts|remote_engine ...]
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|copy_in|starts|remote_engine ...]
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
@@ -17,9 +17,10 @@ import { measurePurpleStep } from './purple-step.bench';
 import { measureRemoteEngine } from './remote-engine.bench';
 import { measureResumeScan } from './resume-scan.bench';
 import { measureStarts } from './start-breakdown.bench';
+import { measureViewerRender } from './viewer-render.bench';
 
 const ROOT = resolve(__dirname, '..', '..');
-const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'resume_scan', 'copy_in', 'starts', 'remote_engine'] as const;
+const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'resume_scan', 'viewer_render', 'copy_in', 'starts', 'remote_engine'] as const;
 type Figure = (typeof FIGURES)[number];
 
 async function main(argv: string[]): Promise<void> {
@@ -37,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
   if (chosen.has('purple_step_overhead')) report.purple_step_overhead = await timed('purple step overhead', () => measurePurpleStep(ROOT));
   if (chosen.has('a2a_large_message')) report.a2a_large_message = await timed('a 3 MiB message through A2A and as plain JSON', () => measureLargeMessage());
   if (chosen.has('resume_scan')) report.resume_scan = await timed("resume's scan of a 1,000-task record and reading its files bare", () => measureResumeScan());
+  if (chosen.has('viewer_render')) report.viewer_render = await timed('the viewer: a 500-task comparison of 2 runs in Chromium, and a static table of the same cells', () => measureViewerRender(ROOT));
   if (chosen.has('exec_rtt') || chosen.has('memory') || chosen.has('concurrency')) {
     const rig = await timed('starting the green agent', () => BenchRig.start(ROOT, docker));
     try {

@@ -9,7 +9,7 @@ const PAGE = join(__dirname, 'public');
 async function main(): Promise<void> {
   const options = parseViewerOptions(process.argv.slice(2), process.env);
   const dirs = await RunDirectories.open(options.dirs);
-  const server = await ViewerServer.start(dirs, PAGE, options.host, options.port);
+  const server = await ViewerServer.start(dirs, PAGE, { host: options.host, port: options.port });
   const records = await dirs.records();
   console.log(`viewer: ${records.length} run record(s) in ${options.dirs.join(', ')}`);
   console.log(`viewer: serving ${server.url} (read-only; Ctrl-C stops it)`);

@@ -35,7 +35,8 @@ describe('what the viewer refuses: it reads nothing outside the run directories 
     await mkdir(runDir);
     await writeFile(secret, '{"format": "arvo-rca-task-1", "secret": true}');
     record = await writeRecord(runDir, 'baseline', [{ task: 'sample:1' }, { task: 'sample:2' }, { task: 'sample:3' }, { task: 'sample:4' }]);
-    server = await ViewerServer.start(await RunDirectories.open([runDir]), PAGE);
+    // Every request reads the record afresh: the specs change it between requests.
+    server = await ViewerServer.start(await RunDirectories.open([runDir]), PAGE, { scanReuseMs: 0 });
   });
 
   afterAll(async () => {

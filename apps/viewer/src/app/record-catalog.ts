@@ -14,13 +14,21 @@ export interface OpenRecord {
 
 // Records scanned at once when listing runs (each scan reads its tasks in parallel already).
 const SCANS_AT_ONCE = 4;
+/** How long a scan answers for its record by default: the requests of one page load (a task, its trajectory, its log) share it. */
+export const SCAN_REUSE_MS = 2000;
 
 /**
- * The records in the viewer's run directories, read afresh on every request: a run that is still going
- * shows its newest tasks on the next load.
+ * The records in the viewer's run directories, read afresh for every page load: a run that is still going
+ * shows its newest tasks on the next one.
  */
 export class RecordCatalog {
-  constructor(private readonly dirs: RunDirectories) {}
+  private readonly recent = new Map<string, { at: number; record: Promise<OpenRecord> }>();
+
+  constructor(
+    private readonly dirs: RunDirectories,
+    private readonly reuseMs = SCAN_REUSE_MS,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   async list(): Promise<RunList> {
     const locations = await this.dirs.records();
@@ -43,8 +51,21 @@ export class RecordCatalog {
     });
   }
 
+  private read(location: RecordLocation): Promise<OpenRecord> {
+    const now = this.clock();
+    for (const [name, entry] of this.recent) if (now - entry.at >= this.reuseMs) this.recent.delete(name);
+    const name = `${location.key} ${location.folder}`;
+    const reused = this.recent.get(name);
+    if (reused) return reused.record;
+    if (this.reuseMs <= 0) return this.scan(location);
+    const record = this.scan(location);
+    this.recent.set(name, { at: now, record });
+    record.catch(() => this.recent.delete(name));
+    return record;
+  }
+
   // The scan, less any task whose result.json is a link out of the run directories.
-  private async read(location: RecordLocation): Promise<OpenRecord> {
+  private async scan(location: RecordLocation): Promise<OpenRecord> {
     await this.dirs.resolveFile(location.runDir, join(location.folder, 'assessment.json'));
     const scan = await scanRecord(location.folder);
     const outside = await Promise.all(

@@ -33,6 +33,7 @@ export class TaskFiles {
       run: summarize(record),
       row: taskRow(file),
       task_id: file.task_id,
+      masked_id: file.masked_id ?? null,
       context_id: file.context_id,
       finished_at: file.finished_at,
       metrics: { ...file.metrics },

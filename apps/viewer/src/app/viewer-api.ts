@@ -78,6 +78,8 @@ export interface TaskPage {
   run: RunSummary;
   row: TaskRow;
   task_id: string;
+  /** The opaque key the solver was given instead of the task id; null when it saw the real one. */
+  masked_id: string | null;
   context_id: string;
   finished_at: string;
   /** The whole `metrics` of the task's result.json (top-k recalls, usage, the solver's exit). */

@@ -82,7 +82,8 @@ export async function writeRecord(runDir: string, model: string, tasks: TaskSpec
   return writer;
 }
 
-async function finishedTask(runDir: string, spec: TaskSpec): Promise<FinishedTask> {
+/** A task as the green agent hands it to the record writer, its trajectory and log written where the agents keep them. */
+export async function finishedTask(runDir: string, spec: TaskSpec): Promise<FinishedTask> {
   const context = spec.context ?? `${spec.task.replace(/\W/g, '').padEnd(8, '0')}-context`;
   const folder = spec.task.replace(':', '_');
   const trajectory = join(runDir, 'trajectories', `${folder}-${context}.traj.json`);
@@ -94,6 +95,7 @@ async function finishedTask(runDir: string, spec: TaskSpec): Promise<FinishedTas
   return {
     task: spec.task,
     task_id: spec.task.split('#')[0],
+    masked_id: null,
     context_id: context,
     metrics: { ...metrics, est_usd_cost: 0.006, llm_requests: spec.steps ?? 3 },
     run: { seconds: 12.5, commands: 3, failedCommands: 0, attempts: 1 },

@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failedTask, scoreSubmission } from '@arvo-rca/rca-eval';
-import type { RecordWriter } from '@arvo-rca/run-record';
+import { RecordWriter } from '@arvo-rca/run-record';
 import { RunDirectories } from './run-directories';
 import type { Comparison, RunList, TaskLog, TaskPage, TrajectoryView } from './viewer-api';
-import { writeRecord, rawGet, SOURCES, TRUTH, WRONG_ANSWER } from './viewer-records.testing';
+import { finishedTask, rawGet, SOURCES, TRUTH, writeRecord, WRONG_ANSWER } from './viewer-records.testing';
 import { ViewerServer } from './viewer-server';
 
 const PAGE = join(__dirname, '..', 'public');
@@ -92,6 +92,27 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
         ['sample:3', 'damaged'],
       ]);
       expect(comparison.runs[0].tasks[2].detail).toMatch(/^result\.json is not whole JSON/);
+    } finally {
+      await viewer.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a record once for the requests of one page load, and afresh for the next load', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'viewer-growing-'));
+    const viewer = await ViewerServer.start(await RunDirectories.open([folder]), PAGE, { scanReuseMs: 1000 });
+    try {
+      const growing = await writeRecord(folder, 'baseline', [{ task: 'sample:1' }]);
+      const recorded = async (): Promise<number> => (await getJson<Comparison>(viewer, `/api/compare?runs=${growing.id}`)).runs[0].summary.recorded;
+      expect(await recorded()).toBe(1);
+      await writeFile(join(growing.folder, 'assessment.json'), JSON.stringify({ ...growing.assessment, tasks: ['sample:1', 'sample:2'] }));
+      expect(await recorded()).toBe(1);
+      const resumed = await RecordWriter.resume(folder, growing.folder, { tasks: 1, retryFailed: false });
+      await resumed.writeTask(await finishedTask(folder, { task: 'sample:2' }));
+
+      expect(await recorded()).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await recorded()).toBe(2);
     } finally {
       await viewer.close();
       await rm(folder, { recursive: true, force: true });

@@ -1,12 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RecordCatalog } from './record-catalog';
+import { RecordCatalog, SCAN_REUSE_MS } from './record-catalog';
 import type { RunDirectories } from './run-directories';
 import { summarize, taskRows } from './run-summary';
 import { loadStaticFiles, type StaticFile } from './static-files';
 import { TaskFiles } from './task-files';
 import type { ApiError, Comparison } from './viewer-api';
 import { ViewerError } from './viewer-error';
+
+export interface ViewerServerOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** How long one scan of a record answers for it; 0 reads it for every request. */
+  scanReuseMs?: number;
+}
 
 interface Reply {
   status: number;
@@ -38,8 +46,9 @@ export class ViewerServer {
     readonly url: string,
   ) {}
 
-  static async start(dirs: RunDirectories, staticFolder: string, host = '127.0.0.1', port = 0): Promise<ViewerServer> {
-    const routes = new ViewerRoutes(new RecordCatalog(dirs), new TaskFiles(dirs), await loadStaticFiles(staticFolder));
+  static async start(dirs: RunDirectories, staticFolder: string, options: ViewerServerOptions = {}): Promise<ViewerServer> {
+    const { host = '127.0.0.1', port = 0, scanReuseMs = SCAN_REUSE_MS } = options;
+    const routes = new ViewerRoutes(new RecordCatalog(dirs, scanReuseMs), new TaskFiles(dirs), await loadStaticFiles(staticFolder));
     const server = createServer((request, response) => void routes.handle(request, response));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

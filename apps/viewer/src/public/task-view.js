@@ -65,6 +65,7 @@ class TaskView extends HTMLElement {
       ['cost', cost(row.cost)],
       ['time', duration(row.seconds)],
       ['attempts', row.attempts === null ? '–' : String(row.attempts)],
+      ['the solver knew it as', page.masked_id ?? page.task_id],
     ];
     return h(
       'div',
