@@ -74,8 +74,12 @@ describe('the purple agent answering an assessor that drives the conversation (r
     expect(parseSolverExit(last.data)).toEqual({
       exitStatus: 'Submitted',
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: expect.any(Number), llm_requests: 3, time_cost_sec: expect.any(Number) },
+      trajectory: expect.stringMatching(/\/trajectories\/[^/]+\.traj\.json$/),
     });
     expect(parseSolverExit(last.data)?.usage?.input_tokens).toBeGreaterThan(0);
+    // Where the solver says its trajectory is, it is: the run record points there.
+    const trajectory = JSON.parse(readFileSync(parseSolverExit(last.data)?.trajectory ?? '', 'utf8')) as { info: { exit_status: string } };
+    expect(trajectory.info.exit_status).toBe('Submitted');
   });
 
   it('shows a refused command to the model as an observation, and goes on', async () => {

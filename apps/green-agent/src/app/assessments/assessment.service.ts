@@ -144,7 +144,8 @@ export class AssessmentService {
       const maskedKey = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
       const { outcome, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedKey }, listener, signal);
       const { evidence, metrics, commands, failedCommands, seconds, contextId } = outcome;
-      const run = { seconds, commands, failedCommands, attempts };
+      // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
+      const run = { seconds, commands, failedCommands, attempts: attempts + (session.recorded.get(task.key)?.run.attempts ?? 0) };
       const file = await writer.writeTask({ task: task.key, task_id: task.ref.key, masked_id: maskedKey ?? null, context_id: contextId, metrics, run, evidence });
       done.set(task.key, file);
       listener.report({ task: task.ref.key, kind: 'finished', status: metrics.status, detail: metrics.detail ?? '' });
