@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { scanRecord, taskFolderName, type RecordScan } from '@arvo-rca/run-record';
+import { RECORDS_FOLDER, scanRecord, taskFolderName, type RecordScan } from '@arvo-rca/run-record';
 import type { RunDirectories, RecordLocation } from './run-directories';
 import type { RunList } from './viewer-api';
 import { summarize } from './run-summary';
@@ -37,7 +37,7 @@ export class RecordCatalog {
     const list: RunList = { runs: [], unreadable: [] };
     for (const entry of opened) {
       if ('record' in entry) list.runs.push(summarize(entry.record));
-      else list.unreadable.push({ folder: entry.location.label, reason: entry.error.message });
+      else list.unreadable.push({ folder: join(entry.location.label, RECORDS_FOLDER, entry.location.id), reason: entry.error.message });
     }
     list.runs.sort((a, b) => b.started_at.localeCompare(a.started_at));
     return list;

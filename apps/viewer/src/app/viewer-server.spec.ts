@@ -65,6 +65,24 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
     }
   });
 
+  it('names a record whose assessment.json cannot be read, with the reason, and lists the others', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'viewer-broken-'));
+    const viewer = await ViewerServer.start(await RunDirectories.open([folder]), PAGE);
+    try {
+      const whole = await writeRecord(folder, 'baseline', [{ task: 'sample:1' }]);
+      const broken = await writeRecord(folder, 'baseline', [{ task: 'sample:1' }], new Date('2026-11-23T12:00:00Z'));
+      await writeFile(join(broken.folder, 'assessment.json'), '{"format": "arvo');
+
+      const list = await getJson<RunList>(viewer, '/api/runs');
+
+      expect(list.runs.map((run) => run.key)).toEqual([whole.id]);
+      expect(list.unreadable).toEqual([{ folder: join(folder, 'assessments', broken.id), reason: expect.stringMatching(/assessment\.json is damaged: not whole JSON/) }]);
+    } finally {
+      await viewer.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('compares runs task by task, in the requested order, each row with its status, scores and cost', async () => {
     const comparison = await getJson<Comparison>(server, `/api/compare?runs=${baseline.id},${model.id}`);
 
