@@ -128,8 +128,15 @@ describeWithDocker('an assessment of every sample, both agents as real processes
 
     it('writes the log layout: a trajectory per task under the key the solver knew it by, and the run record', () => {
       expectLogLayout(scratch, run, 'reply');
-      // Masked: no trajectory is named after its task.
-      expect(readdirSync(join(scratch.runDir, 'trajectories')).every((file) => /^task_[0-9a-f]{8}-/.test(file))).toBe(true);
+      // Masked: no trajectory is named after its task, and nothing the solver was sent names one.
+      const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));
+      expect(trajectories.every((file) => /^task_[0-9a-f]{8}-/.test(file))).toBe(true);
+      for (const file of trajectories) {
+        const { messages } = JSON.parse(readFileSync(join(scratch.runDir, 'trajectories', file), 'utf8')) as { messages: { role: string; content: string }[] };
+        const received = messages.filter((message) => message.role === 'user').map((message) => message.content);
+        expect(received.length).toBeGreaterThan(2);
+        expect(received.join('\n')).not.toMatch(/sample[:_]\d/);
+      }
     });
 
     it('leaves no container and no workspace behind', async () => {
