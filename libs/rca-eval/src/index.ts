@@ -21,6 +21,8 @@ export {
   type GroundTruth,
   type GroundTruthSpan,
 } from './lib/ground-truth';
+export { countsForRootCause, isTestOrHarnessFile, rootCauseTruth } from './lib/root-cause';
+export type { RootCauseMetrics } from './lib/root-cause-metrics';
 export { filesMatch, normalizeFilePath } from './lib/file-match';
 export {
   evaluateLocalization,

@@ -66,6 +66,15 @@ describe('aggregateResults', () => {
       line_proximity_mean: 0.5 / 4,
       func_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
       line_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
+      // The truth has no root-cause field: its spans are the root cause, scored the same.
+      rc_n_without_ground_truth: 0,
+      rc_file_acc_mean: 0.5 / 4,
+      rc_func_recall_mean: 0.5 / 4,
+      rc_func_precision_mean: 1 / 4,
+      rc_line_iou_mean: 0.5 / 4,
+      rc_line_proximity_mean: 0.5 / 4,
+      rc_func_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
+      rc_line_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
       task_metrics: {
         'arvo:1': { ...halfRight, ...noUsage, ...noRun },
         'arvo:2': expect.objectContaining({ status: 'no_submission', file_acc: 0 }),
@@ -98,6 +107,36 @@ describe('aggregateResults', () => {
     expect(result).toMatchObject({ n_tasks: 2, n_scored: 1, n_without_ground_truth: 1, file_acc_mean: 0.5 });
     expect(result.line_topk_recall_mean).toEqual({ '1': 0.5, '3': 0.5, '5': 0.5 });
     expect(result.task_metrics['arvo:9']).toMatchObject({ status: 'no_ground_truth', file_acc: null });
+  });
+
+  it('leaves a task whose fix has no root-cause span out of the root-cause means, and counts it', () => {
+    const onlyTests: GroundTruth = { ...truth, rootCause: [] };
+    const result = aggregateResults(
+      [
+        { taskId: 'arvo:1', metrics: halfRight },
+        { taskId: 'arvo:2', metrics: scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', onlyTests) },
+        { taskId: 'arvo:9', metrics: noGroundTruth },
+      ],
+      1,
+    );
+
+    expect(result).toMatchObject({ n_without_ground_truth: 1, file_acc_mean: 0.5, rc_n_without_ground_truth: 2, rc_file_acc_mean: 0.5 });
+    expect(result.rc_func_topk_recall_mean).toEqual({ '1': 0.5, '3': 0.5, '5': 0.5 });
+  });
+
+  it('leaves a task recorded before the root-cause metrics existed out of their means', () => {
+    // As such a record reads back from its result.json: without any rc_ field.
+    const earlier = JSON.parse(JSON.stringify(halfRight, (key, value: unknown) => (key.startsWith('rc_') ? undefined : value))) as TaskMetrics;
+    const result = aggregateResults(
+      [
+        { taskId: 'arvo:1', metrics: earlier },
+        { taskId: 'arvo:2', metrics: failedTask('the solver did not answer', truth) },
+      ],
+      1,
+    );
+
+    expect(Object.keys(earlier).filter((key) => key.startsWith('rc_'))).toEqual([]);
+    expect(result).toMatchObject({ file_acc_mean: 0.25, rc_n_without_ground_truth: 1, rc_file_acc_mean: 0 });
   });
 
   it('keeps both records of a task id requested twice', () => {

@@ -1,5 +1,6 @@
 // The `Result` artifact of an assessment: means over the requested tasks and every task's record.
 import { TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
+import { fromRootCause } from './root-cause-metrics';
 import { topKOf, type Nullable, type TaskMetrics, type TaskUsage } from './task-scoring';
 
 export const RESULT_DOMAIN = 'arvo_rca';
@@ -55,6 +56,15 @@ export interface AssessmentResult extends Nullable<TaskUsage> {
   line_proximity_mean: number;
   func_topk_recall_mean: TopK;
   line_topk_recall_mean: TopK;
+  /** Tasks left out of the root-cause means: their fix has no root-cause span (or no ground truth at all). */
+  rc_n_without_ground_truth: number;
+  rc_file_acc_mean: number;
+  rc_func_recall_mean: number;
+  rc_func_precision_mean: number;
+  rc_line_iou_mean: number;
+  rc_line_proximity_mean: number;
+  rc_func_topk_recall_mean: TopK;
+  rc_line_topk_recall_mean: TopK;
   task_metrics: Record<string, TaskResult>;
 }
 
@@ -71,17 +81,16 @@ type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'lin
  * Means over all requested tasks, where a task without submission, with an unreadable one, that failed or
  * that a shutdown interrupted counts as zero (the original dropped those, flattering agents that crash).
  * Tasks without ground truth are neither perfect nor zero, so they are left out. A task id requested
- * twice keeps both records, the second as `<id>#2`.
+ * twice keeps both records, the second as `<id>#2`. The root-cause means go the same way over the tasks
+ * with root-cause metrics, leaving out those whose fix has no root-cause span.
  */
 export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: number, shard: Shard = WHOLE_LIST): AssessmentResult {
   const entries = tasks.map(taskResult);
   const graded = entries.filter((metrics) => metrics.status !== 'no_ground_truth');
-  const mean = (metric: ScalarMetric): number => average(graded.map((metrics) => metrics[metric] ?? 0));
-  const topKMean = (metric: 'func_topk_recall' | 'line_topk_recall'): TopK => {
-    const means = topKOf(0);
-    for (const k of TOP_KS) means[`${k}`] = average(graded.map((metrics) => metrics[metric]?.[`${k}`] ?? 0));
-    return means;
-  };
+  const means = meansOf(graded);
+  // A record written before the root-cause metrics existed has none, and is left out of their means too.
+  const rcGraded = entries.map(fromRootCause).filter((metrics) => metrics.file_acc !== null);
+  const rcMeans = meansOf(rcGraded);
   return {
     domain: RESULT_DOMAIN,
     shard: { ...shard },
@@ -91,14 +100,41 @@ export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: 
     n_without_ground_truth: tasks.length - graded.length,
     time_used: tenths(timeUsedSeconds),
     ...usageTotals(entries),
-    file_acc_mean: mean('file_acc'),
-    func_recall_mean: mean('func_recall'),
-    func_precision_mean: mean('func_precision'),
-    line_iou_mean: mean('line_iou'),
-    line_proximity_mean: mean('line_proximity'),
-    func_topk_recall_mean: topKMean('func_topk_recall'),
-    line_topk_recall_mean: topKMean('line_topk_recall'),
+    file_acc_mean: means.file_acc,
+    func_recall_mean: means.func_recall,
+    func_precision_mean: means.func_precision,
+    line_iou_mean: means.line_iou,
+    line_proximity_mean: means.line_proximity,
+    func_topk_recall_mean: means.func_topk_recall,
+    line_topk_recall_mean: means.line_topk_recall,
+    rc_n_without_ground_truth: tasks.length - rcGraded.length,
+    rc_file_acc_mean: rcMeans.file_acc,
+    rc_func_recall_mean: rcMeans.func_recall,
+    rc_func_precision_mean: rcMeans.func_precision,
+    rc_line_iou_mean: rcMeans.line_iou,
+    rc_line_proximity_mean: rcMeans.line_proximity,
+    rc_func_topk_recall_mean: rcMeans.func_topk_recall,
+    rc_line_topk_recall_mean: rcMeans.line_topk_recall,
     task_metrics: Object.fromEntries(resultKeys(tasks.map((task) => task.taskId)).map((key, index) => [key, entries[index]])),
+  };
+}
+
+/** Each metric's mean over the given tasks, a null metric counting as zero. */
+function meansOf(graded: readonly Nullable<LocalizationMetrics>[]): LocalizationMetrics {
+  const mean = (metric: ScalarMetric): number => average(graded.map((metrics) => metrics[metric] ?? 0));
+  const topKMean = (metric: 'func_topk_recall' | 'line_topk_recall'): TopK => {
+    const means = topKOf(0);
+    for (const k of TOP_KS) means[`${k}`] = average(graded.map((metrics) => metrics[metric]?.[`${k}`] ?? 0));
+    return means;
+  };
+  return {
+    file_acc: mean('file_acc'),
+    func_recall: mean('func_recall'),
+    func_precision: mean('func_precision'),
+    line_iou: mean('line_iou'),
+    line_proximity: mean('line_proximity'),
+    func_topk_recall: topKMean('func_topk_recall'),
+    line_topk_recall: topKMean('line_topk_recall'),
   };
 }
 

@@ -61,6 +61,16 @@ describe('combineResults', () => {
     }
   });
 
+  it('takes the root-cause means over all the shards, leaving out tasks without root-cause spans wherever they ran', () => {
+    const onlyTests = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', { ...truth, rootCause: [] });
+    const first = aggregateResults([{ taskId: 'sample:1', metrics: right }], 1, { index: 0, count: 2 });
+    const second = aggregateResults([{ taskId: 'sample:2', metrics: onlyTests }, { taskId: 'sample:4', metrics: scoreSubmission(null, truth) }], 1, { index: 1, count: 2 });
+
+    const combined = combineResults([first, second]);
+
+    expect(combined).toMatchObject({ n_tasks: 3, file_acc_mean: 2 / 3, rc_n_without_ground_truth: 1, rc_file_acc_mean: 1 / 2, rc_line_iou_mean: 1 / 2 });
+  });
+
   it('is the same Result when there is only one shard', () => {
     const whole = aggregateResults([{ taskId: 'sample:1', metrics: right, run }], 7);
 

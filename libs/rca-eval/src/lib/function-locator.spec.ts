@@ -129,6 +129,17 @@ describe('FunctionLocator', () => {
     expect(locator.enclosingFunction('@@@ ### !!!\n', 1)).toBe('');
   });
 
+  it('names the function that holds every line of a span, and none for a span across two functions or outside', () => {
+    // Lines 3-6 are find_slot; 7-10 pick_handler.
+    const spans = [
+      { start: 4, end: 5 },
+      { start: 6, end: 7 },
+      { start: 2, end: 3 },
+      { start: 0, end: 1 },
+    ];
+    expect(locator.functionsAround(C_SOURCE, spans, 'c')).toEqual(['find_slot', '', '', '']);
+  });
+
   it('works for locators created at the same time', async () => {
     const [one, two] = await Promise.all([FunctionLocator.create(), FunctionLocator.create()]);
     expect([one.enclosingFunction(C_SOURCE, 5), two.enclosingFunction(CPP_SOURCE, 6, 'cpp')]).toEqual(['find_slot', 'next']);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 import { JudgeError } from './judge-error';
+import type { LineSpan } from './loc-json';
 
 export interface TreeSitterWasmPaths {
   /** web-tree-sitter's runtime, `web-tree-sitter/web-tree-sitter.wasm`. */
@@ -71,12 +72,25 @@ export class FunctionLocator {
    * read as C, and as C++ when C cannot parse it cleanly but C++ can.
    */
   enclosingFunctions(source: string, lines: number[], dialect: SourceDialect = 'c'): string[] {
+    return this.functionsAround(
+      source,
+      lines.map((line) => ({ start: line, end: line })),
+      dialect,
+    );
+  }
+
+  /**
+   * For each span of 1-based lines, the name of the innermost function that holds every line of it (empty
+   * string where none does: lines of two functions, or outside any). The place between lines `n` and
+   * `n + 1` is held by the function that holds both.
+   */
+  functionsAround(source: string, spans: LineSpan[], dialect: SourceDialect = 'c'): string[] {
     const parser = new Parser();
     let tree: Tree | null = null;
     try {
       tree = this.parse(parser, source, dialect);
       const root = tree?.rootNode;
-      return lines.map((line) => (root ? enclosingFunctionName(root, line - 1) : ''));
+      return spans.map(({ start, end }) => (root ? enclosingFunctionName(root, start - 1, end - 1) : ''));
     } finally {
       tree?.delete();
       parser.delete();
@@ -103,21 +117,21 @@ export class FunctionLocator {
 }
 
 /**
- * The innermost named function definition around a 0-based row. Every child covering the row is searched,
- * not just the first: on a line shared by several nodes the definition may be in any of them. A lambda
- * is no definition: its lines belong to the function it is written in.
+ * The innermost named function definition around the 0-based rows `first` to `last`. Every child covering
+ * them is searched, not just the first: on a line shared by several nodes the definition may be in any of
+ * them. A lambda is no definition: its lines belong to the function it is written in.
  */
-function enclosingFunctionName(node: Node, row: number): string {
+function enclosingFunctionName(node: Node, first: number, last: number): string {
   for (const child of node.namedChildren) {
-    if (!child || !covers(child, row)) continue;
-    const inner = enclosingFunctionName(child, row);
+    if (!child || !covers(child, first, last)) continue;
+    const inner = enclosingFunctionName(child, first, last);
     if (inner) return inner;
   }
   return node.type === 'function_definition' ? functionName(node) : '';
 }
 
-function covers(node: Node, row: number): boolean {
-  return node.startPosition.row <= row && row <= node.endPosition.row;
+function covers(node: Node, first: number, last: number): boolean {
+  return node.startPosition.row <= first && last <= node.endPosition.row;
 }
 
 /**

@@ -40,6 +40,14 @@ size_t Reader<T>::take(size_t n)
 }  // namespace codec
 `;
 
+const TEST_PARSER_C = `#include "parser.h"
+
+int main(void)
+{
+  return parse("abcd", 4) == 'a' + 1 ? 0 : 1;
+}
+`;
+
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 const spans = (vulStart: number, vulEnd: number, fixStart: number, fixEnd: number) => ({
   vulSpan: { start: vulStart, end: vulEnd },
@@ -95,6 +103,7 @@ describe('GroundTruthExtractor', () => {
       'src-vul/libparse/include/parser.h': PARSER_H,
       'src-vul/libparse/tools/gen.py': 'def main():\n    return 1\n',
       'src-vul/libparse/src/reader.cpp': READER_CPP,
+      'src-vul/libparse/tests/test_parser.c': TEST_PARSER_C,
     };
     for (const [path, text] of Object.entries(files)) {
       await mkdir(dirname(join(workspace, path)), { recursive: true });
@@ -113,6 +122,12 @@ describe('GroundTruthExtractor', () => {
         { file: 'src/parser.c', function: 'parse', change: 'modified', ...spans(13, 15, 13, 16) },
         { file: 'include/parser.h', function: '', change: 'modified', ...spans(3, 3, 3, 3) },
         { file: 'src/limits.h', function: '', change: 'added', vulSpan: null, fixSpan: { start: 1, end: 1 } },
+      ],
+      // The same but for the file the fix adds.
+      rootCause: [
+        { file: 'src/parser.c', function: 'read_header', change: 'modified', ...spans(5, 7, 5, 7) },
+        { file: 'src/parser.c', function: 'parse', change: 'modified', ...spans(13, 15, 13, 16) },
+        { file: 'include/parser.h', function: '', change: 'modified', ...spans(3, 3, 3, 3) },
       ],
     });
   });
@@ -166,13 +181,33 @@ describe('GroundTruthExtractor', () => {
     expect(truth.spans).toEqual([{ file: 'src/reader.cpp', function: 'take', change: 'modified', ...spans(7, 8, 7, 8) }]);
   });
 
+  it('names a hunk that only adds lines by the function holding where they go, for the root cause', async () => {
+    // A new function after read_header: the context lines (6-8, 9-11) centre on read_header's last line, 8.
+    const patch = lines(
+      ...['--- a/src/parser.c', '+++ b/src/parser.c', '@@ -6,6 +6,11 @@', '     return -1;', '   return p[0];', ' }'],
+      ...['+', '+static int checked(int n)', '+{', '+  return n > 0;', '+}'],
+      ...[' ', ' int parse(const char *p, int n)', ' {'],
+    );
+    const truth = await extractor.fromPatch(patch, join(workspace, 'src-vul'));
+    // The original's function: around the middle line. The root cause's: none holds lines 8 and 9 both.
+    expect(truth.spans.map((span) => span.function)).toEqual(['read_header']);
+    expect(truth.rootCause?.map((span) => span.function)).toEqual(['']);
+  });
+
+  it('finds no root-cause span in a fix that changes only tests, and keeps its spans for the original', async () => {
+    const patch = lines('--- a/tests/test_parser.c', '+++ b/tests/test_parser.c', '@@ -5 +5 @@', "-  return parse(\"abcd\", 4) == 'a' + 1 ? 0 : 1;", "+  return parse(\"abc\", 3) < 0 ? 0 : 1;");
+    const truth = await extractor.fromPatch(patch, join(workspace, 'src-vul'));
+    expect(truth.spans).toEqual([{ file: 'tests/test_parser.c', function: 'main', change: 'modified', ...spans(5, 5, 5, 5) }]);
+    expect(truth.rootCause).toEqual([]);
+  });
+
   it('finds no span in a fix that changes no code file', async () => {
     const patch = lines(
       ...['--- a/NEWS', '+++ b/NEWS', '@@ -1 +1 @@', '-a', '+b'],
       ...['--- a/docs/api.md', '+++ b/docs/api.md', '@@ -1 +1 @@', '-a', '+b'],
     );
     const truth = await extractor.fromPatch(patch, join(workspace, 'src-vul'));
-    expect(truth).toEqual({ spans: [], project: 'libparse', notes: [] });
+    expect(truth).toEqual({ spans: [], project: 'libparse', notes: [], rootCause: [] });
   });
 });
 
@@ -193,5 +228,11 @@ describe('ground truth of the bundled samples', () => {
     expect(truth.project).toBe(meta.project);
     expect(truth.notes).toEqual([]);
     expect(truth.spans.map(({ file, function: fn }) => ({ file, function: fn }))).toEqual(meta.root_cause);
+  });
+
+  it.each([1, 2, 3, 4, 5])('finds the same root cause in sample %i, whose fix changes its code alone', async (sample) => {
+    const dir = join(samplesDir, String(sample));
+    const truth = await extractor.fromPatch(await readFile(join(dir, 'patch.diff'), 'utf8'), join(dir, 'source'));
+    expect(truth.rootCause).toEqual(truth.spans);
   });
 });

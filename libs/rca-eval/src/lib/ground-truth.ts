@@ -1,7 +1,9 @@
-// Ground truth of a task: the code hunks of its fix, each with the function it sits in.
+// Ground truth of a task: the code hunks of its fix, each with the function it sits in; and the part of
+// them that is the root cause.
 import { dialectOf, FunctionLocator, type TreeSitterWasmPaths } from './function-locator';
 import type { LineSpan } from './loc-json';
 import { isCodeFile, parsePatchHunks, type FileChange, type PatchHunk } from './patch-hunks';
+import { countsForRootCause } from './root-cause';
 import { SourceTree, type LocatedFile } from './source-tree';
 
 export interface GroundTruthSpan {
@@ -18,7 +20,14 @@ export interface GroundTruthSpan {
 
 /** Plain data: computed while the workspace exists, kept after it is deleted. */
 export interface GroundTruth {
+  /** Every code hunk, its function found as the original judge did: what the original-parity metrics score against. */
   spans: GroundTruthSpan[];
+  /**
+   * What the root-cause (`rc_*`) metrics score against: the code hunks but those of tests, fuzz harnesses and
+   * inputs and files the fix adds; a hunk that only adds lines has the function that holds where they go.
+   * Empty when the fix changes only such files. Absent in ground truth made by hand: `spans` stand in.
+   */
+  rootCause?: GroundTruthSpan[];
   /** The folder under `src-vul/` holding the project; predictions may name it, so matching strips it. */
   project: string | null;
   /** What could not be resolved (a patched file missing from the tree ...), for the task log. */
@@ -38,38 +47,77 @@ export class GroundTruthExtractor {
     const tree = new SourceTree(srcVulDir);
     const byFile = groupByFile(parsePatchHunks(patchText).filter((hunk) => isCodeFile(hunk.file)));
     const spans: GroundTruthSpan[] = [];
+    const rootCause: GroundTruthSpan[] = [];
     const notes: string[] = [];
     const projects: Array<string | null> = [];
     for (const [file, hunks] of byFile) {
       const located = hunks[0].change === 'added' ? null : await tree.locate(file);
       if (located) projects.push(located.project);
       if (!located && hunks[0].change !== 'added') notes.push(`${file}: not found in the vulnerable tree`);
-      const functions = located ? await this.functionsOf(tree, located, hunks, notes) : hunks.map(() => '');
-      hunks.forEach((hunk, index) => spans.push(toSpan(hunk, located?.path ?? file, functions[index])));
+      const functions = located ? await this.functionsOf(tree, located, hunks, notes) : noFunctions(hunks);
+      hunks.forEach((hunk, index) => {
+        const path = located?.path ?? file;
+        spans.push(toSpan(hunk, path, functions.parity[index]));
+        if (countsForRootCause({ file: path, change: hunk.change })) rootCause.push(toSpan(hunk, path, functions.rootCause[index]));
+      });
     }
     const project = projects.length > 0 ? projects[0] : await soleFolder(tree);
-    return { spans, project, notes };
+    return { spans, rootCause, project, notes };
   }
 
-  private async functionsOf(tree: SourceTree, file: LocatedFile, hunks: PatchHunk[], notes: string[]) {
+  /**
+   * Each hunk's function twice: the original's, around the middle line of its vulnerable span; and the
+   * root cause's, the same but for a hunk that only adds lines, whose function is the one holding the first
+   * place it inserts at that a function holds (its context lines may reach into a neighbour).
+   */
+  private async functionsOf(tree: SourceTree, file: LocatedFile, hunks: PatchHunk[], notes: string[]): Promise<HunkFunctions> {
     // Other code files (Rust, Go, Python) get no function name.
     const dialect = dialectOf(file.path);
-    if (!dialect) return hunks.map(() => '');
+    if (!dialect) return noFunctions(hunks);
     let source: string;
     try {
       source = await tree.read(file);
     } catch (error) {
       notes.push(`${file.path}: unreadable (${(error as Error).message})`);
-      return hunks.map(() => '');
+      return noFunctions(hunks);
     }
-    const middles = hunks.map((hunk) => (hunk.vulSpan ? Math.floor((hunk.vulSpan.start + hunk.vulSpan.end) / 2) : 0));
-    return this.locator.enclosingFunctions(source, middles, dialect);
+    // One parse per file: each hunk asks for its middle line, then for each place it inserts at.
+    const places = hunks.map((hunk) => [middleLine(hunk), ...(hunk.insertedAfter ?? []).map((after) => ({ start: after, end: after + 1 }))]);
+    const names = runsOf(
+      this.locator.functionsAround(source, places.flat(), dialect),
+      places.map((asked) => asked.length),
+    );
+    const parity = names.map(([middle]) => middle);
+    const rootCause = names.map(([middle, ...inserts]) => (inserts.length > 0 ? (inserts.find((name) => name !== '') ?? '') : middle));
+    return { parity, rootCause };
   }
 }
 
 /** One-shot form for callers without an extractor; loads the grammars each time. */
 export async function groundTruthFromPatch(patchText: string, srcVulDir: string): Promise<GroundTruth> {
   return (await GroundTruthExtractor.create()).fromPatch(patchText, srcVulDir);
+}
+
+/** The function of each hunk, as the original found it and as the root cause has it. */
+interface HunkFunctions {
+  parity: string[];
+  rootCause: string[];
+}
+
+/** The middle line of the hunk's vulnerable span, as the original took it (0, in no function, for a new file). */
+function middleLine(hunk: PatchHunk): LineSpan {
+  const middle = hunk.vulSpan ? Math.floor((hunk.vulSpan.start + hunk.vulSpan.end) / 2) : 0;
+  return { start: middle, end: middle };
+}
+
+/** `values` cut into consecutive runs of the given lengths. */
+function runsOf<T>(values: T[], lengths: number[]): T[][] {
+  let start = 0;
+  return lengths.map((length) => values.slice(start, (start += length)));
+}
+
+function noFunctions(hunks: PatchHunk[]): HunkFunctions {
+  return { parity: hunks.map(() => ''), rootCause: hunks.map(() => '') };
 }
 
 function groupByFile(hunks: PatchHunk[]): Map<string, PatchHunk[]> {

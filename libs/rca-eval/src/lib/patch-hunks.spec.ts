@@ -32,8 +32,8 @@ describe('parsePatchHunks', () => {
       '+#define MAX 16',
     );
     expect(parsePatchHunks(patch)).toEqual([
-      // -1,4 +1,5: [1, 1+4-1] and [1, 1+5-1]
-      { file: 'src/parse.c', change: 'modified', vulSpan: { start: 1, end: 4 }, fixSpan: { start: 1, end: 5 } },
+      // -1,4 +1,5: [1, 1+4-1] and [1, 1+5-1]; it only adds a line, after line 1
+      { file: 'src/parse.c', change: 'modified', vulSpan: { start: 1, end: 4 }, fixSpan: { start: 1, end: 5 }, insertedAfter: [1] },
       // -40,7 +41,6: [40, 46] and [41, 46]
       { file: 'src/parse.c', change: 'modified', vulSpan: { start: 40, end: 46 }, fixSpan: { start: 41, end: 46 } },
       // counts default to 1: [12, 12] on both sides
@@ -168,6 +168,68 @@ describe('parsePatchHunks', () => {
     expect(parsePatchHunks(patch)).toEqual([
       { file: 'src/x.c', change: 'modified', vulSpan: { start: 7, end: 8 }, fixSpan: { start: 7, end: 8 } },
     ]);
+  });
+
+  it('notes where a hunk that only adds lines inserts them, as the vulnerable-file line each insertion follows', () => {
+    const patch = lines(
+      '--- a/src/x.c',
+      '+++ b/src/x.c',
+      '@@ -10,5 +10,8 @@',
+      ' a',
+      '+b',
+      '+c',
+      ' d',
+      ' e',
+      '+f',
+      ' g',
+      ' h',
+      '@@ -30,0 +34,1 @@',
+      '+i',
+      '@@ -40,2 +45,3 @@',
+      '+j',
+      ' k',
+      ' l',
+    );
+    expect(parsePatchHunks(patch).map((hunk) => hunk.insertedAfter)).toEqual([
+      // after a (line 10) and after e (line 12)
+      [10, 12],
+      // a context-free insertion after line 30
+      [30],
+      // before line 40, the hunk's first
+      [39],
+    ]);
+  });
+
+  it('notes no insertion for a hunk that also removes lines, nor for a new file', () => {
+    const patch = lines(
+      ...['--- a/src/x.c', '+++ b/src/x.c', '@@ -1,2 +1,3 @@', ' a', '-b', '+c', '+d'],
+      ...['--- /dev/null', '+++ b/src/y.c', '@@ -0,0 +1 @@', '+e'],
+    );
+    expect(parsePatchHunks(patch).map((hunk) => 'insertedAfter' in hunk)).toEqual([false, false]);
+  });
+
+  it('reads past the "Binary files ... differ" lines of git and of diff -r between text files', () => {
+    const git = lines(
+      ...['diff --git a/src/x.c b/src/x.c', '--- a/src/x.c', '+++ b/src/x.c', '@@ -1 +1 @@', '-a', '+b'],
+      ...['diff --git a/tests/crash.bin b/tests/crash.bin', 'new file mode 100644', 'index 0000000..422c0d9'],
+      'Binary files /dev/null and b/tests/crash.bin differ',
+      ...['diff --git a/logo.png b/logo.png', 'index 1111111..2222222 100644', 'Binary files a/logo.png and b/logo.png differ'],
+      ...['diff --git a/src/y.c b/src/y.c', '--- a/src/y.c', '+++ b/src/y.c', '@@ -2 +2 @@', '-c', '+d'],
+    );
+    // diff -ruN gives a binary file one line, with no `diff` line before it.
+    const diffR = lines(
+      ...['diff -ruN a/src/x.c b/src/x.c', '--- a/src/x.c\t2020-01-01 00:00:00.000000000 +0000', '+++ b/src/x.c\t2020-01-02 00:00:00.000000000 +0000'],
+      ...['@@ -1 +1 @@', '-a', '+b'],
+      'Binary files a/logo.bin and b/logo.bin differ',
+      ...['diff -ruN a/src/y.c b/src/y.c', '--- a/src/y.c\t2020-01-01 00:00:00.000000000 +0000', '+++ b/src/y.c\t2020-01-02 00:00:00.000000000 +0000'],
+      ...['@@ -2 +2 @@', '-c', '+d'],
+    );
+    const expected = [
+      { file: 'src/x.c', change: 'modified', vulSpan: { start: 1, end: 1 }, fixSpan: { start: 1, end: 1 } },
+      { file: 'src/y.c', change: 'modified', vulSpan: { start: 2, end: 2 }, fixSpan: { start: 2, end: 2 } },
+    ];
+    expect(parsePatchHunks(git)).toEqual(expected);
+    expect(parsePatchHunks(diffR)).toEqual(expected);
   });
 
   it('finds no hunk in a diff without any', () => {

@@ -11,6 +11,11 @@ export interface PatchHunk {
   vulSpan: LineSpan | null;
   /** `[c, c+d-1]` of the fixed file; null when the file is deleted. */
   fixSpan: LineSpan | null;
+  /**
+   * Only for a hunk that adds lines to an existing file and removes none: where it inserts them, each place
+   * as the vulnerable-file line after which the new lines go (0: before the first line).
+   */
+  insertedAfter?: number[];
 }
 
 /** The extensions of source files whose hunks are ground truth; changelogs, docs and build files are not. */
@@ -32,20 +37,13 @@ interface FileHeader {
 export function parsePatchHunks(patchText: string): PatchHunk[] {
   const hunks: PatchHunk[] = [];
   let header: FileHeader = { gitStyle: false, oldPath: undefined, newPath: undefined };
-  let oldLeft = 0;
-  let newLeft = 0;
+  let body: HunkBody | null = null;
   for (const rawLine of patchText.split('\n')) {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
-    if (oldLeft > 0 || newLeft > 0) {
-      const kind = line === '' ? ' ' : line[0];
-      if (kind === '\\') continue;
-      if (kind === ' ' || kind === '-' || kind === '+') {
-        if (kind !== '+') oldLeft--;
-        if (kind !== '-') newLeft--;
-        continue;
-      }
-      oldLeft = newLeft = 0; // a short hunk: read the line as a header
-    }
+    if (body?.open && body.take(line)) continue;
+    // The hunk is complete, or shorter than its header said: the line is read as a header.
+    hunks.push(...(body?.finish() ?? []));
+    body = null;
     if (line.startsWith('diff ')) {
       header = { gitStyle: line.startsWith('diff --git '), oldPath: undefined, newPath: undefined };
     } else if (line.startsWith('--- ')) {
@@ -58,12 +56,10 @@ export function parsePatchHunks(patchText: string): PatchHunk[] {
       const [oldStart, oldCount, newStart, newCount] = [match[1], match[2], match[3], match[4]].map((n) =>
         n === undefined ? 1 : Number(n),
       );
-      const hunk = toHunk(header, oldStart, oldCount, newStart, newCount);
-      if (hunk) hunks.push(hunk);
-      oldLeft = oldCount;
-      newLeft = newCount;
+      body = new HunkBody(toHunk(header, oldStart, oldCount, newStart, newCount), oldStart, oldCount, newCount);
     }
   }
+  hunks.push(...(body?.finish() ?? []));
   return hunks;
 }
 
@@ -87,6 +83,53 @@ function toHunk(header: FileHeader, oldStart: number, oldCount: number, newStart
     vulSpan: change === 'added' ? null : sideSpan(oldStart, oldCount),
     fixSpan: change === 'deleted' ? null : sideSpan(newStart, newCount),
   } satisfies PatchHunk;
+}
+
+/**
+ * The lines of one hunk, counted against its header, so that a removed line reading `-- a/x` is never taken
+ * for a file header. Notes where the hunk inserts lines, for a hunk that turns out to only add lines.
+ */
+class HunkBody {
+  private oldLeft: number;
+  private newLeft: number;
+  /** The last vulnerable-file line read so far (for a side of count 0, the line the change follows). */
+  private oldLine: number;
+  private removes = false;
+  private readonly insertions: number[] = [];
+  private adding = false;
+
+  constructor(private readonly hunk: PatchHunk | null, oldStart: number, oldCount: number, newCount: number) {
+    this.oldLeft = oldCount;
+    this.newLeft = newCount;
+    this.oldLine = oldCount > 0 ? oldStart - 1 : oldStart;
+  }
+
+  get open(): boolean {
+    return this.oldLeft > 0 || this.newLeft > 0;
+  }
+
+  /** Reads one line of the hunk; false when the line is none (the hunk was cut short). */
+  take(line: string): boolean {
+    const kind = line === '' ? ' ' : line[0];
+    if (kind === '\\') return true;
+    if (kind !== ' ' && kind !== '-' && kind !== '+') return false;
+    if (kind === '+' && !this.adding) this.insertions.push(this.oldLine);
+    if (kind !== '+') {
+      this.oldLeft--;
+      this.oldLine++;
+    }
+    if (kind !== '-') this.newLeft--;
+    this.removes ||= kind === '-';
+    this.adding = kind === '+';
+    return true;
+  }
+
+  /** The hunk (none when its header named no file), with where it inserts when it only adds lines to an existing file. */
+  finish(): PatchHunk[] {
+    if (!this.hunk) return [];
+    const onlyAdds = this.hunk.change === 'modified' && !this.removes && this.insertions.length > 0;
+    return [onlyAdds ? { ...this.hunk, insertedAfter: this.insertions } : this.hunk];
+  }
 }
 
 /**

@@ -25,6 +25,17 @@ const zeros = {
   func_topk_recall: { '1': 0, '3': 0, '5': 0 },
   line_topk_recall: { '1': 0, '3': 0, '5': 0 },
 };
+// The truth above has no root-cause field: its one span is its root cause too.
+const rcZeros = {
+  rc_n_gt: 1,
+  rc_file_acc: 0,
+  rc_func_recall: 0,
+  rc_func_precision: 0,
+  rc_line_iou: 0,
+  rc_line_proximity: 0,
+  rc_func_topk_recall: { '1': 0, '3': 0, '5': 0 },
+  rc_line_topk_recall: { '1': 0, '3': 0, '5': 0 },
+};
 
 describe('scoreSubmission', () => {
   it('scores a readable loc.json and passes on what the lenient reading overlooked', () => {
@@ -43,6 +54,7 @@ describe('scoreSubmission', () => {
       n_gt: 1,
       n_pred: 0,
       ...zeros,
+      ...rcZeros,
     });
   });
 
@@ -59,6 +71,7 @@ describe('scoreSubmission', () => {
       n_gt: 1,
       n_pred: 0,
       ...zeros,
+      ...rcZeros,
     });
   });
 
@@ -76,7 +89,54 @@ describe('scoreSubmission', () => {
       line_proximity: null,
       func_topk_recall: null,
       line_topk_recall: null,
+      rc_n_gt: 0,
+      rc_file_acc: null,
+      rc_func_recall: null,
+      rc_func_precision: null,
+      rc_line_iou: null,
+      rc_line_proximity: null,
+      rc_func_topk_recall: null,
+      rc_line_topk_recall: null,
     });
+  });
+});
+
+describe('root-cause metrics', () => {
+  const withTest: GroundTruth = {
+    ...truth,
+    spans: [...truth.spans, { file: 'tests/test_a.c', function: 'test_f', vulSpan: { start: 3, end: 8 }, fixSpan: { start: 3, end: 20 }, change: 'modified' }],
+    rootCause: truth.spans,
+  };
+  const onlyTests: GroundTruth = { ...withTest, rootCause: [] };
+  const rcNulls = {
+    rc_file_acc: null,
+    rc_func_recall: null,
+    rc_func_precision: null,
+    rc_line_iou: null,
+    rc_line_proximity: null,
+    rc_func_topk_recall: null,
+    rc_line_topk_recall: null,
+  };
+  const fixedFunction = '[{"file": "src/a.c", "function": "f", "line_start": 10, "line_end": 19}]';
+
+  it('scores the root-cause spans beside all of them: full marks for the fixed function alone, half for the original', () => {
+    const record = scoreSubmission(fixedFunction, withTest);
+
+    expect(record).toMatchObject({ n_gt: 2, file_acc: 0.5, func_recall: 0.5, func_precision: 1, line_iou: 0.5 });
+    expect(record).toMatchObject({ rc_n_gt: 1, rc_file_acc: 1, rc_func_recall: 1, rc_func_precision: 1, rc_line_iou: 1, rc_line_proximity: 1 });
+    expect(record.rc_func_topk_recall).toEqual({ '1': 1, '3': 1, '5': 1 });
+  });
+
+  it('leaves them null when the fix changes only tests, harnesses and new files, and scores the original as ever', () => {
+    const record = scoreSubmission(fixedFunction, onlyTests);
+
+    expect(record).toEqual({ ...scoreSubmission(fixedFunction, withTest), rc_n_gt: 0, ...rcNulls });
+    expect(scoreSubmission(null, onlyTests)).toMatchObject({ status: 'no_submission', file_acc: 0, rc_n_gt: 0, ...rcNulls });
+    expect(failedTask('no image', onlyTests)).toMatchObject({ status: 'failed', n_gt: 2, file_acc: 0, rc_n_gt: 0, ...rcNulls });
+  });
+
+  it('counts a task that broke before its ground truth was known as zero on both sets', () => {
+    expect(failedTask('the task archive could not be read')).toMatchObject({ n_gt: 0, file_acc: 0, rc_n_gt: 0, rc_file_acc: 0, rc_line_iou: 0 });
   });
 });
 
@@ -88,6 +148,7 @@ describe('failedTask', () => {
       n_gt: 1,
       n_pred: 0,
       ...zeros,
+      ...rcZeros,
     });
   });
 });
@@ -145,6 +206,15 @@ describe('scoring a bundled sample end to end', () => {
       line_proximity: expect.closeTo(Math.exp(-1 / 42), 12),
       func_topk_recall: { '1': 0, '3': 1, '5': 1 },
       line_topk_recall: { '1': 0, '3': 1, '5': 1 },
+      // The fix changes index_span alone: its root cause is the whole of it, scored the same.
+      rc_n_gt: 1,
+      rc_file_acc: 1,
+      rc_func_recall: 1,
+      rc_func_precision: 1 / 2,
+      rc_line_iou: 1 / 2,
+      rc_line_proximity: expect.closeTo(Math.exp(-1 / 42), 12),
+      rc_func_topk_recall: { '1': 0, '3': 1, '5': 1 },
+      rc_line_topk_recall: { '1': 0, '3': 1, '5': 1 },
     });
   });
 });

@@ -1,7 +1,10 @@
 // One task's record in the Result: its metrics, or why it has none worth counting.
 import type { GroundTruth } from './ground-truth';
 import { evaluateLocalization, TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
+import type { Prediction } from './loc-json';
 import { readSubmission } from './loc-json-reader';
+import { rootCauseTruth } from './root-cause';
+import { asRootCause, type RootCauseMetrics } from './root-cause-metrics';
 
 /**
  * `scored`: loc.json was read and scored. `no_submission`: no loc.json. `invalid_submission`: loc.json could
@@ -36,18 +39,24 @@ export const TASK_USAGE_FIELDS = [
   'llm_requests',
 ] as const satisfies readonly (keyof TaskUsage)[];
 
-/** A task's entry in `task_metrics`; the metric fields are null only for `no_ground_truth`. */
+/**
+ * A task's entry in `task_metrics`: the original-parity metrics, null only for `no_ground_truth`; and the
+ * root-cause ones (`rc_*`, against the `rc_n_gt` root-cause spans), null also when the fix changes only
+ * tests, harnesses and new files.
+ */
 export type TaskMetrics = {
   status: TaskStatus;
   /** Why a task was not scored normally, or what the lenient reading had to overlook. */
   detail?: string;
   n_gt: number;
   n_pred: number;
+  rc_n_gt: number;
   /** How the solver said its run ended (`ModelError`, `Submitted`, ...), when it said so. */
   solver_exit_status?: string;
   /** The solver's reason for that exit, when it gave one. */
   solver_reason?: string;
 } & Nullable<LocalizationMetrics> &
+  Nullable<RootCauseMetrics> &
   Partial<Nullable<TaskUsage>>;
 
 /** What a solver said of its own run. */
@@ -64,29 +73,42 @@ export function scoreSubmission(submission: string | null, truth: GroundTruth): 
   const nPred = reading?.kind === 'read' ? reading.predictions.length : 0;
   if (nGt === 0) {
     const detail = 'the fix changes no code file';
-    return { ...noMetrics(), status: 'no_ground_truth', detail, n_gt: 0, n_pred: nPred };
+    return { ...noMetrics(), status: 'no_ground_truth', detail, n_gt: 0, n_pred: nPred, rc_n_gt: 0, ...asRootCause(noMetrics()) };
   }
-  if (reading === null) return zeroTask('no_submission', 'no loc.json was written', nGt);
-  if (reading.kind === 'unreadable') return zeroTask('invalid_submission', `loc.json is ${reading.reason}`, nGt);
-  const report = evaluateLocalization(reading.predictions, truth);
-  const metrics = report ? report.metrics : zeroMetrics();
+  if (reading === null) return zeroTask('no_submission', 'no loc.json was written', truth);
+  if (reading.kind === 'unreadable') return zeroTask('invalid_submission', `loc.json is ${reading.reason}`, truth);
+  const metrics = metricsOf(reading.predictions, truth);
+  const rootCause = rootCauseTruth(truth);
+  const rcMetrics = rootCause.spans.length > 0 ? metricsOf(reading.predictions, rootCause) : noMetrics();
   const detail = [...(nPred === 0 ? ['loc.json lists no location'] : []), ...reading.warnings].join('; ');
-  return { status: 'scored', ...(detail ? { detail } : {}), n_gt: nGt, n_pred: nPred, ...metrics };
+  return {
+    status: 'scored',
+    ...(detail ? { detail } : {}),
+    n_gt: nGt,
+    n_pred: nPred,
+    ...metrics,
+    rc_n_gt: rootCause.spans.length,
+    ...asRootCause(rcMetrics),
+  };
+}
+
+function metricsOf(predictions: Prediction[], truth: GroundTruth): LocalizationMetrics {
+  return evaluateLocalization(predictions, truth)?.metrics ?? zeroMetrics();
 }
 
 /** The record of a task that broke before it could be scored: zero, with the reason. */
 export function failedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
-  return zeroTask('failed', reason, truth?.spans.length ?? 0);
+  return zeroTask('failed', reason, truth);
 }
 
 /** The record of a task cut short by the green agent's shutdown: zero, with the reason, to be run again. */
 export function interruptedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
-  return zeroTask('interrupted', reason, truth?.spans.length ?? 0);
+  return zeroTask('interrupted', reason, truth);
 }
 
 /** The record of a task its solver's writes ended at the disk limit: zero, with what was written. */
 export function diskLimitTask(detail: string, truth: GroundTruth | null = null): TaskMetrics {
-  return zeroTask('disk_limit_exceeded', detail, truth?.spans.length ?? 0);
+  return zeroTask('disk_limit_exceeded', detail, truth);
 }
 
 /** The record with what the solver said of its own run (how it ended, what it cost), beside what the judge made of it. */
@@ -106,8 +128,14 @@ function usageOf(usage: TaskUsage): TaskUsage {
   return { input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, est_usd_cost, time_cost_sec, llm_requests };
 }
 
-function zeroTask(status: TaskStatus, detail: string, nGt: number): TaskMetrics {
-  return { status, detail, n_gt: nGt, n_pred: 0, ...zeroMetrics() };
+/**
+ * Zero on both sets, but for a fix known to have no root-cause span, whose root-cause metrics are null. A
+ * task that broke before its ground truth was known (none given) has zero spans of either kind.
+ */
+function zeroTask(status: TaskStatus, detail: string, truth: GroundTruth | null): TaskMetrics {
+  const rcNGt = truth ? rootCauseTruth(truth).spans.length : 0;
+  const rcMetrics = truth && rcNGt === 0 ? noMetrics() : zeroMetrics();
+  return { status, detail, n_gt: truth?.spans.length ?? 0, n_pred: 0, ...zeroMetrics(), rc_n_gt: rcNGt, ...asRootCause(rcMetrics) };
 }
 
 export function zeroMetrics(): LocalizationMetrics {
