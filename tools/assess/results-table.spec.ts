@@ -48,3 +48,42 @@ describe('the results table', () => {
     expect(lines[7]).toMatch(/^total\s+2000\s+200\s+100\s+0\.0223\s+6$/);
   });
 });
+
+describe('the root-cause block of the results table', () => {
+  const span = (file: string, fn: string) => ({ file, function: fn, vulSpan: { start: 64, end: 70 }, fixSpan: { start: 64, end: 71 }, change: 'modified' as const });
+  // The fix changes index_span and a test of it; the root cause is index_span alone.
+  const withTest: GroundTruth = { ...TRUTH, spans: [span('src/index.c', 'index_span'), span('tests/test_index.c', 'test_span')], rootCause: [span('src/index.c', 'index_span')] };
+  const onlyTests: GroundTruth = { ...withTest, rootCause: [] };
+  const fixedFunction = '[{"file": "src/index.c", "function": "index_span", "line_start": 64, "line_end": 70}]';
+  const result = aggregateResults(
+    [
+      { taskId: 'sample:1', metrics: scoreSubmission(fixedFunction, withTest) },
+      { taskId: 'sample:2', metrics: scoreSubmission(fixedFunction, onlyTests) },
+      { taskId: 'sample:3', metrics: failedTask('the image could not be pulled') },
+    ],
+    1,
+  );
+  const lines = formatResultsTable(result).split('\n');
+  const block = lines.slice(lines.indexOf('') + 1);
+
+  it('follows the totals after a blank line, in the same metric columns, under its own heading', () => {
+    expect(lines[7]).toMatch(/^total/);
+    expect(lines[8]).toBe('');
+    expect(cells(block[0])).toEqual(['root cause', 'spans', ...cells(lines[0]).slice(2, 11)]);
+    expect(block[0].indexOf('line@3')).toBe(lines[0].indexOf('line@3'));
+  });
+
+  it("shows each task's root-cause spans out of all of them and its rc_* scores, dashes where it has none", () => {
+    expect(cells(lines[2]).slice(0, 4)).toEqual(['sample:1', 'scored', '0.50', '0.50']);
+    expect(block.slice(2, 5).map((line) => cells(line).slice(0, 4))).toEqual([
+      ['sample:1', '1 of 2', '1.00', '1.00'],
+      ['sample:2', '0 of 2', '-', '-'],
+      ['sample:3', 'failed', '0.00', '0.00'],
+    ]);
+  });
+
+  it('ends with the rc_* means over the tasks that have root-cause spans', () => {
+    expect(block.at(-1)).toMatch(/^rc mean \(2\)\s+0\.50\s+0\.50/);
+    expect(lines[6]).toMatch(/^mean \(3\)\s+2 scored\s+0\.33/);
+  });
+});

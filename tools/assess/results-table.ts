@@ -42,7 +42,11 @@ function statusOf(metrics: TaskResult): string {
   return exit && exit !== 'Submitted' ? `${metrics.status} (${exit})` : metrics.status;
 }
 
-/** The per-task scores and usage, the means of the scores and the totals of the usage, as a plain-text table. */
+/**
+ * The per-task scores and usage, the means of the scores and the totals of the usage, as a plain-text table;
+ * below it, in the same columns, each task's root-cause scores (`rc_*`) and their means. A second block
+ * rather than more columns: the table stays as wide as it was, and a task's two scores sit in one column.
+ */
 export function formatResultsTable(result: AssessmentResult): string {
   const blanks = (columns: unknown[]): string[] => columns.map(() => '');
   const rows: string[][] = Object.entries(result.task_metrics).map(([task, metrics]) => [
@@ -63,7 +67,8 @@ export function formatResultsTable(result: AssessmentResult): string {
   const header = ['task', 'status', ...METRIC_COLUMNS.map(([name]) => name), ...USAGE_COLUMNS.map(([name]) => name)];
   const meanRow = [`mean (${result.n_tasks})`, `${result.n_scored} scored`, ...METRIC_COLUMNS.map(([, cell]) => cell(means)), ...blanks(USAGE_COLUMNS)];
   const totalRow = ['total', '', ...blanks(METRIC_COLUMNS), ...USAGE_COLUMNS.map(([, cell]) => cell(result))];
-  const table = [header, ...rows, meanRow, totalRow];
+  const rootCause = rootCauseBlock(result);
+  const table = [header, ...rows, meanRow, totalRow, rootCause.header, ...rootCause.rows, rootCause.meanRow];
   const widths = header.map((_, column) => Math.max(...table.map((row) => row[column].length)));
   const line = (row: string[]): string =>
     row
@@ -71,5 +76,51 @@ export function formatResultsTable(result: AssessmentResult): string {
       .join('  ')
       .trimEnd();
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  return [line(header), rule, ...rows.map(line), rule, line(meanRow), line(totalRow)].join('\n');
+  const scoresRule = widths.slice(0, 2 + METRIC_COLUMNS.length).map((width) => '-'.repeat(width)).join('  ');
+  return [
+    ...[line(header), rule, ...rows.map(line), rule, line(meanRow), line(totalRow)],
+    ...['', line(rootCause.header), scoresRule, ...rootCause.rows.map(line), scoresRule, line(rootCause.meanRow)],
+  ].join('\n');
+}
+
+/**
+ * The root-cause rows: each task's root-cause spans out of all its spans (its status when it has no ground
+ * truth, or broke before it was known) and its `rc_*` scores, and their means.
+ */
+function rootCauseBlock(result: AssessmentResult): { header: string[]; rows: string[][]; meanRow: string[] } {
+  const blanks = USAGE_COLUMNS.map(() => '');
+  const rows = Object.entries(result.task_metrics).map(([task, metrics]) => [
+    task,
+    metrics.n_gt > 0 ? `${metrics.rc_n_gt ?? '-'} of ${metrics.n_gt}` : metrics.status,
+    ...METRIC_COLUMNS.map(([, cell]) => cell(rootCauseOf(metrics))),
+    ...blanks,
+  ]);
+  const means: MetricsRow = {
+    file_acc: result.rc_file_acc_mean,
+    func_recall: result.rc_func_recall_mean,
+    func_precision: result.rc_func_precision_mean,
+    line_iou: result.rc_line_iou_mean,
+    line_proximity: result.rc_line_proximity_mean,
+    func_topk_recall: result.rc_func_topk_recall_mean,
+    line_topk_recall: result.rc_line_topk_recall_mean,
+  };
+  const graded = result.n_tasks - result.rc_n_without_ground_truth;
+  return {
+    header: ['root cause', 'spans', ...METRIC_COLUMNS.map(([name]) => name), ...blanks],
+    rows,
+    meanRow: [`rc mean (${graded})`, '', ...METRIC_COLUMNS.map(([, cell]) => cell(means)), ...blanks],
+  };
+}
+
+/** A task's `rc_*` scores under the plain names the columns read. */
+function rootCauseOf(metrics: TaskResult): MetricsRow {
+  return {
+    file_acc: metrics.rc_file_acc,
+    func_recall: metrics.rc_func_recall,
+    func_precision: metrics.rc_func_precision,
+    line_iou: metrics.rc_line_iou,
+    line_proximity: metrics.rc_line_proximity,
+    func_topk_recall: metrics.rc_func_topk_recall,
+    line_topk_recall: metrics.rc_line_topk_recall,
+  };
 }
