@@ -28,7 +28,7 @@ const noUsage = {
   time_cost_sec: null,
   llm_requests: null,
 };
-const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null, n_attempts: null };
+const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null, n_attempts: null, masked_id: null };
 const usage = (input: number, cost: number): TaskUsage => ({
   input_tokens: input,
   cache_read_tokens: 10,

@@ -33,6 +33,8 @@ export type TaskResult = TaskMetrics &
     n_failed_commands: number | null;
     /** Times the green agent ran the task (an infrastructure failure is run again). */
     n_attempts: number | null;
+    /** The opaque key the solver knew the task by, when ids were hidden from it; null when it saw the real one. */
+    masked_id: string | null;
   };
 
 /** The Result; the usage fields are totals over the tasks that reported usage, null when none did. */
@@ -70,6 +72,8 @@ export interface AssessmentResult extends Nullable<TaskUsage> {
 
 export interface TaskRecord {
   taskId: string;
+  /** The key the solver was given instead of `taskId`, when ids were hidden from it. */
+  maskedId?: string | null;
   metrics: TaskMetrics;
   /** Absent when the green agent has no figures of the run (they are null in the Result then). */
   run?: TaskRun;
@@ -139,7 +143,7 @@ function meansOf(graded: readonly Nullable<LocalizationMetrics>[]): Localization
 }
 
 /** The task's entry: its record, every usage field (null when the solver reported none) and the green's figures. */
-function taskResult({ metrics, run }: TaskRecord): TaskResult {
+function taskResult({ metrics, run, maskedId }: TaskRecord): TaskResult {
   return {
     ...metrics,
     ...usageBy((field) => metrics[field] ?? null),
@@ -147,6 +151,7 @@ function taskResult({ metrics, run }: TaskRecord): TaskResult {
     n_commands: run ? run.commands : null,
     n_failed_commands: run ? run.failedCommands : null,
     n_attempts: run ? run.attempts : null,
+    masked_id: maskedId ?? null,
   };
 }
 

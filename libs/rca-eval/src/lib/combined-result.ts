@@ -39,7 +39,7 @@ function recordsOf(result: AssessmentResult): TaskRecord[] {
   if (entries.length !== result.task_ids.length) {
     throw new JudgeError('SHARDS_MISMATCH', `shard ${result.shard.index}/${result.shard.count} lists ${result.task_ids.length} task ids but has ${entries.length} records`);
   }
-  return entries.map((entry, order) => ({ taskId: result.task_ids[order], metrics: entry, ...runOf(entry) }));
+  return entries.map((entry, order) => ({ taskId: result.task_ids[order], maskedId: entry.masked_id, metrics: entry, ...runOf(entry) }));
 }
 
 function runOf(entry: TaskResult): Pick<TaskRecord, 'run'> {

@@ -70,7 +70,7 @@ export function recordResult(assessment: AssessmentFile, tasks: ReadonlyMap<stri
   const keys = resultKeys(assessment.tasks);
   const recorded = keys.flatMap((key) => {
     const file = tasks.get(key);
-    return file ? [{ taskId: file.task_id, metrics: file.metrics, run: file.run }] : [];
+    return file ? [{ taskId: file.task_id, maskedId: file.masked_id, metrics: file.metrics, run: file.run }] : [];
   });
   return aggregateResults(recorded, sessionSeconds(assessment, [...tasks.values()]), assessment.shard);
 }

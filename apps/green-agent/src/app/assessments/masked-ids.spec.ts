@@ -77,6 +77,7 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
     expect(task.masked_id).toBe(/Task ID: (task:[0-9a-f]{8})/.exec(received)?.[1]);
     const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
     expect(Object.keys(result.task_metrics)).toEqual([`arvo:${ARVO_ID}`]);
+    expect(result.task_metrics[`arvo:${ARVO_ID}`].masked_id).toBe(task.masked_id);
   }, 180_000);
 
   it('gives the real id and the original file names with masking off', async () => {
