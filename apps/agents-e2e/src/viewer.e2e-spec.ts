@@ -93,7 +93,9 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       await expect(model.locator('td').nth(5).textContent()).resolves.toBe('5 of 5, 4 scored');
       await expect(baseline.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(recordResult(runs.baseline.assessment, runs.baseline.done).line_iou_mean.toFixed(2));
       await expect(model.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(recordResult(runs.model.assessment, runs.model.done).line_iou_mean.toFixed(2));
-      await expect(model.locator('td').nth(11).textContent()).resolves.toMatch(/^\d+(\.\d)? s$/);
+      // The root cause's line IoU beside the original's: the same on the samples, whose fixes change code only.
+      await expect(model.locator('td[data-score="rc_line_iou"]').textContent()).resolves.toBe(recordResult(runs.model.assessment, runs.model.done).rc_line_iou_mean.toFixed(2));
+      await expect(model.locator('td').nth(12).textContent()).resolves.toMatch(/^\d+(\.\d)? s$/);
     });
 
     it('compares the runs task by task: each cell the line IoU, coloured by it, or the status when not scored', async () => {

@@ -28,6 +28,11 @@ export function summarize({ location, scan }: OpenRecord): RunSummary {
       func_precision: result.func_precision_mean,
       line_iou: result.line_iou_mean,
       line_proximity: result.line_proximity_mean,
+      rc_file_acc: result.rc_file_acc_mean ?? null,
+      rc_func_recall: result.rc_func_recall_mean ?? null,
+      rc_func_precision: result.rc_func_precision_mean ?? null,
+      rc_line_iou: result.rc_line_iou_mean ?? null,
+      rc_line_proximity: result.rc_line_proximity_mean ?? null,
     },
     cost: result.est_usd_cost,
     seconds: result.time_used,
@@ -62,9 +67,23 @@ export function taskRow(file: TaskFile): TaskRow {
 
 function scoresOf(metrics: TaskFile['metrics']): TaskScores {
   const { file_acc, func_recall, func_precision, line_iou, line_proximity } = metrics;
-  return { file_acc, func_recall, func_precision, line_iou, line_proximity };
+  const rc = (value: number | null | undefined): number | null => value ?? null;
+  return {
+    file_acc,
+    func_recall,
+    func_precision,
+    line_iou,
+    line_proximity,
+    rc_file_acc: rc(metrics.rc_file_acc),
+    rc_func_recall: rc(metrics.rc_func_recall),
+    rc_func_precision: rc(metrics.rc_func_precision),
+    rc_line_iou: rc(metrics.rc_line_iou),
+    rc_line_proximity: rc(metrics.rc_line_proximity),
+  };
 }
 
 function emptyRow(task: string): Omit<TaskRow, 'status' | 'detail'> {
-  return { task, scores: { file_acc: null, func_recall: null, func_precision: null, line_iou: null, line_proximity: null }, cost: null, seconds: null, steps: null, attempts: null };
+  const none = { file_acc: null, func_recall: null, func_precision: null, line_iou: null, line_proximity: null };
+  const scores = { ...none, rc_file_acc: null, rc_func_recall: null, rc_func_precision: null, rc_line_iou: null, rc_line_proximity: null };
+  return { task, scores, cost: null, seconds: null, steps: null, attempts: null };
 }

@@ -11,6 +11,12 @@ export interface TaskScores {
   func_precision: number | null;
   line_iou: number | null;
   line_proximity: number | null;
+  /** The same against the root-cause spans only (no test, harness or added files); null in records from before them. */
+  rc_file_acc: number | null;
+  rc_func_recall: number | null;
+  rc_func_precision: number | null;
+  rc_line_iou: number | null;
+  rc_line_proximity: number | null;
 }
 
 export type ScoreName = keyof TaskScores;

@@ -2,7 +2,7 @@
 // was not scored. Rows are built once; sorting and filtering only reorder and hide them.
 import { fetchComparison } from './api.js';
 import { h, problem, route } from './dom.js';
-import { compareTaskKeys, date, score, scoreColour, SCORES } from './format.js';
+import { compareTaskKeys, date, RUN_MEANS, score, scoreColour, SCORES } from './format.js';
 
 /** @typedef {import('../app/viewer-api').Comparison} Comparison */
 /** @typedef {import('../app/viewer-api').TaskRow} TaskRow */
@@ -141,7 +141,7 @@ class CompareView extends HTMLElement {
     const runs = this.comparison?.runs ?? [];
     const lines = runs.map((run) => {
       const { summary } = run;
-      const figures = SCORES.slice(0, 4).map((s) => `${s.label} ${score(summary.means[s.name])}`).join(' · ');
+      const figures = RUN_MEANS.map((s) => `${s.label} ${score(summary.means[s.name])}`).join(' · ');
       return h('li', {}, h('strong', {}, `${summary.solver.name} ${summary.solver.model ?? ''}`), ` (${summary.id}, ${summary.recorded} of ${summary.tasks} recorded): ${figures}`);
     });
     return h('div', { class: 'means' }, h('h2', {}, 'Means'), h('ul', {}, ...lines));

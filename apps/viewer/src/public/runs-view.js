@@ -1,7 +1,7 @@
 // The runs: one line per record, with its means, cost and time; pick some to compare.
 import { fetchRuns } from './api.js';
 import { h, problem, route } from './dom.js';
-import { cost, date, duration, score, SCORES } from './format.js';
+import { cost, date, duration, RUN_MEANS, score } from './format.js';
 
 /** @typedef {import('../app/viewer-api').RunSummary} RunSummary */
 
@@ -23,7 +23,7 @@ class RunsView extends HTMLElement {
     const table = h(
       'table',
       { class: 'runs' },
-      h('thead', {}, h('tr', {}, h('th', {}, ''), ...['started', 'run directory', 'solver', 'model', 'tasks'].map((title) => h('th', {}, title)), ...SCORES.slice(0, 4).map((s) => h('th', { class: 'num', title: s.meaning }, s.label)), h('th', { class: 'num' }, 'cost'), h('th', { class: 'num' }, 'time'))),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), ...['started', 'run directory', 'solver', 'model', 'tasks'].map((title) => h('th', {}, title)), ...RUN_MEANS.map((s) => h('th', { class: 'num', title: s.meaning }, s.label)), h('th', { class: 'num' }, 'cost'), h('th', { class: 'num' }, 'time'))),
       h('tbody', {}, ...runs.map((run) => this.row(run))),
     );
     table.addEventListener('change', () => {
@@ -49,7 +49,7 @@ class RunsView extends HTMLElement {
       h('td', {}, `${run.solver.name} ${run.solver.version}`),
       h('td', {}, run.solver.model ?? '–'),
       h('td', {}, tasks),
-      ...SCORES.slice(0, 4).map((s) => h('td', { class: 'num', 'data-score': s.name }, score(run.means[s.name]))),
+      ...RUN_MEANS.map((s) => h('td', { class: 'num', 'data-score': s.name }, score(run.means[s.name]))),
       h('td', { class: 'num' }, cost(run.cost)),
       h('td', { class: 'num' }, duration(run.seconds)),
     );
