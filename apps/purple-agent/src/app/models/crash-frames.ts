@@ -17,6 +17,8 @@ export interface CrashStack {
 }
 
 const FRAME = /^\s*#(\d+)\s+0x[0-9a-fA-F]+\s+in\s+(.+?)\s+(\S+?):(\d+)(?::\d+)?\s*$/;
+// UBSan's own line, alone when it recovers: `proj/buffer.c:37:24: runtime error: signed integer overflow: ...`.
+const RUNTIME_ERROR = /^(\S+?):(\d+)(?::\d+)?: runtime error: ([^:]+)/;
 const ANY_FRAME = /^\s*#\d+\s/;
 const RUNTIME_FUNCTIONS = /^(__interceptor_|__asan|__lsan|__msan|__tsan|__ubsan|__sanitizer|__libc_|_start$|main$|run_file$|fuzzer::|LLVMFuzzerRunDriver)/;
 const RUNTIME_FILES = /(compiler-rt|libsanitizer|\/sanitizer_common\/|^\/usr\/(include|lib)\/|glibc|sysdeps\/|libFuzzer|\/libfuzzer\/)/;
@@ -31,11 +33,20 @@ export function parseStacks(report: string): CrashStack[] {
     if (!ANY_FRAME.test(line)) {
       if (line.trim()) title = line.trim();
       current = undefined;
+      // UBSan names the place itself: a frame of its own, the stack (when printed) adding to it.
+      const ubsan = RUNTIME_ERROR.exec(line.trim());
+      if (ubsan) {
+        current = { title, frames: [{ index: 0, func: '', file: ubsan[1], line: Number(ubsan[2]) }] };
+        stacks.push(current);
+      }
       continue;
     }
     const match = FRAME.exec(line);
     const index = Number(/#(\d+)/.exec(line)?.[1]);
-    if (!current || index === 0) {
+    const afterUbsanLine = current?.frames.length === 1 && current.frames[0].func === '' && index === 0;
+    if (afterUbsanLine && current && match) {
+      current.frames = [];
+    } else if (!current || index === 0) {
       current = { title, frames: [] };
       stacks.push(current);
     }
@@ -44,9 +55,35 @@ export function parseStacks(report: string): CrashStack[] {
   return stacks;
 }
 
-/** `heap-buffer-overflow` from the SUMMARY or ERROR line, for the write-up. */
+export type Sanitizer = 'AddressSanitizer' | 'MemorySanitizer' | 'UndefinedBehaviorSanitizer' | 'libFuzzer' | 'unknown';
+
+/** Which tool wrote the report, and what it says went wrong. */
+export interface ReportHeadline {
+  sanitizer: Sanitizer;
+  /** `heap-buffer-overflow`, `SEGV`, `use-of-uninitialized-value`, `signed integer overflow`, `deadly signal`, `timeout`, `out-of-memory`... */
+  kind: string;
+}
+
+const HEADLINES: { sanitizer: Sanitizer; pattern: RegExp }[] = [
+  // libFuzzer first: an out-of-memory under ASan is libFuzzer's finding, its stack runs through ASan.
+  { sanitizer: 'libFuzzer', pattern: /ERROR: libFuzzer: (deadly signal|timeout|out-of-memory|[\w-]+)/ },
+  { sanitizer: 'AddressSanitizer', pattern: /(?:ERROR|WARNING): AddressSanitizer: ([\w-]+)/ },
+  { sanitizer: 'MemorySanitizer', pattern: /(?:ERROR|WARNING): MemorySanitizer: ([\w-]+)/ },
+  { sanitizer: 'UndefinedBehaviorSanitizer', pattern: /runtime error: ([^:\n]+)/ },
+];
+
+/** The report's tool and kind of bug, for the write-up; `unknown`/`crash` for a report of no known shape. */
+export function reportHeadline(report: string): ReportHeadline {
+  for (const { sanitizer, pattern } of HEADLINES) {
+    const kind = pattern.exec(report)?.[1];
+    if (kind) return { sanitizer, kind: kind.trim() };
+  }
+  return { sanitizer: 'unknown', kind: /SUMMARY: \w+: (\S+)/.exec(report)?.[1] ?? 'crash' };
+}
+
+/** `heap-buffer-overflow` from the report's headline, for the write-up. */
 export function bugKind(report: string): string {
-  return /SUMMARY: \w+: (\S+)/.exec(report)?.[1] ?? /ERROR: \w+: (\S+)/.exec(report)?.[1] ?? 'crash';
+  return reportHeadline(report).kind;
 }
 
 /** Frames of sanitizer runtime, libc and the fuzzing driver: never the answer. */
@@ -64,9 +101,21 @@ export function treeRelativePath(reportedFile: string): string {
   return reportedFile.replace(/^\/src\//, '').replace(/^\/+/, '');
 }
 
-/** `ns::Parser::read(int)` is defined as `read` in its file: the name to look for and to report. */
+/**
+ * `ns::Parser::read(int)` is defined as `read` in its file: the name to look for and to report. Anonymous
+ * namespaces and template arguments go first (`(anonymous namespace)::Table<char, int>::operator[](int)`
+ * is `operator[]`).
+ */
 export function shortFunctionName(func: string): string {
-  const withoutParameters = func.replace(/\(.*$/, '').trim();
+  let name = func.replace(/\(anonymous namespace\)::/g, '');
+  for (let previous = ''; previous !== name; ) {
+    previous = name;
+    name = name.replace(/<[^<>]*>/g, '');
+  }
+  // The parameters start at the first `(`, or at the second for the call operator.
+  const call = name.indexOf('operator()');
+  const open = call >= 0 ? name.indexOf('(', call + 'operator()'.length) : name.indexOf('(');
+  const withoutParameters = (open >= 0 ? name.slice(0, open) : name).trim();
   return withoutParameters.split('::').at(-1) ?? withoutParameters;
 }
 
