@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { sampleImageTag } from '@arvo-rca/arvo-docker';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { SourcesFile, TaskFile } from '@arvo-rca/run-record';
+import { startGreenApp } from '../tasks/green-app.testing';
+import { startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+
+// A real tree: Debian's libarchive 3.6.2 source with one of its own fixes (CVE-2024-26256) taken out
+// again, laid out as a task by tools/samples/real-task.sh. CI fetches it (`apt-get source`); elsewhere the
+// suite runs when it was fetched before (tools/bench/real-tree.sh), and says so when not.
+const REPO = join(__dirname, '../../../../..');
+const TREES = join(process.env['CACHE'] ?? join(homedir(), '.cache', 'arvo-rca', 'trees'), 'libarchive');
+const fetched = existsSync(TREES) && readdirSync(TREES).some((name) => name.startsWith('libarchive-'));
+if (!fetched && process.env['CI'] === 'true') throw new Error(`CI must provide the libarchive source tree in ${TREES} (tools/bench/real-tree.sh)`);
+if (!fetched) console.warn(`real tree: no libarchive source in ${TREES}; run tools/bench/real-tree.sh to fetch it. The real-tree suite is skipped.`);
+const describeWithTree = fetched ? describeWithDocker : describe.skip;
+
+const RAR = 'libarchive/archive_read_support_format_rar.c';
+
+describeWithTree('green agent, a task on a real project tree', () => {
+  const docker = new Docker();
+  const clients = new A2aClientFactory();
+  const saved = { ...process.env };
+  const id = 'libarchive-e8';
+  let tmpDir: string;
+  let green: NestFastifyApplication;
+  let greenUrl: string;
+  let solver: SolverStandIn;
+  let files: number;
+  let vulnerableLine: number;
+  let events: PeerEvent[];
+
+  beforeAll(async () => {
+    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-real-tree-'));
+    mkdirSync(join(tmpDir, 'tasks'));
+    const task = execFileSync('bash', [join(REPO, 'tools/samples/real-task.sh'), join(tmpDir, 'samples'), id], { encoding: 'utf8' }).trim();
+    const listing = execFileSync('tar', ['-tvzf', join(task, 'repo-vul.tar.gz')], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    files = listing.split('\n').filter((line) => line.startsWith('-')).length;
+    vulnerableLine = Number(/^@@ -(\d+)/m.exec(readFileSync(join(task, 'patch.diff'), 'utf8'))?.[1]) + 3;
+    await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
+    const answer = JSON.stringify({ reasoning: 'a filter of length 4 reads past its window', locations: [{ file: RAR, function: 'execute_filter_e8', line_start: vulnerableLine - 3, line_end: vulnerableLine + 3 }] });
+    solver = await startSolverStandIn({
+      commands: () => [
+        'find /workspace/src-vul/libarchive -type f | wc -l',
+        `grep -n 'length < 4)' /workspace/src-vul/libarchive/${RAR}`,
+        'test -e /workspace/src-vul/libarchive/debian; echo debian=$?',
+        `cat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF`,
+      ],
+    });
+    ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { SAMPLES_DIR: join(tmpDir, 'samples'), MASK_TASK_IDS: 'off' }));
+    const request = JSON.stringify({ participants: { purple_agent: solver.agent.url }, config: { task_ids: [`sample:${id}`] } });
+    events = [];
+    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), request, { deadlineMs: 300_000 })) events.push(event);
+  }, 360_000);
+
+  afterAll(async () => {
+    await green?.close();
+    await solver?.agent.close();
+    await docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined);
+    rmSync(tmpDir, { recursive: true, force: true });
+    process.env = { ...saved };
+  });
+
+  it('lays out the whole tree in the sandbox, without its packaging, the fix taken out', () => {
+    const [run] = solver.runs;
+    expect(run.replies[0]).toContain(`<output>\n${files}\n`);
+    expect(run.replies[1]).toContain(`${vulnerableLine}:  if (length > PROGRAM_WORK_SIZE || length < 4)`);
+    expect(run.replies[2]).toContain('debian=1');
+  });
+
+  it("finds the fix's function in the real file, and scores an answer that names it", () => {
+    const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
+    expect(result.task_metrics[`sample:${id}`]).toMatchObject({ status: 'scored', n_gt: 1, file_acc: 1, func_recall: 1, line_iou: 1, rc_func_recall: 1 });
+  });
+
+  it("keeps the fix's line, marked, in the record's source excerpt", () => {
+    const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
+    const task = JSON.parse(readFileSync(join(recordDir, 'tasks', `sample_${id}`, 'result.json'), 'utf8')) as TaskFile;
+    const [excerpt] = (JSON.parse(readFileSync(join(recordDir, '..', '..', task.files.sources ?? ''), 'utf8')) as SourcesFile).files;
+    expect(excerpt.path).toBe(RAR);
+    const marked = excerpt.fix.flatMap((span) => excerpt.lines.slice(span.start - excerpt.start, span.end - excerpt.start + 1));
+    expect(marked).toContain('  if (length > PROGRAM_WORK_SIZE || length < 4)');
+  });
+});
