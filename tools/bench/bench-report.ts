@@ -6,6 +6,7 @@ import type { ExecRttFigures } from './exec-rtt.bench';
 import type { LargeMessageFigures } from './large-message.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
+import type { RealTaskFigures } from './real-task.bench';
 import type { RemoteEngineFigures } from './remote-engine.bench';
 import type { ResumeScanFigures } from './resume-scan.bench';
 import type { ViewerRenderFigures } from './viewer-render.bench';
@@ -22,6 +23,7 @@ export interface BenchReport {
   purple_step_overhead?: PurpleStepFigures;
   a2a_large_message?: LargeMessageFigures;
   resume_scan?: ResumeScanFigures;
+  real_task?: RealTaskFigures;
   viewer_render?: ViewerRenderFigures;
   copy_in?: CopyInFigures;
   starts?: StartFigures;
@@ -76,6 +78,7 @@ export function tableRows(report: BenchReport): TableRow[] {
   if (report.a2a_large_message) rows.push(...largeMessageRows(report.a2a_large_message));
   if (report.resume_scan) rows.push(...resumeScanRows(report.resume_scan));
   if (report.viewer_render) rows.push(...viewerRenderRows(report.viewer_render));
+  if (report.real_task) rows.push(...realTaskRows(report.real_task));
   if (copy) {
     rows.push(
       { figure: `${copy.tree}: ${copy.files} files, ${copy.megabytes} MB; extracted on the host`, value: ms(copy.prepare_ms), target: 'info' },
@@ -143,6 +146,13 @@ function resumeScanRows(scan: ResumeScanFigures): TableRow[] {
     { figure: `${scan.tasks.toLocaleString('en')}-task record: its result.json files (${kib} KiB) read with readFileSync and parsed, one by one (median of ${scan.runs})`, value: ms(scan.read_parse_ms), target: 'reference' },
     { figure: `  resume's scan of the record (scanRecord + tasksToRun)`, value: ms(scan.scan_ms), target: 'reported (ratio: × the reference)', ratio: scan.scan_vs_read_parse },
     { figure: `  readdir of its tasks folder`, value: ms(scan.readdir_ms, 2), target: 'info' },
+  ];
+}
+
+function realTaskRows(real: RealTaskFigures): TableRow[] {
+  return [
+    { figure: `${real.task}, ${real.archive_mb} MB archive: tar xzf (median of ${real.runs})`, value: ms(real.tar_ms), target: 'reference' },
+    against(`  prepare to first command, the green agent's whole task path`, ms(real.prepare_to_first_command_ms), '≤ 1.5 × tar', real.vs_tar, 1.5),
   ];
 }
 

@@ -36,7 +36,8 @@ export class BenchRig {
     private readonly scratch: string,
   ) {}
 
-  static async start(root: string, docker: Docker): Promise<BenchRig> {
+  /** `env` adds to or replaces the green agent's settings (another SAMPLES_DIR, say). */
+  static async start(root: string, docker: Docker, env: NodeJS.ProcessEnv = {}): Promise<BenchRig> {
     const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-'));
     const standIn = await SolverStandIn.start();
     try {
@@ -52,6 +53,7 @@ export class BenchRig {
         SAMPLES_DIR: join(root, 'samples'),
         TASK_TIMEOUT_S: '900',
         LOG_LEVEL: 'info',
+        ...env,
       });
       standIn.greenUrl = green.url;
       return new BenchRig(green, standIn, docker, scratch);

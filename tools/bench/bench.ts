@@ -1,7 +1,7 @@
 // `npm run bench`: measures the figures of SPEC section 14 against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
-// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|copy_in|starts|remote_engine ...]
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine ...]
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
@@ -15,12 +15,13 @@ import { measureLargeMessage } from './large-message.bench';
 import { measureMemory } from './memory.bench';
 import { measurePurpleStep } from './purple-step.bench';
 import { measureRemoteEngine } from './remote-engine.bench';
+import { measureRealTask } from './real-task.bench';
 import { measureResumeScan } from './resume-scan.bench';
 import { measureStarts } from './start-breakdown.bench';
 import { measureViewerRender } from './viewer-render.bench';
 
 const ROOT = resolve(__dirname, '..', '..');
-const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'resume_scan', 'viewer_render', 'copy_in', 'starts', 'remote_engine'] as const;
+const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'resume_scan', 'viewer_render', 'real_task', 'copy_in', 'starts', 'remote_engine'] as const;
 type Figure = (typeof FIGURES)[number];
 
 async function main(argv: string[]): Promise<void> {
@@ -50,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   if (chosen.has('starts')) report.starts = await timed('start breakdown and pacing', () => measureStarts(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
+  if (chosen.has('real_task')) report.real_task = await timed('prepare to first command on a real tree, and tar', () => measureRealTask(ROOT, docker));
   if (chosen.has('copy_in')) report.copy_in = await timed('copy-in on a real tree', () => measureCopyIn(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
   if (chosen.has('remote_engine')) report.remote_engine = await timed('exec round trips on a TLS engine against the local socket', () => measureRemoteEngine(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
   console.log(`\n${formatTable(tableRows(report))}\n`);
