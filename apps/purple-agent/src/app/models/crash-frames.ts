@@ -7,6 +7,7 @@ export interface StackFrame {
   func: string;
   /** As the report names it, e.g. `/src/tlvkit/src/cursor.c`. */
   file: string;
+  /** 0 when the report gives none. */
   line: number;
 }
 
@@ -19,6 +20,8 @@ export interface CrashStack {
 const FRAME = /^\s*#(\d+)\s+0x[0-9a-fA-F]+\s+in\s+(.+?)\s+(\S+?):(\d+)(?::\d+)?\s*$/;
 // UBSan's own line, alone when it recovers: `proj/buffer.c:37:24: runtime error: signed integer overflow: ...`.
 const RUNTIME_ERROR = /^(\S+?):(\d+)(?::\d+)?: runtime error: ([^:]+)/;
+// A frame whose place has no line: a timeout's alarm can stop a loop on an instruction the debug info has no line for.
+const FRAME_WITHOUT_LINE = /^\s*#(\d+)\s+0x[0-9a-fA-F]+\s+in\s+(.+?)\s+(\/\S+\.(?:c|cc|cpp|cxx|h|hh|hpp|inc|inl))\s*$/;
 const ANY_FRAME = /^\s*#\d+\s/;
 const RUNTIME_FUNCTIONS = /^(__interceptor_|__asan|__lsan|__msan|__tsan|__ubsan|__sanitizer|__libc_|_start$|main$|run_file$|fuzzer::|LLVMFuzzerRunDriver)/;
 const RUNTIME_FILES = /(compiler-rt|libsanitizer|\/sanitizer_common\/|^\/usr\/(include|lib)\/|glibc|sysdeps\/|libFuzzer|\/libfuzzer\/)/;
@@ -51,6 +54,8 @@ export function parseStacks(report: string): CrashStack[] {
       stacks.push(current);
     }
     if (match) current.frames.push({ index, func: match[2], file: match[3], line: Number(match[4]) });
+    const lineless = match ? null : FRAME_WITHOUT_LINE.exec(line);
+    if (lineless) current.frames.push({ index, func: lineless[2], file: lineless[3], line: 0 });
   }
   return stacks;
 }
