@@ -36,6 +36,20 @@ describe('ArchiveEntryGuard', () => {
     ).toEqual(['skip', 'extract', 'extract', 'extract', 'extract', 'extract']);
   });
 
+  it('keeps a backslash as part of a name, as Linux does: systemd names unit files `system-systemd\\x2dcryptsetup.slice`', () => {
+    const guard = new ArchiveEntryGuard('src-vul');
+    const unit = 'src-vul/units/system-systemd\\x2dcryptsetup.slice';
+
+    expect(guard.check(dir('src-vul/units/'))).toEqual({ action: 'extract', path: 'src-vul/units' });
+    expect(guard.check(file(unit))).toEqual({ action: 'extract', path: unit });
+    expect(guard.check(symlink('src-vul/units/crypt\\x2d.slice', 'system-systemd\\x2dcryptsetup.slice'))).toEqual({
+      action: 'extract',
+      path: 'src-vul/units/crypt\\x2d.slice',
+      linkpath: 'system-systemd\\x2dcryptsetup.slice',
+    });
+    expect(guard.check(hardlink('src-vul/units/copy.slice', unit))).toEqual({ action: 'extract', path: 'src-vul/units/copy.slice', linkpath: unit });
+  });
+
   it('refuses absolute paths, .. segments and entries outside src-vul/', () => {
     const [absolute, dotdot, backslashes, outside, drive] = verdicts([
       file('/etc/passwd'),

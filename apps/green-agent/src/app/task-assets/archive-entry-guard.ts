@@ -77,8 +77,8 @@ export class ArchiveEntryGuard {
   private judge(entry: ArchiveEntry): EntryVerdict {
     const name = (): string => quote(entry.path);
     if (isAbsolute(entry.path)) return refuse(`entry ${name()} has an absolute path`);
+    if (climbs(entry.path)) return refuse(`entry ${name()} contains '..'`);
     const segments = split(entry.path);
-    if (segments.includes('..')) return refuse(`entry ${name()} contains '..'`);
     // The archive's own root (`./`) carries nothing worth extracting.
     if (segments.length === 0) return { action: 'skip' };
     if (segments[0] !== this.scope) return refuse(`entry ${name()} is outside ${this.scope}/`);
@@ -115,10 +115,9 @@ export class ArchiveEntryGuard {
       return refuse(`${shown} passes ${formatBytes(MAX_LINK_TEXT_BYTES)} of link targets, far more than a source tree has`);
     }
     if (isAbsolute(link)) return { action: 'extract', path: path.join('/'), linkpath: link };
-    const target = this.resolve([...path.slice(0, -1), ...split(link)]);
-    return target.kind === 'path' && this.inScope(target.segments)
-      ? { action: 'extract', path: path.join('/'), linkpath: link }
-      : refuse(`${shown} points outside ${this.scope}/`);
+    // Inside as Linux reads it, and inside too where backslashes would separate (stricter than Linux needs).
+    const inside = [split(link), splitAtBackslashesToo(link)].every((target) => this.stays([...path.slice(0, -1), ...target]));
+    return inside ? { action: 'extract', path: path.join('/'), linkpath: link } : refuse(`${shown} points outside ${this.scope}/`);
   }
 
   private judgeHardLink(entry: ArchiveEntry, path: string[]): EntryVerdict {
@@ -191,6 +190,11 @@ export class ArchiveEntryGuard {
     return trail;
   }
 
+  private stays(segments: readonly string[]): boolean {
+    const target = this.resolve(segments);
+    return target.kind === 'path' && this.inScope(target.segments);
+  }
+
   private inScope(segments: readonly string[]): boolean {
     return segments[0] === this.scope;
   }
@@ -200,9 +204,20 @@ function refuse(reason: string): EntryVerdict {
   return { action: 'refuse', reason };
 }
 
-// Backslashes count as separators too: stricter than Linux needs, and safe on every platform.
+// Paths are split as Linux splits them, where GNU tar writes them and the engine copies them: a backslash
+// is part of a name (systemd's unit files carry `\x2d` in theirs), and reading it as a separator would
+// move such a file into a folder that does not exist.
 function split(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '' && segment !== '.');
+}
+
+function splitAtBackslashesToo(path: string): string[] {
   return path.split(/[/\\]+/).filter((segment) => segment !== '' && segment !== '.');
+}
+
+/** Whether a path holds '..', where slashes or backslashes separate: refused, though Linux sees no '..' in `a\..`. */
+function climbs(path: string): boolean {
+  return splitAtBackslashesToo(path).includes('..');
 }
 
 function isAbsolute(path: string): boolean {

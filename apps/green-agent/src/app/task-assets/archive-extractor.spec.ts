@@ -55,6 +55,15 @@ describe('ArchiveExtractor', () => {
     expect(await readFile(join(targetDir, 'src-vul/p/copy.h'), 'utf8')).toBe('#define P 1\n');
   });
 
+  it('writes a name with a backslash under that very name, not into a folder of its first part', async () => {
+    await extract([
+      { type: 'Directory', path: 'src-vul/units/' },
+      { type: 'File', path: 'src-vul/units/system-systemd\\x2dcryptsetup.slice', content: '[Unit]\n' },
+    ]);
+
+    expect(await listTree(join(targetDir, 'src-vul'))).toEqual(['units', 'units/system-systemd\\x2dcryptsetup.slice']);
+  });
+
   const hostile: [string, (caseDir: string) => FixtureEntry[], RegExp][] = [
     ['a ../ entry', () => [{ type: 'File', path: 'src-vul/../../../escaped.txt', content: 'pwned' }], /contains '\.\.'/],
     ['an absolute entry', (dir) => [{ type: 'File', path: join(dir, 'escaped.txt'), content: 'pwned' }], /has an absolute path/],
