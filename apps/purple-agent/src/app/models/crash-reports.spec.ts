@@ -15,6 +15,7 @@ const GENERATOR = join(__dirname, '../../../../../tools/samples/crash-reports.sh
 /** What a first-pass triage takes from a report: the tool, the bug, and the top frame of the project's own code. */
 function triage(report: string): { sanitizer: string; kind: string; top: Pick<StackFrame, 'file' | 'line'> & { function: string } } {
   const [crash] = parseStacks(report);
+  if (!crash) throw new Error(`no stack in:\n${report}`);
   const own = crash.frames.find((frame) => !isRuntimeFrame(frame) && /(^|\/)proj\//.test(frame.file));
   if (!own) throw new Error(`no project frame in:\n${report}`);
   return { ...reportHeadline(report), top: { file: own.file, line: own.line, function: shortFunctionName(own.func) } };
