@@ -77,7 +77,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
 }
 
 /** The floor: a running container, and the workspace put in with one bare archive API call; the call alone is timed. */
-async function bareArchiveCopy(docker: Docker, workspace: string): Promise<number> {
+export async function bareArchiveCopy(docker: Docker, workspace: string): Promise<number> {
   const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: '/workspace', HostConfig: { Init: true, NetworkMode: 'none' } });
   try {
     await container.start();

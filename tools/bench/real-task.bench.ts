@@ -6,6 +6,7 @@ import type Docker from 'dockerode';
 import { TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { sampleImageTag } from '@arvo-rca/arvo-docker';
 import { BenchRig, expectSuccess } from './bench-rig';
+import { bareArchiveCopy } from './copy-in.bench';
 import { elapsedMs, median, round } from './bench-stats';
 
 export interface RealTaskFigures {
@@ -17,6 +18,9 @@ export interface RealTaskFigures {
   /** From `Task ID:` to the answer of the solver's first command: download cache, guarded extraction, ground truth, container start, copy-in. */
   prepare_to_first_command_ms: number;
   vs_tar: number;
+  /** The tar's tree put into a running container with one bare archive API call: the engine's own floor for any copy-in. */
+  engine_copy_ms: number;
+  engine_copy_vs_tar: number;
 }
 
 const TASK_ID = 'libarchive-e8';
@@ -36,14 +40,16 @@ export async function measureRealTask(root: string, docker: Docker): Promise<Rea
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${TASK_ID}-vul` });
     const rig = await BenchRig.start(root, docker, { SAMPLES_DIR: join(scratch, 'samples'), MASK_TASK_IDS: 'off' });
     const tar: number[] = [];
+    const engineCopy: number[] = [];
     const firstCommand: number[] = [];
     try {
       // One round untimed: the first task fills the download cache and warms the page cache.
       for (let run = -1; run < RUNS; run += 1) {
-        const times = [untar(archive, scratch), await toFirstCommand(rig)];
+        const times = [...(await untarAndCopy(docker, archive, scratch)), await toFirstCommand(rig)];
         if (run < 0) continue;
         tar.push(times[0]);
-        firstCommand.push(times[1]);
+        engineCopy.push(times[1]);
+        firstCommand.push(times[2]);
       }
     } finally {
       await rig.stop();
@@ -55,6 +61,8 @@ export async function measureRealTask(root: string, docker: Docker): Promise<Rea
       tar_ms: round(median(tar), 1),
       prepare_to_first_command_ms: round(median(firstCommand), 1),
       vs_tar: round(median(firstCommand) / median(tar)),
+      engine_copy_ms: round(median(engineCopy), 1),
+      engine_copy_vs_tar: round(median(engineCopy) / median(tar)),
     };
   } finally {
     await docker.getImage(image).remove({ noprune: true }).catch(() => undefined);
@@ -62,14 +70,17 @@ export async function measureRealTask(root: string, docker: Docker): Promise<Rea
   }
 }
 
-function untar(archive: string, scratch: string): number {
+/** `tar xzf` of the archive, timed; then the tree it wrote into a fresh running container, the call alone timed. */
+async function untarAndCopy(docker: Docker, archive: string, scratch: string): Promise<[number, number]> {
   const target = join(scratch, 'untar');
   mkdirSync(target);
-  const started = process.hrtime.bigint();
-  execFileSync('tar', ['-xzf', archive, '-C', target]);
-  const took = elapsedMs(started);
-  rmSync(target, { recursive: true, force: true });
-  return took;
+  try {
+    const started = process.hrtime.bigint();
+    execFileSync('tar', ['-xzf', archive, '-C', target]);
+    return [elapsedMs(started), await bareArchiveCopy(docker, target)];
+  } finally {
+    rmSync(target, { recursive: true, force: true });
+  }
 }
 
 /** Sends the task and times until the answer to the solver's first command; then finishes it. */

@@ -34,7 +34,7 @@ export interface StartFigures {
 
 const TASKS = 16;
 const RUNS = 5;
-const PHASES: readonly StartPhase[] = ['image', 'queue', 'create', 'start', 'probe', 'copy', 'git'];
+const PHASES: readonly StartPhase[] = ['image', 'queue', 'create', 'start', 'probe', 'tree', 'workspace', 'copy', 'git'];
 
 /**
  * Where a task's start goes (image check, queue, create, start, probe, copy-in beside .git removal),

@@ -12,7 +12,7 @@ export {
   type EnsureImageResult,
   type SampleManifest,
 } from './lib/sample-images';
-export type { CommandOutput, ExecOptions, ExecOutcome, Sandbox, SandboxFactory, SandboxKind, SandboxSpec } from './lib/sandbox';
+export type { CommandOutput, ExecOptions, ExecOutcome, PendingWorkspace, Sandbox, SandboxFactory, SandboxKind, SandboxSpec } from './lib/sandbox';
 export { SandboxError, type SandboxErrorCode } from './lib/sandbox-error';
 export {
   DEFAULT_SANDBOX_OPTIONS,

@@ -16,7 +16,7 @@ import { engineReason, SandboxError } from './sandbox-error';
 import type { EngineGate } from './engine-gate';
 import { ShellSession } from './shell-session';
 import { whileEngineAnswers } from './engine-watch';
-import { copyWorkspaceIn } from './workspace-copy';
+import { copyTreeIn, copyWorkspaceIn } from './workspace-copy';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
 import type { SandboxOptions } from './sandbox-options';
 
@@ -84,8 +84,9 @@ export class ArvoDockerEnvironment implements Sandbox {
   private async startOnce(): Promise<void> {
     if (this.container || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was already started`);
     const clock = new StartClock();
+    const pending = this.spec.pendingWorkspace;
     try {
-      await this.checkWorkspace();
+      if (!pending) await this.checkWorkspace();
       await clock.time('image', () => this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress));
       const queued = performance.now();
       // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
@@ -95,14 +96,30 @@ export class ArvoDockerEnvironment implements Sandbox {
         this.container = created;
         return { container: created, startup: await this.startContainer(created, clock) };
       }, 'start');
+      // The source tree goes in as the host extracts it, beside the probe: the engine writes it while the host does.
+      const tree = pending?.tree;
+      const treeCopied = tree ? clock.time('tree', () => copyTreeIn(container, tree.tar, COPY_DEADLINE_MS)) : undefined;
+      // Awaited below; a start that fails before must not leave its failure unhandled.
+      treeCopied?.catch(() => undefined);
       await this.awaitReady(container, startup, clock);
+      if (pending) {
+        // The workspace's own failure first: it is why the tree's copy stopped too.
+        await clock.time('workspace', () => pending.ready);
+        await this.checkWorkspace();
+        await treeCopied;
+      }
       // Both at once: the copy through the engine's archive API, the removal in the session.
-      await Promise.all([clock.time('copy', () => copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS)), clock.time('git', () => this.removeGitDirectories())]);
+      await Promise.all([
+        clock.time('copy', () => copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS, tree?.folder)),
+        clock.time('git', () => this.removeGitDirectories()),
+      ]);
       this.watchDisk(container);
       if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
       this.startBreakdown = clock.breakdown();
       this.spec.onProgress?.(`${this.name} ${describeStart(this.startBreakdown)}`);
     } catch (error) {
+      // Its writer goes on without it.
+      pending?.tree?.tar.destroy();
       // The start's own failure is the task's reason, not a removal the engine refused after it.
       await this.stop().catch((cleanup: unknown) => this.spec.onProgress?.(`removing ${this.name} after its failed start failed: ${engineReason(cleanup)}`));
       throw error;

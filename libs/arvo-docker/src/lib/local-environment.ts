@@ -51,6 +51,9 @@ export class ArvoLocalEnvironment implements Sandbox {
 
   async start(): Promise<void> {
     if (this.started || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was already started`);
+    // The workspace is read in place: its tree's stream has no use here, and its writer must not wait on it.
+    this.spec.pendingWorkspace?.tree?.tar.resume();
+    await this.spec.pendingWorkspace?.ready;
     const info = await stat(this.spec.workspaceDir).catch(() => undefined);
     if (!info?.isDirectory()) {
       throw new SandboxError('WORKSPACE_MISSING', `workspace ${this.spec.workspaceDir} of ${this.spec.task} is not a directory`);

@@ -1,4 +1,5 @@
 // The one interface the green agent sees, whichever backend runs the commands.
+import type { Readable } from 'node:stream';
 
 export type SandboxKind = 'docker' | 'local';
 
@@ -15,10 +16,28 @@ export interface SandboxSpec {
    * there (local). Its parent is the task folder.
    */
   workspaceDir: string;
+  /** Given when the workspace is still being laid out as the sandbox starts; see PendingWorkspace. */
+  pendingWorkspace?: PendingWorkspace;
   /** Receives progress lines (image pulls, warnings) for the task log. */
   onProgress?: (line: string) => void;
   /** Told once when the task's writes pass its disk limit (docker backend); the task should end. */
   onDiskLimit?: (detail: string) => void;
+}
+
+/**
+ * A workspace the host is still laying out while its sandbox starts: a container sandbox makes and starts
+ * its container meanwhile and copies the source tree in as the host writes it, instead of after it.
+ */
+export interface PendingWorkspace {
+  /** Settles once `workspaceDir` is complete; when it rejects, the start fails with its reason. */
+  ready: Promise<void>;
+  /**
+   * One folder of the workspace (`src-vul`) as the tar stream the host extracts it from, entries named
+   * from the workspace (`src-vul/...`). A container sandbox copies it in on the way and leaves that folder
+   * out when it copies the rest; a sandbox that reads the workspace in place drains it. Whoever writes it
+   * must stop writing, not wait, once it is closed: a start that fails closes it.
+   */
+  tree?: { folder: string; tar: Readable };
 }
 
 export interface ExecOptions {

@@ -1,4 +1,7 @@
-/** Where a container sandbox's start went, in milliseconds per phase. `copy` and `git` run side by side. */
+/**
+ * Where a container sandbox's start went, in milliseconds per phase. `copy` and `git` run side by side; so
+ * do `tree` and `probe` and `workspace`, which overlap the host's own extraction of the workspace.
+ */
 export interface StartBreakdown {
   /** Making sure the image is there (an inspect; a pull when it is missing). */
   image: number;
@@ -9,7 +12,11 @@ export interface StartBreakdown {
   start: number;
   /** Opening the shell session and its first command: the container answers. */
   probe: number;
-  /** The workspace through the archive API. */
+  /** The source tree through the archive API as the host extracted it (a pending workspace), from the container's start on. */
+  tree: number;
+  /** Waiting, once the container answered, for the host to finish the workspace (a pending workspace). */
+  workspace: number;
+  /** The workspace (the rest of it, after a tree copied on the way) through the archive API. */
   copy: number;
   /** `.git` removal through the session. */
   git: number;
@@ -46,6 +53,8 @@ export class StartClock {
       create: at('create'),
       start: at('start'),
       probe: at('probe'),
+      tree: at('tree'),
+      workspace: at('workspace'),
       copy: at('copy'),
       git: at('git'),
       total: Math.round((performance.now() - this.began) * 10) / 10,
@@ -55,6 +64,7 @@ export class StartClock {
 
 /** One line for the task log. */
 export function describeStart(breakdown: StartBreakdown): string {
-  const { image, queue, create, start, probe, copy, git, total } = breakdown;
-  return `started in ${Math.round(total)} ms: image ${Math.round(image)}, queue ${Math.round(queue)}, create ${Math.round(create)}, start ${Math.round(start)}, probe ${Math.round(probe)}, copy ${Math.round(copy)} beside .git removal ${Math.round(git)}`;
+  const { image, queue, create, start, probe, tree, workspace, copy, git, total } = breakdown;
+  const r = Math.round;
+  return `started in ${r(total)} ms: image ${r(image)}, queue ${r(queue)}, create ${r(create)}, start ${r(start)}, probe ${r(probe)}, source tree ${r(tree)} as the host extracted it (waited ${r(workspace)} for the host), copy ${r(copy)} beside .git removal ${r(git)}`;
 }

@@ -14,8 +14,8 @@ import { engineReason, SandboxError } from './sandbox-error';
  * process, off the event loop and about twice as fast as node-tar here. (An in-container `tar` fed
  * through an exec was measured too: no faster, and it needs tar in the image.)
  */
-export async function copyWorkspaceIn(container: Docker.Container, workspaceDir: string, deadlineMs: number): Promise<void> {
-  const packer = packWorkspace(workspaceDir);
+export async function copyWorkspaceIn(container: Docker.Container, workspaceDir: string, deadlineMs: number, leaveOut?: string): Promise<void> {
+  const packer = packWorkspace(workspaceDir, leaveOut);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
@@ -36,6 +36,51 @@ export async function copyWorkspaceIn(container: Docker.Container, workspaceDir:
   if (packed !== 0) throw new SandboxError('WORKSPACE_COPY_FAILED', `packing ${workspaceDir} failed: ${packer.errors().trim() || `tar exited with ${packed}`}`);
 }
 
+/**
+ * Copies a tar stream into the container at `/workspace` as it comes: the source tree as the host
+ * extracts it, so that the engine writes it beside the host instead of after it. The stream is closed
+ * when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
+ */
+export async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onError: ((error: Error) => void) | undefined;
+  let onClose: (() => void) | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new SandboxError('WORKSPACE_COPY_FAILED', `copying the source tree in took longer than ${Math.round(deadlineMs / 1000)} s`));
+    }, deadlineMs);
+  });
+  const broken = new Promise<never>((_resolve, reject) => {
+    onError = (error) => {
+      abort.abort();
+      reject(new SandboxError('WORKSPACE_COPY_FAILED', `the source tree's stream broke: ${error.message}`, { cause: error }));
+    };
+    // Closed before its end (its writer failed, the start gave up): the request would wait for the rest forever.
+    onClose = () => {
+      if (tar.readableEnded) return;
+      abort.abort();
+      reject(new SandboxError('WORKSPACE_COPY_FAILED', "the source tree's stream was closed before its end"));
+    };
+    tar.once('error', onError);
+    tar.once('close', onClose);
+  });
+  const copy = container.putArchive(tar as NodeJS.ReadableStream, { path: SANDBOX_WORKSPACE, abortSignal: abort.signal }).catch((error: unknown) => {
+    throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the source tree: ${engineReason(error)}`, { cause: error });
+  });
+  try {
+    await Promise.race([copy, deadline, broken]);
+  } catch (error) {
+    tar.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    if (onError) tar.off('error', onError);
+    if (onClose) tar.off('close', onClose);
+  }
+}
+
 interface Packer {
   output: Readable;
   /** Settles with tar's exit code (-1 when it could not run or was killed). */
@@ -44,8 +89,10 @@ interface Packer {
   kill(): void;
 }
 
-function packWorkspace(workspaceDir: string): Packer {
-  const child = spawn('tar', ['-C', workspaceDir, '--owner=0', '--group=0', '--numeric-owner', '--mode=ug-s', '-c', '-f', '-', '.'], {
+/** `leaveOut`: a folder right under the workspace that is not packed (it went in already). */
+function packWorkspace(workspaceDir: string, leaveOut?: string): Packer {
+  const exclude = leaveOut ? ['--anchored', '--no-wildcards', `--exclude=./${leaveOut}`] : [];
+  const child = spawn('tar', ['-C', workspaceDir, ...exclude, '--owner=0', '--group=0', '--numeric-owner', '--mode=ug-s', '-c', '-f', '-', '.'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr = new HeadTailCap(4096);

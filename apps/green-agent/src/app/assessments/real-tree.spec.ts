@@ -76,6 +76,12 @@ describeWithTree('green agent, a task on a real project tree', () => {
     expect(run.replies[2]).toContain('debian=1');
   });
 
+  it('copies the tree into its container while the host extracts it, not after', () => {
+    const started = /started in \d+ ms: .*source tree (\d+) as the host extracted it \(waited (\d+) for the host\)/.exec(JSON.stringify(events));
+    expect(started).not.toBeNull();
+    expect(Number(started?.[1])).toBeGreaterThan(0);
+  });
+
   it("finds the fix's function in the real file, and scores an answer that names it", () => {
     const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
     expect(result.task_metrics[`sample:${id}`]).toMatchObject({ status: 'scored', n_gt: 1, file_acc: 1, func_recall: 1, line_iou: 1, rc_func_recall: 1 });

@@ -1,8 +1,10 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { Parser } from 'tar';
 import { ArchiveExtractor } from './archive-extractor';
-import { tarGz, type FixtureEntry } from './tar-fixture.testing';
+import { manyFiles, tarGz, type FixtureEntry } from './tar-fixture.testing';
 
 const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
 
@@ -114,6 +116,59 @@ describe('ArchiveExtractor', () => {
       expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/archive is corrupt or truncated: .+/) }),
     );
     expect(await listTree(targetDir)).toEqual([]);
+  });
+
+  describe('with a copy of the checked stream (a sandbox copying the tree in on the way)', () => {
+    /** Path, type, mode, owner and link of each entry the copy got, and whether it got the stream's end. */
+    async function extractWithCopy(entries: FixtureEntry[]): Promise<{ listed: string[]; ended: boolean }> {
+      const archive = join(caseDir, 'archive.tar.gz');
+      await writeFile(archive, tarGz(entries));
+      const copy = new PassThrough();
+      const listed: string[] = [];
+      const parser = new Parser({
+        onReadEntry: (entry) => {
+          listed.push(`${entry.type} ${entry.path} ${(entry.mode ?? 0).toString(8)} ${entry.uid}:${entry.gid}${entry.linkpath ? ` -> ${entry.linkpath}` : ''}`);
+          entry.resume();
+        },
+      });
+      const read = new Promise<boolean>((resolve) => copy.on('end', () => resolve(true)).on('close', () => resolve(copy.readableEnded)));
+      copy.pipe(parser);
+      await extractor.extract(archive, targetDir, 'src-vul', { copy });
+      return { listed, ended: await read };
+    }
+
+    it('gets the tree as it is written on the host: the entries let through, with no owner and no set-id bit', async () => {
+      const { listed, ended } = await extractWithCopy([
+        { type: 'Directory', path: 'src-vul/p/', uid: 1234, gid: 1234 },
+        { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n', mode: 0o4775, uid: 1234, gid: 1234 },
+        { type: 'SymbolicLink', path: 'src-vul/p/inc', linkpath: '.' },
+        { type: 'Directory', path: './' },
+      ]);
+
+      expect(listed).toEqual(['Directory src-vul/p/ 755 0:0', 'File src-vul/p/a.c 755 0:0', 'SymbolicLink src-vul/p/inc 777 0:0 -> .']);
+      expect(ended).toBe(true);
+      expect(await readFile(join(targetDir, 'src-vul/p/a.c'), 'utf8')).toBe('int a;\n');
+    });
+
+    it('goes on without the copy once its reader closes it', async () => {
+      const archive = join(caseDir, 'archive.tar.gz');
+      await writeFile(archive, tarGz([...manyFiles('src-vul', 3000)]));
+      const copy = new Writable({ highWaterMark: 1024, write: () => copy.destroy() });
+
+      await extractor.extract(archive, targetDir, 'src-vul', { copy });
+
+      expect(copy.destroyed).toBe(true);
+      expect((await listTree(join(targetDir, 'src-vul'))).filter((path) => path.endsWith('.c'))).toHaveLength(3000);
+    });
+
+    it('closes the copy without its end when the archive is refused', async () => {
+      const archive = join(caseDir, 'archive.tar.gz');
+      await writeFile(archive, tarGz([{ type: 'File', path: 'src-vul/../../escaped.txt', content: 'pwned' }]));
+      const copy = new PassThrough();
+
+      await expect(extractor.extract(archive, targetDir, 'src-vul', { copy })).rejects.toMatchObject({ code: 'BROKEN_ARCHIVE' });
+      expect([copy.destroyed, copy.writableEnded]).toEqual([true, false]);
+    });
   });
 
   it('leaves a symlink inside the tree as a link, never following it on the host', async () => {

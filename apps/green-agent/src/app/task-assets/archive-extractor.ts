@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { Parser, ReadEntry } from 'tar';
 import { ArchiveEntryGuard } from './archive-entry-guard';
 import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
@@ -13,6 +14,13 @@ export interface ExtractOptions {
   limits?: Partial<ArchiveLimits>;
   /** Aborting stops the extraction at once; it then rejects with EXTRACTION_ABORTED. */
   signal?: AbortSignal;
+  /**
+   * Gets the tar stream GNU tar writes the tree from (the entries the guard let through, under the paths it
+   * checked, without owners or set-id bits) as it is written, and its end once the tree is complete; it is
+   * closed without an end when the extraction fails. The extraction waits for its reader as for tar, and
+   * goes on without it once it is closed.
+   */
+  copy?: Writable;
 }
 
 /**
@@ -29,11 +37,20 @@ export class ArchiveExtractor {
   async extract(archive: string, targetDir: string, scope: string, options: ExtractOptions = {}): Promise<void> {
     const limits: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
     const signal = options.signal ?? new AbortController().signal;
-    if (signal.aborted) throw aborted();
-    await this.inspect(archive, scope, limits, signal);
-    await mkdir(targetDir, { recursive: true });
     try {
-      await this.writer.write(archive, targetDir, scope, limits, signal);
+      if (signal.aborted) throw aborted();
+      await this.inspect(archive, scope, limits, signal);
+      await mkdir(targetDir, { recursive: true });
+      await this.write(archive, targetDir, scope, limits, signal, options.copy);
+    } catch (error) {
+      options.copy?.destroy();
+      throw error;
+    }
+  }
+
+  private async write(archive: string, targetDir: string, scope: string, limits: ArchiveLimits, signal: AbortSignal, copy: Writable | undefined): Promise<void> {
+    try {
+      await this.writer.write(archive, targetDir, scope, limits, signal, copy);
     } catch (error) {
       await rm(join(targetDir, scope), { recursive: true, force: true, maxRetries: 3 });
       throw error;

@@ -1,9 +1,11 @@
+import type { Writable } from 'node:stream';
 import { Header, Pax, Parser, ReadEntry, type HeaderData } from 'tar';
 import { ArchiveEntryGuard } from './archive-entry-guard';
 import { ArchiveBudget, type ArchiveLimits } from './archive-limits';
 import { readArchive } from './archive-reader';
 import { GnuTarProcess } from './gnu-tar-process';
 import { TaskAssetsError } from './task-assets.errors';
+import { TreeCopy } from './tree-copy';
 
 type Written = { path: string; linkpath?: string };
 
@@ -29,11 +31,12 @@ const MAX_MTIME_MS = 8 ** 11 * 1000;
  * entries are counted as they are written, whatever the headers declared.
  */
 export class ArchiveWriter {
-  async write(archive: string, targetDir: string, scope: string, limits: ArchiveLimits, signal: AbortSignal): Promise<void> {
+  /** `copy` gets the stream GNU tar is fed, the checked tree and nothing else, as it is written. */
+  async write(archive: string, targetDir: string, scope: string, limits: ArchiveLimits, signal: AbortSignal, copy?: Writable): Promise<void> {
     const guard = new ArchiveEntryGuard(scope);
     const budget = new ArchiveBudget(limits);
     const chosen = new WeakMap<ReadEntry, Written>();
-    const tar = GnuTarProcess.extractInto(targetDir);
+    const tar = GnuTarProcess.extractInto(targetDir, copy && new TreeCopy(copy));
     const parser: Parser = new Parser({
       strict: true,
       filter: (_path, entry) => {
@@ -100,6 +103,9 @@ function headerBlocks(entry: ReadEntry, written: Written, type: 'File' | 'Direct
     path: type === 'Directory' ? `${written.path}/` : written.path,
     type,
     mode: modeOf(type, entry.mode ?? 0),
+    // Root's, said outright: the host's tar restores no owner, but a copy of this stream (an engine's) may.
+    uid: 0,
+    gid: 0,
     size,
     mtime: plausible(entry.mtime),
     linkpath: written.linkpath,

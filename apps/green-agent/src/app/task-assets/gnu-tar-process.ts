@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { TaskAssetsError } from './task-assets.errors';
+import type { TreeCopy } from './tree-copy';
 
 const STDERR_KEPT_BYTES = 4096;
 const END_OF_ARCHIVE = Buffer.alloc(1024);
@@ -21,7 +22,10 @@ export class GnuTarProcess {
   private killed = false;
   private readonly exited: Promise<void>;
 
-  private constructor(private readonly child: ChildProcessByStdio<Writable, null, Readable>) {
+  private constructor(
+    private readonly child: ChildProcessByStdio<Writable, null, Readable>,
+    private readonly copy: TreeCopy | undefined,
+  ) {
     this.exited = new Promise((resolve) => {
       child.once('error', (error) => {
         this.spawnError = error;
@@ -36,9 +40,10 @@ export class GnuTarProcess {
     });
   }
 
-  static extractInto(dir: string): GnuTarProcess {
+  /** `copy` gets exactly the bytes tar is fed, as it is fed them. */
+  static extractInto(dir: string, copy?: TreeCopy): GnuTarProcess {
     const args = ['-x', '-f', '-', '-C', dir, '--no-same-owner', '--no-same-permissions', '--no-overwrite-dir', '--delay-directory-restore', '--warning=no-timestamp'];
-    return new GnuTarProcess(spawn('tar', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' } }));
+    return new GnuTarProcess(spawn('tar', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' } }), copy);
   }
 
   /** Queues bytes for tar: a pipe write per header would cost more than all the rest. */
@@ -48,9 +53,13 @@ export class GnuTarProcess {
     if (this.pendingBytes >= BATCH_BYTES) this.flush();
   }
 
-  /** Hands tar what is queued; settles once it has taken it, and rejects once tar has failed. */
-  drained(): Promise<void> {
+  /** Hands tar (and the copy) what is queued; settles once they have taken it, and rejects once tar has failed. */
+  async drained(): Promise<void> {
     this.flush();
+    await Promise.all([this.stdinDrained(), this.copy?.drained()]);
+  }
+
+  private stdinDrained(): Promise<void> {
     const failure = this.failure();
     if (failure) return Promise.reject(failure);
     const stdin = this.child.stdin;
@@ -76,7 +85,11 @@ export class GnuTarProcess {
     this.child.stdin.end();
     await this.exited;
     const failure = this.failure();
-    if (failure) throw failure;
+    if (failure) {
+      this.copy?.abandon();
+      throw failure;
+    }
+    this.copy?.end();
   }
 
   /** Stops tar at once and waits until it is gone, so that nothing writes into the folder afterwards. */
@@ -86,6 +99,7 @@ export class GnuTarProcess {
       this.child.kill('SIGKILL');
     }
     this.child.stdin.destroy();
+    this.copy?.abandon();
     await this.exited;
   }
 
@@ -102,7 +116,9 @@ export class GnuTarProcess {
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    if (!this.child.stdin.destroyed) this.child.stdin.write(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
+    const batch = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+    if (!this.child.stdin.destroyed) this.child.stdin.write(batch);
+    this.copy?.write(batch);
     this.pending = [];
     this.pendingBytes = 0;
   }

@@ -6,7 +6,7 @@ export { HttpFetcher } from './http-fetcher';
 export { TaskAssetsError, type TaskAssetsErrorCode } from './task-assets.errors';
 export { TaskAssetsModule } from './task-assets.module';
 export { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, taskSources, type TaskAssetsOptions } from './task-assets.options';
-export { TaskAssetsService, type PreparedTask, type TaskAssetsIo } from './task-assets.service';
+export { TaskAssetsService, type PreparedTask, type PreparingTask, type TaskAssetsIo } from './task-assets.service';
 export { TaskFileSystem } from './task-file-system';
 export { TASK_ID_PATTERN, type TaskRef } from './task-ref';
 export type { TaskFileName, TaskSourceConfig } from './task-source';

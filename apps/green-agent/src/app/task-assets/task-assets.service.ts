@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { markTaskFolder } from '@arvo-rca/arvo-docker';
 import { ArchiveExtractor } from './archive-extractor';
 import { ContentCache } from './content-cache';
@@ -37,6 +38,18 @@ export interface PreparedTask {
   dispose(): Promise<void>;
 }
 
+/**
+ * A task whose files are fetched and whose workspace is being laid out: where it will be and which image
+ * runs it are known, so that its sandbox can start meanwhile.
+ */
+export interface PreparingTask {
+  ref: TaskRef;
+  workspaceDir: string;
+  image: string;
+  /** The workspace complete; when it rejects, the task's folder is gone already. */
+  prepared: Promise<PreparedTask>;
+}
+
 const SOURCE_TREE = 'src-vul';
 const SHARED_DIR = 'shared';
 const ignore: AssetLog = () => undefined;
@@ -72,17 +85,26 @@ export class TaskAssetsService {
    * ARCHIVE_TOO_LARGE, EXTRACTION_FAILED, or EXTRACTION_ABORTED after `abortExtractions()`.
    */
   async prepare(task: string | TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparedTask> {
+    return (await this.begin(task, log, layout)).prepared;
+  }
+
+  /**
+   * Fetches the task's files and starts laying out its workspace; settles once the files are here, with
+   * the workspace still being written (`prepared` settles when it is complete). Throws as prepare() does
+   * for what fails before.
+   */
+  async begin(task: string | TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparingTask> {
     // A reference built elsewhere is validated again: only parse() makes ids safe for paths and URLs.
     const ref = this.registry.parse(typeof task === 'string' ? task : `${task.source}:${task.id}`);
     const source = this.registry.source(ref);
     try {
       log(`preparing ${ref.key} from ${source.describe()}`);
       const files = await this.fetchFiles(source, ref, log);
-      const prepared = await this.layOutWorkspace(source, ref, files, layout);
-      log(`workspace of ${ref.key} ready at ${prepared.workspaceDir}`);
-      return prepared;
+      return await this.layOutWorkspace(source, ref, files, layout, log);
     } catch (error) {
-      throw error instanceof TaskAssetsError ? error.forTask(ref.key) : error;
+      // Its reader must not take what never came for a tree.
+      layout.tree?.destroy();
+      throw forTask(error, ref);
     }
   }
 
@@ -106,7 +128,7 @@ export class TaskAssetsService {
     return { errorReport, archive: archive.value, groundTruth: groundTruth.value };
   }
 
-  private async layOutWorkspace(source: TaskSource, ref: TaskRef, files: TaskFiles, layout: WorkspaceLayout): Promise<PreparedTask> {
+  private async layOutWorkspace(source: TaskSource, ref: TaskRef, files: TaskFiles, layout: WorkspaceLayout, log: AssetLog): Promise<PreparingTask> {
     // Neutral names hide the task in the folder's name too: a local sandbox shows the solver its host path.
     const folder = layout.neutralNames ? 'task_masked' : `${ref.source}_${ref.id}`;
     const taskRoot = join(this.options.tmpDir, `${folder}-${randomUUID()}`);
@@ -114,25 +136,32 @@ export class TaskAssetsService {
     const errorReportPath = join(workspaceDir, layout.neutralNames ? 'error.txt' : `${ref.id}_error.txt`);
     let removal: Promise<void> | undefined;
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
-    try {
+    const image = source.image(ref);
+    const written = (async (): Promise<PreparedTask> => {
       await this.files.makeDir(this.options.tmpDir);
       // Private: no other user of the host reaches into a task's files (what a task container leaves there included).
       await this.files.makeDir(taskRoot, 0o700);
       await this.files.makeDir(join(workspaceDir, SHARED_DIR));
       if (this.options.owner) await markTaskFolder(taskRoot, this.options.owner);
       await this.files.copyFile(files.errorReport, errorReportPath);
-      await this.extract(source, ref, files.archive, workspaceDir);
+      await this.extract(source, ref, files.archive, workspaceDir, layout.tree);
       const errorReport = await this.files.readText(errorReportPath);
-      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, image: source.image(ref), dispose };
-    } catch (error) {
+      log(`workspace of ${ref.key} ready at ${workspaceDir}`);
+      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, image, dispose };
+    })();
+    const prepared = written.catch(async (error: unknown) => {
+      layout.tree?.destroy();
       await dispose();
-      throw error;
-    }
+      throw forTask(error, ref);
+    });
+    // Its caller awaits it after starting the sandbox: a failure meanwhile is not an unhandled one.
+    prepared.catch(() => undefined);
+    return { ref, workspaceDir, image, prepared };
   }
 
-  private async extract(source: TaskSource, ref: TaskRef, archive: string, workspaceDir: string): Promise<void> {
+  private async extract(source: TaskSource, ref: TaskRef, archive: string, workspaceDir: string, tree: Writable | undefined): Promise<void> {
     try {
-      await this.archives.extract(archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal });
+      await this.archives.extract(archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal, copy: tree });
     } catch (error) {
       // A broken download must not stay in the cache and break every later task on this id.
       if (error instanceof TaskAssetsError && error.code === 'BROKEN_ARCHIVE') await this.cache.evict(source, ref, 'repo-vul.tar.gz');
@@ -144,6 +173,16 @@ export class TaskAssetsService {
 /** How the workspace names its files: `<id>_error.txt` as the original does, or a name that tells nothing of the task. */
 export interface WorkspaceLayout {
   neutralNames?: boolean;
+  /**
+   * Gets `src-vul/` as the checked tar stream the host extracts it from, as it is extracted, and its end
+   * once the tree is complete (a container sandbox copies it in on the way); it is closed without an end
+   * when the task's preparation fails.
+   */
+  tree?: Writable;
+}
+
+function forTask(error: unknown, ref: TaskRef): unknown {
+  return error instanceof TaskAssetsError ? error.forTask(ref.key) : error;
 }
 
 interface TaskFiles {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
@@ -8,7 +9,7 @@ import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/ar
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import { taskLogFileName, WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
-import { TaskAssetsService, type PreparedTask, type TaskRef } from '../task-assets';
+import { TaskAssetsService, type PreparedTask, type PreparingTask, type TaskRef } from '../task-assets';
 import type { GreenEnvironment } from '../green-environment';
 import { TaskContext, type FinishReason } from './task-context';
 import type { TaskProgress } from './task-progress';
@@ -51,6 +52,8 @@ interface TaskStart {
 
 // How long a solver that sent [TASK FINISHED] may take to end its stream, which says how its run ended.
 const SOLVER_EXIT_GRACE_MS = 2_000;
+/** What the host's extraction may run ahead of the engine's copy of the tree. */
+const TREE_BUFFER_BYTES = 4 * 1024 * 1024;
 // How long shutdown waits for running tasks to clean up after themselves.
 const SHUTDOWN_GRACE_MS = 8_000;
 const SHUTTING_DOWN = 'the green agent is shutting down';
@@ -118,18 +121,25 @@ export class TaskContextService implements BeforeApplicationShutdown {
     };
     const cancel = (): void => context?.finish('canceled');
     signal?.addEventListener('abort', cancel);
-    let prepared: PreparedTask | undefined;
+    let preparing: PreparingTask | undefined;
+    // A container sandbox starts while the host extracts the tree, and copies it in as it is written.
+    const tree = this.sandboxes.kind === 'docker' ? new PassThrough({ highWaterMark: TREE_BUFFER_BYTES }) : undefined;
     let truth: GroundTruth | null = null;
     let context: TaskContext | undefined;
     const evidence: TaskEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: join(this.logging.runDirectory, taskLogFileName(taskKey)) };
     try {
       if (maskedKey) log(`the solver knows this task as ${maskedKey}`);
-      prepared = await this.assets.prepare(ref, log, { neutralNames: maskedKey !== undefined });
-      evidence.crashReport = prepared.errorReport;
-      evidence.fix = await readFile(prepared.groundTruthPath, 'utf8');
-      // Before the solver can touch src-vul: the functions of the fix come from the pristine tree.
-      truth = await this.groundTruth.fromPatch(evidence.fix, join(prepared.workspaceDir, 'src-vul'));
-      // Shutdown or a cancel may have come while the assets were prepared: no container starts after it.
+      preparing = await this.assets.begin(ref, log, { neutralNames: maskedKey !== undefined, tree });
+      const ready = preparing.prepared.then(async (prepared) => {
+        evidence.crashReport = prepared.errorReport;
+        evidence.fix = await readFile(prepared.groundTruthPath, 'utf8');
+        // From the host's tree, which no solver command reaches before the handover.
+        const found = await this.groundTruth.fromPatch(evidence.fix, join(prepared.workspaceDir, 'src-vul'));
+        truth = found; // for a start that fails after it
+        return { prepared, found };
+      });
+      ready.catch(() => undefined); // awaited below, unless the task ends before its sandbox is made
+      // Shutdown or a cancel may have come while the files were fetched: no container starts after it.
       if (this.closing) throw new Error(SHUTTING_DOWN);
       if (signal?.aborted) throw new Error(CANCELED);
       let diskLimit: string | undefined;
@@ -138,10 +148,12 @@ export class TaskContextService implements BeforeApplicationShutdown {
         scope.run(() => log(`ending the task: ${detail}`));
         context?.finish('disk-limit');
       };
-      const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: prepared.image, workspaceDir: prepared.workspaceDir, onProgress: log, onDiskLimit });
-      context = new TaskContext(contextId, ref, taskKey, prepared.workspaceDir, sandbox, scope, progress);
+      const pendingWorkspace = { ready: preparing.prepared.then(() => undefined), tree: tree && { folder: 'src-vul', tar: tree } };
+      const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: preparing.image, workspaceDir: preparing.workspaceDir, pendingWorkspace, onProgress: log, onDiskLimit });
+      context = new TaskContext(contextId, ref, taskKey, preparing.workspaceDir, sandbox, scope, progress);
       this.contexts.set(contextId, context);
-      await sandbox.start();
+      const [, { prepared, found }] = await Promise.all([sandbox.start(), ready]);
+      truth = found;
       log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
 
       const finishReason = await this.handOver(context, prepared, { solverUrl, shownKey: maskedKey ?? taskKey }, log);
@@ -160,6 +172,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
       });
       return this.outcome(context, finishReason, metrics, started, evidence);
     } catch (error) {
+      // Whoever was to read the tree is gone: its writer goes on without it.
+      tree?.destroy();
       const reason = (error as Error).message;
       this.logger.error(`task failed: ${reason}`);
       // Whatever broke while the agent shut down or the task was canceled (an extraction, a download) was most likely broken by it.
@@ -172,7 +186,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
       context?.handover.abort();
       this.contexts.delete(contextId);
       await context?.sandbox.stop().catch((error: Error) => this.logger.error(`sandbox removal failed: ${error.message}`));
-      await prepared?.dispose().catch((error: Error) => this.logger.error(`workspace removal failed: ${error.message}`));
+      // A start that failed leaves the extraction to end first (without its copy): then its folder goes.
+      await preparing?.prepared.then(
+        (prepared) => prepared.dispose().catch((error: Error) => this.logger.error(`workspace removal failed: ${error.message}`)),
+        () => undefined,
+      );
     }
   }
 

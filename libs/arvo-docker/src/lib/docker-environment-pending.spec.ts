@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { createDockerClient } from './docker-client';
+import { describeWithDocker } from './docker-gate.testing';
+import { ownerFilter } from './labels';
+import { currentOwner, formatOwnerId } from './owner-id';
+import { ProcessTable } from './process-table';
+import type { ExecOutcome, PendingWorkspace } from './sandbox';
+import { ArvoDockerEnvironment } from './docker-environment';
+import { DockerSandboxFactory } from './sandbox-factory';
+import { makeTaskWorkspace } from './sandbox-fixtures.testing';
+import { resolveSandboxOptions } from './sandbox-options';
+import { sampleImageTag } from './sample-images';
+
+function output(outcome: ExecOutcome): string {
+  if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
+  return outcome.output;
+}
+
+/** A promise settled from outside, as a host's extraction settles its workspace. */
+function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
+  let resolve = (): void => undefined;
+  let reject = (_error: Error): void => undefined;
+  const promise = new Promise<void>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+/** `src-vul/` of `dir` as a tar stream, as the host's extraction would hand it on. */
+async function tarOf(dir: string): Promise<Buffer> {
+  const tar = spawn('tar', ['-C', dir, '-c', '-f', '-', 'src-vul'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const chunks: Buffer[] = [];
+  for await (const chunk of tar.stdout) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describeWithDocker('ArvoDockerEnvironment with a workspace still being laid out', () => {
+  const docker = createDockerClient();
+  const owner = formatOwnerId(currentOwner(new ProcessTable()));
+  let root: string;
+  let factory: DockerSandboxFactory;
+  const ourContainers = async (): Promise<string[]> => (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.State);
+
+  beforeAll(async () => {
+    root = await mkdtemp('/tmp/arvo-docker-pending-');
+    factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 30 }), owner);
+  });
+
+  afterAll(async () => {
+    await factory?.stopAll();
+    expect(await ourContainers()).toEqual([]);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('starts its container before the workspace is ready, and copies the source tree from its stream on the way', async () => {
+    const streamed = await mkdtemp(join(root, 'streamed-'));
+    await mkdir(join(streamed, 'src-vul', 'p', 'include'), { recursive: true });
+    await writeFile(join(streamed, 'src-vul', 'p', 'include', 'p.h'), '#define P 1\n');
+    await symlink('include', join(streamed, 'src-vul', 'p', 'inc'));
+    const workspace = await makeTaskWorkspace(root);
+    // What the host holds of src-vul/ never goes in: the stream brought it already.
+    await mkdir(join(workspace, 'src-vul'));
+    await writeFile(join(workspace, 'src-vul', 'host-only.c'), 'int host;\n');
+    const ready = deferred();
+    const tree = new PassThrough();
+    const pendingWorkspace: PendingWorkspace = { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } };
+    const sandbox = factory.create({ task: 'sample:1', contextId: 'ctx-pending', image: sampleImageTag('1'), workspaceDir: workspace, pendingWorkspace });
+
+    const started = sandbox.start();
+    tree.write(await tarOf(streamed));
+    const deadline = Date.now() + 30_000;
+    while ((await ourContainers()).join() !== 'running' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await ourContainers()).toEqual(['running']);
+    tree.end();
+    ready.resolve();
+    await started;
+
+    expect(output(await sandbox.exec('find src-vul | sort; readlink src-vul/p/inc; cat src-vul/p/inc/p.h 1_error.txt; ls shared | wc -l'))).toBe(
+      'src-vul\nsrc-vul/p\nsrc-vul/p/inc\nsrc-vul/p/include\nsrc-vul/p/include/p.h\ninclude\n#define P 1\nERROR: AddressSanitizer: heap-buffer-overflow\n0\n',
+    );
+    expect((sandbox as ArvoDockerEnvironment).startBreakdown?.tree).toBeGreaterThan(0);
+    await sandbox.stop();
+  }, 60_000);
+
+  it("fails its start with the workspace's own reason, closes the tree's stream so that its writer goes on, and leaves no container", async () => {
+    const ready = deferred();
+    const tree = new PassThrough();
+    const sandbox = factory.create({
+      task: 'sample:1',
+      contextId: 'ctx-pending-failed',
+      image: sampleImageTag('1'),
+      workspaceDir: await makeTaskWorkspace(root),
+      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
+    });
+
+    const started = sandbox.start();
+    ready.reject(new Error('archive refused: entry "src-vul/../x" contains \'..\''));
+
+    await expect(started).rejects.toThrow(/^archive refused/);
+    expect(tree.destroyed).toBe(true);
+    expect(await ourContainers()).toEqual([]);
+  }, 60_000);
+});
