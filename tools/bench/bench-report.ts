@@ -13,7 +13,7 @@ import type { ViewerRenderFigures } from './viewer-render.bench';
 import type { StartFigures } from './start-breakdown.bench';
 import type { StartBreakdown } from '@arvo-rca/arvo-docker';
 
-/** `logs/bench/latest.json` (SPEC section 14): every key at least, figures of one run. */
+/** `logs/bench/latest.json` (README, Benchmark): every key at least, figures of one run. */
 export interface BenchReport {
   at: string;
   machine: { cpus: number; node: string; docker: string; load_1m: number };

@@ -109,7 +109,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       expect(run.result).toMatchObject({ domain: 'arvo_rca', n_tasks: 5, n_scored: 5, file_acc_mean: 0.8, func_recall_mean: 0.6 });
     });
 
-    it('produces the Result artifact in the shape of the SPEC', () => {
+    it('produces the Result artifact in the shape the README gives it', () => {
       expect(Object.keys(run.result)).toEqual(
         expect.arrayContaining(['domain', 'n_tasks', 'n_scored', 'time_used', 'file_acc_mean', 'func_recall_mean', 'func_precision_mean', 'line_iou_mean', 'line_proximity_mean', 'func_topk_recall_mean', 'line_topk_recall_mean', 'task_metrics']),
       );

@@ -49,7 +49,7 @@ interface Startup {
 
 const RESTART_NOTE = 'every process of the task was ended (its sandbox was restarted; its files are as they were)';
 
-/** A task's sandbox in its own hardened Docker container (SPEC section 5). */
+/** A task's sandbox in its own hardened Docker container (README, Sandbox guarantees). */
 export class ArvoDockerEnvironment implements Sandbox {
   readonly kind = 'docker' as const;
   readonly name: string;

@@ -9,7 +9,7 @@ import type { ProcessTable } from './process-table';
 import { engineReason } from './sandbox-error';
 import { taskFolderOwner } from './task-folder-owner';
 
-/** `<source>_<id>-<unique>`, the name of a task's folder under TMP_DIR (SPEC section 3.2). */
+/** `<source>_<id>-<unique>`, the name of a task's folder under TMP_DIR. */
 export const TASK_DIR_PATTERN = /^[0-9A-Za-z-]+_[0-9A-Za-z_-]+-[0-9a-f-]{8,36}$/;
 
 /**
