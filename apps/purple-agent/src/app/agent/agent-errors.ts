@@ -1,7 +1,7 @@
 // Control flow of the agent loop, as in mini-swe-agent: a step throws, and the one catch in
 // DefaultAgent.run either hands the message to the model (a correction) or ends the run (an exit).
 
-export type ExitStatus = 'Submitted' | 'LimitsExceeded' | 'TimeExceeded' | 'FormatError' | 'ModelError' | 'EnvironmentError';
+export type ExitStatus = 'Submitted' | 'LimitsExceeded' | 'TimeExceeded' | 'FormatError' | 'ModelError' | 'EnvironmentError' | 'UncaughtError';
 
 /** Ends the run. The status is the exit status; the message is the last message of the trajectory. */
 export abstract class AgentExit extends Error {
@@ -39,6 +39,18 @@ export class ModelError extends AgentExit {
 
 export class EnvironmentError extends AgentExit {
   override readonly status = 'EnvironmentError';
+}
+
+/**
+ * What the loop did not expect (a bug, a broken dependency): recorded as the run's exit, with the error's
+ * name, message and stack as its message, before the error goes on to the loop's caller.
+ */
+export class UncaughtError extends AgentExit {
+  override readonly status = 'UncaughtError';
+
+  constructor(readonly error: unknown) {
+    super(error instanceof Error ? `${error.stack ?? `${error.name}: ${error.message}`}` : `uncaught: ${String(error)}`);
+  }
 }
 
 /** Something the model can fix: the message goes to the model and the loop goes on. */

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelCallError } from '../models/model-errors';
 import { ScriptedModel, type ScriptedReply } from '../models/scripted-model';
@@ -7,6 +8,7 @@ import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
 import type { TaskEnvironment } from './task-environment';
+import type { Trajectory } from './trajectory';
 
 const TASK = { taskId: 'sample:1', contextId: 'ctx-1', description: 'Find the root cause of the crash in /workspace/src-vul.' };
 const VALID_LOC_JSON = JSON.stringify({
@@ -141,6 +143,30 @@ describe('DefaultAgent', () => {
 
     expect(result.exitStatus).toBe('EnvironmentError');
     expect(result.message).toContain('green agent unreachable');
+  });
+
+  it('records a failure it did not expect as its exit, with the reason, in the trajectory on disk, and throws it on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-uncaught-'));
+    try {
+      const agent = new DefaultAgent({
+        model: new ScriptedModel([writeLocJson(VALID_LOC_JSON), SUBMIT]),
+        environment,
+        templates,
+        trajectoryFile: join(dir, 'trajectory.json'),
+        // A submission check with a bug of its own: nothing the model could fix.
+        checkLocJson: () => {
+          throw new TypeError('the validator lost its schema');
+        },
+      });
+
+      await expect(agent.run(TASK)).rejects.toThrow('the validator lost its schema');
+
+      const saved = JSON.parse(readFileSync(join(dir, 'trajectory.json'), 'utf8')) as Trajectory;
+      expect(saved.info.exit_status).toBe('UncaughtError');
+      expect(saved.messages.at(-1)?.content).toMatch(/^TypeError: the validator lost its schema\n\s+at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('shows an output over 10,000 characters as its first and last 5,000 with the number elided', async () => {

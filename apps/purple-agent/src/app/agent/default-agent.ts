@@ -14,6 +14,7 @@ import {
   Submitted,
   SubmissionProblem,
   TimeExceeded,
+  UncaughtError,
 } from './agent-errors';
 import type { TemplateName, TemplateVars } from './agent-templates';
 import { checkLocJsonShape } from './loc-json-check';
@@ -28,7 +29,8 @@ const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: 3
 /**
  * mini-swe-agent's loop for one task context: ask the model, run the one bash block of its reply,
  * show it the result, until it submits or a limit ends the run. Steps throw to change course; the
- * one catch in run() turns a Correction into a message and an AgentExit into the exit status.
+ * one catch in run() turns a Correction into a message and an AgentExit into the exit status; anything
+ * else is recorded as an UncaughtError exit and thrown on.
  */
 export class DefaultAgent {
   readonly messages: ChatMessage[] = [];
@@ -103,6 +105,9 @@ export class DefaultAgent {
       this.exit = error;
       this.add('user', error.message);
     } else {
+      // The trajectory says why the run ended, as mini-swe-agent's does; the caller still gets the error.
+      this.exit = new UncaughtError(error);
+      this.add('user', this.exit.message);
       throw error;
     }
   }

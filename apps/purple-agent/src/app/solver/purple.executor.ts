@@ -101,7 +101,7 @@ export class PurpleExecutor implements AgentExecutor {
     } catch (error) {
       const reason = `the run failed unexpectedly: ${(error as Error).message}`;
       this.logger.error(reason);
-      reporter.end(TaskState.TASK_STATE_FAILED, reason, formatSolverExit({ exitStatus: 'EnvironmentError', reason }));
+      reporter.end(TaskState.TASK_STATE_FAILED, reason, formatSolverExit({ exitStatus: 'UncaughtError', reason }));
     }
   }
 }
