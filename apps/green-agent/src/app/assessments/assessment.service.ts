@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import pLimit from 'p-limit';
 import { A2aClientFactory, PRODUCT_VERSION, type PeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
@@ -138,7 +139,8 @@ export class AssessmentService {
   private async runSession(session: Session, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<AssessmentReport> {
     const { writer, tasks } = session;
     const done = new Map(session.recorded);
-    await mapWithConcurrency(tasks, session.concurrency, async (task) => {
+    const slots = pLimit(session.concurrency);
+    const runTask = async (task: RecordTask): Promise<void> => {
       listener.report({ task: task.ref.key, kind: 'started' });
       // A fresh opaque key per task and session: nothing the solver sees ties it to the case.
       const maskedKey = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
@@ -149,7 +151,8 @@ export class AssessmentService {
       const file = await writer.writeTask({ task: task.key, task_id: task.ref.key, masked_id: maskedKey ?? null, context_id: contextId, metrics, run, evidence });
       done.set(task.key, file);
       listener.report({ task: task.ref.key, kind: 'finished', status: metrics.status, detail: metrics.detail ?? '' });
-    });
+    };
+    await Promise.all(tasks.map((task) => slots(() => runTask(task))));
     await writer.endSession();
     const result = recordResult(writer.assessment, done);
     const file = await writer.writeResult(result);
@@ -189,18 +192,4 @@ export class AssessmentService {
 // What a task tells of itself, as the assessment's line about it.
 function taskLine(task: string, event: TaskProgressEvent): TaskProgressLine {
   return event.kind === 'step' ? { task, kind: 'step', step: event.step, command: event.command } : { task, kind: 'note', text: event.text };
-}
-
-/** Runs `work` on every item, at most `limit` at a time; results in the items' order. */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
