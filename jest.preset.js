@@ -20,4 +20,8 @@ module.exports = {
   transform: { '^.+\\.[tj]s$': ['@swc/jest', swcOptions] },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // Hooks and tests that wait on an engine or a disk (removing containers, deleting an 80 MB tree) get
+  // time on a loaded machine: a CI run lost a real-tree suite's cleanup to Jest's 5 s default. How fast
+  // things are is measured in the bench, not here.
+  testTimeout: 60_000,
 };
