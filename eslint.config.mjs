@@ -1,5 +1,29 @@
 import nx from '@nx/eslint-plugin';
 
+/** Which libs a project's files may import: `libTypes` are the lib types allowed (test doubles only in tests). */
+function moduleBoundaries(libTypes) {
+  return [
+    'error',
+    {
+      enforceBuildableLibDependency: true,
+      allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
+      depConstraints: [
+        { sourceTag: 'type:app', onlyDependOnLibsWithTags: libTypes },
+        { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: libTypes },
+        { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: libTypes },
+        { sourceTag: 'type:lib', onlyDependOnLibsWithTags: libTypes },
+        // A test double may use the libs it stands beside.
+        { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+        { sourceTag: 'scope:green', onlyDependOnLibsWithTags: ['scope:green', 'scope:shared'] },
+        { sourceTag: 'scope:purple', onlyDependOnLibsWithTags: ['scope:purple', 'scope:shared'] },
+        { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+        // End-to-end suites drive the whole system.
+        { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:green', 'scope:purple', 'scope:shared'] },
+      ],
+    },
+  ];
+}
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -9,29 +33,17 @@ export default [
     files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
       // Apps never import each other; libs are shared through their index.ts only.
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'scope:green', onlyDependOnLibsWithTags: ['scope:green', 'scope:shared'] },
-            { sourceTag: 'scope:purple', onlyDependOnLibsWithTags: ['scope:purple', 'scope:shared'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            // End-to-end suites drive the whole system.
-            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:green', 'scope:purple', 'scope:shared'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': moduleBoundaries(['type:lib']),
       '@typescript-eslint/no-explicit-any': 'error',
       // Configuration classes annotate their fields: class-transformer reads the types from decorator metadata.
       '@typescript-eslint/no-inferrable-types': ['error', { ignoreProperties: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Test doubles (libs tagged type:testing, such as fake-llm) are for tests: production code cannot import them.
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.testing.ts', 'apps/agents-e2e/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries(['type:lib', 'type:testing']) },
   },
   {
     files: ['**/*.js', '**/*.cjs'],
