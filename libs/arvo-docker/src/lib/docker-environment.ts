@@ -85,9 +85,12 @@ export class ArvoDockerEnvironment implements Sandbox {
     if (this.container || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was already started`);
     const clock = new StartClock();
     const pending = this.spec.pendingWorkspace;
+    // Awaited below, unless the start fails or is stopped first: then its failure is not an unhandled one.
+    pending?.ready.catch(() => undefined);
     try {
       if (!pending) await this.checkWorkspace();
       await clock.time('image', () => this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress));
+      this.throwIfStopped();
       const queued = performance.now();
       // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
       const { container, startup } = await this.context.engineGate(async () => {
@@ -96,6 +99,8 @@ export class ArvoDockerEnvironment implements Sandbox {
         this.container = created;
         return { container: created, startup: await this.startContainer(created, clock) };
       }, 'start');
+      // Stopped meanwhile (its task failed while the workspace was laid out): what was made goes at once.
+      this.throwIfStopped();
       // The source tree goes in as the host extracts it, beside the probe: the engine writes it while the host does.
       const tree = pending?.tree;
       const treeCopied = tree ? clock.time('tree', () => copyTreeIn(container, tree.tar, COPY_DEADLINE_MS)) : undefined;
@@ -114,7 +119,7 @@ export class ArvoDockerEnvironment implements Sandbox {
         clock.time('git', () => this.removeGitDirectories()),
       ]);
       this.watchDisk(container);
-      if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
+      this.throwIfStopped();
       this.startBreakdown = clock.breakdown();
       this.spec.onProgress?.(`${this.name} ${describeStart(this.startBreakdown)}`);
     } catch (error) {
@@ -195,6 +200,10 @@ export class ArvoDockerEnvironment implements Sandbox {
     const container = this.container;
     if (container) await this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${this.name}`, removeContainer(container)));
     this.context.onStopped?.(this);
+  }
+
+  private throwIfStopped(): void {
+    if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
   }
 
   private running(): Docker.Container {
