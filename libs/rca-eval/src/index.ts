@@ -9,8 +9,7 @@ export {
   type Location,
   type Prediction,
 } from './lib/loc-json';
-export { readSubmission, type SubmissionReading } from './lib/loc-json-reader';
-export { formatLocJsonProblems, validateLocJson } from './lib/loc-json-validator';
+export { readSubmission, validateLocJson, type SubmissionReading } from './lib/loc-json-reader';
 export { CODE_EXTENSIONS, isCodeFile, parsePatchHunks, type FileChange, type PatchHunk } from './lib/patch-hunks';
 export { JudgeError, type JudgeErrorCode } from './lib/judge-error';
 export { defaultWasmPaths, dialectOf, FunctionLocator, type SourceDialect, type TreeSitterWasmPaths } from './lib/function-locator';

@@ -3,7 +3,6 @@ import type { TokenUsage, UsageSnapshot, UsageTotals } from '../models/usage';
 import type { AgentConfig } from './agent-config';
 import type { ExitStatus } from './agent-errors';
 import type { AgentTemplates } from './agent-templates';
-import type { LocJsonCheck } from './loc-json-check';
 import type { CommandResult, TaskEnvironment } from './task-environment';
 import type { TrajectoryWriter } from './trajectory';
 
@@ -52,8 +51,8 @@ export interface AgentDependencies {
   /** Where the trajectory is kept after every step; see trajectoryPath(). */
   trajectoryFile?: string;
   trajectoryWriter?: TrajectoryWriter;
-  /** The submission check; the judge library's validator can stand in. */
-  checkLocJson?: LocJsonCheck;
+  /** The submission check: the problems of loc.json's text, none when it may be submitted; the judge library's strict one unless given. */
+  checkLocJson?: (text: string) => string[];
   /** The process-wide totals this run adds to, besides its own. */
   processUsage?: UsageTotals;
   logger?: ModelLogger;

@@ -210,7 +210,7 @@ describe('DefaultAgent', () => {
     const corrections = agent.messages.filter((message) => message.content.startsWith('Your submission was not accepted'));
     expect(corrections.map((message) => message.content.split('\n').slice(0, 2).join('\n'))).toEqual([
       expect.stringMatching(/\/workspace\/shared\/loc.json cannot be read:\n- cat: .*No such file/),
-      expect.stringMatching(/is not acceptable:\n- it is not valid JSON/),
+      expect.stringMatching(/is not acceptable:\n- \/workspace\/shared\/loc.json is not valid JSON: /),
       'Your submission was not accepted, because /workspace/shared/loc.json is not acceptable:\n- locations[0].line_end (10) is before line_start (50)',
     ]);
     expect(result.exitStatus).toBe('Submitted');

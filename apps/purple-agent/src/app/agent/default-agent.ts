@@ -1,4 +1,4 @@
-import { LOC_JSON_PATH } from '@arvo-rca/rca-eval';
+import { LOC_JSON_PATH, MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/rca-eval';
 import { errorMessage } from '../models/model-errors';
 import type { ChatMessage, ChatRole, ModelReply } from '../models/model';
 import { UsageTotals } from '../models/usage';
@@ -17,14 +17,13 @@ import {
   UncaughtError,
 } from './agent-errors';
 import type { TemplateName, TemplateVars } from './agent-templates';
-import { checkLocJsonShape } from './loc-json-check';
 import type { CommandResult } from './task-environment';
 import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
 import { buildTrajectory, TrajectoryWriter, type Trajectory, type TrajectoryFile } from './trajectory';
 
 const ACTION = /```bash\s*\n([\s\S]*?)\n```/g;
 const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
-const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: 3, maxSpanLines: 100 };
+const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: WANTED_LOCATIONS, maxSpanLines: MAX_SPAN_LINES };
 
 /**
  * mini-swe-agent's loop for one task context: ask the model, run the one bash block of its reply,
@@ -165,7 +164,7 @@ export class DefaultAgent {
     if (result.returncode !== 0 || result.output.trimStart().split('\n', 1)[0].trim() !== SUBMIT_MARKER) return;
     const read = await this.execute(`cat ${LOC_JSON_PATH}`, 'agent');
     const readable = read.returncode === 0;
-    const problems = readable ? (this.deps.checkLocJson ?? checkLocJsonShape)(read.output) : [read.output.trim() || `cat exited with ${read.returncode}`];
+    const problems = readable ? (this.deps.checkLocJson ?? validateLocJson)(read.output) : [read.output.trim() || `cat exited with ${read.returncode}`];
     if (problems.length > 0 && this.submissionRejections < this.config.submissionCorrections) {
       this.submissionRejections += 1;
       const lastChance = this.submissionRejections === this.config.submissionCorrections;

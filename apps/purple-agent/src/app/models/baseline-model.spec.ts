@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LocJson } from '@arvo-rca/rca-eval';
+import { validateLocJson, type LocJson } from '@arvo-rca/rca-eval';
 import { AgentTemplates } from '../agent/agent-templates';
 import { DefaultAgent } from '../agent/default-agent';
-import { checkLocJsonShape } from '../agent/loc-json-check';
 import { LocalWorkspaceEnvironment } from '../agent/local-workspace-environment.testing';
 import { readSample, sampleErrorReport, sampleIds, sampleTaskDescription } from '../agent/sample-tasks.testing';
 import { BaselineModel } from './baseline-model';
@@ -32,7 +31,7 @@ describe('the baseline model, playing the agent loop on every bundled sample', (
       expect(result.exitStatus).toBe('Submitted');
       expect(environment.finishCalls).toBe(1);
       const text = readFileSync(join(environment.workspace, 'shared', 'loc.json'), 'utf8');
-      expect(checkLocJsonShape(text)).toEqual([]);
+      expect(validateLocJson(text)).toEqual([]);
       expect(result.submission).toBe(text);
       const locJson = JSON.parse(text) as LocJson;
       const crash = manifestCrashFrame(id);

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { validateLocJson } from '@arvo-rca/rca-eval';
 import { agentConfigFrom, type AgentConfig } from '../agent/agent-config';
 import { AgentTemplates } from '../agent/agent-templates';
 import type { AgentResult, AgentTask, StepProgress } from '../agent/agent-types';
@@ -50,7 +49,6 @@ export class TaskSolver {
       config: this.limits,
       trajectoryFile: this.trajectoryFile(task),
       trajectoryWriter: this.trajectories,
-      checkLocJson: (text) => validateLocJson(text),
       processUsage: this.processUsage,
       logger: new Logger(`agent ${task.taskId} ${task.contextId.slice(0, 8)}`),
       onStep,
