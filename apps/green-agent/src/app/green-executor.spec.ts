@@ -8,7 +8,7 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER, SANDBOX_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { startGreenApp } from './tasks/green-app.testing';
-import { startReplySolverStandIn, type ReplySolverStandIn } from './tasks/reply-solver-stand-in.testing';
+import { startSolverStandIn, type SolverStandIn } from './tasks/solver-stand-in.testing';
 
 describeWithDocker("the green agent's entry: cancels for real, refuses what it cannot cancel, and fails a request it cannot serve", () => {
   const clients = new A2aClientFactory();
@@ -17,14 +17,14 @@ describeWithDocker("the green agent's entry: cancels for real, refuses what it c
   let runDir: string;
   let green: NestFastifyApplication;
   let greenUrl: string;
-  let solver: ReplySolverStandIn;
+  let solver: SolverStandIn;
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-entry-'));
     runDir = join(scratch, 'run');
     mkdirSync(join(scratch, 'tasks'));
     mkdirSync(runDir);
-    solver = await startReplySolverStandIn([]);
+    solver = await startSolverStandIn([]);
     ({ app: green, url: greenUrl } = await startGreenApp(scratch, solver, { LOG_RUN_DIR: runDir }));
   });
 
@@ -41,7 +41,7 @@ describeWithDocker("the green agent's entry: cancels for real, refuses what it c
 
   it('ends the running task of a canceled assessment at once, starts no other, tells the solver, and leaves nothing behind', async () => {
     // The solver runs one command, then thinks for ever.
-    solver.turns = [{ ask: 'execute: echo working' }, { silent: true }];
+    solver.script = [{ ask: 'execute: echo working' }, { silent: true }];
     const events: PeerEvent[] = [];
     const stream = (async () => {
       for await (const event of clients.peer(greenUrl).streamText(randomUUID(), assessment(['sample:1', 'sample:2']), { deadlineMs: 120_000 })) events.push(event);
@@ -71,7 +71,7 @@ describeWithDocker("the green agent's entry: cancels for real, refuses what it c
   });
 
   it('fails a request whose record cannot be written, with the reason, instead of leaving it hanging', async () => {
-    solver.turns = [{ complete: '[TASK FINISHED]' }];
+    solver.script = [{ complete: '[TASK FINISHED]' }];
     rmSync(join(runDir, 'assessments'), { recursive: true, force: true });
     writeFileSync(join(runDir, 'assessments'), 'not a folder');
     try {

@@ -10,7 +10,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { TaskFile } from '@arvo-rca/run-record';
 import { startGreenApp } from '../tasks/green-app.testing';
-import { startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { callingBack, startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 // An ARVO id no other text here holds by chance: the case is sample 1's files and image under it.
 const ARVO_ID = '7350917';
@@ -41,7 +41,7 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
     mkdirSync(join(tmpDir, 'tasks'));
     cpSync(SAMPLE_1, join(tmpDir, 'arvo', ARVO_ID), { recursive: true });
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'n132/arvo', tag: `${ARVO_ID}-vul` });
-    solver = await startSolverStandIn({ commands: () => LOOKING_AROUND });
+    solver = await startSolverStandIn(callingBack(LOOKING_AROUND));
     ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { ARVO_DATA_URL: join(tmpDir, 'arvo') }));
   });
 
@@ -64,8 +64,9 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
     const events = await assess({ task_ids: [`arvo:${ARVO_ID}`] });
 
     const [run] = solver.runs;
-    const received = [run.description, ...run.replies, run.finishedReply ?? ''].join('\n');
-    expect(run.replies).toHaveLength(LOOKING_AROUND.length);
+    const received = [...run.received, ...run.answers].join('\n');
+    // An answer to each command, and one to [TASK FINISHED].
+    expect(run.answers).toHaveLength(LOOKING_AROUND.length + 1);
     expect(received).toMatch(/Task ID: task:[0-9a-f]{8}\n/);
     expect(received).toContain('/workspace/error.txt');
     expect(received).toContain('AddressSanitizer');
@@ -88,8 +89,9 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
       const request = JSON.stringify({ participants: { purple_agent: solver.agent.url }, config: { task_ids: [`arvo:${ARVO_ID}`] } });
       for await (const event of clients.peer(unmasked.url).streamText(randomUUID(), request, { deadlineMs: 180_000 })) events.push(event);
 
-      expect(solver.runs[0].description).toContain(`Task ID: arvo:${ARVO_ID}`);
-      expect(solver.runs[0].description).toContain(`/workspace/${ARVO_ID}_error.txt`);
+      const [description] = solver.runs[0].received;
+      expect(description).toContain(`Task ID: arvo:${ARVO_ID}`);
+      expect(description).toContain(`/workspace/${ARVO_ID}_error.txt`);
     } finally {
       solver.greenUrl = greenUrl;
       await unmasked.app.close();

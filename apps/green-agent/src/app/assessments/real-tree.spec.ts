@@ -11,7 +11,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { SourcesFile, TaskFile } from '@arvo-rca/run-record';
 import { startGreenApp } from '../tasks/green-app.testing';
-import { startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { callingBack, startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 // A real tree: Debian's libarchive 3.6.2 source with one of its own fixes (CVE-2024-26256) taken out
 // again, laid out as a task by tools/samples/real-task.sh. CI fetches it (`apt-get source`); elsewhere the
@@ -47,14 +47,14 @@ describeWithTree('green agent, a task on a real project tree', () => {
     vulnerableLine = Number(/^@@ -(\d+)/m.exec(readFileSync(join(task, 'patch.diff'), 'utf8'))?.[1]) + 3;
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
     const answer = JSON.stringify({ reasoning: 'a filter of length 4 reads past its window', locations: [{ file: RAR, function: 'execute_filter_e8', line_start: vulnerableLine - 3, line_end: vulnerableLine + 3 }] });
-    solver = await startSolverStandIn({
-      commands: () => [
+    solver = await startSolverStandIn(
+      callingBack([
         'find /workspace/src-vul/libarchive -type f | wc -l',
         `grep -n 'length < 4)' /workspace/src-vul/libarchive/${RAR}`,
         'test -e /workspace/src-vul/libarchive/debian; echo debian=$?',
         `cat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF`,
-      ],
-    });
+      ]),
+    );
     ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { SAMPLES_DIR: join(tmpDir, 'samples'), MASK_TASK_IDS: 'off' }));
     const request = JSON.stringify({ participants: { purple_agent: solver.agent.url }, config: { task_ids: [`sample:${id}`] } });
     events = [];
@@ -71,9 +71,9 @@ describeWithTree('green agent, a task on a real project tree', () => {
 
   it('lays out the whole tree in the sandbox, without its packaging, the fix taken out', () => {
     const [run] = solver.runs;
-    expect(run.replies[0]).toContain(`<output>\n${files}\n`);
-    expect(run.replies[1]).toContain(`${vulnerableLine}:  if (length > PROGRAM_WORK_SIZE || length < 4)`);
-    expect(run.replies[2]).toContain('debian=1');
+    expect(run.answers[0]).toContain(`<output>\n${files}\n`);
+    expect(run.answers[1]).toContain(`${vulnerableLine}:  if (length > PROGRAM_WORK_SIZE || length < 4)`);
+    expect(run.answers[2]).toContain('debian=1');
   });
 
   it('copies the tree into its container while the host extracts it, not after', () => {

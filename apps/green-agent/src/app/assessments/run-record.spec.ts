@@ -8,7 +8,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { AssessmentFile, SourcesFile, TaskFile } from '@arvo-rca/run-record';
 import { startGreenApp } from '../tasks/green-app.testing';
-import { startSolverStandIn, type SolverScript, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { callingBack, startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({
@@ -16,7 +16,7 @@ const SAMPLE_1_ANSWER = JSON.stringify({
   locations: [{ file: 'src/index.c', function: 'index_span', line_start: 60, line_end: 75, description: 'bound off by the header' }],
 });
 
-const SOLVING: SolverScript = { commands: () => [`cat > /workspace/shared/loc.json <<'EOF'\n${SAMPLE_1_ANSWER}\nEOF`] };
+const SOLVING = callingBack([`cat > /workspace/shared/loc.json <<'EOF'\n${SAMPLE_1_ANSWER}\nEOF`]);
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 

@@ -10,7 +10,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { TaskOutcome } from './task-context.service';
 import { startGreenApp } from './green-app.testing';
-import { startSolverStandIn, type SolverScript, type SolverStandIn } from './solver-stand-in.testing';
+import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({
@@ -18,14 +18,13 @@ const SAMPLE_1_ANSWER = JSON.stringify({
   locations: [{ file: 'src/index.c', function: 'index_span', line_start: 60, line_end: 75, description: 'bound off by the header' }],
 });
 
-const SOLVING: SolverScript = {
-  commands: () => [
-    'ls /workspace/src-vul',
-    'test -e /src/tlvkit/.git; echo git=$?',
-    'echo Task ID: arvo:123',
-    `cat > /workspace/shared/loc.json <<'EOF'\n${SAMPLE_1_ANSWER}\nEOF`,
-  ],
-};
+const SOLVING_COMMANDS = [
+  'ls /workspace/src-vul',
+  'test -e /src/tlvkit/.git; echo git=$?',
+  'echo Task ID: arvo:123',
+  `cat > /workspace/shared/loc.json <<'EOF'\n${SAMPLE_1_ANSWER}\nEOF`,
+];
+const SOLVING = callingBack(SOLVING_COMMANDS);
 
 describeWithDocker('green agent, tasks against solver stand-ins', () => {
   const docker = new Docker();
@@ -74,19 +73,21 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     const { outcome, events } = await runTask('sample:1');
 
     const [run] = solver.runs;
-    expect(run.description).toContain('Root-cause analysis task sample:1');
-    expect(run.description).toContain('ERROR: AddressSanitizer: heap-buffer-overflow');
-    expect(parseCommandResult(run.replies[0])).toEqual({ returncode: 0, output: 'tlvkit\n' });
-    expect(parseCommandResult(run.replies[1])?.output).toBe('git=1\n');
+    const [description] = run.received;
+    expect(description).toContain('Root-cause analysis task sample:1');
+    expect(description).toContain('ERROR: AddressSanitizer: heap-buffer-overflow');
+    expect(parseCommandResult(run.answers[0])).toEqual({ returncode: 0, output: 'tlvkit\n' });
+    expect(parseCommandResult(run.answers[1])?.output).toBe('git=1\n');
     // A live task's message is never read as a new task, whatever it says.
-    expect(parseCommandResult(run.replies[2])?.output).toBe('Task ID: arvo:123\n');
-    expect(run.finishedReply).toMatch(/^\[TASK COMPLETED\] Commands executed: 4, Failed: 0, Time: [\d.]+s$/);
+    expect(parseCommandResult(run.answers[2])?.output).toBe('Task ID: arvo:123\n');
+    // The answer to [TASK FINISHED], after the four commands'.
+    expect(run.answers[4]).toMatch(/^\[TASK COMPLETED\] Commands executed: 4, Failed: 0, Time: [\d.]+s$/);
     expect(outcome).toMatchObject({ taskKey: 'sample:1', finishReason: 'finished', commands: 4, metrics: { status: 'scored', file_acc: 1, func_recall: 1 } });
     expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
   });
 
   it('finishes a task whose solver dies mid-task, without a submission, and goes on serving', async () => {
-    solver.script = { ...SOLVING, dieAfter: 1 };
+    solver.script = callingBack(SOLVING_COMMANDS, { dieAfter: 1 });
 
     const { outcome } = await runTask('sample:1');
 
@@ -97,7 +98,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('scores a solver that ends its stream without [TASK FINISHED]', async () => {
-    solver.script = { ...SOLVING, skipFinished: true };
+    solver.script = callingBack(SOLVING_COMMANDS, { skipFinished: true });
 
     const { outcome } = await runTask('sample:1');
 
@@ -105,7 +106,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('keeps the exit status and reason the solver gives on its final status in the task\'s record', async () => {
-    solver.script = { ...SOLVING, skipFinished: true, exit: { exitStatus: 'ModelError', reason: 'the model failed (401): invalid api key' } };
+    solver.script = callingBack(SOLVING_COMMANDS, { skipFinished: true, exit: { exitStatus: 'ModelError', reason: 'the model failed (401): invalid api key' } });
 
     const { outcome } = await runTask('sample:1');
 
@@ -113,7 +114,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('waits for the stream of a solver that finished, so that its exit status reaches the record too', async () => {
-    solver.script = { ...SOLVING, exit: { exitStatus: 'Submitted' } };
+    solver.script = callingBack(SOLVING_COMMANDS, { exit: { exitStatus: 'Submitted' } });
 
     const { outcome } = await runTask('sample:1');
 
@@ -128,11 +129,11 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('gives two tasks on the same id two containers and two workspaces that never see each other', async () => {
-    solver.script = { commands: (contextId) => [`echo ${contextId} > /workspace/shared/mine && sleep 1 && ls /workspace/shared && hostname`] };
+    solver.script = (contextId) => callingBack([`echo ${contextId} > /workspace/shared/mine && sleep 1 && ls /workspace/shared && hostname`]);
 
     const outcomes = await Promise.all([runTask('sample:2'), runTask('sample:2')]);
 
-    const outputs = solver.runs.map((run) => parseCommandResult(run.replies[0])?.output.split('\n') ?? []);
+    const outputs = solver.runs.map((run) => parseCommandResult(run.answers[0])?.output.split('\n') ?? []);
     expect(outputs.map((lines) => lines[0])).toEqual(['mine', 'mine']);
     expect(new Set(outputs.map((lines) => lines[1])).size).toBe(2);
     expect(outcomes.map(({ outcome }) => outcome.metrics.status)).toEqual(['no_submission', 'no_submission']);
@@ -237,7 +238,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
 
   it("runs its shard of the list, names the config keys it ignores first, and keeps the solver's usage in the Result", async () => {
     const usage = { input_tokens: 900, output_tokens: 80, cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: 0.01, llm_requests: 3, time_cost_sec: 2 };
-    solver.script = { ...SOLVING, exit: { exitStatus: 'Submitted', usage } };
+    solver.script = callingBack(SOLVING_COMMANDS, { exit: { exitStatus: 'Submitted', usage } });
     const config = { assessment_config: { task_ids: ['sample:3', 'sample:1', 'sample:2'], seed: 7 }, shard_index: 1, num_shards: 2, gateway_id: 'g-1' };
 
     const events = await assess({ participants: { purple_agent: solver.agent.url }, config });

@@ -10,7 +10,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { tarGz } from '../task-assets/tar-fixture.testing';
 import type { TaskOutcome } from './task-context.service';
 import { startGreenApp } from './green-app.testing';
-import { startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
+import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 
 const SAMPLES = join(__dirname, '../../../../../samples');
 
@@ -43,7 +43,7 @@ describeWithDocker('green agent, a task whose archive is refused while its conta
       ]),
     );
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
-    solver = await startSolverStandIn({ commands: () => ['true'] });
+    solver = await startSolverStandIn(callingBack(['true']));
     ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { SAMPLES_DIR: join(tmpDir, 'samples') }));
   });
 

@@ -9,7 +9,7 @@ import { LABEL_OWNER, SANDBOX_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskOutcome } from './task-context.service';
 import { startGreenApp } from './green-app.testing';
-import { startReplySolverStandIn, type ReplySolverStandIn, type ReplyTurn } from './reply-solver-stand-in.testing';
+import { startSolverStandIn, type SolverStandIn, type SolverTurn } from './solver-stand-in.testing';
 import { MAX_CORRECTIONS } from './solver-conversation';
 
 const ANSWER = JSON.stringify({
@@ -25,12 +25,12 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
   let scratch: string;
   let green: NestFastifyApplication;
   let greenUrl: string;
-  let solver: ReplySolverStandIn;
+  let solver: SolverStandIn;
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-reply-'));
     mkdirSync(join(scratch, 'tasks'));
-    solver = await startReplySolverStandIn([]);
+    solver = await startSolverStandIn([]);
     ({ app: green, url: greenUrl } = await startGreenApp(scratch, solver));
   });
 
@@ -43,9 +43,9 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
 
   afterEach(async () => expectNothingLeft(green, scratch));
 
-  async function runTask(turns: ReplyTurn[]): Promise<TaskOutcome> {
+  async function runTask(turns: SolverTurn[]): Promise<TaskOutcome> {
     solver.runs.length = 0;
-    solver.turns = turns;
+    solver.script = turns;
     return runOn(clients, greenUrl);
   }
 
@@ -116,10 +116,10 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
   });
 
   it('serves a solver that calls back and replies on the same context at once', async () => {
-    const outcome = await runTask([{ callback: 'execute: echo called back', then: 'execute: echo replied' }, { callback: WRITE_ANSWER, then: '[TASK FINISHED]' }]);
+    const outcome = await runTask([{ send: 'execute: echo called back' }, { ask: 'execute: echo replied' }, { send: WRITE_ANSWER }, { ask: '[TASK FINISHED]' }]);
 
     const [run] = solver.runs;
-    expect(parseCommandResult(run.callbackAnswers[0])?.output).toBe('called back\n');
+    expect(parseCommandResult(run.answers[0])?.output).toBe('called back\n');
     expect(parseCommandResult(run.received[1])?.output).toBe('replied\n');
     expect(outcome).toMatchObject({ finishReason: 'finished', commands: 3 });
     expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
@@ -145,12 +145,12 @@ describeWithDocker('green agent driving the conversation, against a solver that 
   let scratch: string;
   let green: NestFastifyApplication;
   let greenUrl: string;
-  let solver: ReplySolverStandIn;
+  let solver: SolverStandIn;
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-silent-'));
     mkdirSync(join(scratch, 'tasks'));
-    solver = await startReplySolverStandIn([{ ask: WRITE_ANSWER }, { silent: true }]);
+    solver = await startSolverStandIn([{ ask: WRITE_ANSWER }, { silent: true }]);
     ({ app: green, url: greenUrl } = await startGreenApp(scratch, solver, { TASK_TIMEOUT_S: '6' }));
   });
 

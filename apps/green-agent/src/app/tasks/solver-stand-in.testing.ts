@@ -4,9 +4,31 @@ import { TaskState } from '@a2a-js/sdk';
 import { A2aClientFactory, formatExecute, formatSolverExit, TASK_FINISHED, TaskEvents, type SolverExit } from '@arvo-rca/a2a-protocol';
 import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
 
-/** What a stand-in solver does with a task: commands to send, then finish, or die part-way. */
-export interface SolverScript {
-  commands: (contextId: string) => string[];
+/**
+ * One turn of a stand-in solver on a task's context; each message of the green agent gets the next turns.
+ * - `send`: it sends this text to the green agent on the context as a message of its own (callback mode),
+ *   keeps the answer, and takes its next turn;
+ * - `ask`: its reply in `input-required`, as a solver that wants the next message (reply mode);
+ * - `complete`: its reply completes its A2A task (the text may still hold a command, as some solvers do);
+ * - `fail`: its reply fails its A2A task;
+ * - `message`: it answers with a message, no task (as the first turn of a message);
+ * - `die`: it cuts every connection, the green agent's stream included, as a crashed process would;
+ * - `silent`: it never answers.
+ */
+export type SolverTurn =
+  | { send: string }
+  | { ask: string }
+  | { complete: string; exit?: SolverExit }
+  | { fail: string; exit?: SolverExit }
+  | { message: string }
+  | { die: true }
+  | { silent: true };
+
+/** The turns of the next tasks, the same for every context or made for each. */
+export type SolverScript = SolverTurn[] | ((contextId: string) => SolverTurn[]);
+
+/** A solver that calls back, as the purple agent does by default: how its run ends. */
+export interface CallbackEnding {
   /** Stop answering after this many commands, as a crashed solver would (connections cut). */
   dieAfter?: number;
   /** Skip `[TASK FINISHED]` and just end the stream. */
@@ -15,12 +37,23 @@ export interface SolverScript {
   exit?: SolverExit;
 }
 
-/** What the stand-in saw of one task. */
+/** The turns of a solver that calls back: each command as `execute:`, then `[TASK FINISHED]`, then its task completes. */
+export function callingBack(commands: string[], { dieAfter, skipFinished, exit }: CallbackEnding = {}): SolverTurn[] {
+  const sends: SolverTurn[] = commands.map((command) => ({ send: formatExecute(command) }));
+  if (dieAfter !== undefined) return [...sends.slice(0, dieAfter), { die: true }];
+  const finish: SolverTurn[] = skipFinished ? [] : [{ send: TASK_FINISHED }];
+  return [...sends, ...finish, { complete: exit?.exitStatus ?? 'done', exit }];
+}
+
+/** What the stand-in saw of one context. */
 export interface SolverRun {
   contextId: string;
-  description: string;
-  replies: string[];
-  finishedReply?: string;
+  /** Every message the green agent sent on the context, the task description first. */
+  received: string[];
+  /** The A2A task of each of those messages. */
+  taskIds: string[];
+  /** The green agent's answers to what the stand-in sent it (`send` turns), in order. */
+  answers: string[];
 }
 
 export interface SolverStandIn {
@@ -30,41 +63,65 @@ export interface SolverStandIn {
   script: SolverScript;
   /** Where the green agent is; set once it listens. */
   greenUrl: string;
+  /** The A2A tasks the green agent canceled. */
+  canceled: string[];
 }
 
+const OUT_OF_SCRIPT: SolverTurn = { complete: 'out of script' };
+
 /**
- * A purple agent stand-in: a real A2A agent on loopback that, given a task, sends scripted
- * `execute:` commands to the green agent on the task's context, reports each step, and finishes.
+ * A purple agent stand-in: a real A2A agent on loopback that plays its script on each task's context,
+ * calling the green agent back (`send`), replying to it, or both, as the script's turns say.
  */
 export async function startSolverStandIn(script: SolverScript): Promise<SolverStandIn> {
-  const standIn = { runs: [] as SolverRun[], script, greenUrl: '' } as SolverStandIn;
+  const standIn = { runs: [] as SolverRun[], script, greenUrl: '', canceled: [] as string[] } as SolverStandIn;
   const clients = new A2aClientFactory();
+  const scripts = new Map<string, SolverTurn[]>();
+
+  /** The context's run, and the turns left on it, the message recorded. */
+  function receive(request: RequestContext, text: string): { run: SolverRun; turns: SolverTurn[] } {
+    let run = standIn.runs.find((seen) => seen.contextId === request.contextId);
+    if (!run) {
+      run = { contextId: request.contextId, received: [], taskIds: [], answers: [] };
+      standIn.runs.push(run);
+      scripts.set(request.contextId, typeof standIn.script === 'function' ? standIn.script(request.contextId) : [...standIn.script]);
+    }
+    run.received.push(text);
+    run.taskIds.push(request.taskId);
+    return { run, turns: scripts.get(request.contextId) ?? [] };
+  }
 
   @Injectable()
   class ScriptedSolver implements AgentExecutor {
     async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
       const events = new TaskEvents(request, bus);
-      const run: SolverRun = { contextId: request.contextId, description: events.userText(), replies: [] };
-      standIn.runs.push(run);
-      events.start('solving');
-      const script = standIn.script;
-      const green = clients.peer(standIn.greenUrl);
-      for (const [step, command] of script.commands(request.contextId).entries()) {
-        if (script.dieAfter !== undefined && step >= script.dieAfter) {
-          // Cut every connection, the green agent's stream included, as a crashed process would.
+      const { run, turns } = receive(request, events.userText());
+      let sent = 0;
+      for (;;) {
+        const turn = turns.shift() ?? OUT_OF_SCRIPT;
+        if ('silent' in turn) return new Promise<void>(() => undefined);
+        if ('message' in turn) return events.reply(turn.message);
+        if ('die' in turn) {
           standIn.agent.app.getHttpServer().closeAllConnections();
           return;
         }
-        const reply = await green.sendText(request.contextId, formatExecute(command), { deadlineMs: 60_000 });
-        run.replies.push(reply);
-        events.progress(`step ${step + 1}: ${command}`);
+        // The first turn that is not a message opens the A2A task.
+        if (sent === 0) events.start();
+        if ('send' in turn) {
+          run.answers.push(await clients.peer(standIn.greenUrl).sendText(request.contextId, turn.send, { deadlineMs: 60_000 }));
+          events.progress(`step ${++sent}: ${turn.send}`);
+          continue;
+        }
+        if ('ask' in turn) return events.askForInput(turn.ask);
+        const [state, text] = 'fail' in turn ? [TaskState.TASK_STATE_FAILED, turn.fail] : [TaskState.TASK_STATE_COMPLETED, turn.complete];
+        return events.end(state, text, turn.exit && formatSolverExit(turn.exit));
       }
-      if (!script.skipFinished) run.finishedReply = await green.sendText(request.contextId, TASK_FINISHED, { deadlineMs: 60_000 });
-      events.end(TaskState.TASK_STATE_COMPLETED, script.exit?.exitStatus ?? 'done', script.exit && formatSolverExit(script.exit));
     }
 
-    async cancelTask(_taskId: string, bus: ExecutionEventBus): Promise<void> {
-      bus.finished();
+    async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+      standIn.canceled.push(taskId);
+      const contextId = standIn.runs.find((run) => run.taskIds.includes(taskId))?.contextId ?? '';
+      TaskEvents.canceled(bus, taskId, contextId, 'canceled');
     }
   }
 

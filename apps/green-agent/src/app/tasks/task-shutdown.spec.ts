@@ -9,7 +9,7 @@ import { LABEL_CONTEXT, SANDBOX_OWNER, ownerFilter } from '@arvo-rca/arvo-docker
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskOutcome } from './task-context.service';
 import { startGreenApp } from './green-app.testing';
-import { startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
+import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 
 describeWithDocker('green agent shutdown with a task mid-command', () => {
   const docker = new Docker();
@@ -21,7 +21,7 @@ describeWithDocker('green agent shutdown with a task mid-command', () => {
   beforeAll(async () => {
     tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-shutdown-'));
     mkdirSync(join(tmpDir, 'tasks'));
-    solver = await startSolverStandIn({ commands: () => ['echo ready', 'sleep 30'] });
+    solver = await startSolverStandIn(callingBack(['echo ready', 'sleep 30']));
   });
 
   afterAll(async () => {
