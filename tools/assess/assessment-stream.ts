@@ -1,6 +1,7 @@
 // One green agent's answer to an assessment (new or resumed), as the runner follows it: the record's
 // folder from the first status that names it, each task's progress, then the Result and its file.
 import { parseAssessmentSaved, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { CodedError } from '@arvo-rca/common';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { ShardReport } from './green-shards';
 
@@ -13,16 +14,14 @@ export type GreenFailureCode =
   | 'NO_RESULT';
 
 /** An assessment a green agent did not see through; `recordDir` is its record's folder when it had begun one. */
-export class GreenFailure extends Error {
-  override readonly name = 'GreenFailure';
-
+export class GreenFailure extends CodedError<GreenFailureCode> {
   constructor(
-    readonly code: GreenFailureCode,
+    code: GreenFailureCode,
     readonly green: string,
     message: string,
     readonly recordDir?: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -1,3 +1,5 @@
+import { CodedError } from '@arvo-rca/common';
+
 export type ViewerErrorCode = 'NOT_FOUND' | 'RECORD_NOT_FOUND' | 'TASK_NOT_FOUND' | 'FILE_NOT_FOUND' | 'OUTSIDE_RUN_DIRS' | 'METHOD_NOT_ALLOWED' | 'BAD_REQUEST' | 'UNREADABLE' | 'INTERNAL';
 
 const STATUS: Record<ViewerErrorCode, number> = {
@@ -13,15 +15,7 @@ const STATUS: Record<ViewerErrorCode, number> = {
 };
 
 /** A request the viewer cannot answer, with a message for the person reading the page. */
-export class ViewerError extends Error {
-  constructor(
-    readonly code: ViewerErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ViewerError';
-  }
-
+export class ViewerError extends CodedError<ViewerErrorCode> {
   get status(): number {
     return STATUS[this.code];
   }

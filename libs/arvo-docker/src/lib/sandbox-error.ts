@@ -1,3 +1,5 @@
+import { CodedError } from '@arvo-rca/common';
+
 export type SandboxErrorCode =
   | 'SANDBOX_UNKNOWN'
   | 'ENGINE_UNAVAILABLE'
@@ -17,16 +19,7 @@ export type SandboxErrorCode =
   | 'DISK_LIMIT_EXCEEDED';
 
 /** An error of the sandbox layer: a code for programs, a message that names the problem for people. */
-export class SandboxError extends Error {
-  constructor(
-    readonly code: SandboxErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'SandboxError';
-  }
-}
+export class SandboxError extends CodedError<SandboxErrorCode> {}
 
 /** The engine's own words for a failure (dockerode puts them in `json.message`). */
 export function engineReason(error: unknown): string {

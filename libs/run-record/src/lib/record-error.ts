@@ -1,12 +1,6 @@
+import { CodedError } from '@arvo-rca/common';
+
 export type RecordErrorCode = 'RECORD_MISSING' | 'RECORD_DAMAGED' | 'RESUME_REFUSED';
 
 /** A run record that cannot be read or resumed, with the reason in words. */
-export class RecordError extends Error {
-  constructor(
-    readonly code: RecordErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RecordError';
-  }
-}
+export class RecordError extends CodedError<RecordErrorCode> {}

@@ -1,3 +1,5 @@
+import { CodedError } from '@arvo-rca/common';
+
 /** What went wrong while preparing a task's assets; the A2A layer reports the code and the message. */
 export type TaskAssetsErrorCode =
   | 'INVALID_TASK_ID'
@@ -12,17 +14,7 @@ export type TaskAssetsErrorCode =
   /** The host could not write the tree (no GNU tar, a full disk ...): not the archive's fault. */
   | 'EXTRACTION_FAILED';
 
-export class TaskAssetsError extends Error {
-  override readonly name = 'TaskAssetsError';
-
-  constructor(
-    readonly code: TaskAssetsErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-
+export class TaskAssetsError extends CodedError<TaskAssetsErrorCode> {
   /** The same error, its message prefixed with the task it concerns. */
   forTask(taskKey: string): TaskAssetsError {
     return this.message.startsWith(`${taskKey}: `) ? this : new TaskAssetsError(this.code, `${taskKey}: ${this.message}`, { cause: this });

@@ -1,21 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CodedError } from '@arvo-rca/common';
 
 export const TEMPLATE_NAMES = ['system', 'instance', 'observation', 'format-error', 'truncated-reply', 'submission-rejected'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 export type TemplateVars = Record<string, string | number | boolean>;
 
-export class TemplateError extends Error {
-  override readonly name = 'TemplateError';
-
-  constructor(
-    readonly code: 'TEMPLATE_MISSING' | 'TEMPLATE_VARIABLE',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class TemplateError extends CodedError<'TEMPLATE_MISSING' | 'TEMPLATE_VARIABLE'> {}
 
 /**
  * The bundled templates: `src/assets/templates/*.md`, which webpack copies to `assets/templates/`

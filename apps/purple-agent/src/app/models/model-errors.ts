@@ -1,3 +1,5 @@
+import { CodedError } from '@arvo-rca/common';
+
 export type ModelErrorCode =
   | 'MODEL_RATE_LIMITED'
   | 'MODEL_UNAVAILABLE'
@@ -10,16 +12,14 @@ export type ModelErrorCode =
   | 'MODEL_CONFIG';
 
 /** A failed model call, in provider-neutral terms: whether to retry, and after how long. */
-export class ModelCallError extends Error {
-  override readonly name = 'ModelCallError';
-
+export class ModelCallError extends CodedError<ModelErrorCode> {
   constructor(
-    readonly code: ModelErrorCode,
+    code: ModelErrorCode,
     message: string,
     readonly retryable = false,
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

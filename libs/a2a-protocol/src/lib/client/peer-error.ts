@@ -1,3 +1,5 @@
+import { CodedError } from '@arvo-rca/common';
+
 export type PeerErrorCode =
   /** The call's deadline passed before the peer answered (or finished its stream). */
   | 'PEER_DEADLINE'
@@ -15,17 +17,7 @@ export type PeerErrorCode =
   | 'PEER_TASK_FAILED';
 
 /** A failed call to a peer agent; the message names the peer and what went wrong. */
-export class A2aPeerError extends Error {
-  override readonly name = 'A2aPeerError';
-
-  constructor(
-    readonly code: PeerErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export class A2aPeerError extends CodedError<PeerErrorCode> {}
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 const DISCONNECTED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET']);

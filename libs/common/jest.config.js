@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'common',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/common',
+};
