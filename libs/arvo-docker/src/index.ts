@@ -40,5 +40,4 @@ export { HeadTailCap } from './lib/output-cap';
 export { ownerHost } from './lib/host-identity';
 export { currentOwner, formatOwnerId, parseOwnerId, type OwnerIdentity } from './lib/owner-id';
 export { markTaskFolder, TASK_OWNER_FILE, taskFolderOwner } from './lib/task-folder-owner';
-export { ProcessTable } from './lib/process-table';
 export { SandboxReaper, TASK_DIR_PATTERN, type ReapedContainers } from './lib/sandbox-reaper';

@@ -1,8 +1,8 @@
 import { Logger, Module, type DynamicModule, type FactoryProvider, type ModuleMetadata } from '@nestjs/common';
 import type Docker from 'dockerode';
+import { ProcessTable } from '@arvo-rca/common';
 import { createDockerClient } from './docker-client';
 import { currentOwner, formatOwnerId } from './owner-id';
-import { ProcessTable } from './process-table';
 import { createSandboxFactory } from './sandbox-factory';
 import { SandboxLifecycle } from './sandbox-lifecycle.service';
 import { resolveSandboxOptions, type SandboxOptions, type SandboxOptionsInput } from './sandbox-options';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ProcessTable } from '@arvo-rca/common';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineKind, type EngineKind } from './engine-kind';
 import { FakeRegistry } from './fake-registry.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
-import { ProcessTable } from './process-table';
 import type { SandboxSpec } from './sandbox';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { buildTestImage, LIST_PROCESSES, makeTaskWorkspace, removeImage } from './sandbox-fixtures.testing';

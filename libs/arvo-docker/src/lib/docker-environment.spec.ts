@@ -1,12 +1,12 @@
 import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { ProcessTable } from '@arvo-rca/common';
 import { BUILD_CAPABILITIES } from './container-spec';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineKind, type EngineKind } from './engine-kind';
 import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
-import { ProcessTable } from './process-table';
 import type { ExecOutcome, Sandbox } from './sandbox';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace, peakRssGrowth, LIST_PROCESSES } from './sandbox-fixtures.testing';

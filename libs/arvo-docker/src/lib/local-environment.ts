@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
+import type { ProcessTable } from '@arvo-rca/common';
 import { SANDBOX_PATH } from './bubblewrap';
 import { CommandGuard, SANDBOX_WORKSPACE } from './command-guard';
 import { containerName } from './container-spec';
 import { commandOutcome, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
 import { LocalCommand, type LocalIsolation } from './local-command';
 import { HeadTailCap } from './output-cap';
-import type { ProcessTable } from './process-table';
 import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from './sandbox';
 import { SandboxError } from './sandbox-error';
 import type { SandboxOptions } from './sandbox-options';

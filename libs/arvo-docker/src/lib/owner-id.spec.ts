@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { ProcessTable } from '@arvo-rca/common';
 import { ownerHost } from './host-identity';
 import { currentOwner, formatOwnerId, ownerIsAlive, parseOwnerId } from './owner-id';
-import { ProcessTable } from './process-table';
 
 describe('owner ids', () => {
   const processes = new ProcessTable();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { ProcessTable } from '@arvo-rca/common';
 import { ownerHost } from './host-identity';
-import type { ProcessTable } from './process-table';
 
 /**
  * Who owns a container: the host and process that made it. The owner id is
@@ -15,9 +15,6 @@ export interface OwnerIdentity {
   startedAtS: number;
   nonce: string;
 }
-
-// Start times of one process read twice may differ by rounding.
-const START_TOLERANCE_S = 2;
 
 export function formatOwnerId(owner: OwnerIdentity): string {
   return `${owner.host}:${owner.pid}:${owner.startedAtS}:${owner.nonce}`;
@@ -37,7 +34,5 @@ export function currentOwner(processes: ProcessTable): OwnerIdentity {
 
 /** Whether the owner's process still runs; only meaningful for owners on this host. */
 export function ownerIsAlive(owner: OwnerIdentity, processes: ProcessTable): boolean {
-  if (!processes.isAlive(owner.pid)) return false;
-  const startedAtS = processes.startTimeS(owner.pid);
-  return startedAtS === undefined || Math.abs(startedAtS - owner.startedAtS) <= START_TOLERANCE_S;
+  return processes.isRunningSince(owner.pid, owner.startedAtS);
 }

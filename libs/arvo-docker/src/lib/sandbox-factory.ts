@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import type { ProcessTable } from '@arvo-rca/common';
 import { probeBubblewrap } from './bubblewrap';
 import { removeContainer } from './container-removal';
 import { engineAnswers } from './docker-client';
@@ -7,7 +8,6 @@ import { createEngineGate, type EngineGate } from './engine-gate';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 import { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation } from './local-environment';
-import type { ProcessTable } from './process-table';
 import type { Sandbox, SandboxFactory, SandboxSpec } from './sandbox';
 import { chooseSandbox } from './sandbox-choice';
 import type { SandboxOptions } from './sandbox-options';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type Docker from 'dockerode';
-import { ProcessTable } from './process-table';
+import { ProcessTable } from '@arvo-rca/common';
 import type { SandboxFactory } from './sandbox';
 import type { SandboxOptions } from './sandbox-options';
 import { engineReason } from './sandbox-error';

@@ -1,11 +1,11 @@
 import type Docker from 'dockerode';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import type { ProcessTable } from '@arvo-rca/common';
 import { removeContainer } from './container-removal';
 import { ownerHost } from './host-identity';
 import { LABEL_OWNER, LABEL_TASK_FOLDER } from './labels';
 import { ownerIsAlive, parseOwnerId } from './owner-id';
-import type { ProcessTable } from './process-table';
 import { engineReason } from './sandbox-error';
 import { taskFolderOwner } from './task-folder-owner';
 

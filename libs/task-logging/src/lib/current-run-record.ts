@@ -1,4 +1,4 @@
-import type { ProcessIdentity } from './process-table';
+import type { ProcessIdentity } from '@arvo-rca/common';
 
 /** What `logs/.current_run` holds: the run directory (relative to LOG_DIR) and who created it when. */
 export interface CurrentRunRecord {

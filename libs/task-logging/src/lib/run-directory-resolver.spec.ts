@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ProcessTable } from '@arvo-rca/common';
 import type { CurrentRunRecord } from './current-run-record';
-import { ProcessTable } from './process-table';
 import { CURRENT_RUN_FILE, RunDirectoryResolver } from './run-directory-resolver';
 import { TaskLoggingError } from './task-logging-error';
 
@@ -96,7 +96,7 @@ describe('run directory resolution', () => {
   });
 
   it('does not take a reused pid for the creator: the start time must match too', async () => {
-    recordRun(oldRun({ ...new ProcessTable().self(), started: '1' }));
+    recordRun(oldRun({ ...new ProcessTable().self(), started: 1 }));
 
     await expect(new RunDirectoryResolver().resolve({ logDir })).resolves.not.toContain('log_2026-01-01_00-00-00');
   });

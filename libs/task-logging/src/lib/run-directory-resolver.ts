@@ -3,8 +3,8 @@ import { constants, existsSync, statSync } from 'node:fs';
 import { access, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ProcessTable } from '@arvo-rca/common';
 import { isFresh, parseRecord, serializeRecord, type CurrentRunRecord } from './current-run-record';
-import { ProcessTable } from './process-table';
 import { runDirectoryName } from './run-directory';
 import { systemReason, TaskLoggingError } from './task-logging-error';
 

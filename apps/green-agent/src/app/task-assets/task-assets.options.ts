@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { currentOwner, formatOwnerId, ProcessTable } from '@arvo-rca/arvo-docker';
+import { currentOwner, formatOwnerId } from '@arvo-rca/arvo-docker';
+import { ProcessTable } from '@arvo-rca/common';
 import type { GreenEnvironment } from '../green-environment';
 import type { ArchiveLimits } from './archive-limits';
 import type { DownloadPolicy } from './file-downloader';
