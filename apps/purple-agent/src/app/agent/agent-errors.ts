@@ -28,8 +28,8 @@ export class TimeExceeded extends AgentExit {
   override readonly status = 'TimeExceeded';
 }
 
-/** Too many consecutive replies without exactly one runnable bash block. */
-export class FormatError extends AgentExit {
+/** Too many format errors in a row: consecutive replies without exactly one runnable bash block. */
+export class FormatErrorsExceeded extends AgentExit {
   override readonly status = 'FormatError';
 }
 
@@ -56,8 +56,8 @@ export class UncaughtError extends AgentExit {
 /** Something the model can fix: the message goes to the model and the loop goes on. */
 export abstract class Correction extends Error {}
 
-/** Zero or several bash blocks, or a reply cut off at the token limit: nothing ran. */
-export class FormatProblem extends Correction {}
+/** Zero or several bash blocks, or a reply cut off at the token limit: nothing ran (mini-swe-agent's FormatError). */
+export class FormatError extends Correction {}
 
 /** The submission's loc.json is missing or malformed. */
-export class SubmissionProblem extends Correction {}
+export class SubmissionError extends Correction {}

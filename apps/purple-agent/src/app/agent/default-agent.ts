@@ -8,11 +8,11 @@ import {
   Correction,
   EnvironmentError,
   FormatError,
-  FormatProblem,
+  FormatErrorsExceeded,
   LimitsExceeded,
   ModelError,
   Submitted,
-  SubmissionProblem,
+  SubmissionError,
   TimeExceeded,
   UncaughtError,
 } from './agent-errors';
@@ -98,7 +98,7 @@ export class DefaultAgent {
 
   private handle(error: unknown): void {
     if (error instanceof Correction) {
-      if (error instanceof FormatProblem) this.formatErrors += 1;
+      if (error instanceof FormatError) this.formatErrors += 1;
       this.add('user', error.message);
     } else if (error instanceof AgentExit) {
       this.exit = error;
@@ -115,7 +115,7 @@ export class DefaultAgent {
     const { stepLimit, costLimit, wallTimeLimitS, formatErrorLimit } = this.config;
     const { calls, cost } = this.usage;
     if (formatErrorLimit > 0 && this.formatErrors >= formatErrorLimit) {
-      throw new FormatError(`${this.formatErrors} replies in a row ran nothing (limit ${formatErrorLimit})`);
+      throw new FormatErrorsExceeded(`${this.formatErrors} replies in a row ran nothing (limit ${formatErrorLimit})`);
     }
     if (stepLimit > 0 && calls >= stepLimit) throw new LimitsExceeded(`step limit reached: ${calls} model calls (limit ${stepLimit})`);
     if (costLimit > 0 && cost >= costLimit) throw new LimitsExceeded(`cost limit reached: $${cost.toFixed(4)} (limit $${costLimit})`);
@@ -137,13 +137,13 @@ export class DefaultAgent {
     this.deps.processUsage?.add(reply.usage, reply.cost);
     this.calls.push({ ...reply.usage, cost: reply.cost, truncated: reply.truncated });
     this.add('assistant', reply.content);
-    if (reply.truncated) throw new FormatProblem(this.render('truncated-reply'));
+    if (reply.truncated) throw new FormatError(this.render('truncated-reply'));
     return reply;
   }
 
   private parseAction(reply: ModelReply): string {
     const actions = [...reply.content.matchAll(ACTION)].map((match) => match[1].trim());
-    if (actions.length !== 1) throw new FormatProblem(this.render('format-error', { count: actions.length, none: actions.length === 0 }));
+    if (actions.length !== 1) throw new FormatError(this.render('format-error', { count: actions.length, none: actions.length === 0 }));
     this.formatErrors = 0;
     return actions[0];
   }
@@ -169,7 +169,7 @@ export class DefaultAgent {
       this.submissionRejections += 1;
       const lastChance = this.submissionRejections === this.config.submissionCorrections;
       const problem = readable ? 'is not acceptable' : 'cannot be read';
-      throw new SubmissionProblem(this.render('submission-rejected', { problem, problems: problems.map((p) => `- ${p}`).join('\n'), lastChance }));
+      throw new SubmissionError(this.render('submission-rejected', { problem, problems: problems.map((p) => `- ${p}`).join('\n'), lastChance }));
     }
     try {
       await this.deps.environment.finish();
