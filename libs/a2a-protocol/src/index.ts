@@ -4,9 +4,10 @@ export { AGENT_CARD, DEFAULT_HEARTBEAT_MS } from './lib/server/a2a-server.tokens
 export { isLegacyVersion, toLegacyAgentCard, type LegacyAgentCard } from './lib/server/legacy-agent-card';
 export { TaskEvents } from './lib/server/task-events';
 export { BoundedTaskStore } from './lib/server/bounded-task-store';
-export { validateEnvironment } from './lib/agent-config';
 export { AGENT_USAGE, parseAgentFlags } from './lib/agent-flags';
-export { AgentEnvironment, publicUrl, publicUrlOf, type LogLevel } from './lib/agent-environment';
+export { AppConfig, publicUrl, type LogLevel } from './lib/app-config';
+export { AppConfigModule, type AppConfigOptions } from './lib/app-config.module';
+export { validateEnvironment } from './lib/validate-environment';
 export { agentLoggingModule } from './lib/agent-logging';
 export { bootstrapAgent } from './lib/bootstrap-agent';
 // Clients of peer agents.

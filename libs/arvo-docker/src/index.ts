@@ -20,7 +20,6 @@ export {
   parseMemory,
   resolveSandboxOptions,
   SANDBOX_CHOICES,
-  sandboxOptionsFromConfig,
   type SandboxChoice,
   type SandboxOptions,
   type SandboxOptionsInput,

@@ -1,7 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
-import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrlOf, validateEnvironment } from '@arvo-rca/a2a-protocol';
-import { GreenEnvironment } from './green-environment';
+import { A2aModule, agentLoggingModule, AppConfigModule, buildAgentCard, PRODUCT_VERSION, publicUrl } from '@arvo-rca/a2a-protocol';
+import { GreenConfig } from './green-config';
 import { AssessmentsModule } from './assessments';
 import { GreenExecutor } from './green.executor';
 
@@ -12,19 +11,19 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnvironment(GreenEnvironment) }),
+        AppConfigModule.forRoot(GreenConfig),
         agentLoggingModule('green'),
         A2aModule.forRoot({
           card: {
-            inject: [ConfigService],
-            useFactory: (config: ConfigService<GreenEnvironment, true>) =>
+            inject: [GreenConfig],
+            useFactory: (config: GreenConfig) =>
               buildAgentCard({
                 name: 'arvo-rca green agent',
                 description:
                   'Assessor of the arvo-rca benchmark: prepares real fuzzer-found C/C++ vulnerabilities (ARVO) in ' +
                   'hardened containers, runs a solver agent\'s shell commands in them, and scores its root-cause locations.',
                 version: PRODUCT_VERSION,
-                url: publicUrlOf(config),
+                url: publicUrl(config),
                 skills: [
                   {
                     id: 'arvo-rca-assessment',

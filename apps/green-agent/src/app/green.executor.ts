@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { A2aPeerError, findTaskKey, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentListener, type AssessmentReport, type ResumePlan, type ResumeRequest } from './assessments';
 import { RecordError } from '@arvo-rca/run-record';
-import type { GreenEnvironment } from './green-environment';
+import { GreenConfig } from './green-config';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from './task-assets';
 import { describeProgress, TaskContextService, type TaskOutcome } from './tasks';
 
@@ -25,7 +24,7 @@ export class GreenExecutor implements AgentExecutor {
     private readonly tasks: TaskContextService,
     private readonly assessments: AssessmentService,
     private readonly assets: TaskAssetsService,
-    @Inject(ConfigService) private readonly config: ConfigService<GreenEnvironment, true>,
+    @Inject(GreenConfig) private readonly config: GreenConfig,
   ) {}
 
   /** Never throws: an unexpected error ends the request's task as `failed`, with the reason. */
@@ -93,7 +92,7 @@ export class GreenExecutor implements AgentExecutor {
 
   private async runTask(task: TaskRef, events: TaskEvents, signal: AbortSignal): Promise<void> {
     events.start(`task ${task.key} accepted`);
-    const solverUrl = this.config.get('PURPLE_AGENT_URL', { infer: true });
+    const solverUrl = this.config.PURPLE_AGENT_URL;
     const outcome = await this.tasks.runTask(task, { solverUrl, progress: (event) => events.progress(describeProgress(event)), signal });
     events.artifact('Result', outcome);
     events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));

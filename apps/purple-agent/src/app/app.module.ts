@@ -1,7 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
-import { A2aModule, agentLoggingModule, buildAgentCard, PRODUCT_VERSION, publicUrlOf, solverModelExtension, validateEnvironment } from '@arvo-rca/a2a-protocol';
-import { PurpleEnvironment } from './purple-environment';
+import { A2aModule, agentLoggingModule, AppConfigModule, buildAgentCard, PRODUCT_VERSION, publicUrl, solverModelExtension } from '@arvo-rca/a2a-protocol';
+import { PurpleConfig } from './purple-config';
 import { ModelFactory } from './models/model-factory';
 import { PurpleExecutor, SolverModule } from './solver';
 
@@ -12,19 +11,19 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnvironment(PurpleEnvironment) }),
+        AppConfigModule.forRoot(PurpleConfig),
         agentLoggingModule('purple'),
         A2aModule.forRoot({
           card: {
-            inject: [ConfigService, ModelFactory],
-            useFactory: (config: ConfigService<PurpleEnvironment, true>, models: ModelFactory) =>
+            inject: [PurpleConfig, ModelFactory],
+            useFactory: (config: PurpleConfig, models: ModelFactory) =>
               buildAgentCard({
                 name: 'arvo-rca purple agent',
                 description:
                   'Root-cause analysis agent: explores a vulnerable C/C++ codebase one shell command at a time through ' +
                   `the green agent and submits ranked root-cause locations in loc.json. Model: ${models.modelName}.`,
                 version: PRODUCT_VERSION,
-                url: publicUrlOf(config),
+                url: publicUrl(config),
                 extensions: [solverModelExtension(models.modelName)],
                 skills: [
                   {

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Module, type DynamicModule } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { A2aModule, type A2aModuleOptions } from './a2a.module';
 import { AGENT_CARD_PATH, buildAgentCard } from './agent-card';
+import { AppConfig } from './app-config';
+import { AppConfigModule } from './app-config.module';
 import { A2aClientFactory } from './client/a2a-client.factory';
 import { EchoExecutor } from './testing/echo-executor.testing';
 import { readJson } from './testing/http.testing';
@@ -76,7 +77,7 @@ describe('A2aModule', () => {
   });
 
   it('reads A2A_TOKEN from the configuration by default', async () => {
-    @Module({ imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ A2A_TOKEN: 'from-config' })] }), A2aModule.forRoot({ card, executor: EchoExecutor })] })
+    @Module({ imports: [AppConfigModule.of(Object.assign(new AppConfig(), { A2A_TOKEN: 'from-config' })), A2aModule.forRoot({ card, executor: EchoExecutor })] })
     class ConfiguredApp {}
     const { app, url } = await serve(ConfiguredApp);
     try {

@@ -1,9 +1,9 @@
 import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { APP_FILTER } from '@nestjs/core';
 import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type AgentExecutor } from '@a2a-js/sdk/server';
 import { withBearerAuth } from './agent-card';
+import { AppConfig } from './app-config';
 import { AgentCardController } from './agent-card.controller';
 import { A2aClientFactory } from './client/a2a-client.factory';
 import { BoundedTaskStore } from './server/bounded-task-store';
@@ -36,17 +36,17 @@ export interface A2aModuleOptions {
   executor?: Type<AgentExecutor> | string | symbol;
   /** Modules that provide the executor or its dependencies. */
   imports?: ModuleMetadata['imports'];
-  /** The shared secret (`A2A_TOKEN`); by default read from the ConfigService when there is one. */
+  /** The shared secret; by default `A2A_TOKEN` of the app's configuration when there is one. */
   token?: Omit<FactoryProvider<string | undefined>, 'provide'>;
   /** Interval of the SSE heartbeat comments (default 10 s). */
   heartbeatMs?: number;
-  /** The largest request body read; by default `A2A_MAX_BODY_BYTES` from the ConfigService when there is one, else 8 MiB. */
+  /** The largest request body read; by default `A2A_MAX_BODY_BYTES` of the app's configuration when there is one, else 8 MiB. */
   maxBodyBytes?: number;
 }
 
 const TOKEN_FROM_CONFIG: Omit<FactoryProvider<string | undefined>, 'provide'> = {
-  inject: [{ token: ConfigService, optional: true }],
-  useFactory: (config?: ConfigService) => config?.get<string>('A2A_TOKEN'),
+  inject: [{ token: AppConfig, optional: true }],
+  useFactory: (config?: AppConfig) => config?.A2A_TOKEN,
 };
 
 /**
@@ -63,11 +63,11 @@ export class A2aModule {
       { provide: A2A_SHARED_TOKEN, ...token },
       {
         provide: A2A_SERVER_SETTINGS,
-        inject: [A2A_SHARED_TOKEN, { token: ConfigService, optional: true }],
-        useFactory: (secret: string | undefined, config?: ConfigService): A2aServerSettings => ({
+        inject: [A2A_SHARED_TOKEN, { token: AppConfig, optional: true }],
+        useFactory: (secret: string | undefined, config?: AppConfig): A2aServerSettings => ({
           token: secret || undefined,
           heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-          maxBodyBytes: options.maxBodyBytes ?? config?.get<number>('A2A_MAX_BODY_BYTES') ?? DEFAULT_MAX_BODY_BYTES,
+          maxBodyBytes: options.maxBodyBytes ?? config?.A2A_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
         }),
       },
       {

@@ -1,10 +1,9 @@
 import { Logger, type DynamicModule } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WinstonLoggerFactory, type AgentName } from '@arvo-rca/task-logging';
 import { parseAgentFlags } from './agent-flags';
-import type { AgentEnvironment } from './agent-environment';
+import { AppConfig } from './app-config';
 
 /**
  * Starts an agent app on Fastify: AgentBeats flags folded into the environment, configuration
@@ -25,9 +24,9 @@ export async function bootstrapAgent(appModule: () => DynamicModule, agent: Agen
     const logging = app.get(WinstonLoggerFactory);
     app.useLogger(logging.createNestLogger());
     app.enableShutdownHooks();
-    const config = app.get<ConfigService<AgentEnvironment, true>>(ConfigService);
-    logger.log(`run log directory ${logging.runDirectory} (LOG_LEVEL=${config.get('LOG_LEVEL', { infer: true })})`);
-    await app.listen(config.get('PORT', { infer: true }), config.get('HOST', { infer: true }));
+    const config = app.get(AppConfig);
+    logger.log(`run log directory ${logging.runDirectory} (LOG_LEVEL=${config.LOG_LEVEL})`);
+    await app.listen(config.PORT, config.HOST);
     logger.log(`listening on ${await app.getUrl()}`);
     return app;
   } catch (error) {

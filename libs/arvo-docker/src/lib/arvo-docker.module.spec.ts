@@ -1,4 +1,3 @@
-import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,23 +12,14 @@ import { LABEL_OWNER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
 import type { SandboxFactory } from './sandbox';
 import { makeTaskWorkspace } from './sandbox-fixtures.testing';
-import { sandboxOptionsFromConfig } from './sandbox-options';
+import type { SandboxOptionsInput } from './sandbox-options';
 import { SANDBOX_FACTORY, SANDBOX_OWNER } from './sandbox-tokens';
 import { sampleImageTag } from './sample-images';
 
 const ROOT = resolve(__dirname, '../../../..');
 
-function moduleWithConfig(config: Record<string, unknown>): Promise<TestingModule> {
-  return Test.createTestingModule({
-    imports: [
-      ConfigModule.forRoot({ ignoreEnvFile: true, load: [() => config] }),
-      ArvoDockerModule.forRootAsync({
-        imports: [ConfigModule],
-        inject: [ConfigService],
-        useFactory: (service: ConfigService) => sandboxOptionsFromConfig(service),
-      }),
-    ],
-  }).compile();
+function moduleWith(options: SandboxOptionsInput): Promise<TestingModule> {
+  return Test.createTestingModule({ imports: [ArvoDockerModule.forRoot(options)] }).compile();
 }
 
 describe('ArvoDockerModule', () => {
@@ -42,14 +32,14 @@ describe('ArvoDockerModule', () => {
   });
 
   it('rejects an unknown SANDBOX with a clear error', async () => {
-    await expect(moduleWithConfig({ SANDBOX: 'bogus', TMP_DIR: tmpDir })).rejects.toMatchObject({
+    await expect(moduleWith({ sandbox: 'bogus', tmpDir })).rejects.toMatchObject({
       code: 'SANDBOX_UNKNOWN',
       message: 'SANDBOX="bogus" is not a sandbox backend; use one of: auto, docker, local, local-unsafe',
     });
   });
 
   it('rejects impossible limits, naming each', async () => {
-    await expect(moduleWithConfig({ SANDBOX: 'local', TMP_DIR: tmpDir, COMMAND_TIMEOUT_S: 0, CONTAINER_CPUS: -1 })).rejects.toThrow(
+    await expect(moduleWith({ sandbox: 'local', tmpDir, commandTimeoutS: 0, cpus: -1 })).rejects.toThrow(
       'invalid sandbox options: commandTimeoutS=0, cpus=-1 (each must be a positive number)',
     );
   });
@@ -59,7 +49,7 @@ describe('ArvoDockerModule', () => {
     await mkdir(stale);
     const longAgo = new Date(Date.now() - 7 * 24 * 3600_000);
     await utimes(stale, longAgo, longAgo);
-    const module = await moduleWithConfig({ SANDBOX: 'local-unsafe', TMP_DIR: tmpDir, CACHE_DIR: join(tmpDir, 'cache') });
+    const module = await moduleWith({ sandbox: 'local-unsafe', tmpDir, privatePaths: [join(tmpDir, 'cache')] });
     await module.init();
     try {
       expect(module.get<SandboxFactory>(SANDBOX_FACTORY).kind).toBe('local');
@@ -84,7 +74,7 @@ describeWithDocker('ArvoDockerModule with an engine', () => {
     const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const deadOwner = formatOwnerId({ ...currentOwner(new ProcessTable()), pid: Number(exited.stdout) });
     const orphan = await docker.createContainer({ Image: sampleImageTag('1'), Cmd: ['true'], Labels: { [LABEL_OWNER]: deadOwner } });
-    const module = await moduleWithConfig({ SANDBOX: 'auto', TMP_DIR: tmpDir });
+    const module = await moduleWith({ sandbox: 'auto', tmpDir });
     await module.init();
     const owner = module.get<string>(SANDBOX_OWNER);
     const sandbox = module.get<SandboxFactory>(SANDBOX_FACTORY).create({

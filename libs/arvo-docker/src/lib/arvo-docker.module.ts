@@ -11,7 +11,7 @@ import { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from '
 export interface ArvoDockerModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: FactoryProvider['inject'];
-  /** Builds the sandbox options, e.g. `(config: ConfigService) => sandboxOptionsFromConfig(config)`. */
+  /** Builds the sandbox options from what it injects, e.g. the app's configuration. */
   useFactory: (...args: never[]) => SandboxOptionsInput | Promise<SandboxOptionsInput>;
 }
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { DEFAULT_SANDBOX_OPTIONS, defaultContainerCpus, parseMemory, resolveSandboxOptions, sandboxOptionsFromConfig } from './sandbox-options';
+import { defaultContainerCpus, parseMemory, resolveSandboxOptions } from './sandbox-options';
 
 describe('sandbox options', () => {
   it('default to 120 s commands, 100 KiB output, 4 GiB, 1024 pids, 20 GiB of disk, .git removed under /src', () => {
@@ -27,42 +27,5 @@ describe('sandbox options', () => {
   it('parse container memory as CONTAINER_MEMORY is written', () => {
     expect([parseMemory('4g'), parseMemory('512M'), parseMemory('1024k'), parseMemory('1000')]).toEqual([4 * 1024 ** 3, 512 * 1024 ** 2, 1024 ** 2, 1000]);
     expect(() => parseMemory('lots')).toThrow('memory must be a size such as 4g or 512m, got "lots"');
-  });
-
-  it("are read from the green agent's configuration, CACHE_DIR being private", () => {
-    const config = new Map<string, unknown>([
-      ['SANDBOX', 'docker'],
-      ['TMP_DIR', '/tmp/rcabench'],
-      ['CACHE_DIR', '/var/cache/arvo-rca'],
-      ['COMMAND_TIMEOUT_S', '30'],
-      ['TASK_TIMEOUT_S', 900],
-      ['MAX_OUTPUT_BYTES', 4096],
-      ['CONTAINER_MEMORY', '2g'],
-      ['CONTAINER_DISK', '50g'],
-      ['CONTAINER_PIDS', 256],
-      ['CONTAINER_CPUS', 1.5],
-      ['SANDBOX_START_CONCURRENCY', '3'],
-    ]);
-
-    expect(resolveSandboxOptions(sandboxOptionsFromConfig(config))).toEqual({
-      ...DEFAULT_SANDBOX_OPTIONS,
-      sandbox: 'docker',
-      tmpDir: '/tmp/rcabench',
-      privatePaths: ['/var/cache/arvo-rca'],
-      commandTimeoutS: 30,
-      taskTimeoutS: 900,
-      maxOutputBytes: 4096,
-      memoryBytes: 2 * 1024 ** 3,
-      diskBytes: 50 * 1024 ** 3,
-      pids: 256,
-      cpus: 1.5,
-      // Given, the start pacing is held there; unset, it adapts to the engine from one per CPU.
-      startConcurrency: 3,
-      startPacing: 'fixed',
-    });
-  });
-
-  it('fall back to the defaults for variables that are not set', () => {
-    expect(resolveSandboxOptions(sandboxOptionsFromConfig(new Map()))).toEqual(DEFAULT_SANDBOX_OPTIONS);
   });
 });

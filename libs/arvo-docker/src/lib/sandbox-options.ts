@@ -108,36 +108,6 @@ export function parseMemory(text: string): number {
 }
 
 /**
- * Sandbox options from the green agent's configuration (SANDBOX, TMP_DIR, CACHE_DIR, COMMAND_TIMEOUT_S,
- * TASK_TIMEOUT_S, MAX_OUTPUT_BYTES, CONTAINER_MEMORY, CONTAINER_DISK, CONTAINER_PIDS, CONTAINER_CPUS, SANDBOX_START_CONCURRENCY); a Nest
- * `ConfigService` fits `config`. CACHE_DIR holds `patch.diff`, so it is private.
- */
-export function sandboxOptionsFromConfig(config: { get(key: string): unknown }): SandboxOptionsInput {
-  const text = (key: string): string | undefined => {
-    const value = config.get(key);
-    return value === undefined || value === null || value === '' ? undefined : String(value);
-  };
-  const number = (key: string): number | undefined => (text(key) === undefined ? undefined : Number(text(key)));
-  const memory = text('CONTAINER_MEMORY');
-  const disk = text('CONTAINER_DISK');
-  const cache = text('CACHE_DIR');
-  return {
-    sandbox: text('SANDBOX'),
-    tmpDir: text('TMP_DIR'),
-    commandTimeoutS: number('COMMAND_TIMEOUT_S'),
-    taskTimeoutS: number('TASK_TIMEOUT_S'),
-    maxOutputBytes: number('MAX_OUTPUT_BYTES'),
-    memoryBytes: memory === undefined ? undefined : parseMemory(memory),
-    diskBytes: disk === undefined ? undefined : parseMemory(disk),
-    pids: number('CONTAINER_PIDS'),
-    cpus: number('CONTAINER_CPUS'),
-    startConcurrency: number('SANDBOX_START_CONCURRENCY'),
-    startPacing: number('SANDBOX_START_CONCURRENCY') === undefined ? undefined : 'fixed',
-    privatePaths: cache === undefined ? [] : [cache],
-  };
-}
-
-/**
  * CPUs one task's container may use: half the machine's, between 1 and 2, so that on a small machine
  * one task's build leaves room for the assessor and the other tasks.
  */

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import pLimit from 'p-limit';
 import { A2aClientFactory, PRODUCT_VERSION, type PeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
-import type { GreenEnvironment } from '../green-environment';
+import { GreenConfig } from '../green-config';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from '../task-assets';
 import { TaskContextService, type TaskOrder, type TaskOutcome } from '../tasks/task-context.service';
 import type { TaskProgressEvent } from '../tasks/task-progress';
@@ -71,20 +70,11 @@ export class AssessmentService {
     private readonly assets: TaskAssetsService,
     private readonly peers: A2aClientFactory,
     @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
-    config: ConfigService<GreenEnvironment, true>,
+    @Inject(GreenConfig) config: GreenConfig,
   ) {
-    this.attempts = config.get('TASK_ATTEMPTS', { infer: true });
-    this.masking = ['on', 'true', '1'].includes(config.get('MASK_TASK_IDS', { infer: true }));
-    this.settings = scoringSettings({
-      SANDBOX: config.get('SANDBOX', { infer: true }),
-      TASK_TIMEOUT_S: config.get('TASK_TIMEOUT_S', { infer: true }),
-      COMMAND_TIMEOUT_S: config.get('COMMAND_TIMEOUT_S', { infer: true }),
-      MAX_OUTPUT_BYTES: config.get('MAX_OUTPUT_BYTES', { infer: true }),
-      CONTAINER_MEMORY: config.get('CONTAINER_MEMORY', { infer: true }),
-      CONTAINER_PIDS: config.get('CONTAINER_PIDS', { infer: true }),
-      CONTAINER_CPUS: config.get('CONTAINER_CPUS', { infer: true }),
-      CONTAINER_DISK: config.get('CONTAINER_DISK', { infer: true }),
-    });
+    this.attempts = config.TASK_ATTEMPTS;
+    this.masking = ['on', 'true', '1'].includes(config.MASK_TASK_IDS);
+    this.settings = scoringSettings(config);
   }
 
   /**

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { PRODUCT_VERSION, type PeerCard } from '@arvo-rca/a2a-protocol';
 import type { ScoringSettings, SolverIdentity } from '@arvo-rca/run-record';
-import type { GreenEnvironment } from '../green-environment';
+import type { GreenConfig } from '../green-config';
 
 // What can change a task's score: the judge, the sandbox and its limits. URLs, ports, concurrency and
 // attempts do not, and are left out: a run moved to another port is the same run.
 const SCORING_KEYS = ['SANDBOX', 'TASK_TIMEOUT_S', 'COMMAND_TIMEOUT_S', 'MAX_OUTPUT_BYTES', 'CONTAINER_MEMORY', 'CONTAINER_PIDS', 'CONTAINER_CPUS', 'CONTAINER_DISK'] as const;
 
-export function scoringSettings(environment: Pick<GreenEnvironment, (typeof SCORING_KEYS)[number]>): ScoringSettings {
+export function scoringSettings(environment: Pick<GreenConfig, (typeof SCORING_KEYS)[number]>): ScoringSettings {
   const settings: ScoringSettings = { judge: PRODUCT_VERSION };
   for (const key of SCORING_KEYS) settings[key] = environment[key];
   return settings;

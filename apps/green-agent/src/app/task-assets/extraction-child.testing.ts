@@ -7,10 +7,9 @@
 //                                   "failed <code>"; on SIGTERM it waits for the task as the tasks service does
 import 'reflect-metadata';
 import { Inject, Injectable, Module, type BeforeApplicationShutdown } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
-import { validateEnvironment } from '@arvo-rca/a2a-protocol';
-import { GreenEnvironment } from '../green-environment';
+import { AppConfigModule } from '@arvo-rca/a2a-protocol';
+import { GreenConfig } from '../green-config';
 import { ArchiveExtractor } from './archive-extractor';
 import { TaskAssetsError } from './task-assets.errors';
 import { TaskAssetsModule } from './task-assets.module';
@@ -37,7 +36,7 @@ class TaskRunner implements BeforeApplicationShutdown {
 }
 
 @Module({
-  imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment(GreenEnvironment) }), TaskAssetsModule],
+  imports: [AppConfigModule.forRoot(GreenConfig, { ignoreEnvFile: true }), TaskAssetsModule],
   providers: [TaskRunner],
 })
 class ChildModule {}

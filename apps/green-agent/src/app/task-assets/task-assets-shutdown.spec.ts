@@ -1,11 +1,10 @@
-import { ConfigModule } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateEnvironment } from '@arvo-rca/a2a-protocol';
-import { GreenEnvironment } from '../green-environment';
+import { AppConfigModule } from '@arvo-rca/a2a-protocol';
+import { GreenConfig } from '../green-config';
 import { ArchiveExtractor } from './archive-extractor';
 import { ExtractionChild } from './extraction-process.testing';
 import { FAST_TMP, snapshot } from './hostile-scene.testing';
@@ -90,7 +89,7 @@ describe('TaskAssetsService at shutdown', () => {
   it('stops it when the Nest application closes, the way SIGTERM closes it', async () => {
     Object.assign(process.env, { TMP_DIR: tmpDir, CACHE_DIR: join(root, 'cache'), ARVO_DATA_URL: mirror });
     const moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment(GreenEnvironment) }), TaskAssetsModule],
+      imports: [AppConfigModule.forRoot(GreenConfig, { ignoreEnvFile: true }), TaskAssetsModule],
     }).compile();
     const outside = await snapshot(root);
     const preparing: Promise<PreparedTask> = moduleRef.get(TaskAssetsService).prepare('arvo:1');

@@ -1,10 +1,9 @@
-import { ConfigModule } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { validateEnvironment } from '@arvo-rca/a2a-protocol';
-import { GreenEnvironment } from '../green-environment';
+import { AppConfigModule } from '@arvo-rca/a2a-protocol';
+import { GreenConfig } from '../green-config';
 import { taskAssetsOptionsFrom } from './task-assets.options';
 import { TaskAssetsModule } from './task-assets.module';
 import { TaskAssetsService } from './task-assets.service';
@@ -27,7 +26,7 @@ describe('TaskAssetsModule', () => {
   it('provides a TaskAssetsService configured from TMP_DIR, CACHE_DIR and SAMPLES_DIR', async () => {
     Object.assign(process.env, { TMP_DIR: join(root, 'tmp'), CACHE_DIR: join(root, 'cache'), SAMPLES_DIR });
     const moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment(GreenEnvironment) }), TaskAssetsModule],
+      imports: [AppConfigModule.forRoot(GreenConfig, { ignoreEnvFile: true }), TaskAssetsModule],
     }).compile();
     try {
       const task = await moduleRef.get(TaskAssetsService).prepare('sample:1');
@@ -43,7 +42,7 @@ describe('TaskAssetsModule', () => {
   it('refuses a task archive past ARCHIVE_MAX_ENTRIES as configured', async () => {
     Object.assign(process.env, { TMP_DIR: join(root, 'tmp'), CACHE_DIR: join(root, 'cache'), SAMPLES_DIR, ARCHIVE_MAX_ENTRIES: '3' });
     const moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validate: validateEnvironment(GreenEnvironment) }), TaskAssetsModule],
+      imports: [AppConfigModule.forRoot(GreenConfig, { ignoreEnvFile: true }), TaskAssetsModule],
     }).compile();
     try {
       await expect(moduleRef.get(TaskAssetsService).prepare('sample:1')).rejects.toThrow(
@@ -56,7 +55,7 @@ describe('TaskAssetsModule', () => {
   });
 
   it('knows the arvo and sample sources, with the data set URL and the samples folder by default', () => {
-    const options = taskAssetsOptionsFrom(new GreenEnvironment());
+    const options = taskAssetsOptionsFrom(new GreenConfig());
 
     expect(options.sources).toEqual([
       { name: 'arvo', base: 'https://huggingface.co/datasets/sunblaze-ucb/cybergym/resolve/main/data/arvo', imageTemplate: 'n132/arvo:{id}-vul' },

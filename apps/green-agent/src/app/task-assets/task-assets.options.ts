@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { currentOwner, formatOwnerId } from '@arvo-rca/arvo-docker';
 import { ProcessTable } from '@arvo-rca/common';
-import type { GreenEnvironment } from '../green-environment';
+import type { GreenConfig } from '../green-config';
 import type { ArchiveLimits } from './archive-limits';
 import type { DownloadPolicy } from './file-downloader';
 import type { TaskSourceConfig } from './task-source';
@@ -27,7 +27,7 @@ export interface TaskAssetsOptions {
 export const TASK_ASSETS_OPTIONS = 'TASK_ASSETS_OPTIONS';
 
 /** The sources every green agent knows; another source is one more entry here. */
-export function taskSources(env: Pick<GreenEnvironment, 'ARVO_DATA_URL' | 'SAMPLES_DIR'>): TaskSourceConfig[] {
+export function taskSources(env: Pick<GreenConfig, 'ARVO_DATA_URL' | 'SAMPLES_DIR'>): TaskSourceConfig[] {
   return [
     { name: 'arvo', base: env.ARVO_DATA_URL, imageTemplate: 'n132/arvo:{id}-vul' },
     { name: 'sample', base: env.SAMPLES_DIR, imageTemplate: 'arvo-rca-sample:{id}-vul' },
@@ -36,7 +36,7 @@ export function taskSources(env: Pick<GreenEnvironment, 'ARVO_DATA_URL' | 'SAMPL
 
 /** Relative directories are taken from the working directory, as the other path variables are. */
 export function taskAssetsOptionsFrom(
-  env: Pick<GreenEnvironment, 'TMP_DIR' | 'CACHE_DIR' | 'ARVO_DATA_URL' | 'SAMPLES_DIR' | 'ARCHIVE_MAX_BYTES' | 'ARCHIVE_MAX_ENTRIES' | 'ARCHIVE_MAX_FILE_BYTES'>,
+  env: Pick<GreenConfig, 'TMP_DIR' | 'CACHE_DIR' | 'ARVO_DATA_URL' | 'SAMPLES_DIR' | 'ARCHIVE_MAX_BYTES' | 'ARCHIVE_MAX_ENTRIES' | 'ARCHIVE_MAX_FILE_BYTES'>,
 ): TaskAssetsOptions {
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
   const archiveLimits: ArchiveLimits = { maxBytes: env.ARCHIVE_MAX_BYTES, maxEntries: env.ARCHIVE_MAX_ENTRIES, maxFileBytes: env.ARCHIVE_MAX_FILE_BYTES };

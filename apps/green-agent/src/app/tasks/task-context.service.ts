@@ -3,14 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/arvo-docker';
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import { taskLogFileName, WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type PreparingTask, type TaskRef } from '../task-assets';
-import type { GreenEnvironment } from '../green-environment';
+import { GreenConfig } from '../green-config';
 import { TaskContext, type FinishReason } from './task-context';
 import type { TaskProgress } from './task-progress';
 import { SolverConversation } from './solver-conversation';
@@ -78,7 +77,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
     @Inject(SANDBOX_FACTORY) private readonly sandboxes: SandboxFactory,
     private readonly groundTruth: GroundTruthExtractor,
     private readonly peers: A2aClientFactory,
-    private readonly config: ConfigService<GreenEnvironment, true>,
+    @Inject(GreenConfig) private readonly config: GreenConfig,
     private readonly logging: WinstonLoggerFactory,
   ) {}
 
@@ -257,7 +256,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
   /** Sends the task to the solver and waits for the first of: finished, solver done, time limit. */
   private async handOver(context: TaskContext, prepared: PreparedTask, to: { solverUrl: string; shownKey: string }, log: (line: string) => void): Promise<FinishReason> {
     const { solverUrl } = to;
-    const limitMs = this.config.get('TASK_TIMEOUT_S', { infer: true }) * 1000;
+    const limitMs = this.config.TASK_TIMEOUT_S * 1000;
     const description = renderTaskDescription(this.template, {
       taskKey: to.shownKey,
       errorPath: `/workspace/${basename(prepared.errorReportPath)}`,

@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { ArvoDockerModule, sandboxOptionsFromConfig } from '@arvo-rca/arvo-docker';
+import { ArvoDockerModule } from '@arvo-rca/arvo-docker';
 import { GroundTruthExtractor } from '@arvo-rca/rca-eval';
+import { GreenConfig } from '../green-config';
 import { TaskAssetsModule } from '../task-assets';
+import { sandboxOptionsOf } from './sandbox-options';
 import { TaskContextService } from './task-context.service';
 
 /** Everything a task needs: assets, sandboxes and the judge's ground truth (the solver's client comes from the global A2aModule). */
 @Module({
   imports: [
     TaskAssetsModule,
-    ArvoDockerModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => sandboxOptionsFromConfig(config) }),
+    ArvoDockerModule.forRootAsync({ inject: [GreenConfig], useFactory: sandboxOptionsOf }),
   ],
   providers: [
     TaskContextService,

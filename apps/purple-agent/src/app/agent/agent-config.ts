@@ -1,4 +1,4 @@
-import type { PurpleEnvironment } from '../purple-environment';
+import type { PurpleConfig } from '../purple-config';
 
 /** The loop's limits and observation sizes; every limit is off at 0. */
 export interface AgentConfig {
@@ -28,7 +28,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = Object.freeze({
   outputTailChars: 5_000,
 });
 
-export function agentConfigFrom(env: Pick<PurpleEnvironment, 'STEP_LIMIT' | 'COST_LIMIT' | 'WALL_TIME_LIMIT_S' | 'FORMAT_ERROR_LIMIT'>): AgentConfig {
+export function agentConfigFrom(env: Pick<PurpleConfig, 'STEP_LIMIT' | 'COST_LIMIT' | 'WALL_TIME_LIMIT_S' | 'FORMAT_ERROR_LIMIT'>): AgentConfig {
   return {
     ...DEFAULT_AGENT_CONFIG,
     stepLimit: env.STEP_LIMIT,

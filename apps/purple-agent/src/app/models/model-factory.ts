@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { PurpleEnvironment } from '../purple-environment';
+import type { PurpleConfig } from '../purple-config';
 import { AnthropicModel } from './anthropic-model';
 import { BaselineModel } from './baseline-model';
 import { ModelCallError } from './model-errors';
@@ -10,7 +10,7 @@ import { DEFAULT_RETRY_POLICY } from './retry-policy';
 import { parseScript, ScriptedModel, type ScriptedReply } from './scripted-model';
 
 export type ModelSettings = Pick<
-  PurpleEnvironment,
+  PurpleConfig,
   | 'MODEL'
   | 'MODEL_SCRIPT_FILE'
   | 'ANTHROPIC_API_KEY'

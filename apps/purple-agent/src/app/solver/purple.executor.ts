@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
@@ -7,7 +6,7 @@ import { A2aClientFactory, formatSolverExit, formatTaskKey, parseTaskRequest, TA
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import type { AgentResult } from '../agent/agent-types';
 import type { TaskEnvironment } from '../agent/task-environment';
-import type { PurpleEnvironment } from '../purple-environment';
+import { PurpleConfig } from '../purple-config';
 import { GreenTaskEnvironment } from './green-task-environment';
 import { CancellableEnvironment } from './cancellable-environment';
 import { ReplyChannel, type RunReporter } from './reply-channel';
@@ -38,7 +37,7 @@ export class PurpleExecutor implements AgentExecutor {
   constructor(
     private readonly solver: TaskSolver,
     private readonly peers: A2aClientFactory,
-    @Inject(ConfigService) private readonly config: ConfigService<PurpleEnvironment, true>,
+    @Inject(PurpleConfig) private readonly config: PurpleConfig,
     private readonly logging: WinstonLoggerFactory,
   ) {}
 
@@ -52,8 +51,8 @@ export class PurpleExecutor implements AgentExecutor {
       return current.channel.turnClosed();
     }
     if (current) return events.reply('This context already has a task running; one task per context.');
-    const greenUrl = this.config.get('GREEN_AGENT_URL', { infer: true });
-    const answerDeadlineMs = this.config.get('GREEN_CALL_TIMEOUT_S', { infer: true }) * 1000;
+    const greenUrl = this.config.GREEN_AGENT_URL;
+    const answerDeadlineMs = this.config.GREEN_CALL_TIMEOUT_S * 1000;
     const channel = greenUrl ? undefined : new ReplyChannel(events, answerDeadlineMs);
     const run: ContextRun = { channel, cancel: new AbortController(), taskIds: new Set([taskId]) };
     this.runs.set(contextId, run);

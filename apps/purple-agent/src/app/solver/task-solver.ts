@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { agentConfigFrom, type AgentConfig } from '../agent/agent-config';
 import { AgentTemplates } from '../agent/agent-templates';
 import type { AgentResult, AgentTask, StepProgress } from '../agent/agent-types';
@@ -8,7 +7,7 @@ import type { TaskEnvironment } from '../agent/task-environment';
 import { trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
 import { ModelFactory } from '../models/model-factory';
 import { UsageTotals } from '../models/usage';
-import type { PurpleEnvironment } from '../purple-environment';
+import { PurpleConfig } from '../purple-config';
 import { RUN_LOG_DIR } from './solver.tokens';
 
 /** Runs one DefaultAgent on a task, in whatever environment the task's commands go to. */
@@ -22,14 +21,9 @@ export class TaskSolver {
     private readonly trajectories: TrajectoryWriter,
     private readonly processUsage: UsageTotals,
     @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
-    @Inject(ConfigService) config: ConfigService<PurpleEnvironment, true>,
+    @Inject(PurpleConfig) config: PurpleConfig,
   ) {
-    this.limits = agentConfigFrom({
-      STEP_LIMIT: config.get('STEP_LIMIT', { infer: true }),
-      COST_LIMIT: config.get('COST_LIMIT', { infer: true }),
-      WALL_TIME_LIMIT_S: config.get('WALL_TIME_LIMIT_S', { infer: true }),
-      FORMAT_ERROR_LIMIT: config.get('FORMAT_ERROR_LIMIT', { infer: true }),
-    });
+    this.limits = agentConfigFrom(config);
   }
 
   get modelName(): string {

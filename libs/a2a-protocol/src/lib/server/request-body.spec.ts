@@ -2,11 +2,12 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aModule } from '../a2a.module';
 import { buildAgentCard } from '../agent-card';
+import { AppConfig } from '../app-config';
+import { AppConfigModule } from '../app-config.module';
 import { EchoExecutor } from '../testing/echo-executor.testing';
 import { fillerStream, postRaw, readJson } from '../testing/http.testing';
 import { startTestAgent, type TestAgent } from '../testing/test-agent.testing';
@@ -121,7 +122,7 @@ describe('the body limit of an agent app', () => {
   it('is A2A_MAX_BODY_BYTES from the configuration', async () => {
     @Module({
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ A2A_MAX_BODY_BYTES: 100_000 })] }),
+        AppConfigModule.of(Object.assign(new AppConfig(), { A2A_MAX_BODY_BYTES: 100_000 })),
         A2aModule.forRoot({ card: { useFactory: () => buildAgentCard({ name: 'limits', description: 'd', version: '0', url: 'http://127.0.0.1:1/', skills: [] }) }, executor: EchoExecutor }),
       ],
     })

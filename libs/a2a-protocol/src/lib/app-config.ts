@@ -1,4 +1,3 @@
-import type { ConfigService } from '@nestjs/config';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { DEFAULT_MAX_BODY_BYTES } from './server/a2a-server.tokens';
 
@@ -6,7 +5,7 @@ const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The variables every agent reads; each app's configuration class extends this one. */
-export class AgentEnvironment {
+export class AppConfig {
   @IsString()
   HOST: string = '127.0.0.1';
 
@@ -40,13 +39,8 @@ export class AgentEnvironment {
 }
 
 /** The URL peers use: the card URL when given, else this agent's own address. */
-export function publicUrl(env: Pick<AgentEnvironment, 'HOST' | 'PORT' | 'CARD_URL'>): string {
+export function publicUrl(env: Pick<AppConfig, 'HOST' | 'PORT' | 'CARD_URL'>): string {
   if (env.CARD_URL) return env.CARD_URL;
   const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   return `http://${host}:${env.PORT}/`;
-}
-
-/** The public URL from an agent's validated configuration. */
-export function publicUrlOf(config: ConfigService<AgentEnvironment, true>): string {
-  return publicUrl({ HOST: config.get('HOST', { infer: true }), PORT: config.get('PORT', { infer: true }), CARD_URL: config.get('CARD_URL', { infer: true }) });
 }

@@ -3,8 +3,8 @@ import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 
 /**
- * A validate function for `ConfigModule.forRoot`: turns the raw environment into the app's typed
- * configuration class, or throws one error that lists every bad variable at once.
+ * Turns the raw environment into the app's typed configuration class, or throws one error that lists
+ * every bad variable at once (`AppConfigModule` runs it once, at boot).
  */
 export function validateEnvironment<T extends object>(schema: ClassConstructor<T>): (raw: Record<string, unknown>) => T {
   return (raw) => {

@@ -1,8 +1,12 @@
 import { IsInt, IsJSON, IsNumber, IsOptional, IsString, IsUrl, Matches, Min } from 'class-validator';
-import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
+import { AppConfig } from '@arvo-rca/a2a-protocol';
+import { DEFAULT_AGENT_CONFIG } from './agent/agent-config';
 
-/** The purple agent's configuration; `.env.example` documents each variable. */
-export class PurpleEnvironment extends AgentEnvironment {
+/**
+ * The purple agent's configuration, validated once at boot and injected as it is; `.env.example`
+ * documents each variable. The loop's limits default to the loop's own defaults.
+ */
+export class PurpleConfig extends AppConfig {
   override PORT: number = 9019;
 
   // Set: callback mode, commands go to this green agent as messages of their own. Unset (the default, and
@@ -63,20 +67,20 @@ export class PurpleEnvironment extends AgentEnvironment {
 
   @IsInt()
   @Min(0)
-  STEP_LIMIT: number = 60;
+  STEP_LIMIT: number = DEFAULT_AGENT_CONFIG.stepLimit;
 
   @IsNumber()
   @Min(0)
-  COST_LIMIT: number = 2.0;
+  COST_LIMIT: number = DEFAULT_AGENT_CONFIG.costLimit;
 
   @IsInt()
   @Min(0)
-  WALL_TIME_LIMIT_S: number = 1800;
+  WALL_TIME_LIMIT_S: number = DEFAULT_AGENT_CONFIG.wallTimeLimitS;
 
   // Consecutive replies without exactly one bash block before the run ends with FormatError.
   @IsInt()
   @Min(0)
-  FORMAT_ERROR_LIMIT: number = 3;
+  FORMAT_ERROR_LIMIT: number = DEFAULT_AGENT_CONFIG.formatErrorLimit;
 
   // Prompt templates (system.md, instance.md ...); the bundled ones by default.
   @IsOptional()

@@ -1,13 +1,15 @@
 import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
-import { AgentEnvironment } from '@arvo-rca/a2a-protocol';
-import { defaultContainerCpus } from '@arvo-rca/arvo-docker';
+import { AppConfig } from '@arvo-rca/a2a-protocol';
+import { DEFAULT_SANDBOX_OPTIONS, SANDBOX_CHOICES, type SandboxChoice } from '@arvo-rca/arvo-docker';
 import { DEFAULT_ARCHIVE_LIMITS } from './task-assets/archive-limits';
 
-const SANDBOXES = ['auto', 'docker', 'local', 'local-unsafe'] as const;
-export type SandboxChoice = (typeof SANDBOXES)[number];
+const GIB = 1024 ** 3;
 
-/** The green agent's configuration; `.env.example` documents each variable. */
-export class GreenEnvironment extends AgentEnvironment {
+/**
+ * The green agent's configuration, validated once at boot and injected as it is; `.env.example`
+ * documents each variable. The sandbox's and the archives' defaults live with them and are read here.
+ */
+export class GreenConfig extends AppConfig {
   override PORT: number = 9009;
 
   @IsUrl({ require_tld: false, require_protocol: true })
@@ -42,16 +44,16 @@ export class GreenEnvironment extends AgentEnvironment {
   @Min(0)
   ARCHIVE_MAX_FILE_BYTES: number = DEFAULT_ARCHIVE_LIMITS.maxFileBytes;
 
-  @IsIn(SANDBOXES)
+  @IsIn(SANDBOX_CHOICES)
   SANDBOX: SandboxChoice = 'auto';
 
   @IsInt()
   @Min(1)
-  COMMAND_TIMEOUT_S: number = 120;
+  COMMAND_TIMEOUT_S: number = DEFAULT_SANDBOX_OPTIONS.commandTimeoutS;
 
   @IsInt()
   @Min(1)
-  TASK_TIMEOUT_S: number = 3600;
+  TASK_TIMEOUT_S: number = DEFAULT_SANDBOX_OPTIONS.taskTimeoutS;
 
   /**
    * Whether the solver of an assessment sees opaque task ids (`task:3f9a2c1b`, `/workspace/error.txt`)
@@ -68,22 +70,22 @@ export class GreenEnvironment extends AgentEnvironment {
 
   @IsInt()
   @Min(1024)
-  MAX_OUTPUT_BYTES: number = 100 * 1024;
+  MAX_OUTPUT_BYTES: number = DEFAULT_SANDBOX_OPTIONS.maxOutputBytes;
 
   @Matches(/^\d+[kmg]?$/i, { message: 'CONTAINER_MEMORY must be a size such as 4g or 512m' })
-  CONTAINER_MEMORY: string = '4g';
+  CONTAINER_MEMORY: string = `${DEFAULT_SANDBOX_OPTIONS.memoryBytes / GIB}g`;
 
   @IsInt()
   @Min(16)
-  CONTAINER_PIDS: number = 1024;
+  CONTAINER_PIDS: number = DEFAULT_SANDBOX_OPTIONS.pids;
 
   /** Unset, half the machine's CPUs, between 1 and 2. */
   @IsNumber()
   @IsPositive()
-  CONTAINER_CPUS: number = defaultContainerCpus();
+  CONTAINER_CPUS: number = DEFAULT_SANDBOX_OPTIONS.cpus;
 
   @Matches(/^\d+[kmg]?$/i, { message: 'CONTAINER_DISK must be a size such as 20g or 512m' })
-  CONTAINER_DISK: string = '20g';
+  CONTAINER_DISK: string = `${DEFAULT_SANDBOX_OPTIONS.diskBytes / GIB}g`;
 
   /** Containers started or removed at once; unset, one per CPU. */
   @IsOptional()

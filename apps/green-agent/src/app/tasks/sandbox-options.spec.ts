@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { DEFAULT_SANDBOX_OPTIONS, resolveSandboxOptions } from '@arvo-rca/arvo-docker';
+import { validateEnvironment } from '@arvo-rca/a2a-protocol';
+import { GreenConfig } from '../green-config';
+import { sandboxOptionsOf } from './sandbox-options';
+
+const configOf = validateEnvironment(GreenConfig);
+
+describe("the sandboxes' options", () => {
+  it("are read from the green agent's configuration, CACHE_DIR being private", () => {
+    const config = configOf({
+      SANDBOX: 'docker',
+      TMP_DIR: '/tmp/rcabench',
+      CACHE_DIR: '/var/cache/arvo-rca',
+      COMMAND_TIMEOUT_S: '30',
+      TASK_TIMEOUT_S: '900',
+      MAX_OUTPUT_BYTES: '4096',
+      CONTAINER_MEMORY: '2g',
+      CONTAINER_DISK: '50g',
+      CONTAINER_PIDS: '256',
+      CONTAINER_CPUS: '1.5',
+      SANDBOX_START_CONCURRENCY: '3',
+    });
+
+    expect(resolveSandboxOptions(sandboxOptionsOf(config))).toEqual({
+      ...DEFAULT_SANDBOX_OPTIONS,
+      sandbox: 'docker',
+      tmpDir: '/tmp/rcabench',
+      privatePaths: ['/var/cache/arvo-rca'],
+      commandTimeoutS: 30,
+      taskTimeoutS: 900,
+      maxOutputBytes: 4096,
+      memoryBytes: 2 * 1024 ** 3,
+      diskBytes: 50 * 1024 ** 3,
+      pids: 256,
+      cpus: 1.5,
+      // Given, the start pacing is held there; unset, it adapts to the engine from one per CPU.
+      startConcurrency: 3,
+      startPacing: 'fixed',
+    });
+  });
+
+  it("are the sandboxes' own defaults for variables that are not set, the cache kept private", () => {
+    expect(resolveSandboxOptions(sandboxOptionsOf(configOf({})))).toEqual({
+      ...DEFAULT_SANDBOX_OPTIONS,
+      privatePaths: [resolve('.cache/arvo-rca')],
+    });
+  });
+});
