@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { ArvoDockerEnvironment, DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
+import { DockerSandbox, DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
 
@@ -84,7 +84,7 @@ async function burst(factory: DockerSandboxFactory, workspaces: string[]): Promi
   try {
     await Promise.all(sandboxes.map((sandbox) => sandbox.start()));
     const ms = elapsedMs(started);
-    return { ms, breakdowns: sandboxes.flatMap((sandbox) => (sandbox instanceof ArvoDockerEnvironment && sandbox.startBreakdown ? [sandbox.startBreakdown] : [])) };
+    return { ms, breakdowns: sandboxes.flatMap((sandbox) => (sandbox instanceof DockerSandbox && sandbox.startBreakdown ? [sandbox.startBreakdown] : [])) };
   } finally {
     await factory.stopAll();
   }

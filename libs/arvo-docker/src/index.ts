@@ -27,9 +27,9 @@ export {
 export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions } from './lib/arvo-docker.module';
 export { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from './lib/sandbox-tokens';
 export { createSandboxFactory, DockerSandboxFactory, LocalSandboxFactory, type SandboxFactoryDeps } from './lib/sandbox-factory';
-export { ArvoDockerEnvironment, type DockerSandboxContext } from './lib/docker-environment';
+export { DockerSandbox, type DockerSandboxContext } from './lib/docker-sandbox';
 export { describeStart, type StartBreakdown, type StartPhase } from './lib/start-breakdown';
-export { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation, type LocalSandboxContext } from './lib/local-environment';
+export { LocalSandbox, NO_ISOLATION_WARNING, type LocalIsolation, type LocalSandboxContext } from './lib/local-sandbox';
 export { bubblewrapWorks, probeBubblewrap, type BubblewrapProbe } from './lib/bubblewrap';
 export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
 export { BUILD_CAPABILITIES, containerName, taskContainerSpec } from './lib/container-spec';

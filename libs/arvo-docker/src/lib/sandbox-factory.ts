@@ -3,11 +3,11 @@ import type { ProcessTable } from '@arvo-rca/common';
 import { probeBubblewrap } from './bubblewrap';
 import { removeContainer } from './container-removal';
 import { engineAnswers } from './docker-client';
-import { ArvoDockerEnvironment } from './docker-environment';
+import { DockerSandbox } from './docker-sandbox';
 import { createEngineGate, type EngineGate } from './engine-gate';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
-import { ArvoLocalEnvironment, NO_ISOLATION_WARNING, type LocalIsolation } from './local-environment';
+import { LocalSandbox, NO_ISOLATION_WARNING, type LocalIsolation } from './local-sandbox';
 import type { Sandbox, SandboxFactory, SandboxSpec } from './sandbox';
 import { chooseSandbox } from './sandbox-choice';
 import type { SandboxOptions } from './sandbox-options';
@@ -51,7 +51,7 @@ export class DockerSandboxFactory implements SandboxFactory {
 
   create(spec: SandboxSpec): Sandbox {
     const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, engineGate: this.engineGate, storageLimits: this.storageLimits, onStopped: this.forget };
-    const sandbox = new ArvoDockerEnvironment(context, spec);
+    const sandbox = new DockerSandbox(context, spec);
     this.live.add(sandbox);
     return sandbox;
   }
@@ -80,7 +80,7 @@ export class LocalSandboxFactory implements SandboxFactory {
   ) {}
 
   create(spec: SandboxSpec): Sandbox {
-    const sandbox = new ArvoLocalEnvironment(
+    const sandbox = new LocalSandbox(
       {
         isolation: this.isolation,
         options: this.options,

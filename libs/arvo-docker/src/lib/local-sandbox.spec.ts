@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
 import { describeWithBubblewrap } from './bubblewrap-gate.testing';
 import type { LocalIsolation } from './local-command';
-import { NO_ISOLATION_WARNING } from './local-environment';
+import { NO_ISOLATION_WARNING } from './local-sandbox';
 import type { Sandbox } from './sandbox';
 import { LocalSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from './sandbox-fixtures.testing';
@@ -53,7 +53,7 @@ interface LocalFixture {
 
 function describeLocal(isolation: LocalIsolation, body: (fixture: LocalFixture) => void): void {
   const describeIn = isolation === 'bwrap' ? describeWithBubblewrap : describe;
-  describeIn(`ArvoLocalEnvironment (${isolation})`, () => {
+  describeIn(`LocalSandbox (${isolation})`, () => {
     let root: string;
     let workspace: string;
     let cache: string;

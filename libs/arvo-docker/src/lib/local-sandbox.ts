@@ -33,7 +33,7 @@ export interface LocalSandboxContext {
  * bubblewrap sandbox of its own (see bubblewrap.ts), or as plain processes where the user opted into
  * that (SANDBOX=local-unsafe), with `/workspace` in commands mapped to the host folder.
  */
-export class ArvoLocalEnvironment implements Sandbox {
+export class LocalSandbox implements Sandbox {
   readonly kind = 'local' as const;
   readonly name: string;
   private readonly guard: CommandGuard;

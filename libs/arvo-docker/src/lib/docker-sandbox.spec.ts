@@ -21,7 +21,7 @@ function completed(outcome: ExecOutcome): { returnCode: number; output: string }
   return { returnCode: outcome.returnCode, output: outcome.output };
 }
 
-describeWithDocker('ArvoDockerEnvironment, a task container on a sample image', () => {
+describeWithDocker('DockerSandbox, a task container on a sample image', () => {
   const docker = createDockerClient();
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
   let root: string;

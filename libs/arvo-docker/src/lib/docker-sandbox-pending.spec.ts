@@ -8,7 +8,7 @@ import { describeWithDocker } from './docker-gate.testing';
 import { ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
 import type { ExecOutcome, PendingWorkspace } from './sandbox';
-import { ArvoDockerEnvironment } from './docker-environment';
+import { DockerSandbox } from './docker-sandbox';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from './sandbox-fixtures.testing';
 import { resolveSandboxOptions } from './sandbox-options';
@@ -38,7 +38,7 @@ async function tarOf(dir: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-describeWithDocker('ArvoDockerEnvironment with a workspace still being laid out', () => {
+describeWithDocker('DockerSandbox with a workspace still being laid out', () => {
   const docker = createDockerClient();
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
   let root: string;
@@ -82,7 +82,7 @@ describeWithDocker('ArvoDockerEnvironment with a workspace still being laid out'
     expect(output(await sandbox.exec('find src-vul | sort; readlink src-vul/p/inc; cat src-vul/p/inc/p.h 1_error.txt; ls shared | wc -l'))).toBe(
       'src-vul\nsrc-vul/p\nsrc-vul/p/inc\nsrc-vul/p/include\nsrc-vul/p/include/p.h\ninclude\n#define P 1\nERROR: AddressSanitizer: heap-buffer-overflow\n0\n',
     );
-    expect((sandbox as ArvoDockerEnvironment).startBreakdown?.tree).toBeGreaterThan(0);
+    expect((sandbox as DockerSandbox).startBreakdown?.tree).toBeGreaterThan(0);
     await sandbox.stop();
   }, 60_000);
 

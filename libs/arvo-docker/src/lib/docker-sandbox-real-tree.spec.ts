@@ -27,7 +27,7 @@ function output(outcome: ExecOutcome): string {
 
 // systemd 252.39 as upstream released it (tools/samples/real-task.sh): 4,997 files, 77 symbolic links
 // (relative ones, and `test/testdata -> .`), 174 binary files, 80 MB.
-describeWithRealTree('systemd', 'ArvoDockerEnvironment on a real tree (systemd 252.39)', () => {
+describeWithRealTree('systemd', 'DockerSandbox on a real tree (systemd 252.39)', () => {
   describeWithDocker('a task container with the tree copied in', () => {
     const docker = createDockerClient();
     const owner = formatOwnerId(currentOwner(new ProcessTable()));

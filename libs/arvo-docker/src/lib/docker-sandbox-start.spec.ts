@@ -29,7 +29,7 @@ async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-describeWithDocker('ArvoDockerEnvironment, starting and stopping', () => {
+describeWithDocker('DockerSandbox, starting and stopping', () => {
   const docker = createDockerClient();
   /** The container's process count, as the engine's stats give it. */
   const processCount = async (name: string): Promise<number> =>

@@ -50,7 +50,7 @@ interface Startup {
 const RESTART_NOTE = 'every process of the task was ended (its sandbox was restarted; its files are as they were)';
 
 /** A task's sandbox in its own hardened Docker container (README, Sandbox guarantees). */
-export class ArvoDockerEnvironment implements Sandbox {
+export class DockerSandbox implements Sandbox {
   readonly kind = 'docker' as const;
   readonly name: string;
   private container: Docker.Container | undefined;
