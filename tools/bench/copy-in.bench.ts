@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type Docker from 'dockerode';
+import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec } from '@arvo-rca/arvo-docker';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
@@ -41,7 +42,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
   const tree = execFileSync('bash', [join(root, 'tools', 'bench', 'real-tree.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-copy-'));
   const archive = join(scratch, 'repo-vul.tar');
-  execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},src-vul/${basename(tree)},`, '-cf', archive, basename(tree)]);
+  execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},${SOURCE_TREE}/${basename(tree)},`, '-cf', archive, basename(tree)]);
   const factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
   const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[] };
   try {
@@ -78,12 +79,12 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
 
 /** The floor: a running container, and the workspace put in with one bare archive API call; the call alone is timed. */
 export async function bareArchiveCopy(docker: Docker, workspace: string): Promise<number> {
-  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: '/workspace', HostConfig: { Init: true, NetworkMode: 'none' } });
+  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: WORKSPACE, HostConfig: { Init: true, NetworkMode: 'none' } });
   try {
     await container.start();
     const tar = spawn('tar', ['-C', workspace, '-c', '-f', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const started = process.hrtime.bigint();
-    await container.putArchive(tar.stdout, { path: '/workspace' });
+    await container.putArchive(tar.stdout, { path: WORKSPACE });
     return elapsedMs(started);
   } finally {
     await container.remove({ force: true });
@@ -92,8 +93,8 @@ export async function bareArchiveCopy(docker: Docker, workspace: string): Promis
 
 function prepareWorkspace(scratch: string, archive: string): string {
   const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
-  mkdirSync(join(workspace, 'shared'), { recursive: true });
-  writeFileSync(join(workspace, '1_error.txt'), 'ERROR: AddressSanitizer\n');
+  mkdirSync(join(workspace, SHARED_DIR), { recursive: true });
+  writeFileSync(join(workspace, errorReportName('1')), 'ERROR: AddressSanitizer\n');
   execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xf', archive]);
   return workspace;
 }

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { errorReportName, SHARED_DIR } from '@arvo-rca/common';
 import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, type Sandbox } from '@arvo-rca/arvo-docker';
 import { elapsedMs, median, percentile, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
@@ -82,8 +83,8 @@ function figures(n: number, address: string, times: Record<Way, number[]>): Remo
 
 async function startSandbox(factory: DockerSandboxFactory, scratch: string): Promise<Sandbox> {
   const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
-  mkdirSync(join(workspace, 'shared'), { recursive: true });
-  writeFileSync(join(workspace, '1_error.txt'), 'ERROR: AddressSanitizer\n');
+  mkdirSync(join(workspace, SHARED_DIR), { recursive: true });
+  writeFileSync(join(workspace, errorReportName('1')), 'ERROR: AddressSanitizer\n');
   const sandbox = factory.create({ task: 'bench:1', contextId: randomUUID(), image: sampleImageTag('1'), workspaceDir: workspace });
   await sandbox.start();
   return sandbox;

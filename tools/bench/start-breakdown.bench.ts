@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { errorReportName, SHARED_DIR, WORKSPACE } from '@arvo-rca/common';
 import { DockerSandbox, DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
@@ -106,7 +107,7 @@ async function bareStarts(docker: Docker, owner: string, workspaces: readonly st
         containers.push(container);
         await container.start();
         const tar = spawn('tar', ['-C', workspace, '-c', '-f', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-        await container.putArchive(tar.stdout, { path: '/workspace' });
+        await container.putArchive(tar.stdout, { path: WORKSPACE });
         if ((await dockerodeExec(container, ['true'])) !== 0) throw new Error('the first command of a bare start failed');
       }),
     );
@@ -130,8 +131,8 @@ function medianBreakdown(breakdowns: readonly StartBreakdown[]): StartBreakdown 
 /** A workspace as the green agent lays one out: sample 1's tree, its crash report, an empty shared folder. */
 function prepareWorkspace(root: string, scratch: string): string {
   const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
-  mkdirSync(join(workspace, 'shared'), { recursive: true });
-  writeFileSync(join(workspace, '1_error.txt'), 'ERROR: AddressSanitizer\n');
+  mkdirSync(join(workspace, SHARED_DIR), { recursive: true });
+  writeFileSync(join(workspace, errorReportName('1')), 'ERROR: AddressSanitizer\n');
   execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xzf', join(root, 'samples', '1', 'repo-vul.tar.gz')]);
   return workspace;
 }

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { create as createTar } from 'tar';
+import { SOURCE_TREE } from '@arvo-rca/common';
 import { runOneShot, sampleImageTag, type SampleManifest } from '@arvo-rca/arvo-docker';
 
 export const SAMPLES_DIR = join(__dirname, '..', '..', 'samples');
@@ -37,7 +38,7 @@ export async function writeArchive(sample: SampleManifest, samplesDir = SAMPLES_
       portable: true,
       noDirRecurse: true,
       mtime: ARCHIVE_MTIME,
-      prefix: 'src-vul',
+      prefix: SOURCE_TREE,
     },
     await archiveEntries(sample, samplesDir),
   );

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { SANDBOX_WORKSPACE } from './command-guard';
+import { WORKSPACE } from '@arvo-rca/common';
 
 // The host's system trees, read-only and as the host has them: on a merged-/usr host /bin and /lib are
 // links into /usr, elsewhere folders of their own.
@@ -38,7 +38,7 @@ export function bubblewrapArgs(workspaceDir: string, hidden: readonly string[]):
   return [
     ...systemView(),
     ...hidden.flatMap(cover),
-    ...['--bind', workspaceDir, SANDBOX_WORKSPACE, '--chdir', SANDBOX_WORKSPACE],
+    ...['--bind', workspaceDir, WORKSPACE, '--chdir', WORKSPACE],
     ...ISOLATION,
   ];
 }

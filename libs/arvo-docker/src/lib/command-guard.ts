@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { WORKSPACE } from '@arvo-rca/common';
 
-export const SANDBOX_WORKSPACE = '/workspace';
 
 export type GuardVerdict = { kind: 'run'; command: string } | { kind: 'rejected'; reason: string };
 
@@ -31,7 +31,7 @@ export class CommandGuard {
 
   /** Rewrites host paths of the workspace in `text` to the path the sandbox sees. */
   toSandboxPath(text: string): string {
-    return this.workspace.reduce((current, pattern) => current.replace(pattern, SANDBOX_WORKSPACE), text);
+    return this.workspace.reduce((current, pattern) => current.replace(pattern, WORKSPACE), text);
   }
 }
 

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
-import { SANDBOX_WORKSPACE } from './command-guard';
+import { WORKSPACE } from '@arvo-rca/common';
 import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER } from './labels';
 import type { SandboxOptions } from './sandbox-options';
 
@@ -48,7 +48,7 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
     Image: input.image,
     Entrypoint: ['sleep'],
     Cmd: [String(keepAliveS)],
-    WorkingDir: SANDBOX_WORKSPACE,
+    WorkingDir: WORKSPACE,
     Labels: { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId, [LABEL_TASK_FOLDER]: input.taskFolder },
     Tty: false,
     OpenStdin: false,

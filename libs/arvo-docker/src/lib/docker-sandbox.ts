@@ -2,7 +2,8 @@ import type Docker from 'dockerode';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CommandGuard, SANDBOX_WORKSPACE } from './command-guard';
+import { WORKSPACE } from '@arvo-rca/common';
+import { CommandGuard } from './command-guard';
 import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { containerName, taskContainerSpec } from './container-spec';
@@ -298,7 +299,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async openSession(container: Docker.Container): Promise<ShellSession> {
-    if (!this.session?.usable) this.session = await ShellSession.open(container, envList(NON_INTERACTIVE_ENV), SANDBOX_WORKSPACE);
+    if (!this.session?.usable) this.session = await ShellSession.open(container, envList(NON_INTERACTIVE_ENV), WORKSPACE);
     return this.session;
   }
 
@@ -322,7 +323,7 @@ export class DockerSandbox implements Sandbox {
       return this.runAside(container, prefix, text, onOutput, deadlineMs, false);
     }
     const env = envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker });
-    return runContainerExec(container, { cmd: [...prefix, text], env, workingDir: SANDBOX_WORKSPACE, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
+    return runContainerExec(container, { cmd: [...prefix, text], env, workingDir: WORKSPACE, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
   }
 
   /**

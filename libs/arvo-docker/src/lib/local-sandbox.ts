@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import type { ProcessTable } from '@arvo-rca/common';
+import { WORKSPACE, type ProcessTable } from '@arvo-rca/common';
 import { SANDBOX_PATH } from './bubblewrap';
-import { CommandGuard, SANDBOX_WORKSPACE } from './command-guard';
+import { CommandGuard } from './command-guard';
 import { containerName } from './container-spec';
 import { commandOutcome, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
 import { LocalCommand, type LocalIsolation } from './local-command';
@@ -87,9 +87,9 @@ export class LocalSandbox implements Sandbox {
 
   async readFile(path: string): Promise<Buffer> {
     this.checkRunning();
-    const inside = relative(SANDBOX_WORKSPACE, this.guard.toSandboxPath(path));
+    const inside = relative(WORKSPACE, this.guard.toSandboxPath(path));
     if (inside.startsWith('..') || isAbsolute(inside)) {
-      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: the local sandbox reads only under ${SANDBOX_WORKSPACE}`);
+      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: the local sandbox reads only under ${WORKSPACE}`);
     }
     // Resolved on the host, then checked: a symbolic link out of the workspace is not followed out.
     const root = await realpath(this.spec.workspaceDir);

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { SANDBOX_WORKSPACE } from './command-guard';
+import { WORKSPACE } from '@arvo-rca/common';
 import { HeadTailCap } from './output-cap';
 import { engineReason, SandboxError } from './sandbox-error';
 
@@ -23,7 +23,7 @@ export async function copyWorkspaceIn(container: Docker.Container, workspaceDir:
       reject(new SandboxError('WORKSPACE_COPY_FAILED', `copying the workspace in took longer than ${Math.round(deadlineMs / 1000)} s`));
     }, deadlineMs);
   });
-  const copy = container.putArchive(packer.output as NodeJS.ReadableStream, { path: SANDBOX_WORKSPACE }).catch((error: unknown) => {
+  const copy = container.putArchive(packer.output as NodeJS.ReadableStream, { path: WORKSPACE }).catch((error: unknown) => {
     packer.kill();
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the workspace: ${engineReason(error)}`, { cause: error });
   });
@@ -66,7 +66,7 @@ export async function copyTreeIn(container: Docker.Container, tar: Readable, dea
     tar.once('error', onError);
     tar.once('close', onClose);
   });
-  const copy = container.putArchive(tar as NodeJS.ReadableStream, { path: SANDBOX_WORKSPACE, abortSignal: abort.signal }).catch((error: unknown) => {
+  const copy = container.putArchive(tar as NodeJS.ReadableStream, { path: WORKSPACE, abortSignal: abort.signal }).catch((error: unknown) => {
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the source tree: ${engineReason(error)}`, { cause: error });
   });
   try {

@@ -1,6 +1,7 @@
 // When a predicted file is the ground-truth file: the original judge's lenient rule, kept for comparable scores.
+import { SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 
-const WORKSPACE_PREFIXES = ['./', '/', 'src-vul/', 'src/', 'workspace/'];
+const WORKSPACE_PREFIXES = ['./', '/', `${SOURCE_TREE}/`, 'src/', `${WORKSPACE.slice(1)}/`];
 
 /**
  * The path with `\` as `/` and the workspace prefixes (`./`, `/`, `src-vul/`, `src/`, `workspace/`, and the

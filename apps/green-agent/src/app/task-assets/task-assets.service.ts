@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { markTaskFolder } from '@arvo-rca/arvo-docker';
+import { errorReportName, SHARED_DIR, SOURCE_TREE } from '@arvo-rca/common';
 import { ArchiveExtractor } from './archive-extractor';
 import { ContentCache } from './content-cache';
 import type { AssetLog } from './download-progress';
@@ -50,8 +51,6 @@ export interface PreparingTask {
   prepared: Promise<PreparedTask>;
 }
 
-const SOURCE_TREE = 'src-vul';
-const SHARED_DIR = 'shared';
 const ignore: AssetLog = () => undefined;
 
 /** Turns a task id into a prepared task: files through the content cache, then a fresh workspace. */
@@ -133,7 +132,7 @@ export class TaskAssetsService {
     const folder = layout.neutralNames ? 'task_masked' : `${ref.source}_${ref.id}`;
     const taskRoot = join(this.options.tmpDir, `${folder}-${randomUUID()}`);
     const workspaceDir = join(taskRoot, 'workspace');
-    const errorReportPath = join(workspaceDir, layout.neutralNames ? 'error.txt' : `${ref.id}_error.txt`);
+    const errorReportPath = join(workspaceDir, errorReportName(layout.neutralNames ? null : ref.id));
     let removal: Promise<void> | undefined;
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
     const image = source.image(ref);

@@ -1,5 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { filesMatch, normalizeFilePath, readSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { RankedSpan, SourceExcerpt, Span } from '@arvo-rca/run-record';
 
@@ -7,6 +8,8 @@ import type { RankedSpan, SourceExcerpt, Span } from '@arvo-rca/run-record';
 const CONTEXT_LINES = 8;
 const MAX_EXCERPT_LINES = 400;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** The tree's prefix as a solver names its files inside the sandbox (`/workspace/src-vul/`). */
+const IN_SANDBOX_TREE = new RegExp(`^${WORKSPACE}/${SOURCE_TREE}/`);
 
 interface FileMarks {
   path: string;
@@ -43,7 +46,7 @@ export async function sourceExcerpts(srcVul: string, truth: GroundTruth, submiss
 async function readTreeFile(srcVul: string, project: string | null, path: string): Promise<string[] | undefined> {
   const root = await realpath(srcVul);
   // As the fix names it (from the project's folder), or as the solver did (`/workspace/src-vul/...`, `/src/<project>/...`).
-  const relative = path.replace(/^\/workspace\/src-vul\//, '').replace(/^\/src\//, '');
+  const relative = path.replace(IN_SANDBOX_TREE, '').replace(/^\/src\//, '');
   const names = [...new Set([relative, normalizeFilePath(path, project)])];
   const candidates = names.flatMap((name) => (project ? [join(srcVul, project, name), join(srcVul, name)] : [join(srcVul, name)]));
   for (const candidate of candidates) {

@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/arvo-docker';
+import { SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, LOC_JSON_PATH, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import { taskLogFileName, WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
@@ -134,7 +135,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
         evidence.crashReport = prepared.errorReport;
         evidence.fix = await readFile(prepared.groundTruthPath, 'utf8');
         // From the host's tree, which no solver command reaches before the handover.
-        const found = await this.groundTruth.fromPatch(evidence.fix, join(prepared.workspaceDir, 'src-vul'));
+        const found = await this.groundTruth.fromPatch(evidence.fix, join(prepared.workspaceDir, SOURCE_TREE));
         truth = found; // for a start that fails after it
         return { prepared, found };
       });
@@ -148,7 +149,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
         scope.run(() => log(`ending the task: ${detail}`));
         context?.finish('disk-limit');
       };
-      const pendingWorkspace = { ready: preparing.prepared.then(() => undefined), tree: tree && { folder: 'src-vul', tar: tree } };
+      const pendingWorkspace = { ready: preparing.prepared.then(() => undefined), tree: tree && { folder: SOURCE_TREE, tar: tree } };
       const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: preparing.image, workspaceDir: preparing.workspaceDir, pendingWorkspace, onProgress: log, onDiskLimit });
       context = new TaskContext(contextId, ref, taskKey, preparing.workspaceDir, sandbox, scope, progress);
       this.contexts.set(contextId, context);
@@ -167,7 +168,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       evidence.submission = finishReason === 'disk-limit' ? null : await this.readSubmission(context);
       const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(evidence.submission, truth);
       log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
-      evidence.sources = await sourceExcerpts(join(prepared.workspaceDir, 'src-vul'), truth, evidence.submission).catch((error: Error) => {
+      evidence.sources = await sourceExcerpts(join(prepared.workspaceDir, SOURCE_TREE), truth, evidence.submission).catch((error: Error) => {
         this.logger.warn(`no source excerpts for the record: ${error.message}`);
         return null;
       });
@@ -259,7 +260,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
     const limitMs = this.config.TASK_TIMEOUT_S * 1000;
     const description = renderTaskDescription(this.template, {
       taskKey: to.shownKey,
-      errorPath: `/workspace/${basename(prepared.errorReportPath)}`,
+      errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
       errorReport: prepared.errorReport,
       imageNote: context.sandbox.kind === 'docker' ? 'Inside this sandbox the original build tree is also at `/src`.' : '',
     });

@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { ERROR_REPORT_PATTERN, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { LOC_JSON_PATH, type LocJson } from '@arvo-rca/rca-eval';
 import {
   bugKind,
@@ -16,7 +17,7 @@ import {
 import type { ChatMessage, Model, ModelReply } from './model';
 import { NO_USAGE } from './usage';
 
-const TREE = '/workspace/src-vul';
+const TREE = `${WORKSPACE}/${SOURCE_TREE}`;
 const MAX_SPAN_LINES = 100;
 const SUBMIT = 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
 
@@ -47,9 +48,9 @@ export class BaselineModel implements Model {
 
   private readReport(messages: readonly ChatMessage[]): Action {
     // `/workspace/<id>_error.txt`, or `/workspace/error.txt` when the assessor hides the task's id.
-    const named = messages.map((message) => /\/workspace\/(?:[\w.-]+_)?error\.txt/.exec(message.content)?.[0]).find(Boolean);
+    const named = messages.map((message) => ERROR_REPORT_PATTERN.exec(message.content)?.[0]).find(Boolean);
     this.next = (output) => this.locateFiles(output);
-    return { thought: 'Read the sanitizer report to see which stack crashed and where.', command: `cat ${named ? quote(named) : '/workspace/*error.txt'}` };
+    return { thought: 'Read the sanitizer report to see which stack crashed and where.', command: `cat ${named ? quote(named) : `${WORKSPACE}/*error.txt`}` };
   }
 
   private locateFiles(report: string): Action {

@@ -1,5 +1,6 @@
 // Purple → green, about a running task: `execute: <command>` (one command per message) or
 // `[TASK FINISHED]`. Anything else is chatter the green agent answers with a hint.
+import { LOC_JSON_PATH } from '@arvo-rca/common';
 
 export const EXECUTE_PREFIX = 'execute:';
 export const TASK_FINISHED = '[TASK FINISHED]';
@@ -51,5 +52,5 @@ export function parseSolverReply(text: string): SolverReply {
 
 /** The correction for a reply with no single action. */
 export function formatReplyCorrection(problem: string): string {
-  return `Command rejected: ${problem}. Reply with exactly one command as "${EXECUTE_PREFIX} <command>", or "${TASK_FINISHED}" once /workspace/shared/loc.json is written.`;
+  return `Command rejected: ${problem}. Reply with exactly one command as "${EXECUTE_PREFIX} <command>", or "${TASK_FINISHED}" once ${LOC_JSON_PATH} is written.`;
 }
