@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderTemplate, TemplateError } from '@arvo-rca/common';
 import { LOC_JSON_PATH, LOC_JSON_SHAPE_TEXT } from '@arvo-rca/rca-eval';
 
 // The template ships as an asset: next to the bundle in dist, under src/assets in the sources.
@@ -22,24 +23,20 @@ export function loadTemplate(name: string): string {
       // try the next place
     }
   }
-  throw new Error(`template ${name} not found in ${TEMPLATE_CANDIDATES.join(' or ')}`);
-}
-
-/** Fills `{{name}}` placeholders; a placeholder without a value is an error, not an empty string. */
-export function renderTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
-    if (!(name in values)) throw new Error(`template value ${name} is missing`);
-    return values[name];
-  });
+  throw new TemplateError('TEMPLATE_MISSING', `template ${name} not found in ${TEMPLATE_CANDIDATES.join(' or ')}`);
 }
 
 export function renderTaskDescription(template: string, input: TaskDescriptionInput): string {
-  return renderTemplate(template, {
-    task_id: input.taskKey,
-    error_path: input.errorPath,
-    error_report: input.errorReport.trimEnd(),
-    image_note: input.imageNote,
-    loc_json_path: LOC_JSON_PATH,
-    loc_json_shape: LOC_JSON_SHAPE_TEXT,
-  });
+  return renderTemplate(
+    template,
+    {
+      task_id: input.taskKey,
+      error_path: input.errorPath,
+      error_report: input.errorReport.trimEnd(),
+      image_note: input.imageNote,
+      loc_json_path: LOC_JSON_PATH,
+      loc_json_shape: LOC_JSON_SHAPE_TEXT,
+    },
+    'task-description',
+  );
 }

@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CodedError } from '@arvo-rca/common';
+import { renderTemplate, TemplateError, type TemplateVars } from '@arvo-rca/common';
 
 export const TEMPLATE_NAMES = ['system', 'instance', 'observation', 'format-error', 'truncated-reply', 'submission-rejected'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
-export type TemplateVars = Record<string, string | number | boolean>;
-
-export class TemplateError extends CodedError<'TEMPLATE_MISSING' | 'TEMPLATE_VARIABLE'> {}
 
 /**
  * The bundled templates: `src/assets/templates/*.md`, which webpack copies to `assets/templates/`
@@ -38,25 +35,4 @@ export class AgentTemplates {
   render(name: TemplateName, vars: TemplateVars = {}): string {
     return renderTemplate(this.texts.get(name) ?? '', vars, name);
   }
-}
-
-const SECTION = /\{\{([#^])(\w+)\}\}([\s\S]*?)\{\{\/\2\}\}/g;
-const VARIABLE = /\{\{(\w+)\}\}/g;
-
-/**
- * A small mustache: `{{name}}`, `{{#flag}}shown when truthy{{/flag}}`, `{{^flag}}shown when
- * falsy{{/flag}}`. Values are inserted verbatim and never re-expanded; an unknown name throws, so a
- * template typo fails the first test rather than reaching a model.
- */
-export function renderTemplate(template: string, vars: TemplateVars, name = 'template'): string {
-  const value = (key: string): string | number | boolean => {
-    if (!(key in vars)) throw new TemplateError('TEMPLATE_VARIABLE', `template ${name} uses {{${key}}}, which was not given`);
-    return vars[key];
-  };
-  let text = template;
-  for (let previous = ''; previous !== text; ) {
-    previous = text;
-    text = text.replace(SECTION, (_, kind: string, key: string, body: string) => (Boolean(value(key)) === (kind === '#') ? body : ''));
-  }
-  return text.replace(VARIABLE, (_, key: string) => String(value(key)));
 }

@@ -1,3 +1,4 @@
+import type { TemplateVars } from '@arvo-rca/common';
 import { LOC_JSON_PATH, MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/rca-eval';
 import { errorMessage } from '../models/model-errors';
 import type { ChatMessage, ChatRole, ModelReply } from '../models/model';
@@ -16,7 +17,7 @@ import {
   TimeExceeded,
   UncaughtError,
 } from './agent-errors';
-import type { TemplateName, TemplateVars } from './agent-templates';
+import type { TemplateName } from './agent-templates';
 import type { CommandResult } from './task-environment';
 import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
 import { buildTrajectory, TrajectoryWriter, type Trajectory, type TrajectoryFile } from './trajectory';
