@@ -104,4 +104,27 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     expect(tree.destroyed).toBe(true);
     expect(await ourContainers()).toEqual([]);
   }, 60_000);
+
+  it('stopped while its start waits for the workspace, ends only once that start has removed its container', async () => {
+    const tree = new PassThrough();
+    const sandbox = factory.create({
+      task: 'sample:1',
+      contextId: 'ctx-pending-stopped',
+      image: sampleImageTag('1'),
+      workspaceDir: await makeTaskWorkspace(root),
+      // Never settled: the stop alone must end the start.
+      pendingWorkspace: { ready: deferred().promise, tree: { folder: 'src-vul', tar: tree } },
+    });
+
+    const started = sandbox.start();
+    const outcome = started.then(() => 'started', (error: Error) => error.message);
+    const deadline = Date.now() + 30_000;
+    while ((await ourContainers()).join() !== 'running' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await ourContainers()).toEqual(['running']);
+    await sandbox.stop();
+
+    expect(await ourContainers()).toEqual([]);
+    expect(tree.destroyed).toBe(true);
+    expect(await outcome).toBe(`sandbox ${sandbox.name} was stopped while starting`);
+  }, 60_000);
 });

@@ -60,6 +60,10 @@ export class DockerSandbox implements Sandbox {
   /** The long-lived shell every command goes through; opened at start, and again after a command kills it. */
   private session: ShellSession | undefined;
   private stopped = false;
+  /** Aborted by `stop`: a start waiting on its image (the pull goes on; it leaves no container) or its workspace gives up at once. */
+  private readonly stopping = new AbortController();
+  /** The start, while it runs and after: `stop` ends only once it has, and with it whatever it made. */
+  private starting: Promise<void> | undefined;
   private readonly guard: CommandGuard;
   private watchdog: DiskWatchdog | undefined;
   /** Where the start went, once it is done; for the task log and the benchmark. */
@@ -79,7 +83,8 @@ export class DockerSandbox implements Sandbox {
 
   /** Watched: an engine that stops answering fails the start now, not at the pull's or the copy's deadline. */
   start(): Promise<void> {
-    return whileEngineAnswers(this.context.docker, `starting ${this.name}`, this.startOnce());
+    this.starting = whileEngineAnswers(this.context.docker, `starting ${this.name}`, this.startOnce());
+    return this.starting;
   }
 
   private async startOnce(): Promise<void> {
@@ -90,11 +95,11 @@ export class DockerSandbox implements Sandbox {
     pending?.ready.catch(() => undefined);
     try {
       if (!pending) await this.checkWorkspace();
-      await clock.time('image', () => this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress));
-      this.throwIfStopped();
+      await clock.time('image', () => this.untilStopped(this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress)));
       const queued = performance.now();
       // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
       const { container, startup } = await this.context.engineGate(async () => {
+        this.throwIfStopped();
         clock.record('queue', performance.now() - queued);
         const created = await clock.time('create', () => this.createContainer());
         this.container = created;
@@ -110,7 +115,7 @@ export class DockerSandbox implements Sandbox {
       await this.awaitReady(container, startup, clock);
       if (pending) {
         // The workspace's own failure first: it is why the tree's copy stopped too.
-        await clock.time('workspace', () => pending.ready);
+        await clock.time('workspace', () => this.untilStopped(pending.ready));
         await this.checkWorkspace();
         await treeCopied;
       }
@@ -127,7 +132,7 @@ export class DockerSandbox implements Sandbox {
       // Its writer goes on without it.
       pending?.tree?.tar.destroy();
       // The start's own failure is the task's reason, not a removal the engine refused after it.
-      await this.stop().catch((cleanup: unknown) => this.spec.onProgress?.(`removing ${this.name} after its failed start failed: ${engineReason(cleanup)}`));
+      await this.remove().catch((cleanup: unknown) => this.spec.onProgress?.(`removing ${this.name} after its failed start failed: ${engineReason(cleanup)}`));
       throw error;
     }
   }
@@ -194,18 +199,44 @@ export class DockerSandbox implements Sandbox {
     return Buffer.concat(chunks);
   }
 
+  /** Removes the container; a start still under way is stopped first, at its next step, and removes what it made. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopping.abort();
+    await this.starting?.catch(() => undefined);
+    await this.remove();
+  }
+
+  private async remove(): Promise<void> {
     this.stopped = true;
     this.watchdog?.stop();
     this.session?.close();
     const container = this.container;
+    this.container = undefined;
     if (container) await this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${this.name}`, removeContainer(container)));
     this.context.onStopped?.(this);
   }
 
   private throwIfStopped(): void {
-    if (this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
+    if (this.stopped) throw this.stoppedWhileStarting();
   }
+
+  private stoppedWhileStarting(): SandboxError {
+    return new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`);
+  }
+
+  /** The work's result, unless the sandbox is stopped first: then the start fails at once, and the work is left to end alone. */
+  private untilStopped<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined);
+    const signal = this.stopping.signal;
+    return new Promise<T>((resolve, reject) => {
+      const onStop = (): void => reject(this.stoppedWhileStarting());
+      if (signal.aborted) return onStop();
+      signal.addEventListener('abort', onStop, { once: true });
+      void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onStop));
+    });
+  }
+
 
   private running(): Docker.Container {
     if (!this.container || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} is not running`);

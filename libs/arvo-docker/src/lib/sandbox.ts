@@ -69,7 +69,7 @@ export interface Sandbox {
   exec(command: string, options?: ExecOptions): Promise<ExecOutcome>;
   /** Reads a file as the sandbox sees it (e.g. `/workspace/shared/loc.json`). */
   readFile(path: string): Promise<Buffer>;
-  /** Removes everything the sandbox runs; idempotent, and safe after a failed start. */
+  /** Removes everything the sandbox runs, also what a start still under way makes (that start then fails); idempotent, and safe after a failed start. */
   stop(): Promise<void>;
 }
 

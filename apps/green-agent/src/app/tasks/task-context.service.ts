@@ -126,7 +126,6 @@ export class TaskContextService implements BeforeApplicationShutdown {
     const tree = this.sandboxes.kind === 'docker' ? new PassThrough({ highWaterMark: TREE_BUFFER_BYTES }) : undefined;
     let truth: GroundTruth | null = null;
     let context: TaskContext | undefined;
-    let starting: Promise<void> | undefined;
     const evidence: TaskEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: join(this.logging.runDirectory, taskLogFileName(taskKey)) };
     try {
       if (maskedKey) log(`the solver knows this task as ${maskedKey}`);
@@ -153,8 +152,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       const sandbox = this.sandboxes.create({ task: taskKey, contextId, image: preparing.image, workspaceDir: preparing.workspaceDir, pendingWorkspace, onProgress: log, onDiskLimit });
       context = new TaskContext(contextId, ref, taskKey, preparing.workspaceDir, sandbox, scope, progress);
       this.contexts.set(contextId, context);
-      starting = sandbox.start();
-      const [, { prepared, found }] = await Promise.all([starting, ready]);
+      const [, { prepared, found }] = await Promise.all([sandbox.start(), ready]);
       truth = found;
       log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
 
@@ -187,9 +185,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
       context?.finish('solver-ended');
       context?.handover.abort();
       this.contexts.delete(contextId);
+      // Also ends a start still under way (its workspace failed first), and what that start made.
       await context?.sandbox.stop().catch((error: Error) => this.logger.error(`sandbox removal failed: ${error.message}`));
-      // A start still under way (its workspace failed first) removes what it made as it ends: the task ends after it.
-      await starting?.catch(() => undefined);
       // A start that failed leaves the extraction to end first (without its copy): then its folder goes.
       await preparing?.prepared.then(
         (prepared) => prepared.dispose().catch((error: Error) => this.logger.error(`workspace removal failed: ${error.message}`)),
