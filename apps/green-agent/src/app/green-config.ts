@@ -16,7 +16,7 @@ export class GreenConfig extends AppConfig {
   PURPLE_AGENT_URL: string = 'http://127.0.0.1:9019/';
 
   @IsString()
-  TMP_DIR: string = '/tmp/rcabench';
+  TMP_DIR: string = DEFAULT_SANDBOX_OPTIONS.tmpDir;
 
   @IsString()
   CACHE_DIR: string = './.cache/arvo-rca';

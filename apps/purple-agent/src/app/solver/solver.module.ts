@@ -21,8 +21,9 @@ import { RUN_LOG_DIR } from './solver.tokens';
       provide: ModelFactory,
       inject: [PurpleConfig],
       useFactory: (config: PurpleConfig) => {
-        const factory = new ModelFactory(config, new Logger('Model'));
-        new Logger('Model').log(`model: ${factory.modelName}`);
+        const logger = new Logger('Model');
+        const factory = new ModelFactory(config, logger);
+        logger.log(`model: ${factory.modelName}`);
         return factory;
       },
     },
