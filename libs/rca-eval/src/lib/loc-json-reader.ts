@@ -1,6 +1,7 @@
 // The two readings of `loc.json`, from one reading of its top level: the judge's, lenient as the original
 // judge (what can be scored is scored), and the solver's, strict (every problem, in words a model can act on).
-import { LOC_JSON_PATH, MAX_SPAN_LINES, type LineSpan, type Prediction } from './loc-json';
+import { LOC_JSON_PATH } from '@arvo-rca/common';
+import { MAX_SPAN_LINES, type LineSpan, type Prediction } from './loc-json';
 
 export type SubmissionReading =
   | { kind: 'read'; predictions: Prediction[]; warnings: string[] }

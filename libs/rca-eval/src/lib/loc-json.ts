@@ -1,9 +1,6 @@
 // The submission format: `/workspace/shared/loc.json`, candidates in rank order.
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 
-// Where a submission is written is the workspace's layout; the format names it too.
-export { LOC_JSON_PATH };
-
 /** The widest span the judge credits; wider ones are cut to `line_start + MAX_SPAN_LINES`. */
 export const MAX_SPAN_LINES = 100;
 

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import { ERROR_REPORT_PATTERN, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import { LOC_JSON_PATH, type LocJson } from '@arvo-rca/rca-eval';
+import { ERROR_REPORT_PATTERN, LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
+import type { LocJson } from '@arvo-rca/rca-eval';
 import {
   bugKind,
   enclosingFunction,
