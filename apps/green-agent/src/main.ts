@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapAgent } from '@arvo-rca/a2a-protocol';
+import { bootstrapAgent } from '@arvo-rca/agent-app';
 import { AppModule } from './app/app.module';
 
 void bootstrapAgent(() => AppModule.forRoot(), 'green');

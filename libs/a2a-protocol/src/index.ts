@@ -1,15 +1,9 @@
 export { A2aModule, type A2aModuleOptions } from './lib/a2a.module';
 export { AGENT_CARD_PATH, BEARER_SCHEME, buildAgentCard, PRODUCT_VERSION, withBearerAuth, withTrailingSlash, type AgentCardSpec } from './lib/agent-card';
-export { AGENT_CARD, DEFAULT_HEARTBEAT_MS } from './lib/server/a2a-server.tokens';
+export { AGENT_CARD, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_BODY_BYTES, type A2aServerOptions } from './lib/server/a2a-server.tokens';
 export { isLegacyVersion, toLegacyAgentCard, type LegacyAgentCard } from './lib/server/legacy-agent-card';
 export { TaskEvents } from './lib/server/task-events';
 export { BoundedTaskStore } from './lib/server/bounded-task-store';
-export { AGENT_USAGE, parseAgentFlags } from './lib/agent-flags';
-export { AppConfig, publicUrl, type LogLevel } from './lib/app-config';
-export { AppConfigModule, type AppConfigOptions } from './lib/app-config.module';
-export { validateEnvironment } from './lib/validate-environment';
-export { agentLoggingModule } from './lib/agent-logging';
-export { bootstrapAgent } from './lib/bootstrap-agent';
 // Clients of peer agents.
 export { A2aClientFactory, type A2aClientOptions } from './lib/client/a2a-client.factory';
 export { A2aPeer, type PeerCallOptions } from './lib/client/a2a-peer';

@@ -3,4 +3,3 @@
 export { EchoExecutor, type EchoCall } from './lib/testing/echo-executor.testing';
 export { freePort, startTestAgent, type TestAgent, type TestAgentOptions } from './lib/testing/test-agent.testing';
 export { fillerStream, parseSseBody, postRaw, readJson, type LooseJson, type RawAnswer, type SseBody } from './lib/testing/http.testing';
-export { bootWith, fetchServedCard, isolateAppEnvironment } from './lib/testing/agent-app.testing';

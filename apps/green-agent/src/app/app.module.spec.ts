@@ -1,4 +1,4 @@
-import { bootWith, fetchServedCard, isolateAppEnvironment } from '@arvo-rca/a2a-protocol/testing';
+import { bootWith, fetchServedCard, isolateAppEnvironment } from '@arvo-rca/agent-app/testing';
 import { AppModule } from './app.module';
 
 describe('green agent app', () => {

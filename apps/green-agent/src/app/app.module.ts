@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { A2aModule, agentLoggingModule, AppConfigModule, buildAgentCard, PRODUCT_VERSION, publicUrl } from '@arvo-rca/a2a-protocol';
+import { A2aModule, buildAgentCard, PRODUCT_VERSION } from '@arvo-rca/a2a-protocol';
+import { a2aServerOptions, agentLoggingModule, AppConfigModule, publicUrl } from '@arvo-rca/agent-app';
 import { GreenConfig } from './green-config';
 import { AssessmentsModule } from './assessments';
 import { GreenExecutor } from './green.executor';
@@ -35,6 +36,7 @@ export class AppModule {
                 ],
               }),
           },
+          server: { inject: [GreenConfig], useFactory: a2aServerOptions },
           executor: GreenExecutor,
           imports: [AssessmentsModule],
         }),

@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
-import { AppConfig } from '@arvo-rca/a2a-protocol';
+import { AppConfig } from '@arvo-rca/agent-app';
 import { DEFAULT_SANDBOX_OPTIONS, SANDBOX_CHOICES, type SandboxChoice } from '@arvo-rca/arvo-docker';
 import { DEFAULT_ARCHIVE_LIMITS } from './task-assets/archive-limits';
 

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { A2aModule, agentLoggingModule, AppConfigModule, buildAgentCard, PRODUCT_VERSION, publicUrl, solverModelExtension } from '@arvo-rca/a2a-protocol';
+import { A2aModule, buildAgentCard, PRODUCT_VERSION, solverModelExtension } from '@arvo-rca/a2a-protocol';
+import { a2aServerOptions, agentLoggingModule, AppConfigModule, publicUrl } from '@arvo-rca/agent-app';
 import { PurpleConfig } from './purple-config';
 import { ModelFactory } from './models/model-factory';
 import { PurpleExecutor, SolverModule } from './solver';
@@ -36,6 +37,7 @@ export class AppModule {
                 ],
               }),
           },
+          server: { inject: [PurpleConfig], useFactory: a2aServerOptions },
           executor: PurpleExecutor,
           imports: [SolverModule],
         }),

@@ -1,5 +1,5 @@
 import { IsInt, IsJSON, IsNumber, IsOptional, IsString, IsUrl, Matches, Min } from 'class-validator';
-import { AppConfig } from '@arvo-rca/a2a-protocol';
+import { AppConfig } from '@arvo-rca/agent-app';
 import { DEFAULT_AGENT_CONFIG } from './agent/agent-config';
 
 /**

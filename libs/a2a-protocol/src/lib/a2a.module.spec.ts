@@ -4,8 +4,6 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { A2aModule, type A2aModuleOptions } from './a2a.module';
 import { AGENT_CARD_PATH, buildAgentCard } from './agent-card';
-import { AppConfig } from './app-config';
-import { AppConfigModule } from './app-config.module';
 import { A2aClientFactory } from './client/a2a-client.factory';
 import { EchoExecutor } from './testing/echo-executor.testing';
 import { readJson } from './testing/http.testing';
@@ -76,18 +74,6 @@ describe('A2aModule', () => {
     }
   });
 
-  it('reads A2A_TOKEN from the configuration by default', async () => {
-    @Module({ imports: [AppConfigModule.of(Object.assign(new AppConfig(), { A2A_TOKEN: 'from-config' })), A2aModule.forRoot({ card, executor: EchoExecutor })] })
-    class ConfiguredApp {}
-    const { app, url } = await serve(ConfiguredApp);
-    try {
-      expect((await post(url)).status).toBe(401);
-      expect((await post(url, { authorization: 'Bearer from-config' })).status).toBe(200);
-    } finally {
-      await app.close();
-    }
-  });
-
   it('makes its client factory injectable anywhere in the app', async () => {
     @Injectable()
     class Messenger {
@@ -95,7 +81,7 @@ describe('A2aModule', () => {
     }
     @Module({ providers: [Messenger] })
     class FeatureModule {}
-    @Module({ imports: [A2aModule.forRoot({ card, token: { useFactory: () => 't' } }), FeatureModule] })
+    @Module({ imports: [A2aModule.forRoot({ card, server: { useFactory: () => ({ token: 't' }) } }), FeatureModule] })
     class AppWithFeature {}
     const { app } = await serve(AppWithFeature);
     try {

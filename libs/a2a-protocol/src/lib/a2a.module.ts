@@ -3,7 +3,6 @@ import { APP_FILTER } from '@nestjs/core';
 import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type AgentExecutor } from '@a2a-js/sdk/server';
 import { withBearerAuth } from './agent-card';
-import { AppConfig } from './app-config';
 import { AgentCardController } from './agent-card.controller';
 import { A2aClientFactory } from './client/a2a-client.factory';
 import { BoundedTaskStore } from './server/bounded-task-store';
@@ -15,12 +14,13 @@ import { JsonRpcDispatcher } from './server/json-rpc.dispatcher';
 import { JsonRpcResponder } from './server/json-rpc.responder';
 import {
   A2A_EXECUTOR,
+  A2A_SERVER_OPTIONS,
   A2A_SERVER_SETTINGS,
-  A2A_SHARED_TOKEN,
   AGENT_CARD,
   APP_AGENT_CARD,
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_MAX_BODY_BYTES,
+  type A2aServerOptions,
   type A2aServerSettings,
 } from './server/a2a-server.tokens';
 
@@ -36,18 +36,11 @@ export interface A2aModuleOptions {
   executor?: Type<AgentExecutor> | string | symbol;
   /** Modules that provide the executor or its dependencies. */
   imports?: ModuleMetadata['imports'];
-  /** The shared secret; by default `A2A_TOKEN` of the app's configuration when there is one. */
-  token?: Omit<FactoryProvider<string | undefined>, 'provide'>;
-  /** Interval of the SSE heartbeat comments (default 10 s). */
-  heartbeatMs?: number;
-  /** The largest request body read; by default `A2A_MAX_BODY_BYTES` of the app's configuration when there is one, else 8 MiB. */
-  maxBodyBytes?: number;
+  /** The server's options (its shared secret, body limit, heartbeat), built from the app's configuration; without them no token, 8 MiB bodies, 10 s heartbeats. */
+  server?: Omit<FactoryProvider<A2aServerOptions>, 'provide'>;
 }
 
-const TOKEN_FROM_CONFIG: Omit<FactoryProvider<string | undefined>, 'provide'> = {
-  inject: [{ token: AppConfig, optional: true }],
-  useFactory: (config?: AppConfig) => config?.A2A_TOKEN,
-};
+const NO_SERVER_OPTIONS: Omit<FactoryProvider<A2aServerOptions>, 'provide'> = { useFactory: () => ({}) };
 
 /**
  * Mounts an agent's A2A surface on the app's Fastify server: the card at the well-known path and,
@@ -57,17 +50,16 @@ const TOKEN_FROM_CONFIG: Omit<FactoryProvider<string | undefined>, 'provide'> = 
 @Module({})
 export class A2aModule {
   static forRoot(options: A2aModuleOptions): DynamicModule {
-    const token = options.token ?? TOKEN_FROM_CONFIG;
     const providers: Provider[] = [
       { provide: APP_AGENT_CARD, ...options.card },
-      { provide: A2A_SHARED_TOKEN, ...token },
+      { provide: A2A_SERVER_OPTIONS, ...(options.server ?? NO_SERVER_OPTIONS) },
       {
         provide: A2A_SERVER_SETTINGS,
-        inject: [A2A_SHARED_TOKEN, { token: AppConfig, optional: true }],
-        useFactory: (secret: string | undefined, config?: AppConfig): A2aServerSettings => ({
-          token: secret || undefined,
-          heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-          maxBodyBytes: options.maxBodyBytes ?? config?.A2A_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
+        inject: [A2A_SERVER_OPTIONS],
+        useFactory: (server: A2aServerOptions): A2aServerSettings => ({
+          token: server.token || undefined,
+          heartbeatMs: server.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+          maxBodyBytes: server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
         }),
       },
       {

@@ -8,7 +8,7 @@
 import 'reflect-metadata';
 import { Inject, Injectable, Module, type BeforeApplicationShutdown } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppConfigModule } from '@arvo-rca/a2a-protocol';
+import { AppConfigModule } from '@arvo-rca/agent-app';
 import { GreenConfig } from '../green-config';
 import { ArchiveExtractor } from './archive-extractor';
 import { TaskAssetsError } from './task-assets.errors';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppConfigModule } from '@arvo-rca/a2a-protocol';
+import { AppConfigModule } from '@arvo-rca/agent-app';
 import { GreenConfig } from '../green-config';
 import { ArchiveExtractor } from './archive-extractor';
 import { ExtractionChild } from './extraction-process.testing';

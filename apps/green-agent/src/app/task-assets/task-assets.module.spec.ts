@@ -2,7 +2,7 @@ import { Test } from '@nestjs/testing';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { AppConfigModule } from '@arvo-rca/a2a-protocol';
+import { AppConfigModule } from '@arvo-rca/agent-app';
 import { GreenConfig } from '../green-config';
 import { taskAssetsOptionsFrom } from './task-assets.options';
 import { TaskAssetsModule } from './task-assets.module';

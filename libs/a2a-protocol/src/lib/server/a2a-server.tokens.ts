@@ -6,8 +6,8 @@ export const AGENT_CARD = Symbol('AGENT_CARD');
 export const APP_AGENT_CARD = Symbol('APP_AGENT_CARD');
 /** The app's AgentExecutor: the agent's logic behind the JSON-RPC endpoint. */
 export const A2A_EXECUTOR = Symbol('A2A_EXECUTOR');
-/** The shared secret as the app's factory gives it, before it becomes part of {@link A2aServerSettings}. */
-export const A2A_SHARED_TOKEN = Symbol('A2A_SHARED_TOKEN');
+/** {@link A2aServerOptions} as the app's factory gives them, before they become {@link A2aServerSettings}. */
+export const A2A_SERVER_OPTIONS = Symbol('A2A_SERVER_OPTIONS');
 /** {@link A2aServerSettings}. */
 export const A2A_SERVER_SETTINGS = Symbol('A2A_SERVER_SETTINGS');
 
@@ -17,6 +17,16 @@ export const DEFAULT_HEARTBEAT_MS = 10_000;
 // Requests carry task descriptions with crash reports, commands and assessment requests: kilobytes. The
 // large things (command outputs, Results) travel in responses, which this does not limit.
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** What a deployment sets of the server, each from the app's configuration; what is left out takes its default. */
+export interface A2aServerOptions {
+  /** The shared secret JSON-RPC calls must carry, and this agent sends to its peers; none when empty. */
+  token?: string;
+  /** The largest JSON-RPC request body read (default 8 MiB). */
+  maxBodyBytes?: number;
+  /** Interval of the SSE heartbeat comments (default 10 s). */
+  heartbeatMs?: number;
+}
 
 export interface A2aServerSettings {
   /** The shared secret (`A2A_TOKEN`) JSON-RPC calls must carry, and this agent sends to its peers. */

@@ -1,13 +1,6 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { pipeline } from 'node:stream/promises';
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { A2aModule } from '../a2a.module';
-import { buildAgentCard } from '../agent-card';
-import { AppConfig } from '../app-config';
-import { AppConfigModule } from '../app-config.module';
 import { EchoExecutor } from '../testing/echo-executor.testing';
 import { fillerStream, postRaw, readJson } from '../testing/http.testing';
 import { startTestAgent, type TestAgent } from '../testing/test-agent.testing';
@@ -117,27 +110,3 @@ async function sendAllThenRead(url: string, bytes: number): Promise<string> {
   await once(socket, 'close');
   return Buffer.concat(received).toString('utf8');
 }
-
-describe('the body limit of an agent app', () => {
-  it('is A2A_MAX_BODY_BYTES from the configuration', async () => {
-    @Module({
-      imports: [
-        AppConfigModule.of(Object.assign(new AppConfig(), { A2A_MAX_BODY_BYTES: 100_000 })),
-        A2aModule.forRoot({ card: { useFactory: () => buildAgentCard({ name: 'limits', description: 'd', version: '0', url: 'http://127.0.0.1:1/', skills: [] }) }, executor: EchoExecutor }),
-      ],
-    })
-    class ConfiguredApp {}
-    const app = await NestFactory.create<NestFastifyApplication>(ConfiguredApp, new FastifyAdapter(), { logger: false });
-    await app.listen(0, '127.0.0.1');
-    try {
-      const url = await app.getUrl();
-      const under = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(90_000)))));
-      const over = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(110_000)))));
-
-      expect([under.status, over.status]).toEqual([200, 413]);
-      expect(over.body).toMatchObject({ error: { message: expect.stringContaining('limit of 100000 bytes') } });
-    } finally {
-      await app.close();
-    }
-  });
-});

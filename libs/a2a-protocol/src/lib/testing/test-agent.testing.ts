@@ -33,9 +33,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       A2aModule.forRoot({
         card: { useFactory: () => testCard(url, options.versions ?? ['1.0', '0.3']) },
         executor: options.executor,
-        token: { useFactory: () => options.token },
-        heartbeatMs: options.heartbeatMs,
-        maxBodyBytes: options.maxBodyBytes,
+        server: { useFactory: () => ({ token: options.token, heartbeatMs: options.heartbeatMs, maxBodyBytes: options.maxBodyBytes }) },
       }),
     ],
   })

@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { DEFAULT_MAX_BODY_BYTES } from './server/a2a-server.tokens';
+import { DEFAULT_MAX_BODY_BYTES } from '@arvo-rca/a2a-protocol';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -5,7 +5,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AGENT_CARD_PATH } from '../agent-card';
+import { AGENT_CARD_PATH } from '@arvo-rca/a2a-protocol';
 
 // What both agents' app specs do around their assertions: boot the app module from the environment, as
 // `main.ts` does, and read what it serves or why it refused.

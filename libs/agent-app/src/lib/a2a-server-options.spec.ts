@@ -1,0 +1,63 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { A2aModule, buildAgentCard, type A2aModuleOptions } from '@arvo-rca/a2a-protocol';
+import { EchoExecutor, postRaw } from '@arvo-rca/a2a-protocol/testing';
+import { a2aServerOptions } from './a2a-server-options';
+import { AppConfig } from './app-config';
+import { AppConfigModule } from './app-config.module';
+
+const card: A2aModuleOptions['card'] = {
+  useFactory: () => buildAgentCard({ name: 'configured', description: 'd', version: '0', url: 'http://127.0.0.1:1/', skills: [] }),
+};
+
+// An agent app's A2A surface as both apps mount it: the server's options built from the configuration.
+function configuredApp(config: Partial<AppConfig>): DynamicModule {
+  @Module({})
+  class ConfiguredApp {}
+  return {
+    module: ConfiguredApp,
+    imports: [
+      AppConfigModule.of(Object.assign(new AppConfig(), config)),
+      A2aModule.forRoot({ card, executor: EchoExecutor, server: { inject: [AppConfig], useFactory: a2aServerOptions } }),
+    ],
+  };
+}
+
+async function serve(root: DynamicModule): Promise<{ app: NestFastifyApplication; url: string }> {
+  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return { app, url: await app.getUrl() };
+}
+
+function sendBody(text: string) {
+  return { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } } };
+}
+
+const post = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(sendBody('hi')) });
+
+describe('the A2A server of an agent app', () => {
+  it('reads A2A_TOKEN from the configuration', async () => {
+    const { app, url } = await serve(configuredApp({ A2A_TOKEN: 'from-config' }));
+    try {
+      expect((await post(url)).status).toBe(401);
+      expect((await post(url, { authorization: 'Bearer from-config' })).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('takes A2A_MAX_BODY_BYTES from the configuration as its body limit', async () => {
+    const { app, url } = await serve(configuredApp({ A2A_MAX_BODY_BYTES: 100_000 }));
+    try {
+      const under = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(90_000)))));
+      const over = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(110_000)))));
+
+      expect([under.status, over.status]).toEqual([200, 413]);
+      expect(over.body).toMatchObject({ error: { message: expect.stringContaining('limit of 100000 bytes') } });
+    } finally {
+      await app.close();
+    }
+  });
+});
