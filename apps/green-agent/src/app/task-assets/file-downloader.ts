@@ -1,4 +1,4 @@
-import { backOff } from 'exponential-backoff';
+import { retryWithBackoff, type RetryPolicy } from '@arvo-rca/common';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { DownloadProgress, type AssetLog } from './download-progress';
@@ -46,20 +46,19 @@ export class FileDownloader {
   async download(url: URL, destination: string, label: string, log: AssetLog): Promise<void> {
     const { attempts } = this.policy;
     try {
-      await backOff(() => this.attempt(url, destination, label, log), {
-        numOfAttempts: attempts,
-        startingDelay: this.policy.firstRetryDelayMs,
-        maxDelay: this.policy.maxRetryDelayMs,
-        jitter: 'full',
-        retry: (error: unknown, failed: number) => {
-          if (!isTransient(error) || failed >= attempts) return false;
-          log(`${label}: ${reason(error)}; retrying (attempt ${failed + 1} of ${attempts})`);
-          return true;
-        },
+      await retryWithBackoff(() => this.attempt(url, destination, label, log), this.retryPolicy(), {
+        retryable: isTransient,
+        onRetry: (error, retry) => log(`${label}: ${reason(error)}; retrying (attempt ${retry + 1} of ${attempts})`),
       });
     } catch (error) {
       throw asAssetsError(error, url, label, attempts);
     }
+  }
+
+  // `attempts` counts the first try too.
+  private retryPolicy(): RetryPolicy {
+    const { attempts, firstRetryDelayMs, maxRetryDelayMs } = this.policy;
+    return { maxRetries: Math.max(0, attempts - 1), baseDelayMs: firstRetryDelayMs, maxDelayMs: maxRetryDelayMs, jitter: 'full' };
   }
 
   private async attempt(url: URL, destination: string, label: string, log: AssetLog): Promise<void> {

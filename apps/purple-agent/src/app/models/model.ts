@@ -1,5 +1,5 @@
+import type { RetryPolicy } from '@arvo-rca/common';
 import type { ModelPrice } from './model-prices';
-import type { RetryPolicy } from './retry-policy';
 import type { TokenUsage } from './usage';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
