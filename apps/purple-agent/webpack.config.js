@@ -17,7 +17,7 @@ module.exports = {
       generatePackageJson: true,
       sourceMap: true,
       // Needed at run time but invisible to the bundler: tslib (importHelpers). No grammar: this agent
-      // never parses code (it imports rca-eval for the loc.json schema only).
+      // never parses code (it imports the loc.json format, not the judge).
       runtimeDependencies: ['tslib'],
     }),
   ],

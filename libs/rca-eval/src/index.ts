@@ -1,14 +1,3 @@
-export {
-  LOC_JSON_SCHEMA,
-  LOC_JSON_SHAPE_TEXT,
-  MAX_SPAN_LINES,
-  WANTED_LOCATIONS,
-  type LineSpan,
-  type LocJson,
-  type Location,
-  type Prediction,
-} from './lib/loc-json';
-export { readSubmission, validateLocJson, type SubmissionReading } from './lib/loc-json-reader';
 export { CODE_EXTENSIONS, isCodeFile, parsePatchHunks, type FileChange, type PatchHunk } from './lib/patch-hunks';
 export { JudgeError, type JudgeErrorCode } from './lib/judge-error';
 export { defaultWasmPaths, dialectOf, FunctionLocator, type SourceDialect, type TreeSitterWasmPaths } from './lib/function-locator';

@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import type { LineSpan } from '@arvo-rca/loc-json';
 import { JudgeError } from './judge-error';
-import type { LineSpan } from './loc-json';
 
 export interface TreeSitterWasmPaths {
   /** web-tree-sitter's runtime, `web-tree-sitter/web-tree-sitter.wasm`. */

@@ -1,7 +1,7 @@
 // Ground truth of a task: the code hunks of its fix, each with the function it sits in; and the part of
 // them that is the root cause.
+import type { LineSpan } from '@arvo-rca/loc-json';
 import { dialectOf, FunctionLocator, type TreeSitterWasmPaths } from './function-locator';
-import type { LineSpan } from './loc-json';
 import { isCodeFile, parsePatchHunks, type FileChange, type PatchHunk } from './patch-hunks';
 import { countsForRootCause } from './root-cause';
 import { SourceTree, type LocatedFile } from './source-tree';

@@ -1,5 +1,5 @@
+import type { LineSpan, Prediction } from '@arvo-rca/loc-json';
 import type { GroundTruth, GroundTruthSpan } from './ground-truth';
-import type { LineSpan, Prediction } from './loc-json';
 import { evaluateLocalization, iou, proximity, type LocalizationReport } from './localization-metrics';
 
 const span = (start: number, end: number): LineSpan => ({ start, end });

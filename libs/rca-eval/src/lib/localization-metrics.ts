@@ -1,7 +1,7 @@
 // The judge's metrics for one task: ranked predictions against the ground-truth spans.
+import type { LineSpan, Prediction } from '@arvo-rca/loc-json';
 import { filesMatch } from './file-match';
 import type { GroundTruth, GroundTruthSpan } from './ground-truth';
-import type { LineSpan, Prediction } from './loc-json';
 
 export const TOP_KS = [1, 3, 5] as const;
 export type TopK = Record<`${(typeof TOP_KS)[number]}`, number>;

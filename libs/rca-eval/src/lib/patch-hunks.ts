@@ -1,5 +1,5 @@
 // The hunks of a fix diff (`patch.diff`): git diffs and plain `diff -u` output alike.
-import type { LineSpan } from './loc-json';
+import type { LineSpan } from '@arvo-rca/loc-json';
 
 export type FileChange = 'modified' | 'added' | 'deleted';
 

@@ -1,8 +1,7 @@
 // One task's record in the Result: its metrics, or why it has none worth counting.
+import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
 import type { GroundTruth } from './ground-truth';
 import { evaluateLocalization, TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
-import type { Prediction } from './loc-json';
-import { readSubmission } from './loc-json-reader';
 import { rootCauseTruth } from './root-cause';
 import { asRootCause, type RootCauseMetrics } from './root-cause-metrics';
 

@@ -1,7 +1,8 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import { filesMatch, normalizeFilePath, readSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
+import { readSubmission } from '@arvo-rca/loc-json';
+import { filesMatch, normalizeFilePath, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { RankedSpan, SourceExcerpt, Span } from '@arvo-rca/run-record';
 
 // Lines shown around a marked span, and the most one excerpt holds (a span of a whole file is cut).

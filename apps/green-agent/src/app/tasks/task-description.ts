@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOC_JSON_PATH, renderTemplate, TemplateError } from '@arvo-rca/common';
-import { LOC_JSON_SHAPE_TEXT } from '@arvo-rca/rca-eval';
+import { LOC_JSON_SHAPE_TEXT } from '@arvo-rca/loc-json';
 
 // The template ships as an asset: next to the bundle in dist, under src/assets in the sources.
 const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', 'assets', 'templates')];

@@ -1,6 +1,6 @@
 import type { TemplateVars } from '@arvo-rca/common';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
-import { MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/rca-eval';
+import { MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/loc-json';
 import { errorMessage } from '../models/model-errors';
 import type { ChatMessage, ChatRole, ModelReply } from '../models/model';
 import { UsageTotals } from '../models/usage';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { validateLocJson, type LocJson } from '@arvo-rca/rca-eval';
+import { validateLocJson, type LocJson } from '@arvo-rca/loc-json';
 import { AgentTemplates } from '../agent/agent-templates';
 import { DefaultAgent } from '../agent/default-agent';
 import { LocalWorkspaceEnvironment } from '../agent/local-workspace-environment.testing';

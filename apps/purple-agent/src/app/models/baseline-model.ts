@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { ERROR_REPORT_PATTERN, LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import type { LocJson } from '@arvo-rca/rca-eval';
+import type { LocJson } from '@arvo-rca/loc-json';
 import {
   bugKind,
   enclosingFunction,
