@@ -91,7 +91,8 @@ async function startSandbox(factory: DockerSandboxFactory, scratch: string): Pro
 }
 
 async function containerOf(docker: Docker, sandbox: Sandbox): Promise<Docker.Container> {
-  const [info] = await docker.listContainers({ filters: { name: [sandbox.name] } });
+  // The name filter matches parts of names too (the task's disk meter is `<name>_meter`).
+  const info = (await docker.listContainers({ filters: { name: [sandbox.name] } })).find((container) => container.Names.includes(`/${sandbox.name}`));
   if (!info) throw new Error(`no container named ${sandbox.name}`);
   return docker.getContainer(info.Id);
 }

@@ -1,20 +1,30 @@
 import Docker from 'dockerode';
-import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/arvo-docker';
+import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, METER_ROLE, ownerHost } from '@arvo-rca/arvo-docker';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {
   private readonly docker = createDockerClient();
   private psArgs: Promise<string> | undefined;
 
-  /** Containers of one task, by the context id the green agent gave it. */
+  /** Containers of one task, by the context id the green agent gave it: its own and its disk meter. */
   async ofContext(contextId: string): Promise<Docker.ContainerInfo[]> {
     return this.docker.listContainers({ all: true, filters: { label: [`${LABEL_CONTEXT}=${contextId}`] } });
   }
 
-  /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`). */
+  /** The containers the tasks of one context run in, without their disk meters. */
+  async tasksOfContext(contextId: string): Promise<Docker.ContainerInfo[]> {
+    return (await this.ofContext(contextId)).filter((info) => !isMeter(info));
+  }
+
+  /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`), disk meters included. */
   async ofProcess(pid: number): Promise<Docker.ContainerInfo[]> {
     const all = await this.docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
     return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${ownerHost()}:${pid}:`));
+  }
+
+  /** The task containers of one process, without their disk meters. */
+  async tasksOfProcess(pid: number): Promise<Docker.ContainerInfo[]> {
+    return (await this.ofProcess(pid)).filter((info) => !isMeter(info));
   }
 
   /** Waits until a process of the container runs a command line matching `pattern`. */
@@ -43,4 +53,8 @@ export class TaskContainers {
       for (const info of await this.ofProcess(pid)) await this.docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
     }
   }
+}
+
+function isMeter(info: Docker.ContainerInfo): boolean {
+  return info.Labels[LABEL_ROLE] === METER_ROLE;
 }

@@ -223,6 +223,25 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     }
   }, 40_000);
 
+  it('counts the workspace by a meter the solver cannot reach: a hidden folder and a faked du change nothing', async () => {
+    const breaches: string[] = [];
+    const sandbox = factory({ diskBytes: 64 * 1024 ** 2, diskCheckIntervalS: 1 }).create({
+      ...spec(sampleImageTag('1'), await makeTaskWorkspace(root)),
+      onDiskLimit: (detail) => breaches.push(detail),
+    });
+    await sandbox.start();
+    try {
+      const hide = "printf '#!/bin/sh\\necho 0 /workspace\\n' > /usr/bin/du; mkdir /workspace/hidden; head -c 100M /dev/zero > /workspace/hidden/big; chmod 000 /workspace/hidden";
+      expect(await sandbox.exec(`${hide}; du -sk /workspace`)).toMatchObject({ returnCode: 0, output: '0 /workspace\n' });
+      await waitFor(() => breaches.length > 0, 20_000);
+
+      expect(breaches).toEqual([expect.stringMatching(/wrote 10\d\.\d MiB, past its disk limit of 64\.0 MiB$/)]);
+    } finally {
+      await sandbox.stop();
+    }
+    expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
+  }, 40_000);
+
   it('leaves background processes of a command that ended alone (only timeouts kill)', async () => {
     const sandbox = factory().create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
     await sandbox.start();

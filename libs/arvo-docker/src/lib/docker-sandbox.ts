@@ -6,8 +6,8 @@ import { WORKSPACE } from '@arvo-rca/common';
 import { CommandGuard } from './command-guard';
 import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
-import { containerName, taskContainerSpec } from './container-spec';
-import { DiskWatchdog } from './disk-watchdog';
+import { containerName, meterContainerSpec, taskContainerSpec, type TaskContainerInput } from './container-spec';
+import { containerWrites, DiskWatchdog } from './disk-watchdog';
 import { FrameDemuxer } from './frame-demuxer';
 import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix, type CommandRun } from './exec-command';
 import type { ImagePuller } from './image-puller';
@@ -19,6 +19,7 @@ import { ShellSession } from './shell-session';
 import { whileEngineAnswers } from './engine-watch';
 import { copyTreeIn, copyWorkspaceIn } from './workspace-copy';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
+import { WorkspaceMeter } from './workspace-meter';
 import type { SandboxOptions } from './sandbox-options';
 
 export interface DockerSandboxContext {
@@ -66,6 +67,8 @@ export class DockerSandbox implements Sandbox {
   private starting: Promise<void> | undefined;
   private readonly guard: CommandGuard;
   private watchdog: DiskWatchdog | undefined;
+  /** The task's disk meter, made once the task has started (when its disk is watched). */
+  private meter: Promise<WorkspaceMeter> | undefined;
   /** Where the start went, once it is done; for the task log and the benchmark. */
   startBreakdown: StartBreakdown | undefined;
 
@@ -212,9 +215,19 @@ export class DockerSandbox implements Sandbox {
     this.watchdog?.stop();
     this.session?.close();
     const container = this.container;
+    const meter = this.meter;
     this.container = undefined;
-    if (container) await this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${this.name}`, removeContainer(container)));
-    this.context.onStopped?.(this);
+    this.meter = undefined;
+    const removing = (what: string, removal: () => Promise<void>): Promise<void> =>
+      this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${what}`, removal()));
+    try {
+      // The meter first: an engine removes the workspace volume with the last container that uses it (podman: with its maker only).
+      const made = await meter?.catch(() => undefined);
+      if (made) await removing(`the disk meter of ${this.name}`, () => made.remove());
+    } finally {
+      if (container) await removing(this.name, () => removeContainer(container));
+      this.context.onStopped?.(this);
+    }
   }
 
   private throwIfStopped(): void {
@@ -250,9 +263,13 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
+  private containerInput(storageLimit: boolean): TaskContainerInput {
+    const { task, contextId, image, workspaceDir } = this.spec;
+    return { task, contextId, image, name: this.name, owner: this.context.owner, taskFolder: dirname(workspaceDir), options: this.options, storageLimit };
+  }
+
   private async createContainer(): Promise<Docker.Container> {
-    const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options };
-    const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec({ ...input, storageLimit }));
+    const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec(this.containerInput(storageLimit)));
     const storage = this.context.storageLimits;
     const askedForLimit = storage.supported !== false;
     return create(askedForLimit)
@@ -272,10 +289,24 @@ export class DockerSandbox implements Sandbox {
       });
   }
 
+  /**
+   * The task's writes: its workspace volume, by its meter (made now, beside the task's first commands),
+   * and the rest of its container's filesystem, by the engine. A meter that cannot start is said in the
+   * task's log; the rest is still watched.
+   */
   private watchDisk(container: Docker.Container): void {
     const onDiskLimit = this.spec.onDiskLimit;
     if (!onDiskLimit) return;
-    this.watchdog = new DiskWatchdog(container, this.options.diskBytes, this.options.diskCheckIntervalS * 1000, onDiskLimit);
+    this.meter = this.context.engineGate(() => WorkspaceMeter.start(this.context.docker, meterContainerSpec(this.containerInput(false), container.id)));
+    const meter = this.meter.catch((error: Error) => {
+      this.spec.onProgress?.(`${this.name}: its workspace's size cannot be measured, only its other writes are limited: ${error.message}`);
+      return undefined;
+    });
+    const usage = async (): Promise<number | undefined> => {
+      const [workspace, rest] = await Promise.all([meter.then((made) => made?.bytes() ?? 0), containerWrites(container)]);
+      return workspace + (rest ?? 0);
+    };
+    this.watchdog = new DiskWatchdog(usage, this.options.diskBytes, this.options.diskCheckIntervalS * 1000, onDiskLimit);
     this.watchdog.start();
   }
 
