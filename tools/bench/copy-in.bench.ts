@@ -1,8 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec } from '@arvo-rca/arvo-docker';
@@ -15,28 +16,30 @@ export interface CopyInFigures {
   files: number;
   megabytes: number;
   runs: number;
-  /** Extracting the tree into a fresh workspace on the host, which both ways need first. */
+  /** Extracting the tree into a fresh workspace on the host, alone. */
   prepare_ms: number;
-  /** Baseline: a container with the workspace bind-mounted (as before), started, `.git` removed, first command. */
+  /** Baseline, the sandbox's earlier way: the tree extracted on the host, then a container with it bind-mounted, started, `.git` removed, first command. */
   bind_ms: number;
-  /** The sandbox as it is: container started, workspace copied in, `.git` removed, first command. */
+  /** The sandbox as the green agent runs it: the container started while the host extracts, the tree copied in as it is written, `.git` removed, first command. */
   copy_in_ms: number;
+  /** Prepare to first command, copy-in against bind mount. */
   copy_in_vs_bind: number;
-  /** From a fresh task to its first command, prepare included: copy-in against bind mount. */
-  prepare_to_first_command_vs_bind: number;
-  /** The engine's floor: the same tree put into a running container with a bare archive API call. */
+  /** The engine's floor: the tree put into a running container by one bare archive call, into its workspace volume. */
   engine_copy_ms: number;
-  /** What copy-in adds to the bind mount's start, against that floor. */
-  added_vs_engine_copy: number;
+  /** The same call into the container's layered filesystem (where the workspace was before it had a volume). */
+  engine_copy_layered_ms: number;
+  volume_vs_layered: number;
 }
 
 const RUNS = 5;
 const REMOVE_GIT = 'find /src -name .git -prune -exec rm -rf {} +; true';
 
 /**
- * Start-to-first-command on a real-size tree (tools/bench/real-tree.sh), copy-in against a bind
- * mount, run by run in turn on the same image and engine. The bind mount is measured with plain
- * dockerode on the same hardened container spec: it is the path the sandbox took before.
+ * Prepare to first command on a real-size tree (tools/bench/real-tree.sh), copy-in against a bind
+ * mount, run by run in turn on the same image and engine, from the same archive on the host. The bind
+ * mount is measured with plain dockerode on the same hardened container spec: it is the path the sandbox
+ * took before. Copy-in is the sandbox's start with the tree streamed in as the host extracts it, as the
+ * green agent starts a task.
  */
 export async function measureCopyIn(root: string, docker: Docker, owner: string): Promise<CopyInFigures> {
   const tree = execFileSync('bash', [join(root, 'tools', 'bench', 'real-tree.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
@@ -44,15 +47,19 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
   const archive = join(scratch, 'repo-vul.tar');
   execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},${SOURCE_TREE}/${basename(tree)},`, '-cf', archive, basename(tree)]);
   const factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
-  const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[] };
+  const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[], layered: [] as number[] };
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const way of run % 2 === 0 ? (['copy', 'bind'] as const) : (['bind', 'copy'] as const)) {
-        const prepared = process.hrtime.bigint();
-        const workspace = prepareWorkspace(scratch, archive);
-        times.prepare.push(elapsedMs(prepared));
-        times[way].push(way === 'copy' ? await firstCommandWithCopy(factory, workspace) : await firstCommandWithBind(docker, owner, workspace));
-        if (way === 'bind') times.engine.push(await bareArchiveCopy(docker, workspace));
+        const workspace = emptyWorkspace(scratch);
+        if (way === 'copy') times.copy.push(await firstCommandWithCopy(factory, workspace, archive));
+        else {
+          const [prepare, total] = await firstCommandWithBind(docker, owner, workspace, archive);
+          times.prepare.push(prepare);
+          times.bind.push(total);
+          // In turn, each first every other run: a copy right after the host's extraction pays for its writeback.
+          for (const layered of run % 4 < 2 ? [false, true] : [true, false]) times[layered ? 'layered' : 'engine'].push(await bareArchiveCopy(docker, workspace, { layered }));
+        }
         rmSync(join(workspace, '..'), { recursive: true, force: true });
       }
     }
@@ -61,7 +68,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
     rmSync(scratch, { recursive: true, force: true });
   }
   const counted = execFileSync('sh', ['-c', `find "$0" -type f | wc -l; du -sm "$0" | cut -f1`, tree], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  const [prepare, bind, copy, engine] = [median(times.prepare), median(times.bind), median(times.copy), median(times.engine)];
+  const [prepare, bind, copy, engine, layered] = [median(times.prepare), median(times.bind), median(times.copy), median(times.engine), median(times.layered)];
   return {
     tree: `${basename(tree)} (Debian source)`,
     files: counted[0],
@@ -71,15 +78,20 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
     bind_ms: round(bind),
     copy_in_ms: round(copy),
     copy_in_vs_bind: round(copy / bind),
-    prepare_to_first_command_vs_bind: round((prepare + copy) / (prepare + bind)),
     engine_copy_ms: round(engine),
-    added_vs_engine_copy: round((copy - bind) / engine),
+    engine_copy_layered_ms: round(layered),
+    volume_vs_layered: round(engine / layered),
   };
 }
 
-/** The floor: a running container, and the workspace put in with one bare archive API call; the call alone is timed. */
-export async function bareArchiveCopy(docker: Docker, workspace: string): Promise<number> {
-  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: WORKSPACE, HostConfig: { Init: true, NetworkMode: 'none' } });
+/**
+ * The floor: a running container, and the workspace put in with one bare archive API call; the call alone
+ * is timed. Into a workspace volume as the sandbox's containers have, or (`layered`) into the container's
+ * own layered filesystem.
+ */
+export async function bareArchiveCopy(docker: Docker, workspace: string, { layered = false } = {}): Promise<number> {
+  const mounts: Docker.MountConfig = layered ? [] : [{ Type: 'volume', Source: '', Target: WORKSPACE }];
+  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: WORKSPACE, HostConfig: { Init: true, NetworkMode: 'none', Mounts: mounts } });
   try {
     await container.start();
     const tar = spawn('tar', ['-C', workspace, '-c', '-f', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -87,22 +99,38 @@ export async function bareArchiveCopy(docker: Docker, workspace: string): Promis
     await container.putArchive(tar.stdout, { path: WORKSPACE });
     return elapsedMs(started);
   } finally {
-    await container.remove({ force: true });
+    await container.remove({ force: true, v: true });
   }
 }
 
-function prepareWorkspace(scratch: string, archive: string): string {
+/** A task folder's workspace before its tree: `shared/` and the error report. */
+function emptyWorkspace(scratch: string): string {
   const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
   mkdirSync(join(workspace, SHARED_DIR), { recursive: true });
   writeFileSync(join(workspace, errorReportName('1')), 'ERROR: AddressSanitizer\n');
-  execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xf', archive]);
   return workspace;
 }
 
-/** Milliseconds from the start to the first command's answer; the removal after it is not counted. */
-async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: string): Promise<number> {
-  const sandbox = factory.create({ task: 'bench:1', contextId: randomUUID(), image: sampleImageTag('1'), workspaceDir: workspace });
+/**
+ * Milliseconds from the archive on the host to the first command's answer, the green agent's way: the
+ * host's `tar` and the sandbox read the same stream, the sandbox starting meanwhile. The removal after it
+ * is not counted.
+ */
+async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: string, archive: string): Promise<number> {
   const started = process.hrtime.bigint();
+  const source = createReadStream(archive);
+  const tree = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const tar = spawn('tar', ['-C', workspace, '--no-same-owner', '-xf', '-'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const extracted = new Promise<void>((resolve, reject) => tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}`)))));
+  source.pipe(tar.stdin);
+  source.pipe(tree);
+  const sandbox = factory.create({
+    task: 'bench:1',
+    contextId: randomUUID(),
+    image: sampleImageTag('1'),
+    workspaceDir: workspace,
+    pendingWorkspace: { ready: extracted, tree: { folder: SOURCE_TREE, tar: tree } },
+  });
   try {
     await sandbox.start();
     const outcome = await sandbox.exec('true');
@@ -113,17 +141,20 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
   }
 }
 
-async function firstCommandWithBind(docker: Docker, owner: string, workspace: string): Promise<number> {
+/** The host's extraction alone, and from the archive to the first command's answer with the tree bind-mounted. */
+async function firstCommandWithBind(docker: Docker, owner: string, workspace: string, archive: string): Promise<[number, number]> {
   const options = resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 600 });
   const spec = taskContainerSpec({ name: `arvo_bench_${randomUUID().slice(0, 8)}`, image: sampleImageTag('1'), taskFolder: join(workspace, '..'), owner, task: 'bench:1', contextId: 'bench', options, storageLimit: false });
   const started = process.hrtime.bigint();
-  const container = await docker.createContainer({ ...spec, HostConfig: { ...spec.HostConfig, Mounts: [{ Type: 'bind', Source: workspace, Target: '/workspace', ReadOnly: false }] } });
+  execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xf', archive]);
+  const prepared = elapsedMs(started);
+  const container = await docker.createContainer({ ...spec, HostConfig: { ...spec.HostConfig, Mounts: [{ Type: 'bind', Source: workspace, Target: WORKSPACE, ReadOnly: false }] } });
   try {
     await container.start();
     if ((await dockerodeExec(container, ['sh', '-c', REMOVE_GIT])) !== 0) throw new Error('removing .git failed');
     if ((await dockerodeExec(container, ['bash', '-lc', 'true'])) !== 0) throw new Error('first command with a bind mount failed');
-    return elapsedMs(started);
+    return [prepared, elapsedMs(started)];
   } finally {
-    await container.remove({ force: true });
+    await container.remove({ force: true, v: true });
   }
 }

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import Docker from 'dockerode';
 import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { LABEL_OWNER, LABEL_ROLE, METER_ROLE } from '@arvo-rca/arvo-docker';
+import { LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { buildDeployImages, ComposeStack } from './support/compose-stack';
 
@@ -144,7 +144,7 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     })().catch(() => undefined); // the stream may break when the stack goes down
     await Promise.race([started.promise, consumed.then(() => Promise.reject(new Error(`the task ended before its sandbox started: ${JSON.stringify(events)}`)))]);
 
-    const [container] = await taskContainersOf(docker, host, { meters: false });
+    const [container] = await taskContainersOf(docker, host, { keepers: false });
     // No host path: the workspace is a volume of the container's own.
     expect((await docker.getContainer(container).inspect()).Mounts).toEqual([expect.objectContaining({ Type: 'volume', Destination: '/workspace' })]);
     stack.down();
@@ -167,11 +167,11 @@ function resultOf(events: PeerEvent[]): TaskResult {
 }
 
 // Task containers are labelled with their green agent's owner id, `<hostname>@<table key>:<pid>:<start>:<nonce>`.
-/** The containers of the green agent on `host`: its tasks' and, unless told otherwise, their disk meters. */
-async function taskContainersOf(docker: Docker, host: string, { meters = true } = {}): Promise<string[]> {
+/** The containers of the green agent on `host`: its tasks' and, unless told otherwise, their keepers. */
+async function taskContainersOf(docker: Docker, host: string, { keepers = true } = {}): Promise<string[]> {
   const all = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
   const ours = all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${host}@`));
-  return ours.filter((info) => meters || info.Labels[LABEL_ROLE] !== METER_ROLE).map((info) => info.Id);
+  return ours.filter((info) => keepers || info.Labels[LABEL_ROLE] !== KEEPER_ROLE).map((info) => info.Id);
 }
 
 class Deferred {

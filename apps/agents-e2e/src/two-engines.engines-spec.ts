@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Docker from 'dockerode';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { LABEL_OWNER, LABEL_ROLE, LABEL_TASK, METER_ROLE, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { LABEL_OWNER, LABEL_ROLE, LABEL_TASK, KEEPER_ROLE, sampleImageTag } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
@@ -24,7 +24,7 @@ async function tasksCreatedOn(docker: Docker, since: number, owner: RegExp): Pro
     .split('\n')
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes)
-    .filter((labels) => owner.test(labels[LABEL_OWNER] ?? '') && labels[LABEL_ROLE] !== METER_ROLE)
+    .filter((labels) => owner.test(labels[LABEL_OWNER] ?? '') && labels[LABEL_ROLE] !== KEEPER_ROLE)
     .map((labels) => labels[LABEL_TASK])
     .sort();
 }

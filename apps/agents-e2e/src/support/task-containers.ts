@@ -1,30 +1,30 @@
 import Docker from 'dockerode';
-import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, METER_ROLE, ownerHost } from '@arvo-rca/arvo-docker';
+import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE, ownerHost } from '@arvo-rca/arvo-docker';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {
   private readonly docker = createDockerClient();
   private psArgs: Promise<string> | undefined;
 
-  /** Containers of one task, by the context id the green agent gave it: its own and its disk meter. */
+  /** Containers of one task, by the context id the green agent gave it: its own and its keeper. */
   async ofContext(contextId: string): Promise<Docker.ContainerInfo[]> {
     return this.docker.listContainers({ all: true, filters: { label: [`${LABEL_CONTEXT}=${contextId}`] } });
   }
 
-  /** The containers the tasks of one context run in, without their disk meters. */
+  /** The containers the tasks of one context run in, without their keepers. */
   async tasksOfContext(contextId: string): Promise<Docker.ContainerInfo[]> {
-    return (await this.ofContext(contextId)).filter((info) => !isMeter(info));
+    return (await this.ofContext(contextId)).filter((info) => !isKeeper(info));
   }
 
-  /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`), disk meters included. */
+  /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`), keepers included. */
   async ofProcess(pid: number): Promise<Docker.ContainerInfo[]> {
     const all = await this.docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
     return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${ownerHost()}:${pid}:`));
   }
 
-  /** The task containers of one process, without their disk meters. */
+  /** The task containers of one process, without their keepers. */
   async tasksOfProcess(pid: number): Promise<Docker.ContainerInfo[]> {
-    return (await this.ofProcess(pid)).filter((info) => !isMeter(info));
+    return (await this.ofProcess(pid)).filter((info) => !isKeeper(info));
   }
 
   /** Waits until a process of the container runs a command line matching `pattern`. */
@@ -55,6 +55,6 @@ export class TaskContainers {
   }
 }
 
-function isMeter(info: Docker.ContainerInfo): boolean {
-  return info.Labels[LABEL_ROLE] === METER_ROLE;
+function isKeeper(info: Docker.ContainerInfo): boolean {
+  return info.Labels[LABEL_ROLE] === KEEPER_ROLE;
 }

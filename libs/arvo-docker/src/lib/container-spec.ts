@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import { WORKSPACE } from '@arvo-rca/common';
-import { LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, LABEL_TASK, LABEL_TASK_FOLDER, METER_ROLE } from './labels';
+import { LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, LABEL_TASK, LABEL_TASK_FOLDER, KEEPER_ROLE } from './labels';
 import type { SandboxOptions } from './sandbox-options';
 
 /**
@@ -67,7 +67,8 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
       SecurityOpt: ['no-new-privileges'],
       // The workspace is a volume of the container's own, made and removed with it: no host path is
       // mounted (the workspace is copied in), and the engine writes the tree into a plain folder about a
-      // third faster than into the container's layered filesystem. Its size is counted by the meter.
+      // third faster than into the container's layered filesystem. It goes in through the task's keeper,
+      // which also counts its size.
       Mounts: [{ Type: 'volume', Source: '', Target: WORKSPACE, VolumeOptions: { NoCopy: true, Labels: labels, DriverConfig: { Name: 'local', Options: {} } } }],
       ...(input.storageLimit ? { StorageOpt: { size: String(options.diskBytes) } } : {}),
     },
@@ -75,33 +76,33 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
 }
 
 /**
- * The create options of a task's meter: a second container of the same image that sees the task's
- * workspace volume read-only and runs nothing but the disk watchdog's `du`. The solver cannot reach it,
- * so its `du` is the image's own whatever the solver does to its container.
+ * The create options of a task's keeper (`WorkspaceKeeper`): a second container of the same image, with
+ * the task container's workspace volume, that the solver never reaches. Its only process is the
+ * keep-alive; it runs nothing but `du`, with the one capability to read every folder.
  */
-export function meterContainerSpec(input: TaskContainerInput, taskContainerId: string): Docker.ContainerCreateOptions {
+export function keeperContainerSpec(input: TaskContainerInput, taskContainerId: string): Docker.ContainerCreateOptions {
   return {
-    name: `${input.name}_meter`,
+    name: `${input.name}_keeper`,
     Image: input.image,
     ...keepAlive(input.options),
-    Labels: { ...taskLabels(input), [LABEL_ROLE]: METER_ROLE },
+    Labels: { ...taskLabels(input), [LABEL_ROLE]: KEEPER_ROLE },
     HostConfig: {
       Init: true,
       AutoRemove: false,
       NetworkMode: 'none',
-      Memory: METER_MEMORY_BYTES,
-      MemorySwap: METER_MEMORY_BYTES,
+      Memory: KEEPER_MEMORY_BYTES,
+      MemorySwap: KEEPER_MEMORY_BYTES,
       PidsLimit: 16,
       CapDrop: ['ALL'],
       // Reads every folder, whatever mode the solver gave it (`chmod 000` would hide a folder from root without it).
       CapAdd: ['DAC_READ_SEARCH'],
       SecurityOpt: ['no-new-privileges'],
-      VolumesFrom: [`${taskContainerId}:ro`],
+      VolumesFrom: [taskContainerId],
     },
   };
 }
 
-const METER_MEMORY_BYTES = 128 * 1024 ** 2;
+const KEEPER_MEMORY_BYTES = 128 * 1024 ** 2;
 
 function taskLabels(input: TaskContainerInput): Record<string, string> {
   return { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId, [LABEL_TASK_FOLDER]: input.taskFolder };

@@ -223,7 +223,7 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     }
   }, 40_000);
 
-  it('counts the workspace by a meter the solver cannot reach: a hidden folder and a faked du change nothing', async () => {
+  it('counts the workspace by its keeper, which the solver cannot reach: a hidden folder and a faked du change nothing', async () => {
     const breaches: string[] = [];
     const sandbox = factory({ diskBytes: 64 * 1024 ** 2, diskCheckIntervalS: 1 }).create({
       ...spec(sampleImageTag('1'), await makeTaskWorkspace(root)),

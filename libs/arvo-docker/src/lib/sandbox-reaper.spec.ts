@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
-import { containerName, meterContainerSpec, taskContainerSpec, type TaskContainerInput } from './container-spec';
+import { containerName, keeperContainerSpec, taskContainerSpec, type TaskContainerInput } from './container-spec';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, LABEL_TASK_FOLDER, ownerFilter } from './labels';
@@ -133,7 +133,7 @@ describeWithDocker('SandboxReaper, containers', () => {
     expect(await exists(sameNameElsewhere)).toBe(true);
   }, 30_000);
 
-  it("removes a dead owner's task container with its disk meter, and the workspace volume with them", async () => {
+  it("removes a dead owner's task container with its keeper, and the workspace volume with them", async () => {
     const input: TaskContainerInput = {
       name: containerName('sample:1'),
       image: sampleImageTag('1'),
@@ -146,15 +146,15 @@ describeWithDocker('SandboxReaper, containers', () => {
     };
     const task = await docker.createContainer(taskContainerSpec(input));
     await task.start();
-    const meter = await docker.createContainer(meterContainerSpec(input, task.id));
-    await meter.start();
+    const keeper = await docker.createContainer(keeperContainerSpec(input, task.id));
+    await keeper.start();
     const volume = (await task.inspect()).Mounts[0]?.Name ?? '';
     expect(volume).not.toBe('');
 
     await reaper.reapContainers(docker);
 
     expect(await exists(task.id)).toBe(false);
-    expect(await exists(meter.id)).toBe(false);
+    expect(await exists(keeper.id)).toBe(false);
     await expect(docker.getVolume(volume).inspect()).rejects.toMatchObject({ statusCode: 404 });
   }, 30_000);
 
