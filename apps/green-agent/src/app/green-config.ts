@@ -1,4 +1,5 @@
-import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AppConfig } from '@arvo-rca/agent-app';
 import { DEFAULT_SANDBOX_OPTIONS, SANDBOX_CHOICES, type SandboxChoice } from '@arvo-rca/arvo-docker';
 import { DEFAULT_ARCHIVE_LIMITS } from './task-assets/archive-limits';
@@ -60,8 +61,10 @@ export class GreenConfig extends AppConfig {
    * instead of `arvo:14368`: it cannot look a case up or recall its fix. Plain `Task ID:` requests are
    * never masked.
    */
-  @IsIn(['on', 'off', 'true', 'false', '1', '0'])
-  MASK_TASK_IDS: string = 'on';
+  // From the variable as written: implicit conversion alone would make `off` true.
+  @Transform(({ obj, key }) => onOff((obj as Record<string, unknown>)[key]))
+  @IsBoolean({ message: 'MASK_TASK_IDS must be one of on, off, true, false, 1, 0' })
+  MASK_TASK_IDS: boolean = true;
 
   /** Times a task that fails around the solver (an image pull, the engine, an unreachable solver) is run, the first included. */
   @IsInt()
@@ -96,4 +99,13 @@ export class GreenConfig extends AppConfig {
   @IsOptional()
   @IsString()
   DOCKER_HOST?: string;
+}
+
+/** `on`/`true`/`1` and `off`/`false`/`0` as booleans; anything else stays as written, for the validation to name. */
+function onOff(value: unknown): unknown {
+  if (typeof value === 'boolean') return value;
+  const word = String(value).trim().toLowerCase();
+  if (['on', 'true', '1'].includes(word)) return true;
+  if (['off', 'false', '0'].includes(word)) return false;
+  return value;
 }

@@ -73,7 +73,7 @@ export class AssessmentService {
     @Inject(GreenConfig) config: GreenConfig,
   ) {
     this.attempts = config.TASK_ATTEMPTS;
-    this.masking = ['on', 'true', '1'].includes(config.MASK_TASK_IDS);
+    this.masking = config.MASK_TASK_IDS;
     this.settings = scoringSettings(config);
   }
 

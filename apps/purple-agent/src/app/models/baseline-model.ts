@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { ERROR_REPORT_PATTERN, LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import type { LocJson } from '@arvo-rca/loc-json';
+import { MAX_SPAN_LINES, type LocJson } from '@arvo-rca/loc-json';
 import {
   bugKind,
   enclosingFunction,
@@ -18,7 +18,6 @@ import type { ChatMessage, Model, ModelReply } from './model';
 import { NO_USAGE } from './usage';
 
 const TREE = `${WORKSPACE}/${SOURCE_TREE}`;
-const MAX_SPAN_LINES = 100;
 const SUBMIT = 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
 
 interface Action {
