@@ -127,7 +127,7 @@ export class BenchRig {
     rmSync(this.scratch, { recursive: true, force: true });
     const all = await this.docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
     const left = all.filter((info) => info.Labels[LABEL_OWNER]?.startsWith(`${ownerHost()}:${pid}:`));
-    await Promise.allSettled(left.map((info) => this.docker.getContainer(info.Id).remove({ force: true })));
+    await Promise.allSettled(left.map((info) => this.docker.getContainer(info.Id).remove({ force: true, v: true })));
     return left.map((info) => info.Names[0] ?? info.Id);
   }
 

@@ -113,7 +113,7 @@ async function bareStarts(docker: Docker, owner: string, workspaces: readonly st
     );
     return elapsedMs(started);
   } finally {
-    await Promise.all(containers.map((container) => container.remove({ force: true }).catch(() => undefined)));
+    await Promise.all(containers.map((container) => container.remove({ force: true, v: true }).catch(() => undefined)));
   }
 }
 

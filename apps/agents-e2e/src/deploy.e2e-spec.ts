@@ -62,7 +62,7 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
       stack?.removeFiles();
       // Task containers of this stack's green agent, should a failed test have left one.
       if (greenHost) {
-        for (const id of await taskContainersOf(docker, greenHost)) await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
+        for (const id of await taskContainersOf(docker, greenHost)) await docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
       }
     }
   }, 120_000);

@@ -42,7 +42,7 @@ export async function containersLabelled(gateway: GatewayStandIn, ownerPart: str
 
 export async function removeOnEngine(gateway: GatewayStandIn, ids: string[]): Promise<void> {
   const engine = gateway.engine();
-  await Promise.all(ids.map((id) => engine.getContainer(id).remove({ force: true }).catch(() => undefined)));
+  await Promise.all(ids.map((id) => engine.getContainer(id).remove({ force: true, v: true }).catch(() => undefined)));
 }
 
 /** The owner id of a process of this host that has exited: what a crashed assessor leaves on its containers. */
