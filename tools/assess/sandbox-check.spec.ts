@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NO_ISOLATION_WARNING } from '@arvo-rca/arvo-docker';
+import { NO_ISOLATION_WARNING } from '@arvo-rca/sandbox';
 import { ROOT } from './agent-launcher';
 import { pickSandbox, sandboxChoice } from './sandbox-check';
 

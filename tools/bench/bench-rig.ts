@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { A2aClientFactory, parseCommandResult, TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE, ownerHost } from '@arvo-rca/arvo-docker';
+import { LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE, ownerHost } from '@arvo-rca/sandbox';
 import { elapsedMs } from './bench-stats';
 import { GreenProcess } from './green-process';
 import { SolverStandIn, type SolverSession } from './solver-stand-in';

@@ -5,7 +5,7 @@
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
-import { createDockerClient, currentOwner, engineAnswers, formatOwnerId, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { createDockerClient, currentOwner, engineAnswers, formatOwnerId, sampleImageTag } from '@arvo-rca/sandbox';
 import { ProcessTable } from '@arvo-rca/common';
 import { BenchRig } from './bench-rig';
 import { formatTable, tableRows, writeReport, type BenchReport } from './bench-report';

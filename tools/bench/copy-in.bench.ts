@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec } from '@arvo-rca/arvo-docker';
+import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec } from '@arvo-rca/sandbox';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { TASK_FINISHED } from '@arvo-rca/a2a-protocol';
-import { sampleImageTag } from '@arvo-rca/arvo-docker';
+import { sampleImageTag } from '@arvo-rca/sandbox';
 import { BenchRig, expectSuccess } from './bench-rig';
 import { bareArchiveCopy } from './copy-in.bench';
 import { elapsedMs, median, round } from './bench-stats';

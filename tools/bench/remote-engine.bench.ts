@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR } from '@arvo-rca/common';
-import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, type Sandbox } from '@arvo-rca/arvo-docker';
+import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, type Sandbox } from '@arvo-rca/sandbox';
 import { elapsedMs, median, percentile, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
 import { withTlsEngine } from './tls-engine-rig';

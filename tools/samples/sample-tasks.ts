@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { create as createTar } from 'tar';
 import { SOURCE_TREE } from '@arvo-rca/common';
-import { runOneShot, sampleImageTag, type SampleManifest } from '@arvo-rca/arvo-docker';
+import { runOneShot, sampleImageTag, type SampleManifest } from '@arvo-rca/sandbox';
 
 export const SAMPLES_DIR = join(__dirname, '..', '..', 'samples');
 export const TOOLING_OWNER = 'arvo-rca-tooling';

@@ -15,7 +15,7 @@ import {
   listSampleIds,
   readSampleManifest,
   type SampleManifest,
-} from '@arvo-rca/arvo-docker';
+} from '@arvo-rca/sandbox';
 import { reproduce, SAMPLES_DIR, writeArchive } from './sample-tasks';
 
 type Command = 'images' | 'archives' | 'reports' | 'all';

@@ -3,8 +3,8 @@ import { statSync } from 'node:fs';
 import Docker from 'dockerode';
 import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE } from '@arvo-rca/arvo-docker';
-import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE } from '@arvo-rca/sandbox';
+import { describeWithDocker } from '@arvo-rca/sandbox/testing';
 import { buildDeployImages, ComposeStack } from './support/compose-stack';
 
 const NODE_USER = 1000;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { currentOwner, formatOwnerId, LABEL_OWNER, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { currentOwner, formatOwnerId, LABEL_OWNER, sampleImageTag } from '@arvo-rca/sandbox';
 import { ProcessTable } from '@arvo-rca/common';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { startAgent, type AgentProcess, type Scratch } from './agent-processes';

@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE, ownerHost } from '@arvo-rca/arvo-docker';
+import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE, ownerHost } from '@arvo-rca/sandbox';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { currentOwner, formatOwnerId } from '@arvo-rca/arvo-docker';
+import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
 import { ProcessTable } from '@arvo-rca/common';
 import type { GreenConfig } from '../green-config';
 import type { ArchiveLimits } from './archive-limits';

@@ -1,5 +1,5 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { currentOwner, formatOwnerId, parseOwnerId, TASK_OWNER_FILE, taskFolderOwner } from '@arvo-rca/arvo-docker';
+import { currentOwner, formatOwnerId, parseOwnerId, TASK_OWNER_FILE, taskFolderOwner } from '@arvo-rca/sandbox';
 import { ProcessTable } from '@arvo-rca/common';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { markTaskFolder } from '@arvo-rca/arvo-docker';
+import { markTaskFolder } from '@arvo-rca/sandbox';
 import { errorReportName, SHARED_DIR, SOURCE_TREE } from '@arvo-rca/common';
 import { ArchiveExtractor } from './archive-extractor';
 import { ContentCache } from './content-cache';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { validateEnvironment } from '@arvo-rca/agent-app';
-import { DEFAULT_SANDBOX_OPTIONS, resolveSandboxOptions } from '@arvo-rca/arvo-docker';
+import { DEFAULT_SANDBOX_OPTIONS, resolveSandboxOptions } from '@arvo-rca/sandbox';
 import { GreenConfig } from '../green-config';
 import { sandboxOptionsOf } from './sandbox-options';
 

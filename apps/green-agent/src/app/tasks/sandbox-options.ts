@@ -1,4 +1,4 @@
-import { parseMemory, type SandboxOptionsInput } from '@arvo-rca/arvo-docker';
+import { parseMemory, type SandboxOptionsInput } from '@arvo-rca/sandbox';
 import type { GreenConfig } from '../green-config';
 
 /**

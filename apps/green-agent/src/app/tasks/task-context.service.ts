@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
-import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/arvo-docker';
+import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/sandbox';
 import { LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import type { TaskEvidence } from '@arvo-rca/run-record';

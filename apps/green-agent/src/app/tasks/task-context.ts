@@ -1,4 +1,4 @@
-import type { Sandbox } from '@arvo-rca/arvo-docker';
+import type { Sandbox } from '@arvo-rca/sandbox';
 import type { SolverExit, TaskRef } from '@arvo-rca/a2a-protocol';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 import type { TaskProgress } from './task-progress';

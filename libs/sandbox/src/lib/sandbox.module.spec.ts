@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ProcessTable } from '@arvo-rca/common';
-import { ArvoDockerModule } from './arvo-docker.module';
+import { SandboxModule } from './sandbox.module';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
 import { KEEPER_ROLE, LABEL_OWNER, LABEL_ROLE, ownerFilter } from './labels';
@@ -19,10 +19,10 @@ import { sampleImageTag } from './sample-images';
 const ROOT = resolve(__dirname, '../../../..');
 
 function moduleWith(options: SandboxOptionsInput): Promise<TestingModule> {
-  return Test.createTestingModule({ imports: [ArvoDockerModule.forRoot(options)] }).compile();
+  return Test.createTestingModule({ imports: [SandboxModule.forRoot(options)] }).compile();
 }
 
-describe('ArvoDockerModule', () => {
+describe('SandboxModule', () => {
   let tmpDir: string;
   beforeAll(async () => {
     tmpDir = await mkdtemp('/tmp/arvo-module-');
@@ -60,7 +60,7 @@ describe('ArvoDockerModule', () => {
   });
 });
 
-describeWithDocker('ArvoDockerModule with an engine', () => {
+describeWithDocker('SandboxModule with an engine', () => {
   const docker = createDockerClient();
   let tmpDir: string;
   beforeAll(async () => {

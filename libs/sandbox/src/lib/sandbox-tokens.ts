@@ -1,4 +1,4 @@
-/** Injection tokens of ArvoDockerModule. */
+/** Injection tokens of SandboxModule. */
 export const SANDBOX_FACTORY = Symbol('SANDBOX_FACTORY');
 export const SANDBOX_OPTIONS = Symbol('SANDBOX_OPTIONS');
 export const SANDBOX_OWNER = Symbol('SANDBOX_OWNER');

@@ -1,14 +1,14 @@
-// A green-agent-like process for the shutdown test: boots ArvoDockerModule with shutdown hooks,
+// A green-agent-like process for the shutdown test: boots SandboxModule with shutdown hooks,
 // starts one task sandbox, prints its owner id and container name, and waits for a signal.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { ArvoDockerModule } from './arvo-docker.module';
+import { SandboxModule } from './sandbox.module';
 import type { SandboxFactory } from './sandbox';
 import { SANDBOX_FACTORY, SANDBOX_OWNER } from './sandbox-tokens';
 
 async function main(): Promise<void> {
   const [tmpDir, workspaceDir, image] = process.argv.slice(2);
-  const app = await NestFactory.createApplicationContext(ArvoDockerModule.forRoot({ sandbox: 'docker', tmpDir }), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(SandboxModule.forRoot({ sandbox: 'docker', tmpDir }), { logger: ['error'] });
   app.enableShutdownHooks();
   const sandbox = app.get<SandboxFactory>(SANDBOX_FACTORY).create({ task: 'sample:1', contextId: 'ctx-shutdown', image, workspaceDir });
   await sandbox.start();

@@ -1,6 +1,6 @@
 // The sandbox layer's public face: the Nest module and its tokens, the Sandbox contract, the options,
 // and what the green agent, the runner, the bench and the sample tooling use of the engine.
-export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions } from './lib/arvo-docker.module';
+export { SandboxModule, type SandboxModuleAsyncOptions } from './lib/sandbox.module';
 export { SANDBOX_FACTORY, SANDBOX_OWNER } from './lib/sandbox-tokens';
 export type { CommandOutput, ExecOptions, ExecOutcome, PendingWorkspace, Sandbox, SandboxFactory, SandboxKind, SandboxSpec } from './lib/sandbox';
 export { SandboxError, type SandboxErrorCode } from './lib/sandbox-error';

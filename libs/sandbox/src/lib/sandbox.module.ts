@@ -8,7 +8,7 @@ import { SandboxLifecycle } from './sandbox-lifecycle.service';
 import { resolveSandboxOptions, type SandboxOptions, type SandboxOptionsInput } from './sandbox-options';
 import { DOCKER_CLIENT, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from './sandbox-tokens';
 
-export interface ArvoDockerModuleAsyncOptions {
+export interface SandboxModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: FactoryProvider['inject'];
   /** Builds the sandbox options from what it injects, e.g. the app's configuration. */
@@ -21,15 +21,15 @@ export interface ArvoDockerModuleAsyncOptions {
  * reaps leftovers at boot and removes this instance's containers at shutdown.
  */
 @Module({})
-export class ArvoDockerModule {
+export class SandboxModule {
   static forRoot(options: SandboxOptionsInput): DynamicModule {
-    return ArvoDockerModule.forRootAsync({ useFactory: () => options });
+    return SandboxModule.forRootAsync({ useFactory: () => options });
   }
 
-  static forRootAsync(async: ArvoDockerModuleAsyncOptions): DynamicModule {
+  static forRootAsync(async: SandboxModuleAsyncOptions): DynamicModule {
     const useFactory = async.useFactory as (...args: unknown[]) => SandboxOptionsInput | Promise<SandboxOptionsInput>;
     return {
-      module: ArvoDockerModule,
+      module: SandboxModule,
       imports: async.imports ?? [],
       providers: [
         ProcessTable,

@@ -1,5 +1,0 @@
-module.exports = {
-  displayName: 'arvo-docker',
-  preset: '../../jest.preset.js',
-  coverageDirectory: '../../coverage/libs/arvo-docker',
-};
