@@ -49,7 +49,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
   const STARTED = ['keeper:created', 'task:running'];
 
   beforeAll(async () => {
-    root = await mkdtemp('/tmp/arvo-docker-pending-');
+    root = await mkdtemp('/tmp/arvo-sandbox-pending-');
     factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 30 }), owner);
   });
 

@@ -39,7 +39,7 @@ describeWithRealTree('systemd', 'DockerSandbox on a real tree (systemd 252.39)',
     const inSandbox = async (script: string): Promise<string> => output(await sandbox.exec(`cd /workspace/src-vul/systemd && ${script}`));
 
     beforeAll(async () => {
-      root = await mkdtemp('/tmp/arvo-docker-real-tree-');
+      root = await mkdtemp('/tmp/arvo-sandbox-real-tree-');
       const task = layOutRealTask(join(root, 'samples'), 'systemd-udev');
       const workspace = await makeTaskWorkspace(root, 'sample_systemd-udev');
       execFileSync('tar', ['-xzf', join(task, 'repo-vul.tar.gz'), '-C', workspace, '--no-same-owner']);

@@ -58,7 +58,7 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
   }
 
   beforeAll(async () => {
-    root = await mkdtemp('/tmp/arvo-docker-start-');
+    root = await mkdtemp('/tmp/arvo-sandbox-start-');
     engine = engineKind(await docker.version());
     // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
     // no base64 either (the shell session needs nothing but sh), and no tar (the workspace goes in through the engine).

@@ -34,7 +34,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
   const progress: string[] = [];
 
   beforeAll(async () => {
-    root = await mkdtemp('/tmp/arvo-docker-env-');
+    root = await mkdtemp('/tmp/arvo-sandbox-env-');
     engine = engineKind(await docker.version());
     cache = join(root, 'cache');
     await mkdir(join(cache, 'sample', '1'), { recursive: true });

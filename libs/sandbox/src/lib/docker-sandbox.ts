@@ -106,6 +106,8 @@ export class DockerSandbox implements Sandbox {
         this.throwIfStopped();
         clock.record('queue', performance.now() - queued);
         const [created, keeper] = await clock.time('create', () => this.createContainers());
+        // Stopped meanwhile (its task failed while the workspace was laid out): no copy begins.
+        this.throwIfStopped();
         // The source tree goes in through the keeper as the host extracts it, while the task's container starts.
         const treeCopied = tree ? clock.time('tree', () => copyTreeIn(keeper.container, tree.tar, COPY_DEADLINE_MS)) : undefined;
         // Awaited below; a start that fails before must not leave its failure unhandled.

@@ -42,6 +42,8 @@ export async function copyWorkspaceIn(container: Docker.Container, workspaceDir:
  * when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
  */
 export async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
+  // Closed already (its writer failed before the copy began): no 'close' would come to end the request.
+  if (tar.destroyed && !tar.readableEnded) throw new SandboxError('WORKSPACE_COPY_FAILED', "the source tree's stream was closed before its end");
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onError: ((error: Error) => void) | undefined;
