@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { A2aClientFactory, parseCommandResult, TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE, ownerHost } from '@arvo-rca/sandbox';
+import { LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/sandbox';
 import { elapsedMs } from './bench-stats';
 import { GreenProcess } from './green-process';
 import { SolverStandIn, type SolverSession } from './solver-stand-in';
@@ -113,8 +113,7 @@ export class BenchRig {
 
   /** The container of the task on `contextId`, found by the label the green agent gives it. */
   async containerOf(contextId: string): Promise<Docker.Container> {
-    const listed = await this.docker.listContainers({ filters: { label: [`${LABEL_CONTEXT}=${contextId}`] } });
-    const info = listed.find((container) => container.Labels[LABEL_ROLE] !== KEEPER_ROLE);
+    const [info] = await this.docker.listContainers({ filters: { label: [`${LABEL_CONTEXT}=${contextId}`] } });
     if (!info) throw new Error(`no running container is labelled ${LABEL_CONTEXT}=${contextId}`);
     return this.docker.getContainer(info.Id);
   }

@@ -24,11 +24,8 @@ export interface CopyInFigures {
   copy_in_ms: number;
   /** Prepare to first command, copy-in against bind mount. */
   copy_in_vs_bind: number;
-  /** The engine's floor: the tree put into a running container by one bare archive call, into its workspace volume. */
+  /** The engine's floor: the tree put into a running container by one bare archive call. */
   engine_copy_ms: number;
-  /** The same call into the container's layered filesystem (where the workspace was before it had a volume). */
-  engine_copy_layered_ms: number;
-  volume_vs_layered: number;
 }
 
 const RUNS = 5;
@@ -47,7 +44,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
   const archive = join(scratch, 'repo-vul.tar');
   execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},${SOURCE_TREE}/${basename(tree)},`, '-cf', archive, basename(tree)]);
   const factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
-  const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[], layered: [] as number[] };
+  const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[] };
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const way of run % 2 === 0 ? (['copy', 'bind'] as const) : (['bind', 'copy'] as const)) {
@@ -57,8 +54,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
           const [prepare, total] = await firstCommandWithBind(docker, owner, workspace, archive);
           times.prepare.push(prepare);
           times.bind.push(total);
-          // In turn, each first every other run: a copy right after the host's extraction pays for its writeback.
-          for (const layered of run % 4 < 2 ? [false, true] : [true, false]) times[layered ? 'layered' : 'engine'].push(await bareArchiveCopy(docker, workspace, { layered }));
+          times.engine.push(await bareArchiveCopy(docker, workspace));
         }
         rmSync(join(workspace, '..'), { recursive: true, force: true });
       }
@@ -68,7 +64,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
     rmSync(scratch, { recursive: true, force: true });
   }
   const counted = execFileSync('sh', ['-c', `find "$0" -type f | wc -l; du -sm "$0" | cut -f1`, tree], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  const [prepare, bind, copy, engine, layered] = [median(times.prepare), median(times.bind), median(times.copy), median(times.engine), median(times.layered)];
+  const [prepare, bind, copy, engine] = [median(times.prepare), median(times.bind), median(times.copy), median(times.engine)];
   return {
     tree: `${basename(tree)} (Debian source)`,
     files: counted[0],
@@ -79,19 +75,12 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
     copy_in_ms: round(copy),
     copy_in_vs_bind: round(copy / bind),
     engine_copy_ms: round(engine),
-    engine_copy_layered_ms: round(layered),
-    volume_vs_layered: round(engine / layered),
   };
 }
 
-/**
- * The floor: a running container, and the workspace put in with one bare archive API call; the call alone
- * is timed. Into a workspace volume as the sandbox's containers have, or (`layered`) into the container's
- * own layered filesystem.
- */
-export async function bareArchiveCopy(docker: Docker, workspace: string, { layered = false } = {}): Promise<number> {
-  const mounts: Docker.MountConfig = layered ? [] : [{ Type: 'volume', Source: '', Target: WORKSPACE }];
-  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: WORKSPACE, HostConfig: { Init: true, NetworkMode: 'none', Mounts: mounts } });
+/** The floor: a running container, and the workspace put in with one bare archive API call; the call alone is timed. */
+export async function bareArchiveCopy(docker: Docker, workspace: string): Promise<number> {
+  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: WORKSPACE, HostConfig: { Init: true, NetworkMode: 'none' } });
   try {
     await container.start();
     const tar = spawn('tar', ['-C', workspace, '-c', '-f', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });

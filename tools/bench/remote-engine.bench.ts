@@ -91,8 +91,7 @@ async function startSandbox(factory: DockerSandboxFactory, scratch: string): Pro
 }
 
 async function containerOf(docker: Docker, sandbox: Sandbox): Promise<Docker.Container> {
-  // The name filter matches parts of names too (the task's keeper is `<name>_keeper`).
-  const info = (await docker.listContainers({ filters: { name: [sandbox.name] } })).find((container) => container.Names.includes(`/${sandbox.name}`));
+  const [info] = await docker.listContainers({ filters: { name: [sandbox.name] } });
   if (!info) throw new Error(`no container named ${sandbox.name}`);
   return docker.getContainer(info.Id);
 }

@@ -3,10 +3,10 @@ import { statSync } from 'node:fs';
 import Docker from 'dockerode';
 import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/sandbox/testing';
 import { buildDeployImages, ComposeStack } from './support/compose-stack';
 
+const LABEL_OWNER = 'arvo-rca.owner';
 const NODE_USER = 1000;
 // The Node base is about 220 MB; bundle, samples and pruned production dependencies add some 35 MB.
 // Development dependencies (nx, typescript, jest, swc) would add hundreds.
@@ -145,9 +145,8 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     })().catch(() => undefined); // the stream may break when the stack goes down
     await Promise.race([started.promise, consumed.then(() => Promise.reject(new Error(`the task ended before its sandbox started: ${JSON.stringify(events)}`)))]);
 
-    const [container] = await taskContainersOf(docker, host, { keepers: false });
-    // No host path: the workspace is a volume of the container's own.
-    expect((await docker.getContainer(container).inspect()).Mounts).toEqual([expect.objectContaining({ Type: 'volume', Destination: '/workspace' })]);
+    const [container] = await taskContainersOf(docker, host);
+    expect((await docker.getContainer(container).inspect()).Mounts).toEqual([]);
     stack.down();
     await consumed;
 
@@ -168,11 +167,9 @@ function resultOf(events: PeerEvent[]): TaskResult {
 }
 
 // Task containers are labelled with their green agent's owner id, `<hostname>@<table key>:<pid>:<start>:<nonce>`.
-/** The containers of the green agent on `host`: its tasks' and, unless told otherwise, their keepers. */
-async function taskContainersOf(docker: Docker, host: string, { keepers = true } = {}): Promise<string[]> {
+async function taskContainersOf(docker: Docker, host: string): Promise<string[]> {
   const all = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
-  const ours = all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${host}@`));
-  return ours.filter((info) => keepers || info.Labels[LABEL_ROLE] !== KEEPER_ROLE).map((info) => info.Id);
+  return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${host}@`)).map((info) => info.Id);
 }
 
 class Deferred {

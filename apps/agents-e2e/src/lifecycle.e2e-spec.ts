@@ -56,7 +56,7 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     const busy = solver.nextBusy();
     const heard = collect(clients.peer(green.url).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 120_000 }));
     const task = await busy;
-    const [container] = await containers.tasksOfContext(task.contextId);
+    const [container] = await containers.ofContext(task.contextId);
     await containers.waitForProcess(container.Id, /sleep 30$/);
     return { task, containerId: container.Id, taskDir: taskDirOf(container.Labels[LABEL_TASK_FOLDER] ?? ''), heard };
   }
@@ -73,7 +73,7 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
   it('leaves the container and workspace of a SIGKILLed green agent to its next start, whose reaper removes them', async () => {
     const green = await startGreen();
     const { task, containerId, taskDir, heard } = await busyTask(green);
-    const [running] = await containers.tasksOfContext(task.contextId);
+    const [running] = await containers.ofContext(task.contextId);
     expect(running.Labels[LABEL_OWNER]).toMatch(new RegExp(`:${green.child.pid}:\\d+:[0-9a-f]+$`));
     expect(running.State).toBe('running');
     expect(taskDirs()).toEqual([taskDir]);
@@ -83,7 +83,7 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     await heard;
 
     // Killed outright, the process cleaned up nothing: the orphans are there, the task's command still runs.
-    expect((await containers.tasksOfContext(task.contextId)).map((info) => info.Id)).toEqual([containerId]);
+    expect((await containers.ofContext(task.contextId)).map((info) => info.Id)).toEqual([containerId]);
     await containers.waitForProcess(containerId, /sleep 30$/, 1000);
     expect(taskDirs()).toEqual([taskDir]);
 
@@ -122,7 +122,7 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     const green = await startGreen();
     const pid = green.child.pid ?? 0;
     const { task, heard } = await busyTask(green);
-    expect(await containers.tasksOfProcess(pid)).toHaveLength(1);
+    expect(await containers.ofProcess(pid)).toHaveLength(1);
     expect(taskDirs()).toHaveLength(1);
 
     const signalled = Date.now();

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Docker from 'dockerode';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { LABEL_OWNER, LABEL_ROLE, LABEL_TASK, KEEPER_ROLE, sampleImageTag } from '@arvo-rca/sandbox';
+import { LABEL_OWNER, LABEL_TASK, sampleImageTag } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/sandbox/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
@@ -24,7 +24,7 @@ async function tasksCreatedOn(docker: Docker, since: number, owner: RegExp): Pro
     .split('\n')
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes)
-    .filter((labels) => owner.test(labels[LABEL_OWNER] ?? '') && labels[LABEL_ROLE] !== KEEPER_ROLE)
+    .filter((labels) => owner.test(labels[LABEL_OWNER] ?? ''))
     .map((labels) => labels[LABEL_TASK])
     .sort();
 }

@@ -22,7 +22,7 @@ export { chooseSandbox, type SandboxHost } from './lib/sandbox-choice';
 export { taskContainerSpec } from './lib/container-spec';
 // The engine: the client, labels, one-shot containers and the engine's kind.
 export { createDockerClient, engineAnswers } from './lib/docker-client';
-export { LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, LABEL_TASK, LABEL_TASK_FOLDER, KEEPER_ROLE, ownerFilter } from './lib/labels';
+export { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './lib/labels';
 export { runOneShot } from './lib/one-shot';
 export { engineKind } from './lib/engine-kind';
 export { ownerHost } from './lib/host-identity';

@@ -1,30 +1,20 @@
 import Docker from 'dockerode';
-import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, KEEPER_ROLE, ownerHost } from '@arvo-rca/sandbox';
+import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/sandbox';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {
   private readonly docker = createDockerClient();
   private psArgs: Promise<string> | undefined;
 
-  /** Containers of one task, by the context id the green agent gave it: its own and its keeper. */
+  /** Containers of one task, by the context id the green agent gave it. */
   async ofContext(contextId: string): Promise<Docker.ContainerInfo[]> {
     return this.docker.listContainers({ all: true, filters: { label: [`${LABEL_CONTEXT}=${contextId}`] } });
   }
 
-  /** The containers the tasks of one context run in, without their keepers. */
-  async tasksOfContext(contextId: string): Promise<Docker.ContainerInfo[]> {
-    return (await this.ofContext(contextId)).filter((info) => !isKeeper(info));
-  }
-
-  /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`), keepers included. */
+  /** Containers whose owner label names this process of this host (`<host>:<pid>:<start>:<nonce>`). */
   async ofProcess(pid: number): Promise<Docker.ContainerInfo[]> {
     const all = await this.docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
     return all.filter((info) => (info.Labels[LABEL_OWNER] ?? '').startsWith(`${ownerHost()}:${pid}:`));
-  }
-
-  /** The task containers of one process, without their keepers. */
-  async tasksOfProcess(pid: number): Promise<Docker.ContainerInfo[]> {
-    return (await this.ofProcess(pid)).filter((info) => !isKeeper(info));
   }
 
   /** Waits until a process of the container runs a command line matching `pattern`. */
@@ -53,8 +43,4 @@ export class TaskContainers {
       for (const info of await this.ofProcess(pid)) await this.docker.getContainer(info.Id).remove({ force: true, v: true }).catch(() => undefined);
     }
   }
-}
-
-function isKeeper(info: Docker.ContainerInfo): boolean {
-  return info.Labels[LABEL_ROLE] === KEEPER_ROLE;
 }

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import { WORKSPACE } from '@arvo-rca/common';
-import { LABEL_CONTEXT, LABEL_OWNER, LABEL_ROLE, LABEL_TASK, LABEL_TASK_FOLDER, KEEPER_ROLE } from './labels';
+import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER } from './labels';
 import type { SandboxOptions } from './sandbox-options';
 
 /**
@@ -40,13 +40,16 @@ export interface TaskContainerInput {
 /** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
 export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCreateOptions {
   const { options } = input;
-  const labels = taskLabels(input);
+  // The keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor
+  // leaves nothing running for long; the stopped container is removed by its sandbox or by the reaper.
+  const keepAliveS = options.taskTimeoutS + options.keepAliveMarginS;
   return {
     name: input.name,
     Image: input.image,
-    ...keepAlive(options),
+    Entrypoint: ['sleep'],
+    Cmd: [String(keepAliveS)],
     WorkingDir: WORKSPACE,
-    Labels: labels,
+    Labels: { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId, [LABEL_TASK_FOLDER]: input.taskFolder },
     Tty: false,
     OpenStdin: false,
     AttachStdin: false,
@@ -65,51 +68,8 @@ export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCr
       CapDrop: ['ALL'],
       CapAdd: [...BUILD_CAPABILITIES],
       SecurityOpt: ['no-new-privileges'],
-      // The workspace is a volume of the container's own, made and removed with it: no host path is
-      // mounted (the workspace is copied in), and the engine writes the tree into a plain folder about a
-      // third faster than into the container's layered filesystem. It goes in through the task's keeper,
-      // which also counts its size.
-      Mounts: [{ Type: 'volume', Source: '', Target: WORKSPACE, VolumeOptions: { NoCopy: true, Labels: labels, DriverConfig: { Name: 'local', Options: {} } } }],
+      // No mounts: the workspace is copied in, so the engine needs nothing of this host's disk.
       ...(input.storageLimit ? { StorageOpt: { size: String(options.diskBytes) } } : {}),
     },
   };
-}
-
-/**
- * The create options of a task's keeper (`WorkspaceKeeper`): a second container of the same image, with
- * the task container's workspace volume, that the solver never reaches. Its only process is the
- * keep-alive; it runs nothing but `du`, with the one capability to read every folder.
- */
-export function keeperContainerSpec(input: TaskContainerInput, taskContainerId: string): Docker.ContainerCreateOptions {
-  return {
-    name: `${input.name}_keeper`,
-    Image: input.image,
-    ...keepAlive(input.options),
-    Labels: { ...taskLabels(input), [LABEL_ROLE]: KEEPER_ROLE },
-    HostConfig: {
-      Init: true,
-      AutoRemove: false,
-      NetworkMode: 'none',
-      Memory: KEEPER_MEMORY_BYTES,
-      MemorySwap: KEEPER_MEMORY_BYTES,
-      PidsLimit: 16,
-      CapDrop: ['ALL'],
-      // Reads every folder, whatever mode the solver gave it (`chmod 000` would hide a folder from root without it).
-      CapAdd: ['DAC_READ_SEARCH'],
-      SecurityOpt: ['no-new-privileges'],
-      VolumesFrom: [taskContainerId],
-    },
-  };
-}
-
-const KEEPER_MEMORY_BYTES = 128 * 1024 ** 2;
-
-function taskLabels(input: TaskContainerInput): Record<string, string> {
-  return { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId, [LABEL_TASK_FOLDER]: input.taskFolder };
-}
-
-// The keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor leaves
-// nothing running for long; the stopped container is removed by its sandbox or by the reaper.
-function keepAlive(options: SandboxOptions): Pick<Docker.ContainerCreateOptions, 'Entrypoint' | 'Cmd'> {
-  return { Entrypoint: ['sleep'], Cmd: [String(options.taskTimeoutS + options.keepAliveMarginS)] };
 }

@@ -3,13 +3,10 @@ import type Docker from 'dockerode';
 /** What the watchdog tells when a container's writes pass the limit. */
 export type DiskLimitBreach = (detail: string) => void;
 
-/** How many bytes a task holds on the engine's disk; undefined when it cannot be told this round. */
-export type DiskUsage = () => Promise<number | undefined>;
-
 /**
- * Watches how much a task has written (its workspace volume and the engine's `SizeRw`, every other
- * write to its container's filesystem) and tells once when it passes the limit. Storage drivers that
- * can limit a container's disk (overlay2 on xfs with project quotas, btrfs, zfs) are given the limit at
+ * Watches how much a task's container has written (the engine's `SizeRw`: the workspace and every
+ * other write to its filesystem) and tells once when it passes the limit. Storage drivers that can
+ * limit a container's disk (overlay2 on xfs with project quotas, btrfs, zfs) are given the limit at
  * create as well; elsewhere this is the only limit. Checks run one at a time and never throw: an
  * engine that cannot answer just skips a round.
  */
@@ -19,7 +16,7 @@ export class DiskWatchdog {
   private breached = false;
 
   constructor(
-    private readonly usage: DiskUsage,
+    private readonly container: Docker.Container,
     private readonly limitBytes: number,
     private readonly intervalMs: number,
     private readonly onBreach: DiskLimitBreach,
@@ -39,7 +36,7 @@ export class DiskWatchdog {
     if (this.checking || this.breached) return;
     this.checking = true;
     try {
-      const written = (await this.usage()) ?? 0;
+      const written = (await writtenBytes(this.container)) ?? 0;
       if (written > this.limitBytes) {
         this.breached = true;
         this.stop();
@@ -54,7 +51,7 @@ export class DiskWatchdog {
 }
 
 /** The engine's `SizeRw` of a container, asked for with `size=1` (the typings know no such option). */
-export function containerWrites(container: Docker.Container): Promise<number | undefined> {
+function writtenBytes(container: Docker.Container): Promise<number | undefined> {
   const options: Docker.ContainerInspectOptions & { size: boolean } = { size: true };
   return container.inspect(options).then((info: Docker.ContainerInspectInfo & { SizeRw?: number }) => info.SizeRw);
 }

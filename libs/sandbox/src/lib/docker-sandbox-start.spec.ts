@@ -8,7 +8,7 @@ import { engineKind, type EngineKind } from './engine-kind';
 import { FakeRegistry } from './fake-registry.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
-import type { Sandbox, SandboxSpec } from './sandbox';
+import type { SandboxSpec } from './sandbox';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { buildTestImage, LIST_PROCESSES, makeTaskWorkspace, removeImage } from './sandbox-fixtures.testing';
 import { resolveSandboxOptions, type SandboxOptionsInput } from './sandbox-options';
@@ -205,19 +205,13 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     }
   }, 60_000);
 
-  /** A started sandbox with a 64 MiB disk limit checked every second, and the breaches it told of. */
-  async function diskLimited(): Promise<{ sandbox: Sandbox; breaches: string[] }> {
+  it('tells the task once when its container writes past the disk limit', async () => {
     const breaches: string[] = [];
     const sandbox = factory({ diskBytes: 64 * 1024 ** 2, diskCheckIntervalS: 1 }).create({
       ...spec(sampleImageTag('1'), await makeTaskWorkspace(root)),
       onDiskLimit: (detail) => breaches.push(detail),
     });
     await sandbox.start();
-    return { sandbox, breaches };
-  }
-
-  it('tells the task once when its container writes past the disk limit', async () => {
-    const { sandbox, breaches } = await diskLimited();
     try {
       expect(await sandbox.exec('head -c 100M /dev/zero > /workspace/big; head -c 10M /dev/zero > /tmp/more')).toMatchObject({ returnCode: 0 });
       await waitFor(() => breaches.length > 0, 20_000);
@@ -227,20 +221,6 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     } finally {
       await sandbox.stop();
     }
-  }, 40_000);
-
-  it('counts the workspace by its keeper, which the solver cannot reach: a hidden folder and a faked du change nothing', async () => {
-    const { sandbox, breaches } = await diskLimited();
-    try {
-      const hide = "printf '#!/bin/sh\\necho 0 /workspace\\n' > /usr/bin/du; mkdir /workspace/hidden; head -c 100M /dev/zero > /workspace/hidden/big; chmod 000 /workspace/hidden";
-      expect(await sandbox.exec(`${hide}; du -sk /workspace`)).toMatchObject({ returnCode: 0, output: '0 /workspace\n' });
-      await waitFor(() => breaches.length > 0, 20_000);
-
-      expect(breaches).toEqual([expect.stringMatching(/wrote 10\d\.\d MiB, past its disk limit of 64\.0 MiB$/)]);
-    } finally {
-      await sandbox.stop();
-    }
-    expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
   }, 40_000);
 
   it('leaves background processes of a command that ended alone (only timeouts kill)', async () => {

@@ -6,8 +6,8 @@ import { WORKSPACE } from '@arvo-rca/common';
 import { CommandGuard } from './command-guard';
 import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
-import { containerName, keeperContainerSpec, taskContainerSpec, type TaskContainerInput } from './container-spec';
-import { containerWrites, DiskWatchdog } from './disk-watchdog';
+import { containerName, taskContainerSpec } from './container-spec';
+import { DiskWatchdog } from './disk-watchdog';
 import { FrameDemuxer } from './frame-demuxer';
 import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix, type CommandRun } from './exec-command';
 import type { ImagePuller } from './image-puller';
@@ -19,7 +19,6 @@ import { ShellSession } from './shell-session';
 import { whileEngineAnswers } from './engine-watch';
 import { copyTreeIn, copyWorkspaceIn } from './workspace-copy';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
-import { WorkspaceKeeper } from './workspace-keeper';
 import type { SandboxOptions } from './sandbox-options';
 
 export interface DockerSandboxContext {
@@ -67,8 +66,6 @@ export class DockerSandbox implements Sandbox {
   private starting: Promise<void> | undefined;
   private readonly guard: CommandGuard;
   private watchdog: DiskWatchdog | undefined;
-  /** The task's keeper (made with its container): the workspace goes in through it, and it counts the workspace's size. */
-  private keeper: WorkspaceKeeper | undefined;
   /** Where the start went, once it is done; for the task log and the benchmark. */
   startBreakdown: StartBreakdown | undefined;
 
@@ -101,21 +98,20 @@ export class DockerSandbox implements Sandbox {
       await clock.time('image', () => this.untilStopped(this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress)));
       const queued = performance.now();
       // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
-      const tree = pending?.tree;
-      const { container, keeper, startup, treeCopied } = await this.context.engineGate(async () => {
+      const { container, startup } = await this.context.engineGate(async () => {
         this.throwIfStopped();
         clock.record('queue', performance.now() - queued);
-        const [created, keeper] = await clock.time('create', () => this.createContainers());
-        // Stopped meanwhile (its task failed while the workspace was laid out): no copy begins.
-        this.throwIfStopped();
-        // The source tree goes in through the keeper as the host extracts it, while the task's container starts.
-        const treeCopied = tree ? clock.time('tree', () => copyTreeIn(keeper.container, tree.tar, COPY_DEADLINE_MS)) : undefined;
-        // Awaited below; a start that fails before must not leave its failure unhandled.
-        treeCopied?.catch(() => undefined);
-        return { container: created, keeper, treeCopied, startup: await this.startContainer(created, clock) };
+        const created = await clock.time('create', () => this.createContainer());
+        this.container = created;
+        return { container: created, startup: await this.startContainer(created, clock) };
       }, 'start');
       // Stopped meanwhile (its task failed while the workspace was laid out): what was made goes at once.
       this.throwIfStopped();
+      // The source tree goes in as the host extracts it, beside the probe: the engine writes it while the host does.
+      const tree = pending?.tree;
+      const treeCopied = tree ? clock.time('tree', () => copyTreeIn(container, tree.tar, COPY_DEADLINE_MS)) : undefined;
+      // Awaited below; a start that fails before must not leave its failure unhandled.
+      treeCopied?.catch(() => undefined);
       await this.awaitReady(container, startup, clock);
       if (pending) {
         // The workspace's own failure first: it is why the tree's copy stopped too.
@@ -123,12 +119,12 @@ export class DockerSandbox implements Sandbox {
         await this.checkWorkspace();
         await treeCopied;
       }
-      // Both at once: the copy through the keeper, the removal in the task's session.
+      // Both at once: the copy through the engine's archive API, the removal in the session.
       await Promise.all([
-        clock.time('copy', () => copyWorkspaceIn(keeper.container, this.spec.workspaceDir, COPY_DEADLINE_MS, tree?.folder)),
+        clock.time('copy', () => copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS, tree?.folder)),
         clock.time('git', () => this.removeGitDirectories()),
       ]);
-      this.watchDisk(container, keeper);
+      this.watchDisk(container);
       this.throwIfStopped();
       this.startBreakdown = clock.breakdown();
       this.spec.onProgress?.(`${this.name} ${describeStart(this.startBreakdown)}`);
@@ -216,18 +212,9 @@ export class DockerSandbox implements Sandbox {
     this.watchdog?.stop();
     this.session?.close();
     const container = this.container;
-    const keeper = this.keeper;
     this.container = undefined;
-    this.keeper = undefined;
-    const removing = (what: string, removal: () => Promise<void>): Promise<void> =>
-      this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${what}`, removal()));
-    try {
-      // The keeper first: an engine removes the workspace volume with the last container that has it (podman: with its maker only).
-      if (keeper) await removing(`the keeper of ${this.name}`, () => keeper.remove());
-    } finally {
-      if (container) await removing(this.name, () => removeContainer(container));
-      this.context.onStopped?.(this);
-    }
+    if (container) await this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${this.name}`, removeContainer(container)));
+    this.context.onStopped?.(this);
   }
 
   private throwIfStopped(): void {
@@ -263,21 +250,9 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  private containerInput(storageLimit: boolean): TaskContainerInput {
-    const { task, contextId, image, workspaceDir } = this.spec;
-    return { task, contextId, image, name: this.name, owner: this.context.owner, taskFolder: dirname(workspaceDir), options: this.options, storageLimit };
-  }
-
-  /** The task's container, and its keeper with the container's workspace volume. */
-  private async createContainers(): Promise<[Docker.Container, WorkspaceKeeper]> {
-    const container = await this.createContainer();
-    this.container = container;
-    this.keeper = await WorkspaceKeeper.create(this.context.docker, keeperContainerSpec(this.containerInput(false), container.id));
-    return [container, this.keeper];
-  }
-
   private async createContainer(): Promise<Docker.Container> {
-    const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec(this.containerInput(storageLimit)));
+    const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options };
+    const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec({ ...input, storageLimit }));
     const storage = this.context.storageLimits;
     const askedForLimit = storage.supported !== false;
     return create(askedForLimit)
@@ -297,26 +272,10 @@ export class DockerSandbox implements Sandbox {
       });
   }
 
-  /**
-   * The task's writes: its workspace volume, by its keeper (started now, beside the task's first
-   * commands), and the rest of its container's filesystem, by the engine. A keeper that cannot start is
-   * said in the task's log; the rest is still watched.
-   */
-  private watchDisk(container: Docker.Container, keeper: WorkspaceKeeper): void {
+  private watchDisk(container: Docker.Container): void {
     const onDiskLimit = this.spec.onDiskLimit;
     if (!onDiskLimit) return;
-    const started = this.context.engineGate(() => keeper.start()).then(
-      () => true,
-      (error: Error) => {
-        this.spec.onProgress?.(`${this.name}: its workspace's size cannot be measured, only its other writes are limited: ${error.message}`);
-        return false;
-      },
-    );
-    const usage = async (): Promise<number | undefined> => {
-      const [workspace, rest] = await Promise.all([started.then((up) => (up ? keeper.bytes() : 0)), containerWrites(container)]);
-      return workspace + (rest ?? 0);
-    };
-    this.watchdog = new DiskWatchdog(usage, this.options.diskBytes, this.options.diskCheckIntervalS * 1000, onDiskLimit);
+    this.watchdog = new DiskWatchdog(container, this.options.diskBytes, this.options.diskCheckIntervalS * 1000, onDiskLimit);
     this.watchdog.start();
   }
 

@@ -7,10 +7,6 @@ export const LABEL_RECIPE = 'arvo-rca.recipe';
 /** The host path of the task folder a container was made for, so that a reaper can remove both. */
 export const LABEL_TASK_FOLDER = 'arvo-rca.task-folder';
 
-/** What a container is for, when it is not a task's own: `keeper`, the task's workspace keeper. */
-export const LABEL_ROLE = 'arvo-rca.role';
-export const KEEPER_ROLE = 'keeper';
-
 export type ContainerLabels = Record<string, string>;
 
 export function ownerFilter(owner: string): { label: string[] } {

@@ -4,13 +4,11 @@ import { mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
-import { containerName, keeperContainerSpec, taskContainerSpec, type TaskContainerInput } from './container-spec';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
 import { SandboxReaper } from './sandbox-reaper';
-import { resolveSandboxOptions } from './sandbox-options';
 import { markTaskFolder } from './task-folder-owner';
 import { sampleImageTag } from './sample-images';
 
@@ -131,31 +129,6 @@ describeWithDocker('SandboxReaper, containers', () => {
     expect(await exists(live)).toBe(true);
     expect(await exists(otherHost)).toBe(true);
     expect(await exists(sameNameElsewhere)).toBe(true);
-  }, 30_000);
-
-  it("removes a dead owner's task container with its keeper, and the workspace volume with them", async () => {
-    const input: TaskContainerInput = {
-      name: containerName('sample:1'),
-      image: sampleImageTag('1'),
-      taskFolder: '/nonexistent/task',
-      owner: owners.dead,
-      task: 'sample:1',
-      contextId: 'ctx-reaper',
-      options: resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 60 }),
-      storageLimit: false,
-    };
-    const task = await docker.createContainer(taskContainerSpec(input));
-    await task.start();
-    const keeper = await docker.createContainer(keeperContainerSpec(input, task.id));
-    await keeper.start();
-    const volume = (await task.inspect()).Mounts[0]?.Name ?? '';
-    expect(volume).not.toBe('');
-
-    await reaper.reapContainers(docker);
-
-    expect(await exists(task.id)).toBe(false);
-    expect(await exists(keeper.id)).toBe(false);
-    await expect(docker.getVolume(volume).inspect()).rejects.toMatchObject({ statusCode: 404 });
   }, 30_000);
 
   it("removes the fresh task folder a dead owner's container was made for, and no folder of a live owner or outside TMP_DIR", async () => {

@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ProcessTable } from '@arvo-rca/common';
 import { removeContainer } from './container-removal';
 import { ownerHost } from './host-identity';
-import { LABEL_OWNER, LABEL_ROLE, LABEL_TASK_FOLDER, KEEPER_ROLE } from './labels';
+import { LABEL_OWNER, LABEL_TASK_FOLDER } from './labels';
 import { ownerIsAlive, parseOwnerId } from './owner-id';
 import { engineReason } from './sandbox-error';
 import { taskFolderOwner } from './task-folder-owner';
@@ -40,9 +40,7 @@ export class SandboxReaper {
    * would leave a fresh orphan (sources, builds) on disk for an hour.
    */
   async reapContainers(docker: Docker, tmpDir?: string): Promise<ReapedContainers> {
-    const listed = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
-    // Keepers first, as a sandbox removes them: the engine then removes each task's workspace volume with its container.
-    const containers = [...listed].sort((a, b) => Number(b.Labels[LABEL_ROLE] === KEEPER_ROLE) - Number(a.Labels[LABEL_ROLE] === KEEPER_ROLE));
+    const containers = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
     const removed: ReapedContainers = { containers: [], workspaces: [], failed: [] };
     for (const info of containers) {
       const owner = parseOwnerId(info.Labels[LABEL_OWNER] ?? '');

@@ -1,19 +1,18 @@
 /**
  * Where a container sandbox's start went, in milliseconds per phase. `copy` and `git` run side by side; so
- * do `tree` and `start`, `probe` and `workspace`, which overlap the host's own extraction of the workspace.
+ * do `tree` and `probe` and `workspace`, which overlap the host's own extraction of the workspace.
  */
 export interface StartBreakdown {
   /** Making sure the image is there (an inspect; a pull when it is missing). */
   image: number;
   /** Waiting for a place in the engine gate, which paces starts and removals. */
   queue: number;
-  /** The task's container and its keeper. */
   create: number;
   /** Attach and start. */
   start: number;
   /** Opening the shell session and its first command: the container answers. */
   probe: number;
-  /** The source tree through the archive API into the keeper as the host extracted it (a pending workspace), from the containers' creation on. */
+  /** The source tree through the archive API as the host extracted it (a pending workspace), from the container's start on. */
   tree: number;
   /** Waiting, once the container answered, for the host to finish the workspace (a pending workspace). */
   workspace: number;

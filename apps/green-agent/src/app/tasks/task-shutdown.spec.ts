@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { KEEPER_ROLE, LABEL_CONTEXT, LABEL_ROLE, SANDBOX_OWNER, ownerFilter } from '@arvo-rca/sandbox';
+import { LABEL_CONTEXT, SANDBOX_OWNER, ownerFilter } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/sandbox/testing';
 import type { TaskOutcome } from './task-context.service';
 import { startGreenApp } from './green-app.testing';
@@ -37,11 +37,9 @@ describeWithDocker('green agent shutdown with a task mid-command', () => {
   async function untilSleeping(contextId: () => string | undefined): Promise<string> {
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
       const id = contextId();
-      // The task's own container, not its keeper.
-      const listed = id ? await docker.listContainers({ filters: { label: [`${LABEL_CONTEXT}=${id}`] } }) : [];
-      const container = listed.find((info) => info.Labels[LABEL_ROLE] !== KEEPER_ROLE);
+      const [container] = id ? await docker.listContainers({ filters: { label: [`${LABEL_CONTEXT}=${id}`] } }) : [];
       const top = container ? ((await docker.getContainer(container.Id).top({ ps_args: '-eo pid,args' })) as { Processes?: string[][] }) : undefined;
-      if (container && top?.Processes?.some((row) => /sleep 30$/.test(row.join(' ')))) return container.Id;
+      if (top?.Processes?.some((row) => /sleep 30$/.test(row.join(' ')))) return container.Id;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error('the task never got to its `sleep 30`');
