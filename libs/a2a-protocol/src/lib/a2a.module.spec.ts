@@ -1,24 +1,16 @@
-import { Inject, Injectable, Module, type DynamicModule } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Inject, Injectable, Module } from '@nestjs/common';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { A2aModule, type A2aModuleOptions } from './a2a.module';
 import { AGENT_CARD_PATH, buildAgentCard } from './agent-card';
 import { A2aClientFactory } from './client/a2a-client.factory';
 import { EchoExecutor } from './testing/echo-executor.testing';
-import { readJson } from './testing/http.testing';
+import { readJson, sendMessageBody, serveModule as serve } from './testing/http.testing';
 
 const card: A2aModuleOptions['card'] = {
   useFactory: () => buildAgentCard({ name: 'module test', description: 'd', version: '0', url: 'http://127.0.0.1:1/', skills: [] }),
 };
 
-async function serve(root: DynamicModule | (new () => unknown)): Promise<{ app: NestFastifyApplication; url: string }> {
-  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return { app, url: await app.getUrl() };
-}
-
-const SEND = { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } };
+const SEND = sendMessageBody('hi');
 const post = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(SEND) });
 

@@ -1,8 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aModule, buildAgentCard, type A2aModuleOptions } from '@arvo-rca/a2a-protocol';
-import { EchoExecutor, postRaw } from '@arvo-rca/a2a-protocol/testing';
+import { EchoExecutor, postRaw, sendMessageBody as sendBody, serveModule as serve } from '@arvo-rca/a2a-protocol/testing';
 import { a2aServerOptions } from './a2a-server-options';
 import { AppConfig } from './app-config';
 import { AppConfigModule } from './app-config.module';
@@ -22,16 +20,6 @@ function configuredApp(config: Partial<AppConfig>): DynamicModule {
       A2aModule.forRoot({ card, executor: EchoExecutor, server: { inject: [AppConfig], useFactory: a2aServerOptions } }),
     ],
   };
-}
-
-async function serve(root: DynamicModule): Promise<{ app: NestFastifyApplication; url: string }> {
-  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return { app, url: await app.getUrl() };
-}
-
-function sendBody(text: string) {
-  return { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } } };
 }
 
 const post = (url: string, headers: Record<string, string> = {}) =>

@@ -2,14 +2,10 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { EchoExecutor } from '../testing/echo-executor.testing';
-import { fillerStream, postRaw, readJson } from '../testing/http.testing';
+import { fillerStream, postRaw, readJson, sendMessageBody as sendBody } from '../testing/http.testing';
 import { startTestAgent, type TestAgent } from '../testing/test-agent.testing';
 
 const LIMIT = 64 * 1024;
-
-function sendBody(text: string) {
-  return { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } } };
-}
 
 describe('request bodies of the JSON-RPC endpoint', () => {
   let agent: TestAgent;

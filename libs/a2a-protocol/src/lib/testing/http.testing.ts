@@ -1,5 +1,20 @@
 import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+
+/** A root module served on loopback, on a port of its own, as the agents serve theirs. */
+export async function serveModule(root: DynamicModule | (new () => unknown)): Promise<{ app: NestFastifyApplication; url: string }> {
+  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return { app, url: await app.getUrl() };
+}
+
+/** The JSON-RPC body of a `message/send` carrying `text`. */
+export function sendMessageBody(text: string) {
+  return { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } } };
+}
 
 /** The parts of a raw SSE body: the data of each event (parsed JSON) and the comment lines. */
 export interface SseBody {
