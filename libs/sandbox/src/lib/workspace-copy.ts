@@ -42,8 +42,9 @@ export async function copyWorkspaceIn(container: Docker.Container, workspaceDir:
  * when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
  */
 export async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
+  const closedEarly = (): SandboxError => new SandboxError('WORKSPACE_COPY_FAILED', "the source tree's stream was closed before its end");
   // Closed already (its writer failed before the copy began): no 'close' would come to end the request.
-  if (tar.destroyed && !tar.readableEnded) throw new SandboxError('WORKSPACE_COPY_FAILED', "the source tree's stream was closed before its end");
+  if (tar.destroyed && !tar.readableEnded) throw closedEarly();
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onError: ((error: Error) => void) | undefined;
@@ -63,7 +64,7 @@ export async function copyTreeIn(container: Docker.Container, tar: Readable, dea
     onClose = () => {
       if (tar.readableEnded) return;
       abort.abort();
-      reject(new SandboxError('WORKSPACE_COPY_FAILED', "the source tree's stream was closed before its end"));
+      reject(closedEarly());
     };
     tar.once('error', onError);
     tar.once('close', onClose);
