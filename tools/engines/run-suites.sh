@@ -22,7 +22,7 @@ script="$here/$engine.sh"
 
 # The sandbox suites of libs/sandbox (every spec that drives the engine), and the green agent's
 # process lifecycle (kill, restart, SIGTERM mid-task) end to end.
-lib_suites="docker-sandbox.spec.ts docker-sandbox-start.spec.ts sandbox-reaper.spec.ts image-puller.spec.ts sandbox.module.spec.ts"
+lib_suites="docker-sandbox.spec.ts docker-sandbox-start.spec.ts docker-sandbox-pending.spec.ts sandbox-reaper.spec.ts image-puller.spec.ts sandbox.module.spec.ts"
 e2e_suites="apps/agents-e2e/src/lifecycle.e2e-spec.ts"
 suites="${SUITES:-$lib_suites $e2e_suites}"
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ProcessTable } from '@arvo-rca/common';
@@ -30,9 +30,9 @@ function deferred(): { promise: Promise<void>; resolve: () => void; reject: (err
   return { promise, resolve, reject };
 }
 
-/** `src-vul/` of `dir` as a tar stream, as the host's extraction would hand it on. */
-async function tarOf(dir: string): Promise<Buffer> {
-  const tar = spawn('tar', ['-C', dir, '-c', '-f', '-', 'src-vul'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `src-vul/` of `dir` as a tar stream, as the host's extraction would hand it on (`options` for GNU tar). */
+async function tarOf(dir: string, options: string[] = []): Promise<Buffer> {
+  const tar = spawn('tar', ['-C', dir, ...options, '-c', '-f', '-', 'src-vul'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const chunks: Buffer[] = [];
   for await (const chunk of tar.stdout) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -84,6 +84,53 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     );
     expect((sandbox as DockerSandbox).startBreakdown?.tree).toBeGreaterThan(0);
     await sandbox.stop();
+  }, 60_000);
+
+  it("unpacks the tree with the image's own tar, which keeps neither the stream's owners nor its set-id bits", async () => {
+    const streamed = await mkdtemp(join(root, 'owned-'));
+    await mkdir(join(streamed, 'src-vul'));
+    await writeFile(join(streamed, 'src-vul', 'tool'), '#!/bin/sh\n');
+    await chmod(join(streamed, 'src-vul', 'tool'), 0o6755);
+    const ready = deferred();
+    const tree = new PassThrough();
+    const progress: string[] = [];
+    const sandbox = factory.create({
+      task: 'sample:1',
+      contextId: 'ctx-pending-owned',
+      image: sampleImageTag('1'),
+      workspaceDir: await makeTaskWorkspace(root),
+      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
+      onProgress: (line) => progress.push(line),
+    });
+
+    const started = sandbox.start();
+    // What the host's checks would never let through: another user's file, setuid and setgid.
+    tree.end(await tarOf(streamed, ['--owner=1234', '--group=1234', '--numeric-owner']));
+    ready.resolve();
+    await started;
+
+    expect(output(await sandbox.exec('stat -c "%u %g %A" src-vul/tool'))).toBe('0 0 -rwxr-xr-x\n');
+    expect(progress.join('\n')).not.toContain('no GNU tar');
+    await sandbox.stop();
+  }, 60_000);
+
+  it("fails its start with tar's own words when the tree's stream is not a tar, and leaves no container", async () => {
+    const ready = deferred();
+    const tree = new PassThrough();
+    const sandbox = factory.create({
+      task: 'sample:1',
+      contextId: 'ctx-pending-garbage',
+      image: sampleImageTag('1'),
+      workspaceDir: await makeTaskWorkspace(root),
+      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
+    });
+
+    const started = sandbox.start();
+    tree.end(Buffer.alloc(64 * 1024, 'not a tar archive\n'));
+    ready.resolve();
+
+    await expect(started).rejects.toMatchObject({ code: 'WORKSPACE_COPY_FAILED', message: expect.stringMatching(/^tar in the container .*does not look like a tar archive/) });
+    expect(await ourContainers()).toEqual([]);
   }, 60_000);
 
   it("fails its start with the workspace's own reason, closes the tree's stream so that its writer goes on, and leaves no container", async () => {

@@ -124,6 +124,7 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'completed', output: expect.not.stringContaining('sleep 4246') });
       expect(progress).toContainEqual(expect.stringContaining('the image has no bash; commands run with sh -c'));
       expect(progress).toContainEqual(expect.stringContaining('the image has no timeout command'));
+      expect(progress).toContainEqual(expect.stringContaining("the image has no GNU tar: the workspace goes in through the engine's archive API"));
     } finally {
       await sandbox.stop();
     }

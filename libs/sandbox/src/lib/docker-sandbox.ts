@@ -17,7 +17,7 @@ import { engineReason, SandboxError } from './sandbox-error';
 import type { EngineGate } from './engine-gate';
 import { ShellSession } from './shell-session';
 import { whileEngineAnswers } from './engine-watch';
-import { copyTreeIn, copyWorkspaceIn } from './workspace-copy';
+import { beginWorkspaceCopy, type WorkspaceCopy } from './workspace-copy';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
 import type { SandboxOptions } from './sandbox-options';
 
@@ -93,6 +93,7 @@ export class DockerSandbox implements Sandbox {
     const pending = this.spec.pendingWorkspace;
     // Awaited below, unless the start fails or is stopped first: then its failure is not an unhandled one.
     pending?.ready.catch(() => undefined);
+    let copying: Promise<WorkspaceCopy> | undefined;
     try {
       if (!pending) await this.checkWorkspace();
       await clock.time('image', () => this.untilStopped(this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress)));
@@ -107,23 +108,20 @@ export class DockerSandbox implements Sandbox {
       }, 'start');
       // Stopped meanwhile (its task failed while the workspace was laid out): what was made goes at once.
       this.throwIfStopped();
-      // The source tree goes in as the host extracts it, beside the probe: the engine writes it while the host does.
-      const tree = pending?.tree;
-      const treeCopied = tree ? clock.time('tree', () => copyTreeIn(container, tree.tar, COPY_DEADLINE_MS)) : undefined;
+      // The workspace's copy begins at once, with the source tree as the host extracts it, beside the probe.
+      const note = (line: string): void => this.spec.onProgress?.(`${this.name}: ${line}`);
+      copying = clock.time('tree', () => beginWorkspaceCopy(container, this.spec.workspaceDir, pending?.tree, COPY_DEADLINE_MS, note));
       // Awaited below; a start that fails before must not leave its failure unhandled.
-      treeCopied?.catch(() => undefined);
+      copying.catch(() => undefined);
       await this.awaitReady(container, startup, clock);
       if (pending) {
         // The workspace's own failure first: it is why the tree's copy stopped too.
         await clock.time('workspace', () => this.untilStopped(pending.ready));
         await this.checkWorkspace();
-        await treeCopied;
       }
-      // Both at once: the copy through the engine's archive API, the removal in the session.
-      await Promise.all([
-        clock.time('copy', () => copyWorkspaceIn(container, this.spec.workspaceDir, COPY_DEADLINE_MS, tree?.folder)),
-        clock.time('git', () => this.removeGitDirectories()),
-      ]);
+      const copy = await copying;
+      // Both at once: the rest of the workspace, and the removal in the session.
+      await Promise.all([clock.time('copy', () => copy.complete()), clock.time('git', () => this.removeGitDirectories())]);
       this.watchDisk(container);
       this.throwIfStopped();
       this.startBreakdown = clock.breakdown();
@@ -131,6 +129,7 @@ export class DockerSandbox implements Sandbox {
     } catch (error) {
       // Its writer goes on without it.
       pending?.tree?.tar.destroy();
+      void copying?.then((copy) => copy.close(), () => undefined);
       // The start's own failure is the task's reason, not a removal the engine refused after it.
       await this.remove().catch((cleanup: unknown) => this.spec.onProgress?.(`removing ${this.name} after its failed start failed: ${engineReason(cleanup)}`));
       throw error;

@@ -2,19 +2,62 @@ import type Docker from 'dockerode';
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { WORKSPACE } from '@arvo-rca/common';
+import { ContainerTar } from './container-tar';
 import { HeadTailCap } from './output-cap';
 import { engineReason, SandboxError } from './sandbox-error';
 
+/** A task's workspace on its way into its container: the source tree as the host writes it, then the rest. */
+export interface WorkspaceCopy {
+  /** Copies the rest of the finished workspace (all of it but the tree's folder); the copy is complete once it settles. */
+  complete(): Promise<void>;
+  /** Stops what is under way: the start failed. */
+  close(): void;
+}
+
 /**
- * Copies a task's workspace folder into its container at `/workspace` through the engine's archive API,
- * as a streamed tar: nothing the solver writes ever lands on the host, and the engine needs no access to
- * the green agent's disk (a remote engine, a gateway, a green agent in a container), nor anything of the
- * image (no tar in it). Entries belong to root and carry no set-id bits; links are archived as links, so
- * they resolve inside the container to the container's own files. The tar is made by GNU tar in a child
- * process, off the event loop and about twice as fast as node-tar here. (An in-container `tar` fed
- * through an exec was measured too: no faster, and it needs tar in the image.)
+ * Begins copying a task's workspace into its running container, as a streamed tar: nothing the solver
+ * writes ever lands on the host, and the engine needs no access to the green agent's disk (a remote
+ * engine, a gateway, a green agent in a container). The image's own GNU tar unpacks it when it has one
+ * (ContainerTar); otherwise the engine's archive API does, which needs nothing of the image. Entries
+ * belong to root and carry no set-id bits; links are archived as links, so they resolve inside the
+ * container to the container's own files. `tree`, a folder of the workspace as the host extracts it, is
+ * sent at once, as it comes: this settles once all of it went in.
  */
-export async function copyWorkspaceIn(container: Docker.Container, workspaceDir: string, deadlineMs: number, leaveOut?: string): Promise<void> {
+export async function beginWorkspaceCopy(
+  container: Docker.Container,
+  workspaceDir: string,
+  tree: { folder: string; tar: Readable } | undefined,
+  deadlineMs: number,
+  note: (line: string) => void,
+): Promise<WorkspaceCopy> {
+  const inside = await ContainerTar.open(container, deadlineMs);
+  if (!inside) {
+    note("the image has no GNU tar: the workspace goes in through the engine's archive API");
+    if (tree) await copyTreeIn(container, tree.tar, deadlineMs);
+    return { complete: () => copyWorkspaceIn(container, workspaceDir, deadlineMs, tree?.folder), close: () => undefined };
+  }
+  if (tree) await inside.feed(tree.tar).catch((error: unknown) => {
+    inside.close();
+    throw error;
+  });
+  return {
+    complete: async () => {
+      const packer = packWorkspace(workspaceDir, tree?.folder);
+      await inside.finish(packer.output).catch((error: unknown) => {
+        packer.kill();
+        throw error;
+      });
+      await packed(packer, workspaceDir);
+    },
+    close: () => inside.close(),
+  };
+}
+
+/**
+ * Copies a task's workspace folder into its container at `/workspace` through the engine's archive API.
+ * The tar is made by GNU tar in a child process, off the event loop and about twice as fast as node-tar here.
+ */
+async function copyWorkspaceIn(container: Docker.Container, workspaceDir: string, deadlineMs: number, leaveOut?: string): Promise<void> {
   const packer = packWorkspace(workspaceDir, leaveOut);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
@@ -32,16 +75,20 @@ export async function copyWorkspaceIn(container: Docker.Container, workspaceDir:
   } finally {
     clearTimeout(timer);
   }
-  const packed = await packer.done;
-  if (packed !== 0) throw new SandboxError('WORKSPACE_COPY_FAILED', `packing ${workspaceDir} failed: ${packer.errors().trim() || `tar exited with ${packed}`}`);
+  await packed(packer, workspaceDir);
+}
+
+async function packed(packer: Packer, workspaceDir: string): Promise<void> {
+  const code = await packer.done;
+  if (code !== 0) throw new SandboxError('WORKSPACE_COPY_FAILED', `packing ${workspaceDir} failed: ${packer.errors().trim() || `tar exited with ${code}`}`);
 }
 
 /**
- * Copies a tar stream into the container at `/workspace` as it comes: the source tree as the host
+ * Copies a tar stream into the container at `/workspace` as it comes, through the archive API: the source tree as the host
  * extracts it, so that the engine writes it beside the host instead of after it. The stream is closed
  * when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
  */
-export async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
+async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
   const closedEarly = (): SandboxError => new SandboxError('WORKSPACE_COPY_FAILED', "the source tree's stream was closed before its end");
   // Closed already (its writer failed before the copy began): no 'close' would come to end the request.
   if (tar.destroyed && !tar.readableEnded) throw closedEarly();
