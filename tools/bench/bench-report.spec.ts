@@ -46,6 +46,15 @@ describe('bench report', () => {
     expect(rows.find((row) => row.figure.includes('100-step trajectory'))).toMatchObject({ value: '700.7 ms', target: 'info' });
   });
 
+  it('names the disk the tree figures ran on', () => {
+    const real_task = { task: 'libarchive', disk: 'fresh journaled ext4 (loop)' as const, archive_mb: 7, runs: 5, tar_ms: 53, prepare_to_first_command_ms: 80, vs_tar: 1.51, engine_copy_ms: 50, engine_copy_vs_tar: 0.94 };
+    const copy_in = { tree: 'libarchive-3.6.2', disk: 'machine disk' as const, files: 1463, megabytes: 27, runs: 5, prepare_ms: 60, bind_ms: 300, copy_in_ms: 360, copy_in_vs_bind: 1.2, engine_copy_ms: 250 };
+    const rows = tableRows({ ...report(), real_task, copy_in });
+
+    expect(rows.find((row) => row.figure.includes('disk of every tree'))).toMatchObject({ value: 'fresh journaled ext4 (loop)', target: 'info' });
+    expect(rows.find((row) => row.figure.includes('disk of the archive'))).toMatchObject({ value: 'machine disk', target: 'info' });
+  });
+
   it('prints the rows as aligned columns under a header', () => {
     const lines = formatTable(tableRows(report())).split('\n');
 

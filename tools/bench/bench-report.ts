@@ -85,6 +85,7 @@ export function tableRows(report: BenchReport): TableRow[] {
       { figure: `  bind mount: extracted, then started, to first command (median of ${copy.runs})`, value: ms(copy.bind_ms), target: 'reference' },
       against(`  copy-in: started while the host extracts, to first command`, ms(copy.copy_in_ms), '≤ 1.2 × bind mount', copy.copy_in_vs_bind, 1.2),
       { figure: `  engine floor: the tree by one bare archive call into a running container`, value: ms(copy.engine_copy_ms), target: 'info' },
+      { figure: `  disk of the archive, the workspaces and the engine`, value: copy.disk, target: 'info' },
     );
   }
   if (starts) rows.push(...startRows(starts));
@@ -152,6 +153,7 @@ function realTaskRows(real: RealTaskFigures): TableRow[] {
     { figure: `${real.task}, ${real.archive_mb} MB archive: tar xzf (median of ${real.runs})`, value: ms(real.tar_ms), target: 'reference' },
     against(`  prepare to first command, the green agent's whole task path`, ms(real.prepare_to_first_command_ms), '≤ 1.5 × tar', real.vs_tar, 1.5),
     { figure: `  the engine alone: tar's tree into a running container, one archive API call (the floor of any copy-in)`, value: ms(real.engine_copy_ms), target: 'info', ratio: real.engine_copy_vs_tar },
+    { figure: `  disk of every tree (the green agent's, tar's) and of the engine`, value: real.disk, target: 'info' },
   ];
 }
 

@@ -36,9 +36,12 @@ export class BenchRig {
     private readonly scratch: string,
   ) {}
 
-  /** `env` adds to or replaces the green agent's settings (another SAMPLES_DIR, say). */
-  static async start(root: string, docker: Docker, env: NodeJS.ProcessEnv = {}): Promise<BenchRig> {
-    const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-'));
+  /**
+   * `env` adds to or replaces the green agent's settings (another SAMPLES_DIR, say); its task folders,
+   * cache and logs go into a scratch folder under `scratchParent`.
+   */
+  static async start(root: string, docker: Docker, env: NodeJS.ProcessEnv = {}, scratchParent = tmpdir()): Promise<BenchRig> {
+    const scratch = mkdtempSync(join(scratchParent, 'arvo-rca-bench-'));
     const standIn = await SolverStandIn.start();
     try {
       mkdirSync(join(scratch, 'tasks'));

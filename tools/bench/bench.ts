@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { createDockerClient, currentOwner, engineAnswers, formatOwnerId, sampleImageTag } from '@arvo-rca/sandbox';
 import { ProcessTable } from '@arvo-rca/common';
+import { BenchDisk } from './bench-disk';
 import { BenchRig } from './bench-rig';
 import { formatTable, tableRows, writeReport, type BenchReport } from './bench-report';
 import { measureConcurrency } from './concurrency.bench';
@@ -52,8 +53,16 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   if (chosen.has('starts')) report.starts = await timed('start breakdown and pacing', () => measureStarts(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
-  if (chosen.has('real_task')) report.real_task = await timed('prepare to first command on a real tree, and tar', () => measureRealTask(ROOT, docker));
-  if (chosen.has('copy_in')) report.copy_in = await timed('copy-in on a real tree', () => measureCopyIn(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
+  if (chosen.has('real_task') || chosen.has('copy_in')) {
+    const disk = await timed('the disk for the real trees', () => BenchDisk.open(ROOT, docker, [sampleImageTag('1')]));
+    console.warn(`bench: the real trees and their engine on the ${disk.name} (${disk.reason})`);
+    try {
+      if (chosen.has('real_task')) report.real_task = await timed('prepare to first command on a real tree, and tar', () => measureRealTask(ROOT, disk));
+      if (chosen.has('copy_in')) report.copy_in = await timed('copy-in on a real tree', () => measureCopyIn(ROOT, disk, formatOwnerId(currentOwner(new ProcessTable()))));
+    } finally {
+      await disk.close();
+    }
+  }
   if (chosen.has('remote_engine')) report.remote_engine = await timed('exec round trips on a TLS engine against the local socket', () => measureRemoteEngine(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
   console.log(`\n${formatTable(tableRows(report))}\n`);
   console.log(`machine: ${report.machine.cpus} cpus, node ${report.machine.node}, docker ${report.machine.docker}, load ${report.machine.load_1m}`);

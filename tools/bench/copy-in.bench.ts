@@ -1,18 +1,20 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec } from '@arvo-rca/sandbox';
+import type { BenchDisk, DiskName } from './bench-disk';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
 
 export interface CopyInFigures {
   /** The real tree: a Debian source package, as `src-vul/<name>/`. */
   tree: string;
+  /** Where the archive, the workspaces and the engine's data were. */
+  disk: DiskName;
   files: number;
   megabytes: number;
   runs: number;
@@ -36,11 +38,12 @@ const REMOVE_GIT = 'find /src -name .git -prune -exec rm -rf {} +; true';
  * mount, run by run in turn on the same image and engine, from the same archive on the host. The bind
  * mount is measured with plain dockerode on the same hardened container spec: it is the path the sandbox
  * took before. Copy-in is the sandbox's start with the tree streamed in as the host extracts it, as the
- * green agent starts a task.
+ * green agent starts a task. The archive and every workspace are on `disk`, the containers on its engine.
  */
-export async function measureCopyIn(root: string, docker: Docker, owner: string): Promise<CopyInFigures> {
+export async function measureCopyIn(root: string, disk: BenchDisk, owner: string): Promise<CopyInFigures> {
+  const { docker } = disk;
   const tree = execFileSync('bash', [join(root, 'tools', 'bench', 'real-tree.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-copy-'));
+  const scratch = mkdtempSync(join(disk.tmpDir, 'arvo-rca-bench-copy-'));
   const archive = join(scratch, 'repo-vul.tar');
   execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},${SOURCE_TREE}/${basename(tree)},`, '-cf', archive, basename(tree)]);
   const factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
@@ -67,6 +70,7 @@ export async function measureCopyIn(root: string, docker: Docker, owner: string)
   const [prepare, bind, copy, engine] = [median(times.prepare), median(times.bind), median(times.copy), median(times.engine)];
   return {
     tree: `${basename(tree)} (Debian source)`,
+    disk: disk.name,
     files: counted[0],
     megabytes: counted[1],
     runs: RUNS,

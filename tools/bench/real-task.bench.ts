@@ -1,16 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { sampleImageTag } from '@arvo-rca/sandbox';
+import type { BenchDisk, DiskName } from './bench-disk';
 import { BenchRig, expectSuccess } from './bench-rig';
 import { bareArchiveCopy } from './copy-in.bench';
 import { elapsedMs, median, round } from './bench-stats';
 
 export interface RealTaskFigures {
   task: string;
+  /** Where the trees, `tar`'s included, and the engine's data were. */
+  disk: DiskName;
   archive_mb: number;
   runs: number;
   /** `tar xzf` of the task's archive into an empty folder: the floor of laying out the tree at all. */
@@ -29,16 +31,17 @@ const RUNS = 5;
 /**
  * Prepare to first command on a real tree (tools/samples/real-task.sh: Debian's libarchive with one of its
  * fixes taken out) through the green agent's whole task path, against `tar xzf` of the same archive;
- * runs interleaved, medians.
+ * runs interleaved, medians. Every tree, the green agent's and `tar`'s, is written on `disk`, by its engine.
  */
-export async function measureRealTask(root: string, docker: Docker): Promise<RealTaskFigures> {
-  const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-real-'));
+export async function measureRealTask(root: string, disk: BenchDisk): Promise<RealTaskFigures> {
+  const { docker } = disk;
+  const scratch = mkdtempSync(join(disk.tmpDir, 'arvo-rca-bench-real-'));
   const image = sampleImageTag(TASK_ID);
   try {
-    const task = execFileSync('bash', [join(root, 'tools/samples/real-task.sh'), join(scratch, 'samples'), TASK_ID], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+    const task = execFileSync('bash', [join(root, 'tools/samples/real-task.sh'), join(scratch, 'samples'), TASK_ID], { encoding: 'utf8', env: { ...process.env, ...disk.env }, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
     const archive = join(task, 'repo-vul.tar.gz');
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${TASK_ID}-vul` });
-    const rig = await BenchRig.start(root, docker, { SAMPLES_DIR: join(scratch, 'samples'), MASK_TASK_IDS: 'off' });
+    const rig = await BenchRig.start(root, docker, { ...disk.env, SAMPLES_DIR: join(scratch, 'samples'), MASK_TASK_IDS: 'off' }, disk.tmpDir);
     const tar: number[] = [];
     const engineCopy: number[] = [];
     const firstCommand: number[] = [];
@@ -56,6 +59,7 @@ export async function measureRealTask(root: string, docker: Docker): Promise<Rea
     }
     return {
       task: 'libarchive 3.6.2 (Debian source), CVE-2024-26256 fix taken out',
+      disk: disk.name,
       archive_mb: round(statSync(archive).size / 1024 / 1024, 1),
       runs: RUNS,
       tar_ms: round(median(tar), 1),

@@ -17,6 +17,8 @@ action="$1"
 mkdir -p "$2"
 state="$(cd "$2" && pwd)"
 images="${IMAGES:-debian:bookworm-slim arvo-rca-sample:1-vul arvo-rca-sample:2-vul arvo-rca-sample:3-vul arvo-rca-sample:4-vul arvo-rca-sample:5-vul}"
+# shellcheck source=tools/engines/dockerd-lib.sh
+. "$(dirname "$0")/dockerd-lib.sh"
 
 free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
@@ -65,13 +67,8 @@ DOCKER_HOST=tcp://127.0.0.1:$port
 DOCKER_TLS_VERIFY=1
 DOCKER_CERT_PATH=$state/certs
 ENV
-  # A bridge of its own: started with --bridge=none, dockerd deletes the host's docker0 (the main engine's
-  # default bridge, which its image builds need) as a stale default bridge.
   local bridge="arvotls$port"
-  ip link add name "$bridge" type bridge
-  ip addr add "10.231.$((port % 250)).1/24" dev "$bridge"
-  ip link set "$bridge" up
-  echo "$bridge" >"$state/bridge"
+  own_bridge "$bridge" "10.231.$((port % 250)).1/24"
   echo "tls-engine: starting dockerd on tcp://127.0.0.1:$port (state: $state)"
   nohup dockerd \
     --config-file "$state/daemon.json" \
@@ -84,45 +81,22 @@ ENV
     --bridge="$bridge" --iptables=false --ip-masq=false \
     >"$state/dockerd.log" 2>&1 &
   echo $! >"$state/dockerd.launch-pid"
-  for _ in $(seq 1 60); do
-    if engine_docker version >/dev/null 2>&1; then break; fi
-    if ! kill -0 "$(cat "$state/dockerd.launch-pid")" 2>/dev/null; then
-      echo "tls-engine: dockerd exited; last lines of its log:" >&2
-      tail -20 "$state/dockerd.log" >&2
-      exit 1
-    fi
-    sleep 1
-  done
-  engine_docker version >/dev/null 2>&1 || { echo "tls-engine: no answer within 60 s" >&2; tail -20 "$state/dockerd.log" >&2; exit 1; }
-  local present=()
-  for image in $images; do
-    if docker image inspect "$image" >/dev/null 2>&1; then present+=("$image"); else echo "tls-engine: $image is not on the main engine, not loaded" >&2; fi
-  done
-  if [ ${#present[@]} -gt 0 ]; then
-    echo "tls-engine: loading ${present[*]}"
-    docker save "${present[@]}" | engine_docker load >/dev/null
-  fi
+  wait_for_dockerd tls-engine
+  # shellcheck disable=SC2086 # a space-separated list
+  load_images tls-engine $images
   echo "tls-engine: up; source $state/env"
 }
 
 down() {
-  local pid=""
-  if [ -f "$state/dockerd.pid" ]; then pid="$(cat "$state/dockerd.pid")"; elif [ -f "$state/dockerd.launch-pid" ]; then pid="$(cat "$state/dockerd.launch-pid")"; fi
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill -CONT "$pid" 2>/dev/null || true # a test may have paused it
-    kill -TERM "$pid"
-    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-    if kill -0 "$pid" 2>/dev/null; then echo "tls-engine: dockerd $pid did not stop in 30 s, killing it" >&2; kill -KILL "$pid" || true; fi
-  fi
+  stop_dockerd tls-engine
   local exec_root=""
   [ -f "$state/exec-root" ] && exec_root="$(cat "$state/exec-root")"
-  # Whatever containerd shims outlived it hold mounts under the data-root: unmount before removing.
   for root in "$state/data" ${exec_root:+"$exec_root"}; do
-    { grep -o " $root[^ ]*" /proc/self/mounts || true; } | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null || true; done
+    unmount_under "$root"
     rm -rf "$root"
   done
-  if [ -f "$state/bridge" ]; then ip link delete "$(cat "$state/bridge")" 2>/dev/null || true; fi
-  rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json" "$state/bridge"
+  delete_bridge
+  rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json"
   rm -rf "$state/certs"
   echo "tls-engine: down"
 }

@@ -1,0 +1,69 @@
+# Sourced by the scripts that make a throwaway dockerd beside the main one (tls-engine.sh,
+# loop-engine.sh). They keep in "$state": dockerd.pid (its own pidfile), dockerd.launch-pid, dockerd.log,
+# exec-root and bridge; and define engine_docker, the docker CLI pointed at their engine.
+
+# A bridge of its own: started with --bridge=none, dockerd deletes the host's docker0 (the main engine's
+# default bridge, which its image builds need) as a stale default bridge.
+own_bridge() {
+  local name="$1" address="$2"
+  ip link add name "$name" type bridge
+  echo "$name" >"$state/bridge"
+  ip addr add "$address" dev "$name"
+  ip link set "$name" up
+}
+
+# Waits up to 60 s for the engine started in the background ($!, saved as dockerd.launch-pid) to answer.
+wait_for_dockerd() {
+  local who="$1"
+  for _ in $(seq 1 60); do
+    if engine_docker version >/dev/null 2>&1; then return 0; fi
+    if ! kill -0 "$(cat "$state/dockerd.launch-pid")" 2>/dev/null; then
+      echo "$who: dockerd exited; last lines of its log:" >&2
+      tail -20 "$state/dockerd.log" >&2
+      exit 1
+    fi
+    sleep 1
+  done
+  echo "$who: no answer within 60 s" >&2
+  tail -20 "$state/dockerd.log" >&2
+  exit 1
+}
+
+# Lends the engine the main engine's images: those of the list that the main engine has.
+load_images() {
+  local who="$1"
+  shift
+  local present=()
+  for image in "$@"; do
+    if docker image inspect "$image" >/dev/null 2>&1; then present+=("$image"); else echo "$who: $image is not on the main engine, not loaded" >&2; fi
+  done
+  if [ ${#present[@]} -gt 0 ]; then
+    echo "$who: loading ${present[*]}"
+    docker save "${present[@]}" | engine_docker load >/dev/null
+  fi
+}
+
+# TERM by its pid, KILL after 30 s.
+stop_dockerd() {
+  local who="$1" pid=""
+  if [ -f "$state/dockerd.pid" ]; then pid="$(cat "$state/dockerd.pid")"; elif [ -f "$state/dockerd.launch-pid" ]; then pid="$(cat "$state/dockerd.launch-pid")"; fi
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -CONT "$pid" 2>/dev/null || true # a test may have paused it
+    kill -TERM "$pid"
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    if kill -0 "$pid" 2>/dev/null; then echo "$who: dockerd $pid did not stop in 30 s, killing it" >&2; kill -KILL "$pid" || true; fi
+  fi
+}
+
+# Whatever containerd shims outlived it hold mounts under its roots: the deepest first, lazily if busy.
+unmount_under() {
+  local root="$1"
+  awk -v root="$root" '$2 == root || index($2, root "/") == 1 { print $2 }' /proc/self/mounts | sort -r | while read -r mount; do
+    umount "$mount" 2>/dev/null || umount -l "$mount" 2>/dev/null || true
+  done
+}
+
+delete_bridge() {
+  if [ -f "$state/bridge" ]; then ip link delete "$(cat "$state/bridge")" 2>/dev/null || true; fi
+  rm -f "$state/bridge"
+}
