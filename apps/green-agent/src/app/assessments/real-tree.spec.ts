@@ -24,6 +24,7 @@ if (!fetched) console.warn(`real tree: no libarchive source in ${TREES}; run too
 const describeWithTree = fetched ? describeWithDocker : describe.skip;
 
 const RAR = 'libarchive/archive_read_support_format_rar.c';
+const READ = 'libarchive/archive_read.c';
 
 describeWithTree('green agent, a task on a real project tree', () => {
   const docker = new Docker();
@@ -36,6 +37,7 @@ describeWithTree('green agent, a task on a real project tree', () => {
   let solver: SolverStandIn;
   let files: number;
   let vulnerableLine: number;
+  let readNewLine: number;
   let events: PeerEvent[];
 
   beforeAll(async () => {
@@ -46,7 +48,16 @@ describeWithTree('green agent, a task on a real project tree', () => {
     files = listing.split('\n').filter((line) => line.startsWith('-')).length;
     vulnerableLine = Number(/^@@ -(\d+)/m.exec(readFileSync(join(task, 'patch.diff'), 'utf8'))?.[1]) + 3;
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
-    const answer = JSON.stringify({ reasoning: 'a filter of length 4 reads past its window', locations: [{ file: RAR, function: 'execute_filter_e8', line_start: vulnerableLine - 3, line_end: vulnerableLine + 3 }] });
+    // A second guess, in a file the fix does not touch: the host gets that file from the archive for its excerpt.
+    const readSource = execFileSync('tar', ['-xzOf', join(task, 'repo-vul.tar.gz'), `src-vul/libarchive/${READ}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    readNewLine = readSource.split('\n').indexOf('archive_read_new(void)') + 1;
+    const answer = JSON.stringify({
+      reasoning: 'a filter of length 4 reads past its window',
+      locations: [
+        { file: RAR, function: 'execute_filter_e8', line_start: vulnerableLine - 3, line_end: vulnerableLine + 3 },
+        { file: READ, function: 'archive_read_new', line_start: readNewLine, line_end: readNewLine + 1 },
+      ],
+    });
     solver = await startSolverStandIn(
       callingBack([
         'find /workspace/src-vul/libarchive -type f | wc -l',
@@ -94,5 +105,14 @@ describeWithTree('green agent, a task on a real project tree', () => {
     expect(excerpt.path).toBe(RAR);
     const marked = excerpt.fix.flatMap((span) => excerpt.lines.slice(span.start - excerpt.start, span.end - excerpt.start + 1));
     expect(marked).toContain('  if (length > PROGRAM_WORK_SIZE || length < 4)');
+  });
+
+  it("keeps on this host only the fix's files of the tree, and shows the excerpt of a guessed file the fix does not touch", () => {
+    expect(JSON.stringify(events)).toContain('(on this host, only the files the judge reads: the container has the whole tree)');
+    const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
+    const task = JSON.parse(readFileSync(join(recordDir, 'tasks', `sample_${id}`, 'result.json'), 'utf8')) as TaskFile;
+    const excerpt = (JSON.parse(readFileSync(join(recordDir, '..', '..', task.files.sources ?? ''), 'utf8')) as SourcesFile).files.find((file) => file.path === READ);
+    expect(readNewLine).toBeGreaterThan(0);
+    expect(excerpt?.predicted.map((span) => excerpt.lines.slice(span.start - excerpt.start, span.end - excerpt.start + 1))).toEqual([['archive_read_new(void)', '{']]);
   });
 });

@@ -161,6 +161,44 @@ describe('ArchiveExtractor', () => {
       expect((await listTree(join(targetDir, 'src-vul'))).filter((path) => path.endsWith('.c'))).toHaveLength(3000);
     });
 
+    it('writes on the host only the files `keep` names (every folder and link, and hard links to kept files), while the copy gets them all', async () => {
+      const keep = (path: string): boolean => path.endsWith('/a.c');
+      const archive = join(caseDir, 'archive.tar.gz');
+      await writeFile(
+        archive,
+        tarGz([
+          { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' },
+          { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' },
+          { type: 'Directory', path: 'src-vul/p/empty/' },
+          { type: 'SymbolicLink', path: 'src-vul/p/inc', linkpath: 'empty' },
+          { type: 'Link', path: 'src-vul/p/a-again.c', linkpath: 'src-vul/p/a.c' },
+          { type: 'Link', path: 'src-vul/p/b-again.c', linkpath: 'src-vul/p/b.c' },
+        ]),
+      );
+      const copy = new PassThrough();
+      const listed: string[] = [];
+      copy.pipe(new Parser({ onReadEntry: (entry) => (listed.push(entry.path), entry.resume()) }));
+
+      await extractor.extract(archive, targetDir, 'src-vul', { copy, keep });
+
+      expect(await listTree(join(targetDir, 'src-vul'))).toEqual(['p', 'p/a-again.c', 'p/a.c', 'p/empty', 'p/inc']);
+      expect(await readFile(join(targetDir, 'src-vul/p/a-again.c'), 'utf8')).toBe('int a;\n');
+      expect(listed).toEqual(['src-vul/p/a.c', 'src-vul/p/b.c', 'src-vul/p/empty/', 'src-vul/p/inc', 'src-vul/p/a-again.c', 'src-vul/p/b-again.c']);
+    });
+
+    it('adds files to a tree it wrote before, and leaves that tree as it was when adding fails', async () => {
+      const archive = join(caseDir, 'archive.tar.gz');
+      await writeFile(archive, tarGz([{ type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' }, { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' }]));
+      await extractor.extract(archive, targetDir, 'src-vul', { keep: (path) => path.endsWith('/a.c') });
+
+      await extractor.extract(archive, targetDir, 'src-vul', { keep: (path) => path.endsWith('/b.c'), adding: true });
+      expect(await listTree(join(targetDir, 'src-vul'))).toEqual(['p', 'p/a.c', 'p/b.c']);
+
+      await writeFile(archive, (await readFile(archive)).subarray(0, 40));
+      await expect(extractor.extract(archive, targetDir, 'src-vul', { keep: () => true, adding: true })).rejects.toMatchObject({ code: 'BROKEN_ARCHIVE' });
+      expect(await listTree(join(targetDir, 'src-vul'))).toEqual(['p', 'p/a.c', 'p/b.c']);
+    });
+
     it('closes the copy without its end when the archive is refused', async () => {
       const archive = join(caseDir, 'archive.tar.gz');
       await writeFile(archive, tarGz([{ type: 'File', path: 'src-vul/../../escaped.txt', content: 'pwned' }]));

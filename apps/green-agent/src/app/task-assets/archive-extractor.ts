@@ -6,7 +6,7 @@ import { Parser, ReadEntry } from 'tar';
 import { ArchiveEntryGuard } from './archive-entry-guard';
 import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 import { aborted, readArchive } from './archive-reader';
-import { ArchiveWriter } from './archive-writer';
+import { ArchiveWriter, type WritingPass } from './archive-writer';
 import { TaskAssetsError } from './task-assets.errors';
 
 export interface ExtractOptions {
@@ -21,6 +21,13 @@ export interface ExtractOptions {
    * goes on without it once it is closed.
    */
   copy?: Writable;
+  /**
+   * The files the host writes, by their path below the target (`src-vul/p/x.c`); all when absent. Folders and
+   * symbolic links are always written; `copy` gets every entry whatever this says.
+   */
+  keep?: (path: string) => boolean;
+  /** More files of an archive extracted before: `<target>/<scope>/` is there, and stays whatever happens. */
+  adding?: boolean;
 }
 
 /**
@@ -28,7 +35,7 @@ export interface ExtractOptions {
  * header with node-tar's parser and refuses the archive, before anything is written, when an entry would
  * land outside the scope, the declared sizes or the entry count pass a limit, or the archive is corrupt.
  * The writing pass checks it all again while GNU tar writes (ArchiveWriter). A failed or aborted writing
- * pass leaves no `<target>/<scope>/` behind.
+ * pass leaves no `<target>/<scope>/` behind (one adding to it leaves it as it was, with what it wrote).
  */
 @Injectable()
 export class ArchiveExtractor {
@@ -41,18 +48,18 @@ export class ArchiveExtractor {
       if (signal.aborted) throw aborted();
       await this.inspect(archive, scope, limits, signal);
       await mkdir(targetDir, { recursive: true });
-      await this.write(archive, targetDir, scope, limits, signal, options.copy);
+      await this.write(archive, targetDir, scope, { limits, signal, copy: options.copy, keep: options.keep }, options.adding === true);
     } catch (error) {
       options.copy?.destroy();
       throw error;
     }
   }
 
-  private async write(archive: string, targetDir: string, scope: string, limits: ArchiveLimits, signal: AbortSignal, copy: Writable | undefined): Promise<void> {
+  private async write(archive: string, targetDir: string, scope: string, pass: WritingPass, adding: boolean): Promise<void> {
     try {
-      await this.writer.write(archive, targetDir, scope, limits, signal, copy);
+      await this.writer.write(archive, targetDir, scope, pass);
     } catch (error) {
-      await rm(join(targetDir, scope), { recursive: true, force: true, maxRetries: 3 });
+      if (!adding) await rm(join(targetDir, scope), { recursive: true, force: true, maxRetries: 3 });
       throw error;
     }
   }

@@ -31,11 +31,12 @@ const MAX_MTIME_MS = 8 ** 11 * 1000;
  * entries are counted as they are written, whatever the headers declared.
  */
 export class ArchiveWriter {
-  /** `copy` gets the stream GNU tar is fed, the checked tree and nothing else, as it is written. */
-  async write(archive: string, targetDir: string, scope: string, limits: ArchiveLimits, signal: AbortSignal, copy?: Writable): Promise<void> {
+  async write(archive: string, targetDir: string, scope: string, pass: WritingPass): Promise<void> {
+    const { limits, signal, copy, keep } = pass;
     const guard = new ArchiveEntryGuard(scope);
     const budget = new ArchiveBudget(limits);
     const chosen = new WeakMap<ReadEntry, Written>();
+    const onHost = new HostShare(keep);
     const tar = GnuTarProcess.extractInto(targetDir, copy && new TreeCopy(copy));
     const parser: Parser = new Parser({
       strict: true,
@@ -50,7 +51,7 @@ export class ArchiveWriter {
     });
     parser.on('entry', (entry: ReadEntry) => {
       const written = chosen.get(entry);
-      if (written) this.forward(entry, written, tar, (bytes, total) => this.attempt(parser, () => budget.countBytes(written.path, bytes, total)));
+      if (written) this.forward(entry, written, tar, onHost, (bytes, total) => this.attempt(parser, () => budget.countBytes(written.path, bytes, total)));
       else entry.resume();
     });
     const kill = (): void => void tar.kill();
@@ -78,22 +79,48 @@ export class ArchiveWriter {
     }
   }
 
-  private forward(entry: ReadEntry, written: Written, tar: GnuTarProcess, count: (bytes: number, total: number) => boolean): void {
+  private forward(entry: ReadEntry, written: Written, tar: GnuTarProcess, onHost: HostShare, count: (bytes: number, total: number) => boolean): void {
     const type = TYPES.get(entry.type) ?? 'File';
     const size = type === 'File' ? entry.size : 0;
-    tar.write(headerBlocks(entry, written, type, size));
+    const toHost = onHost.takes(type, written);
+    tar.write(headerBlocks(entry, written, type, size), toHost);
     let total = 0;
     // 'end' first: a body-less entry ends as soon as it is read.
     entry.on('end', () => {
       if (total !== size) return;
       const padding = (BLOCK - (size % BLOCK)) % BLOCK;
-      if (padding > 0) tar.write(Buffer.alloc(padding));
+      if (padding > 0) tar.write(Buffer.alloc(padding), toHost);
     });
     entry.on('data', (chunk: Buffer) => {
       if (type !== 'File' || total + chunk.length > size) return;
       total += chunk.length;
-      if (count(chunk.length, total)) tar.write(chunk);
+      if (count(chunk.length, total)) tar.write(chunk, toHost);
     });
+  }
+}
+
+/** What one writing pass gets: its limits, its stop, and who else gets the tree. */
+export interface WritingPass {
+  limits: ArchiveLimits;
+  signal: AbortSignal;
+  /** Gets the stream GNU tar is fed, with every checked entry (those the host does not keep too), as it is written. */
+  copy?: Writable;
+  /** The files the host writes, by their checked path; all when absent. Folders and symbolic links are always written. */
+  keep?: (path: string) => boolean;
+}
+
+/** Which entries the host writes: every folder and symbolic link, the files `keep` names, and hard links to those. */
+class HostShare {
+  private readonly kept = new Set<string>();
+
+  constructor(private readonly keep: ((path: string) => boolean) | undefined) {}
+
+  takes(type: 'File' | 'Directory' | 'SymbolicLink' | 'Link', written: Written): boolean {
+    if (!this.keep || type === 'Directory' || type === 'SymbolicLink') return true;
+    // A hard link needs its file on the host: when that was left out, so is the link.
+    const taken = type === 'Link' ? written.linkpath !== undefined && this.kept.has(written.linkpath) : this.keep(written.path);
+    if (taken) this.kept.add(written.path);
+    return taken;
   }
 }
 

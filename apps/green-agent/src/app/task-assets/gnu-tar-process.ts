@@ -16,6 +16,7 @@ export class GnuTarProcess {
   private spawnError: Error | undefined;
   private draining: Promise<void> | undefined;
   private pending: Buffer[] = [];
+  private copyPending: Buffer[] = [];
   private pendingBytes = 0;
   /** Its input is complete; it may exit now. */
   private ended = false;
@@ -40,15 +41,16 @@ export class GnuTarProcess {
     });
   }
 
-  /** `copy` gets exactly the bytes tar is fed, as it is fed them. */
+  /** `copy` gets the bytes tar is fed, as it is fed them, and those written for the copy alone. */
   static extractInto(dir: string, copy?: TreeCopy): GnuTarProcess {
     const args = ['-x', '-f', '-', '-C', dir, '--no-same-owner', '--no-same-permissions', '--no-overwrite-dir', '--delay-directory-restore', '--warning=no-timestamp'];
     return new GnuTarProcess(spawn('tar', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' } }), copy);
   }
 
-  /** Queues bytes for tar: a pipe write per header would cost more than all the rest. */
-  write(chunk: Buffer): void {
-    this.pending.push(chunk);
+  /** Queues bytes for tar (or, `toHost` false, for the copy alone): a pipe write per header would cost more than all the rest. */
+  write(chunk: Buffer, toHost = true): void {
+    if (toHost) this.pending.push(chunk);
+    if (this.copy) this.copyPending.push(chunk);
     this.pendingBytes += chunk.length;
     if (this.pendingBytes >= BATCH_BYTES) this.flush();
   }
@@ -115,11 +117,14 @@ export class GnuTarProcess {
   }
 
   private flush(): void {
-    if (this.pending.length === 0) return;
-    const batch = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
-    if (!this.child.stdin.destroyed) this.child.stdin.write(batch);
-    this.copy?.write(batch);
+    if (this.pending.length > 0 && !this.child.stdin.destroyed) this.child.stdin.write(joined(this.pending));
+    if (this.copyPending.length > 0) this.copy?.write(joined(this.copyPending));
     this.pending = [];
+    this.copyPending = [];
     this.pendingBytes = 0;
   }
+}
+
+function joined(chunks: Buffer[]): Buffer {
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }

@@ -120,7 +120,7 @@ describe('ArchiveExtractor with hostile archives', () => {
     await scene.noteOutside();
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, maxFileBytes: 8 * MiB };
 
-    await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', limits, new AbortController().signal)).rejects.toThrow(
+    await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', { limits, signal: new AbortController().signal })).rejects.toThrow(
       expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: expect.stringMatching(/more than 8 MiB, the limit of one file \(ARCHIVE_MAX_FILE_BYTES\)/) }),
     );
     expect((await stat(join(scene.workspace, 'src-vul', 'big'))).size).toBeLessThanOrEqual(8 * MiB);

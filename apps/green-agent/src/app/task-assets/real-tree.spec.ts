@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { list, type ReadEntry } from 'tar';
+import { PassThrough } from 'node:stream';
+import { list, Parser, type ReadEntry } from 'tar';
 import { createDockerClient, currentOwner, DockerSandboxFactory, formatOwnerId, resolveSandboxOptions, sampleImageTag, type ExecOutcome, type Sandbox } from '@arvo-rca/sandbox';
 import { describeWithDocker, describeWithRealTree, layOutRealTask } from '@arvo-rca/sandbox/testing';
 import { ProcessTable } from '@arvo-rca/common';
@@ -138,6 +139,52 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
 
     it('keeps every hunk for the root cause: the fix touches no test', () => {
       expect(truth.rootCause?.map((span) => span.function)).toEqual(truth.spans.map((span) => span.function));
+    });
+  });
+
+  describe('TaskAssetsService.begin with the tree copied into a container on the way', () => {
+    let judged: PreparedTask;
+    let copied: string[];
+    let onHost: Map<string, TreeEntry>;
+
+    beforeAll(async () => {
+      const sources = taskSources({ ARVO_DATA_URL: 'https://arvo.invalid/', SAMPLES_DIR: join(root, 'samples') });
+      const assets = new TaskAssetsService({ tmpDir: join(root, 'tmp'), cacheDir: join(root, 'cache'), sources }, { http: new HttpFetcher(), files: new TaskFileSystem(), archives: new ArchiveExtractor() });
+      const tree = new PassThrough();
+      copied = [];
+      const read = new Promise<void>((resolve) => tree.pipe(new Parser({ onReadEntry: (entry) => (copied.push(entry.path.replace(/\/$/, '')), entry.resume()) })).on('end', resolve));
+      judged = await (await assets.begin(`sample:${ID}`, undefined, { tree })).prepared;
+      await read;
+      onHost = await treeEntries(judged.workspaceDir);
+    }, 300_000);
+
+    afterAll(async () => {
+      await judged?.dispose();
+    });
+
+    it('copies every entry of the archive, and keeps on the host every folder and link but only the files named as those of the fix', () => {
+      expect(judged.hostTree).toBe('judged');
+      expect(copied.sort()).toEqual([...archive.keys()].sort());
+      expect(ofKind(onHost, 'folder')).toEqual(ofKind(archive, 'folder'));
+      expect(ofKind(onHost, 'link')).toEqual(ofKind(archive, 'link'));
+      expect([...ofKind(onHost, 'file').keys()].sort()).toEqual([
+        'src-vul/systemd/src/udev/dmi_memory_id/dmi_memory_id.c',
+        'src-vul/systemd/src/udev/scsi_id/scsi_id.c',
+        'src-vul/systemd/src/udev/udev-builtin-net_id.c',
+        'src-vul/systemd/src/udev/v4l_id/v4l_id.c',
+      ]);
+    });
+
+    it('gives the judge the same ground truth as the whole tree', async () => {
+      const extractor = await GroundTruthExtractor.create();
+      expect(await extractor.fromPatch(await readFile(judged.groundTruthPath, 'utf8'), join(judged.workspaceDir, 'src-vul'))).toEqual(truth);
+    });
+
+    it('adds the files a submission names, byte for byte, from the archive', async () => {
+      await judged.addFiles(['/workspace/src-vul/systemd/src/udev/udev-builtin-path_id.c']);
+
+      const added = 'src-vul/systemd/src/udev/udev-builtin-path_id.c';
+      expect((await treeEntries(judged.workspaceDir)).get(added)).toEqual(archive.get(added));
     });
   });
 

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { markTaskFolder } from '@arvo-rca/sandbox';
 import { errorReportName, SHARED_DIR, SOURCE_TREE } from '@arvo-rca/common';
-import { ArchiveExtractor } from './archive-extractor';
+import { ArchiveExtractor, type ExtractOptions } from './archive-extractor';
 import { ContentCache } from './content-cache';
 import type { AssetLog } from './download-progress';
 import { DEFAULT_DOWNLOAD_POLICY, FileDownloader } from './file-downloader';
+import { filesNamedAs, filesOfFix } from './files-by-name';
 import { HttpFetcher } from './http-fetcher';
 import { TaskAssetsError } from './task-assets.errors';
 import type { TaskAssetsOptions } from './task-assets.options';
@@ -35,6 +36,13 @@ export interface PreparedTask {
   groundTruthPath: string;
   /** The Docker image of the task, from its source's template. */
   image: string;
+  /**
+   * Whether `src-vul/` on the host is the whole tree, or only what the judge reads (a tree copied into a
+   * container: the files named as the fix's are, every folder and link).
+   */
+  hostTree: 'whole' | 'judged';
+  /** Writes the tree's files named as `paths` are into `src-vul/` on the host too, from the archive; nothing to do for a whole tree. */
+  addFiles(paths: readonly string[]): Promise<void>;
   /** Deletes the task root; safe to call more than once. */
   dispose(): Promise<void>;
 }
@@ -136,6 +144,12 @@ export class TaskAssetsService {
     let removal: Promise<void> | undefined;
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
     const image = source.image(ref);
+    // A tree that goes into a container: the host keeps only what the judge reads.
+    const hostTree = layout.tree ? 'judged' : 'whole';
+    const addFiles = async (paths: readonly string[]): Promise<void> => {
+      if (hostTree === 'whole' || paths.length === 0) return;
+      await this.archives.extract(files.archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal, keep: filesNamedAs(paths), adding: true });
+    };
     const written = (async (): Promise<PreparedTask> => {
       await this.files.makeDir(this.options.tmpDir);
       // Private: no other user of the host reaches into a task's files (what a task container leaves there included).
@@ -143,10 +157,11 @@ export class TaskAssetsService {
       await this.files.makeDir(join(workspaceDir, SHARED_DIR));
       if (this.options.owner) await markTaskFolder(taskRoot, this.options.owner);
       await this.files.copyFile(files.errorReport, errorReportPath);
-      await this.extract(source, ref, files.archive, workspaceDir, layout.tree);
+      const keep = hostTree === 'judged' ? filesNamedAs(filesOfFix(await this.files.readText(files.groundTruth))) : undefined;
+      await this.extract(source, ref, files.archive, workspaceDir, { copy: layout.tree, keep });
       const errorReport = await this.files.readText(errorReportPath);
-      log(`workspace of ${ref.key} ready at ${workspaceDir}`);
-      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, image, dispose };
+      log(`workspace of ${ref.key} ready at ${workspaceDir}${keep ? " (on this host, only the files the judge reads: the container has the whole tree)" : ''}`);
+      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, image, hostTree, addFiles, dispose };
     })();
     const prepared = written.catch(async (error: unknown) => {
       layout.tree?.destroy();
@@ -158,9 +173,9 @@ export class TaskAssetsService {
     return { ref, workspaceDir, image, prepared };
   }
 
-  private async extract(source: TaskSource, ref: TaskRef, archive: string, workspaceDir: string, tree: Writable | undefined): Promise<void> {
+  private async extract(source: TaskSource, ref: TaskRef, archive: string, workspaceDir: string, share: Pick<ExtractOptions, 'copy' | 'keep'>): Promise<void> {
     try {
-      await this.archives.extract(archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal, copy: tree });
+      await this.archives.extract(archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal, ...share });
     } catch (error) {
       // A broken download must not stay in the cache and break every later task on this id.
       if (error instanceof TaskAssetsError && error.code === 'BROKEN_ARCHIVE') await this.cache.evict(source, ref, 'repo-vul.tar.gz');
@@ -175,7 +190,7 @@ export interface WorkspaceLayout {
   /**
    * Gets `src-vul/` as the checked tar stream the host extracts it from, as it is extracted, and its end
    * once the tree is complete (a container sandbox copies it in on the way); it is closed without an end
-   * when the task's preparation fails.
+   * when the task's preparation fails. The host then writes only what the judge reads of the tree.
    */
   tree?: Writable;
 }

@@ -43,6 +43,12 @@ export async function sourceExcerpts(srcVul: string, truth: GroundTruth, submiss
   return excerpts.flat();
 }
 
+/** The files a submission names, as it names them; none when it is missing or unreadable. */
+export function filesNamedIn(submission: string | null): string[] {
+  const reading = submission === null ? undefined : readSubmission(submission);
+  return reading?.kind === 'read' ? [...new Set(reading.predictions.map((prediction) => prediction.file))] : [];
+}
+
 /** The file's lines, when it is a file inside the tree (under the project folder, or at the tree's top). */
 async function readTreeFile(srcVul: string, project: string | null, path: string): Promise<string[] | undefined> {
   const root = await realpath(srcVul);

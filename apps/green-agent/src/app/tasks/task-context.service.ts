@@ -14,7 +14,7 @@ import { GreenConfig } from '../green-config';
 import { TaskContext, type FinishReason } from './task-context';
 import type { TaskProgress } from './task-progress';
 import { SolverConversation } from './solver-conversation';
-import { sourceExcerpts } from './source-excerpts';
+import { filesNamedIn, sourceExcerpts } from './source-excerpts';
 import { loadTemplate, renderTaskDescription } from './task-description';
 
 /** What became of one task, scored. */
@@ -166,6 +166,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
       evidence.submission = finishReason === 'disk-limit' ? null : await this.readSubmission(context);
       const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(evidence.submission, truth);
       log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
+      // A tree that went into the container is on this host only as far as the judge reads it: the submission's files join it.
+      await prepared.addFiles(filesNamedIn(evidence.submission)).catch((error: Error) => this.logger.warn(`the submission's files are not on this host: ${error.message}`));
       evidence.sources = await sourceExcerpts(join(prepared.workspaceDir, SOURCE_TREE), truth, evidence.submission).catch((error: Error) => {
         this.logger.warn(`no source excerpts for the record: ${error.message}`);
         return null;
