@@ -56,17 +56,21 @@ export class ContainerTar {
       .catch((error: unknown) => {
         throw new SandboxError('WORKSPACE_COPY_FAILED', `starting tar in the container failed: ${engineReason(error)}`, { cause: error });
       });
-    let line = '';
+    let line: string | undefined = '';
     let told: (answer: string) => void = () => undefined;
     const answer = new Promise<string>((resolve) => (told = resolve));
     const tar = new ContainerTar(stream.exec, stream.stream, deadlineMs);
     const demuxer = new FrameDemuxer((type, payload) => {
       if (type === 'stderr') return tar.stderr.write(payload);
+      if (line === undefined) return;
       line += payload.toString('utf8');
-      if (line.includes('\n')) told(line.slice(0, line.indexOf('\n')));
+      if (!line.includes('\n')) return;
+      told(line.slice(0, line.indexOf('\n')));
+      // Its first line is all it says; what tar might print after it is nobody's.
+      line = undefined;
     });
     stream.stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
-    void tar.ended.then(() => told(line));
+    void tar.ended.then(() => told(line ?? ''));
     const said = await Promise.race([answer, tar.expired]);
     if (said === READY) return tar;
     tar.close();
@@ -82,12 +86,16 @@ export class ContainerTar {
       source.once('error', (error) => reject(new SandboxError('WORKSPACE_COPY_FAILED', `the stream of the workspace broke: ${error.message}`, { cause: error })));
       source.once('close', () => (source.readableEnded ? resolve() : reject(closedEarly())));
     });
-    const stopped = this.ended.then(() => this.fail('tar in the container stopped before the end of its input'));
+    let settled = false;
+    const stopped = this.ended.then(() => {
+      if (!settled) this.fail('tar in the container stopped before the end of its input');
+    });
     stopped.catch(() => undefined);
     source.pipe(this.stream, { end: false });
     try {
       await Promise.race([fed, this.expired, stopped]);
     } finally {
+      settled = true;
       source.unpipe(this.stream);
     }
   }
