@@ -2,6 +2,15 @@
 # loop-engine.sh). They keep in "$state": dockerd.pid (its own pidfile), dockerd.launch-pid, dockerd.log,
 # exec-root and bridge; and define engine_docker, the docker CLI pointed at their engine.
 
+# The command line of those scripts, `up|down <state-dir>`: sets $action, and $state (made, absolute).
+engine_usage() { echo "usage: $0 up|down <state-dir>" >&2; exit 2; }
+read_engine_args() {
+  [ $# -eq 2 ] || engine_usage
+  action="$1"
+  mkdir -p "$2"
+  state="$(cd "$2" && pwd)"
+}
+
 # A bridge of its own: started with --bridge=none, dockerd deletes the host's docker0 (the main engine's
 # default bridge, which its image builds need) as a stale default bridge.
 own_bridge() {

@@ -17,14 +17,10 @@
 # IMAGES (space-separated) overrides the images loaded into it; DISK_SIZE the image's size (default 16G).
 set -euo pipefail
 
-usage() { echo "usage: $0 up|down <state-dir>" >&2; exit 2; }
-[ $# -eq 2 ] || usage
-action="$1"
-mkdir -p "$2"
-state="$(cd "$2" && pwd)"
 images="${IMAGES:-debian:bookworm-slim arvo-rca-sample:1-vul}"
 # shellcheck source=tools/engines/dockerd-lib.sh
 . "$(dirname "$0")/dockerd-lib.sh"
+read_engine_args "$@"
 
 engine_docker() {
   # shellcheck disable=SC1091
@@ -103,5 +99,5 @@ down() {
 case "$action" in
   up) up ;;
   down) down ;;
-  *) usage ;;
+  *) engine_usage ;;
 esac

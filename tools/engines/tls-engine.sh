@@ -11,14 +11,10 @@
 # IMAGES (space-separated) overrides the images loaded into it; ENGINE_PORT picks the port.
 set -euo pipefail
 
-usage() { echo "usage: $0 up|down <state-dir>" >&2; exit 2; }
-[ $# -eq 2 ] || usage
-action="$1"
-mkdir -p "$2"
-state="$(cd "$2" && pwd)"
 images="${IMAGES:-debian:bookworm-slim arvo-rca-sample:1-vul arvo-rca-sample:2-vul arvo-rca-sample:3-vul arvo-rca-sample:4-vul arvo-rca-sample:5-vul}"
 # shellcheck source=tools/engines/dockerd-lib.sh
 . "$(dirname "$0")/dockerd-lib.sh"
+read_engine_args "$@"
 
 free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
@@ -104,5 +100,5 @@ down() {
 case "$action" in
   up) up ;;
   down) down ;;
-  *) usage ;;
+  *) engine_usage ;;
 esac
