@@ -83,6 +83,8 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
     it('lists both runs: solver and model, tasks, means, cost and time', async () => {
       await page.goto(viewer.url);
       const rows = page.locator('table.runs tbody tr');
+      // The page fills its table from the API after it loads: on a busy machine, after `goto` returns.
+      await rows.nth(1).waitFor();
 
       await expect(rows.count()).resolves.toBe(2);
       const baseline = page.locator(`tr[data-run="${runs.baseline.assessment.id}"]`);
