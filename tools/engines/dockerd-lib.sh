@@ -21,6 +21,34 @@ own_bridge() {
   ip link set "$name" up
 }
 
+# A short exec-root, kept in "$state/exec-root": containerd's sockets live under it, and unix socket
+# paths are limited.
+make_exec_root() {
+  local root
+  root="$(mktemp -d /tmp/arvo-eng.XXXXXX)"
+  echo "$root" >"$state/exec-root"
+  echo "$root"
+}
+
+# Starts dockerd in the background with a data-root, an exec-root and a bridge of its own, its pidfile and
+# log in "$state", no iptables; the rest of the arguments go on its command line (its -H, TLS). Returns
+# once it answers.
+start_dockerd() {
+  local who="$1" data_root="$2" exec_root="$3" bridge="$4"
+  shift 4
+  echo '{}' >"$state/daemon.json"
+  nohup dockerd \
+    --config-file "$state/daemon.json" \
+    --data-root "$data_root" \
+    --exec-root "$exec_root" \
+    --pidfile "$state/dockerd.pid" \
+    --bridge="$bridge" --iptables=false --ip-masq=false \
+    "$@" \
+    >"$state/dockerd.log" 2>&1 &
+  echo $! >"$state/dockerd.launch-pid"
+  wait_for_dockerd "$who"
+}
+
 # Waits up to 60 s for the engine started in the background ($!, saved as dockerd.launch-pid) to answer.
 wait_for_dockerd() {
   local who="$1"
@@ -70,6 +98,15 @@ unmount_under() {
   awk -v root="$root" '$2 == root || index($2, root "/") == 1 { print $2 }' /proc/self/mounts | sort -r | while read -r mount; do
     umount "$mount" 2>/dev/null || umount -l "$mount" 2>/dev/null || true
   done
+}
+
+# What the shims left mounted under the exec-root, then the exec-root itself.
+remove_exec_root() {
+  [ -f "$state/exec-root" ] || return 0
+  local root
+  root="$(cat "$state/exec-root")"
+  unmount_under "$root"
+  rm -rf "$root"
 }
 
 delete_bridge() {

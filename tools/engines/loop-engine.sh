@@ -52,25 +52,14 @@ free_subnet() {
 up() {
   [ ! -f "$state/dockerd.pid" ] || { echo "loop-engine: $state already holds an engine; run down first" >&2; exit 1; }
   mount_fresh_filesystem
-  # containerd's sockets and the engine's own live under a short path (unix socket paths are limited).
+  # The engine's own socket lives under the short exec-root too.
   local short
-  short="$(mktemp -d /tmp/arvo-eng.XXXXXX)"
-  echo "$short" >"$state/exec-root"
-  echo '{}' >"$state/daemon.json"
+  short="$(make_exec_root)"
   printf 'DOCKER_HOST=unix://%s/docker.sock\nTMPDIR=%s/mnt/tmp\n' "$short" "$state" >"$state/env"
   local bridge="arvoloop${short##*.}"
   own_bridge "$bridge" "$(free_subnet).1/24"
   echo "loop-engine: starting dockerd on unix://$short/docker.sock, data on a fresh ext4 at $state/mnt"
-  nohup dockerd \
-    --config-file "$state/daemon.json" \
-    --data-root "$state/mnt/data" \
-    --exec-root "$short/exec" \
-    --pidfile "$state/dockerd.pid" \
-    -H "unix://$short/docker.sock" \
-    --bridge="$bridge" --iptables=false --ip-masq=false \
-    >"$state/dockerd.log" 2>&1 &
-  echo $! >"$state/dockerd.launch-pid"
-  wait_for_dockerd loop-engine
+  start_dockerd loop-engine "$state/mnt/data" "$short/exec" "$bridge" -H "unix://$short/docker.sock"
   # shellcheck disable=SC2086 # a space-separated list
   load_images loop-engine $images
   echo "loop-engine: up; source $state/env"
@@ -78,12 +67,7 @@ up() {
 
 down() {
   stop_dockerd loop-engine
-  local short=""
-  [ -f "$state/exec-root" ] && short="$(cat "$state/exec-root")"
-  if [ -n "$short" ]; then
-    unmount_under "$short"
-    rm -rf "$short"
-  fi
+  remove_exec_root
   # The shims' leftovers under the data-root first, the loop filesystem last; then its loop device, if
   # umount left it attached.
   unmount_under "$state/mnt"

@@ -51,13 +51,10 @@ engine_docker() {
 up() {
   [ ! -f "$state/dockerd.pid" ] || { echo "tls-engine: $state already holds an engine; run down first" >&2; exit 1; }
   local port="${ENGINE_PORT:-$(free_port)}"
-  # containerd's sockets live under the exec-root: keep its path short (unix socket paths are limited).
   local exec_root
-  exec_root="$(mktemp -d /tmp/arvo-eng.XXXXXX)"
-  echo "$exec_root" >"$state/exec-root"
+  exec_root="$(make_exec_root)"
   mkdir -p "$state/data"
   make_certs "$state/certs"
-  echo '{}' >"$state/daemon.json"
   cat >"$state/env" <<ENV
 DOCKER_HOST=tcp://127.0.0.1:$port
 DOCKER_TLS_VERIFY=1
@@ -66,18 +63,8 @@ ENV
   local bridge="arvotls$port"
   own_bridge "$bridge" "10.231.$((port % 250)).1/24"
   echo "tls-engine: starting dockerd on tcp://127.0.0.1:$port (state: $state)"
-  nohup dockerd \
-    --config-file "$state/daemon.json" \
-    --data-root "$state/data" \
-    --exec-root "$exec_root" \
-    --pidfile "$state/dockerd.pid" \
-    -H "tcp://127.0.0.1:$port" \
-    --tlsverify --tlscacert "$state/certs/ca.pem" \
-    --tlscert "$state/certs/server-cert.pem" --tlskey "$state/certs/server-key.pem" \
-    --bridge="$bridge" --iptables=false --ip-masq=false \
-    >"$state/dockerd.log" 2>&1 &
-  echo $! >"$state/dockerd.launch-pid"
-  wait_for_dockerd tls-engine
+  start_dockerd tls-engine "$state/data" "$exec_root" "$bridge" -H "tcp://127.0.0.1:$port" \
+    --tlsverify --tlscacert "$state/certs/ca.pem" --tlscert "$state/certs/server-cert.pem" --tlskey "$state/certs/server-key.pem"
   # shellcheck disable=SC2086 # a space-separated list
   load_images tls-engine $images
   echo "tls-engine: up; source $state/env"
@@ -85,12 +72,9 @@ ENV
 
 down() {
   stop_dockerd tls-engine
-  local exec_root=""
-  [ -f "$state/exec-root" ] && exec_root="$(cat "$state/exec-root")"
-  for root in "$state/data" ${exec_root:+"$exec_root"}; do
-    unmount_under "$root"
-    rm -rf "$root"
-  done
+  unmount_under "$state/data"
+  rm -rf "$state/data"
+  remove_exec_root
   delete_bridge
   rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json"
   rm -rf "$state/certs"
