@@ -5,6 +5,7 @@ import { exitCodeOf } from './container-exec';
 import { FrameDemuxer } from './frame-demuxer';
 import { HeadTailCap } from './output-cap';
 import { engineReason, SandboxError } from './sandbox-error';
+import { watchStreamFailure } from './stream-failure';
 
 const READY = 'arvo-rca-tar-ready';
 const NO_TAR = 'arvo-rca-no-gnu-tar';
@@ -80,11 +81,10 @@ export class ContainerTar {
 
   /** Sends all of `source` and leaves the input open for more; a source closed before its end fails it. */
   async feed(source: Readable): Promise<void> {
-    if (source.destroyed && !source.readableEnded) throw closedEarly();
-    const fed = new Promise<void>((resolve, reject) => {
+    const failure = watchStreamFailure(source, "the workspace's stream");
+    const fed = new Promise<void>((resolve) => {
+      if (source.readableEnded) return resolve();
       source.once('end', resolve);
-      source.once('error', (error) => reject(new SandboxError('WORKSPACE_COPY_FAILED', `the stream of the workspace broke: ${error.message}`, { cause: error })));
-      source.once('close', () => (source.readableEnded ? resolve() : reject(closedEarly())));
     });
     let settled = false;
     const stopped = this.ended.then(() => {
@@ -93,9 +93,10 @@ export class ContainerTar {
     stopped.catch(() => undefined);
     source.pipe(this.stream, { end: false });
     try {
-      await Promise.race([fed, this.expired, stopped]);
+      await Promise.race([fed, failure.failed, this.expired, stopped]);
     } finally {
       settled = true;
+      failure.off();
       source.unpipe(this.stream);
     }
   }
@@ -120,8 +121,4 @@ export class ContainerTar {
     const said = this.stderr.finish().output.trim().split('\n').slice(-3).join('; ');
     throw this.failure ?? new SandboxError('WORKSPACE_COPY_FAILED', `${what}${said ? `: ${said}` : ''}`);
   }
-}
-
-function closedEarly(): SandboxError {
-  return new SandboxError('WORKSPACE_COPY_FAILED', "the workspace's stream was closed before its end");
 }

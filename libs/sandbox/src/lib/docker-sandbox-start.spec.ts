@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { ProcessTable } from '@arvo-rca/common';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
@@ -124,6 +126,28 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'completed', output: expect.not.stringContaining('sleep 4246') });
       expect(progress).toContainEqual(expect.stringContaining('the image has no bash; commands run with sh -c'));
       expect(progress).toContainEqual(expect.stringContaining('the image has no timeout command'));
+      expect(progress).toContainEqual(expect.stringContaining("the image has no GNU tar: the workspace goes in through the engine's archive API"));
+    } finally {
+      await sandbox.stop();
+    }
+  }, 30_000);
+
+  it("without GNU tar in the image, copies a tree still being written through the engine's archive API, as it comes", async () => {
+    const streamed = await mkdtemp(join(root, 'streamed-'));
+    await mkdir(join(streamed, 'src-vul', 'p'), { recursive: true });
+    await writeFile(join(streamed, 'src-vul', 'p', 'a.c'), 'int a;\n');
+    const tree = new PassThrough();
+    let extracted = (): void => undefined;
+    const ready = new Promise<void>((resolve) => (extracted = resolve));
+    const progress: string[] = [];
+    const sandbox = factory().create({ ...spec(noBashImage, await makeTaskWorkspace(root), progress), pendingWorkspace: { ready, tree: { folder: 'src-vul', tar: tree } } });
+
+    const started = sandbox.start();
+    tree.end(execFileSync('tar', ['-C', streamed, '-c', '-f', '-', 'src-vul']));
+    extracted();
+    await started;
+    try {
+      expect(await sandbox.exec('cat src-vul/p/a.c 1_error.txt; ls shared | wc -l')).toMatchObject({ kind: 'completed', output: 'int a;\nERROR: AddressSanitizer: heap-buffer-overflow\n0\n' });
       expect(progress).toContainEqual(expect.stringContaining("the image has no GNU tar: the workspace goes in through the engine's archive API"));
     } finally {
       await sandbox.stop();

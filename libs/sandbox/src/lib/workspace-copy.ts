@@ -5,6 +5,7 @@ import { WORKSPACE } from '@arvo-rca/common';
 import { ContainerTar } from './container-tar';
 import { HeadTailCap } from './output-cap';
 import { engineReason, SandboxError } from './sandbox-error';
+import { closedBeforeEnd, watchStreamFailure } from './stream-failure';
 
 /** A task's workspace on its way into its container: the source tree as the host writes it, then the rest. */
 export interface WorkspaceCopy {
@@ -89,45 +90,27 @@ async function packed(packer: Packer, workspaceDir: string): Promise<void> {
  * when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
  */
 async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
-  const closedEarly = (): SandboxError => new SandboxError('WORKSPACE_COPY_FAILED', "the source tree's stream was closed before its end");
-  // Closed already (its writer failed before the copy began): no 'close' would come to end the request.
-  if (tar.destroyed && !tar.readableEnded) throw closedEarly();
+  const failure = watchStreamFailure(tar, "the source tree's stream");
+  // Closed already: no request is sent at all.
+  if (closedBeforeEnd(tar)) await failure.failed;
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  let onError: ((error: Error) => void) | undefined;
-  let onClose: (() => void) | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      abort.abort();
-      reject(new SandboxError('WORKSPACE_COPY_FAILED', `copying the source tree in took longer than ${Math.round(deadlineMs / 1000)} s`));
-    }, deadlineMs);
-  });
-  const broken = new Promise<never>((_resolve, reject) => {
-    onError = (error) => {
-      abort.abort();
-      reject(new SandboxError('WORKSPACE_COPY_FAILED', `the source tree's stream broke: ${error.message}`, { cause: error }));
-    };
-    // Closed before its end (its writer failed, the start gave up): the request would wait for the rest forever.
-    onClose = () => {
-      if (tar.readableEnded) return;
-      abort.abort();
-      reject(closedEarly());
-    };
-    tar.once('error', onError);
-    tar.once('close', onClose);
+    timer = setTimeout(() => reject(new SandboxError('WORKSPACE_COPY_FAILED', `copying the source tree in took longer than ${Math.round(deadlineMs / 1000)} s`)), deadlineMs);
   });
   const copy = container.putArchive(tar as NodeJS.ReadableStream, { path: WORKSPACE, abortSignal: abort.signal }).catch((error: unknown) => {
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the source tree: ${engineReason(error)}`, { cause: error });
   });
   try {
-    await Promise.race([copy, deadline, broken]);
+    await Promise.race([copy, deadline, failure.failed]);
   } catch (error) {
+    // Out of time, or its stream broke or was closed before its end: the request would wait for the rest forever.
+    abort.abort();
     tar.destroy();
     throw error;
   } finally {
     clearTimeout(timer);
-    if (onError) tar.off('error', onError);
-    if (onClose) tar.off('close', onClose);
+    failure.off();
   }
 }
 
