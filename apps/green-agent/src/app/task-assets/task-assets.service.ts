@@ -34,6 +34,8 @@ export interface PreparedTask {
   errorReportPath: string;
   /** `patch.diff` in the private cache (or a local mirror); never inside the workspace. */
   groundTruthPath: string;
+  /** What `groundTruthPath` holds: the fix, as a diff. */
+  fix: string;
   /** The Docker image of the task, from its source's template. */
   image: string;
   /**
@@ -157,11 +159,12 @@ export class TaskAssetsService {
       await this.files.makeDir(join(workspaceDir, SHARED_DIR));
       if (this.options.owner) await markTaskFolder(taskRoot, this.options.owner);
       await this.files.copyFile(files.errorReport, errorReportPath);
-      const keep = hostTree === 'judged' ? filesNamedAs(filesOfFix(await this.files.readText(files.groundTruth))) : undefined;
+      const fix = await this.files.readText(files.groundTruth);
+      const keep = hostTree === 'judged' ? filesNamedAs(filesOfFix(fix)) : undefined;
       await this.extract(source, ref, files.archive, workspaceDir, { copy: layout.tree, keep });
       const errorReport = await this.files.readText(errorReportPath);
       log(`workspace of ${ref.key} ready at ${workspaceDir}${keep ? " (on this host, only the files the judge reads: the container has the whole tree)" : ''}`);
-      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, image, hostTree, addFiles, dispose };
+      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, fix, image, hostTree, addFiles, dispose };
     })();
     const prepared = written.catch(async (error: unknown) => {
       layout.tree?.destroy();

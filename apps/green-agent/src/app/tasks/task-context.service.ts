@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
@@ -132,7 +131,7 @@ export class TaskContextService implements BeforeApplicationShutdown {
       preparing = await this.assets.begin(ref, log, { neutralNames: maskedKey !== undefined, tree });
       const ready = preparing.prepared.then(async (prepared) => {
         evidence.crashReport = prepared.errorReport;
-        evidence.fix = await readFile(prepared.groundTruthPath, 'utf8');
+        evidence.fix = prepared.fix;
         // From the host's tree, which no solver command reaches before the handover.
         const found = await this.groundTruth.fromPatch(evidence.fix, join(prepared.workspaceDir, SOURCE_TREE));
         truth = found; // for a start that fails after it
