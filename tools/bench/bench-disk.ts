@@ -1,9 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
+import { readEnvFile } from './engine-env';
 
 const run = promisify(execFile);
 
@@ -124,14 +125,4 @@ async function takeDown(script: string, state: string): Promise<void> {
 function takeDownDetached(script: string, state: string): void {
   console.warn(`\nbench: taking the engine on the fresh filesystem down in the background (${script} down ${state})`);
   spawn('bash', ['-c', 'bash "$0" down "$1" >/dev/null 2>&1; rm -rf "$1"', script, state], { detached: true, stdio: 'ignore' }).unref();
-}
-
-/** `NAME=value` lines, as the engine scripts write `<state>/env`. */
-function readEnvFile(path: string): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    readFileSync(path, 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
+import { readEnvFile } from './engine-env';
 
 const run = promisify(execFile);
 
@@ -16,16 +17,13 @@ export async function withTlsEngine<T>(root: string, images: readonly string[], 
   const state = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-tls-'));
   try {
     await run('bash', [script, 'up', state], { env: { ...process.env, IMAGES: images.join(' ') }, maxBuffer: 1 << 24 });
-    const env = Object.fromEntries(
-      readFileSync(join(state, 'env'), 'utf8')
-        .split('\n')
-        .filter((line) => line.includes('='))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    );
-    const address = new URL(env['DOCKER_HOST'].replace(/^tcp:/, 'https:'));
-    const cert = (name: string): Buffer => readFileSync(join(env['DOCKER_CERT_PATH'], name));
+    const env = readEnvFile(join(state, 'env'));
+    const [host, certPath] = [env['DOCKER_HOST'], env['DOCKER_CERT_PATH']];
+    if (!host || !certPath) throw new Error(`${state}/env names no DOCKER_HOST or no DOCKER_CERT_PATH`);
+    const address = new URL(host.replace(/^tcp:/, 'https:'));
+    const cert = (name: string): Buffer => readFileSync(join(certPath, name));
     const docker = new Docker({ protocol: 'https', host: address.hostname, port: Number(address.port), ca: cert('ca.pem'), cert: cert('cert.pem'), key: cert('key.pem') });
-    return await use(docker, env['DOCKER_HOST']);
+    return await use(docker, host);
   } finally {
     await run('bash', [script, 'down', state]).catch((error: Error) => console.warn(`bench: tls-engine.sh down failed: ${error.message}`));
     rmSync(state, { recursive: true, force: true });
