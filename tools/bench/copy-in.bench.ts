@@ -8,7 +8,7 @@ import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/c
 import { DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec } from '@arvo-rca/sandbox';
 import type { BenchDisk, DiskName } from './bench-disk';
 import { elapsedMs, median, round } from './bench-stats';
-import { dockerodeExec } from './direct-exec';
+import { dockerodeExec, sleepingContainer } from './direct-exec';
 
 export interface CopyInFigures {
   /** The real tree: a Debian source package, as `src-vul/<name>/`. */
@@ -145,7 +145,7 @@ async function firstCommandWithBind(docker: Docker, owner: string, workspace: st
   const started = process.hrtime.bigint();
   execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xf', archive]);
   const prepared = elapsedMs(started);
-  const container = await docker.createContainer({ ...spec, HostConfig: { ...spec.HostConfig, Mounts: [{ Type: 'bind', Source: workspace, Target: WORKSPACE, ReadOnly: false }] } });
+  const container = await docker.createContainer({ ...sleepingContainer(spec), HostConfig: { ...spec.HostConfig, Mounts: [{ Type: 'bind', Source: workspace, Target: WORKSPACE, ReadOnly: false }] } });
   try {
     await container.start();
     if ((await dockerodeExec(container, ['sh', '-c', REMOVE_GIT])) !== 0) throw new Error('removing .git failed');

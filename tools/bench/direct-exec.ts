@@ -36,3 +36,13 @@ export function cliExec(containerId: string, cmd: string[]): Promise<number> {
     });
   });
 }
+
+/**
+ * A task container's spec with the earlier keep-alive, `sleep`, as its main process and no stdin: the
+ * baselines that put the workspace in by other ways (a bind mount, one archive call) never feed the
+ * main process the workspace, and must not leave it waiting for it.
+ */
+export function sleepingContainer(spec: Docker.ContainerCreateOptions): Docker.ContainerCreateOptions {
+  const keepAliveS = spec.Cmd?.[0] ?? '600';
+  return { ...spec, Entrypoint: ['sleep'], Cmd: [keepAliveS], OpenStdin: false, StdinOnce: false };
+}

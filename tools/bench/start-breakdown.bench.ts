@@ -7,7 +7,7 @@ import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, WORKSPACE } from '@arvo-rca/common';
 import { DockerSandbox, DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/sandbox';
 import { elapsedMs, median, round } from './bench-stats';
-import { dockerodeExec } from './direct-exec';
+import { dockerodeExec, sleepingContainer } from './direct-exec';
 
 export interface StartFigures {
   /** Tasks started at once in the burst. */
@@ -103,7 +103,7 @@ async function bareStarts(docker: Docker, owner: string, workspaces: readonly st
     await Promise.all(
       workspaces.map(async (workspace) => {
         const spec = taskContainerSpec({ name: `arvo_bench_${randomUUID().slice(0, 8)}`, image: sampleImageTag('1'), taskFolder: '/nonexistent', owner, task: 'bench:1', contextId: 'bench', options, storageLimit: false });
-        const container = await docker.createContainer(spec);
+        const container = await docker.createContainer(sleepingContainer(spec));
         containers.push(container);
         await container.start();
         const tar = spawn('tar', ['-C', workspace, '-c', '-f', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });

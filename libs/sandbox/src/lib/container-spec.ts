@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import { WORKSPACE } from '@arvo-rca/common';
+import { bootCommand } from './container-boot';
 import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER } from './labels';
 import type { SandboxOptions } from './sandbox-options';
 
@@ -40,18 +41,20 @@ export interface TaskContainerInput {
 /** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
 export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCreateOptions {
   const { options } = input;
-  // The keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor
-  // leaves nothing running for long; the stopped container is removed by its sandbox or by the reaper.
+  // The main process takes the workspace on its stdin, then keeps the container alive (ContainerBoot). The
+  // keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor leaves
+  // nothing running for long; the stopped container is removed by its sandbox or by the reaper.
   const keepAliveS = options.taskTimeoutS + options.keepAliveMarginS;
   return {
     name: input.name,
     Image: input.image,
-    Entrypoint: ['sleep'],
-    Cmd: [String(keepAliveS)],
+    ...bootCommand(keepAliveS),
     WorkingDir: WORKSPACE,
     Labels: { [LABEL_OWNER]: input.owner, [LABEL_TASK]: input.task, [LABEL_CONTEXT]: input.contextId, [LABEL_TASK_FOLDER]: input.taskFolder },
     Tty: false,
-    OpenStdin: false,
+    // Closed for good once the attachment that fed it ends.
+    OpenStdin: true,
+    StdinOnce: true,
     AttachStdin: false,
     AttachStdout: false,
     AttachStderr: false,

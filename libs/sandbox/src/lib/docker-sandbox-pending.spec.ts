@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { ProcessTable } from '@arvo-rca/common';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
@@ -130,6 +131,31 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     ready.resolve();
 
     await expect(started).rejects.toMatchObject({ code: 'WORKSPACE_COPY_FAILED', message: expect.stringMatching(/^tar in the container .*does not look like a tar archive/) });
+    expect(await ourContainers()).toEqual([]);
+  }, 60_000);
+
+  it('fails its start at once when tar gives up before the end of its input, and leaves no container', async () => {
+    const streamed = await mkdtemp(join(root, 'gave-up-'));
+    await mkdir(join(streamed, 'src-vul'));
+    await writeFile(join(streamed, 'src-vul', 'a.c'), 'int a;\n');
+    const ready = deferred();
+    const tree = new PassThrough();
+    const sandbox = factory.create({
+      task: 'sample:1',
+      contextId: 'ctx-pending-gave-up',
+      image: sampleImageTag('1'),
+      workspaceDir: await makeTaskWorkspace(root),
+      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
+    });
+
+    const started = sandbox.start();
+    // A compressed stream makes GNU tar give up at its first block; the rest, far more than the pipes on
+    // the way hold, is never read, and the copy must not wait for it until its deadline.
+    tree.write(gzipSync(await tarOf(streamed)));
+    tree.end(Buffer.alloc(64 * 1024 * 1024));
+    ready.resolve();
+
+    await expect(started).rejects.toMatchObject({ code: 'WORKSPACE_COPY_FAILED', message: expect.stringMatching(/^tar in the container stopped before the end of its input: .*compressed/) });
     expect(await ourContainers()).toEqual([]);
   }, 60_000);
 

@@ -23,8 +23,8 @@ async function waitUntil(condition: () => Promise<boolean>, limitMs = 60_000): P
 
 // podman names two of the events Docker sends otherwise; and on a forced removal it sends `die` where Docker sends `kill`.
 const EVENT_ALIASES: Record<string, string> = { exec: 'exec_start', remove: 'destroy' };
-// What each init says when the keep-alive cannot start: Docker's docker-init (tini), podman's catatonit.
-const NO_SLEEP_REASON = '(exec sleep failed|failed to exec pid1): No such file or directory';
+// What each init says when the main process (sh, ContainerBoot) cannot start: Docker's docker-init (tini), podman's catatonit.
+const NO_SHELL_REASON = '(exec sh failed|failed to exec pid1): No such file or directory';
 
 async function waitFor(condition: () => boolean, limitMs = 10_000): Promise<void> {
   const deadline = Date.now() + limitMs;
@@ -37,7 +37,7 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
   const processCount = async (name: string): Promise<number> =>
     ((await docker.getContainer(name).stats({ stream: false })) as { pids_stats?: { current?: number } }).pids_stats?.current ?? 0;
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
-  const noSleepImage = `arvo-rca-test-nosleep:${randomUUID().slice(0, 8)}`;
+  const noShellImage = `arvo-rca-test-noshell:${randomUUID().slice(0, 8)}`;
   const noBashImage = `arvo-rca-test-nobash:${randomUUID().slice(0, 8)}`;
   let root: string;
   let engine: EngineKind;
@@ -62,26 +62,26 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-sandbox-start-');
     engine = engineKind(await docker.version());
-    // No sleep (so the keep-alive cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
+    // No shell (so the main process cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
     // no base64 either (the shell session needs nothing but sh), and no tar (the workspace goes in through the engine).
-    await buildTestImage(docker, noSleepImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
+    await buildTestImage(docker, noShellImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
     await buildTestImage(docker, noBashImage, { Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout /usr/bin/base64 /bin/tar /usr/bin/tar\n` });
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(factories.map((made) => made.stopAll()));
     expect(await ourContainers()).toEqual([]);
-    await removeImage(docker, noSleepImage);
+    await removeImage(docker, noShellImage);
     await removeImage(docker, noBashImage);
     await rm(root, { recursive: true, force: true });
   });
 
   it("fails a start the engine refuses with the engine's reason, removes the container, and stops cleanly after", async () => {
-    const sandbox = factory().create(spec(noSleepImage, await makeTaskWorkspace(root)));
+    const sandbox = factory().create(spec(noShellImage, await makeTaskWorkspace(root)));
 
     await expect(sandbox.start()).rejects.toMatchObject({
       code: 'CONTAINER_START_FAILED',
-      message: expect.stringMatching(new RegExp(`^starting container ${sandbox.name} failed: .*${NO_SLEEP_REASON}`)),
+      message: expect.stringMatching(new RegExp(`^starting container ${sandbox.name} failed: .*${NO_SHELL_REASON}`)),
     });
     expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
     await expect(sandbox.stop()).resolves.toBeUndefined();

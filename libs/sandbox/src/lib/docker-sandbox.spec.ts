@@ -76,7 +76,10 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
       expect(Object.keys(info.NetworkSettings.Networks ?? {})).toEqual([]);
     }
     expect(info.Mounts).toEqual([]);
-    expect([...(info.Config.Entrypoint as string[]), ...info.Config.Cmd]).toEqual(['sleep', String(600 + 300)]);
+    // The main process takes the workspace on its stdin, then keeps the container alive for the task's limit plus the margin.
+    expect((info.Config.Entrypoint as string[]).slice(0, 2)).toEqual(['sh', '-c']);
+    expect(info.Config.Cmd).toEqual([String(600 + 300)]);
+    expect(info.Config.OpenStdin).toBe(true);
   });
 
   it('gives the commands the build capabilities and no others, whatever the engine reports', async () => {
@@ -215,6 +218,10 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
 
     expect(completed(killed)).toEqual({ returnCode: -1, output: 'before\n' });
     expect(completed(await sandbox.exec('echo after'))).toEqual({ returnCode: 0, output: 'after\n' });
+    // Booted anew, its main process left the workspace as it was and keeps the container alive again.
+    const processes = completed(await sandbox.exec(`for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline; echo; done`)).output;
+    expect(processes.split('\n')).toContain('sleep 900 ');
+    expect(completed(await sandbox.exec('ls /workspace')).output).toContain('1_error.txt');
     // The container's processes are restarted through the engine in between: a bound for a loaded machine.
   }, 60_000);
 

@@ -4,11 +4,11 @@ import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { WORKSPACE } from '@arvo-rca/common';
 import { CommandGuard } from './command-guard';
+import { ContainerBoot } from './container-boot';
 import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { containerName, taskContainerSpec } from './container-spec';
 import { DiskWatchdog } from './disk-watchdog';
-import { FrameDemuxer } from './frame-demuxer';
 import { commandOutcome, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix, type CommandRun } from './exec-command';
 import type { ImagePuller } from './image-puller';
 import { HeadTailCap } from './output-cap';
@@ -42,12 +42,7 @@ const SCRIPT_PREFIX = ['sh', '-c'];
 const HOUSEKEEPING_DEADLINE_MS = 300_000;
 const READ_DEADLINE_MS = 60_000;
 const COPY_DEADLINE_MS = 600_000;
-/** A started container's own output, watched until it is known to be up. */
-interface Startup {
-  output(): string;
-  close(): void;
-}
-
+const RESTART_DEADLINE_MS = 60_000;
 const RESTART_NOTE = 'every process of the task was ended (its sandbox was restarted; its files are as they were)';
 
 /** A task's sandbox in its own hardened Docker container (README, Sandbox guarantees). */
@@ -94,26 +89,28 @@ export class DockerSandbox implements Sandbox {
     // Awaited below, unless the start fails or is stopped first: then its failure is not an unhandled one.
     pending?.ready.catch(() => undefined);
     let copying: Promise<WorkspaceCopy> | undefined;
+    let boot: ContainerBoot | undefined;
     try {
       if (!pending) await this.checkWorkspace();
       await clock.time('image', () => this.untilStopped(this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress)));
       const queued = performance.now();
       // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
-      const { container, startup } = await this.context.engineGate(async () => {
+      const { container, started } = await this.context.engineGate(async () => {
         this.throwIfStopped();
         clock.record('queue', performance.now() - queued);
         const created = await clock.time('create', () => this.createContainer());
         this.container = created;
-        return { container: created, startup: await this.startContainer(created, clock) };
+        boot = await this.startContainer(created, clock);
+        return { container: created, started: boot };
       }, 'start');
       // Stopped meanwhile (its task failed while the workspace was laid out): what was made goes at once.
       this.throwIfStopped();
       // The workspace's copy begins at once, with the source tree as the host extracts it, beside the probe.
       const note = (line: string): void => this.spec.onProgress?.(`${this.name}: ${line}`);
-      copying = clock.time('tree', () => beginWorkspaceCopy(container, this.spec.workspaceDir, pending?.tree, COPY_DEADLINE_MS, note));
+      copying = clock.time('tree', () => beginWorkspaceCopy(container, started, this.spec.workspaceDir, pending?.tree, COPY_DEADLINE_MS, note));
       // Awaited below; a start that fails before must not leave its failure unhandled.
       copying.catch(() => undefined);
-      await this.awaitReady(container, startup, clock);
+      await this.awaitReady(container, started, clock);
       if (pending) {
         // The workspace's own failure first: it is why the tree's copy stopped too.
         await clock.time('workspace', () => this.untilStopped(pending.ready));
@@ -122,6 +119,7 @@ export class DockerSandbox implements Sandbox {
       const copy = await copying;
       // Both at once: the rest of the workspace, and the removal in the session.
       await Promise.all([clock.time('copy', () => copy.complete()), clock.time('git', () => this.removeGitDirectories())]);
+      started.close();
       this.watchDisk(container);
       this.throwIfStopped();
       this.startBreakdown = clock.breakdown();
@@ -130,6 +128,7 @@ export class DockerSandbox implements Sandbox {
       // Its writer goes on without it.
       pending?.tree?.tar.destroy();
       void copying?.then((copy) => copy.close(), () => undefined);
+      boot?.close();
       // The start's own failure is the task's reason, not a removal the engine refused after it.
       await this.remove().catch((cleanup: unknown) => this.spec.onProgress?.(`removing ${this.name} after its failed start failed: ${engineReason(cleanup)}`));
       throw error;
@@ -278,34 +277,29 @@ export class DockerSandbox implements Sandbox {
     this.watchdog.start();
   }
 
-  // The keep-alive's own output (normally none) says why a container stopped right after its start.
-  private async startContainer(container: Docker.Container, clock: StartClock): Promise<Startup> {
-    const cap = new HeadTailCap(4096);
-    const attached = (await container.attach({ stream: true, stdout: true, stderr: true })) as NodeJS.ReadWriteStream & { destroy(): void };
-    const demuxer = new FrameDemuxer((_type, payload) => cap.write(payload));
-    attached.on('data', (chunk: Buffer) => demuxer.push(chunk));
-    const startup = { output: () => cap.finish().output, close: () => attached.destroy() };
-    await clock
-      .time('start', () => container.start())
-      .catch((error: unknown) => {
-        startup.close();
-        throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
+  // Attached before the start: the workspace goes in through the main process's stdin, and its own
+  // output (normally none) says why a container stopped right after its start.
+  private async startContainer(container: Docker.Container, clock: StartClock): Promise<ContainerBoot> {
+    return clock.time('start', async () => {
+      const boot = await ContainerBoot.attach(container);
+      await container.start().catch((error: unknown) => {
+        boot.close();
+        throw error;
       });
-    return startup;
+      return boot;
+    }).catch((error: unknown) => {
+      throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: ${engineReason(error)}`, { cause: error });
+    });
   }
 
   // Up once the session's first command answers; a container that stopped at once says why in its output.
-  private async awaitReady(container: Docker.Container, startup: Startup, clock: StartClock): Promise<void> {
-    try {
-      await clock.time('probe', () => this.probeTools(container)).catch(async (error: unknown) => {
-        const state = await container.inspect().then((info) => info.State, () => undefined);
-        if (state?.Running) throw error;
-        const reason = startup.output().trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;
-        throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: it stopped at once: ${reason}`, { cause: error });
-      });
-    } finally {
-      startup.close();
-    }
+  private async awaitReady(container: Docker.Container, boot: ContainerBoot, clock: StartClock): Promise<void> {
+    await clock.time('probe', () => this.probeTools(container)).catch(async (error: unknown) => {
+      const state = await container.inspect().then((info) => info.State, () => undefined);
+      if (state?.Running) throw error;
+      const reason = boot.ownOutput().trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;
+      throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: it stopped at once: ${reason}`, { cause: error });
+    });
   }
 
   // The first command of the session: the container is up once it answers.
@@ -366,7 +360,7 @@ export class DockerSandbox implements Sandbox {
     this.session?.close();
     this.session = undefined;
     if (this.stopped) return;
-    await this.context.engineGate(() => container.restart({ t: 0 })).catch((error: unknown) => {
+    await this.context.engineGate(() => restartContainer(container)).catch((error: unknown) => {
       this.spec.onProgress?.(`${this.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
     });
   }
@@ -381,6 +375,24 @@ export class DockerSandbox implements Sandbox {
       throw new SandboxError('SANDBOX_PREPARE_FAILED', `${what} in ${this.name} failed (exit ${run.exitCode ?? 'none'}): ${output.trim()}`);
     }
     return { output };
+  }
+}
+
+/**
+ * Stops the container and starts it again: its main process boots anew, is told to leave the workspace
+ * as it is, and keeps the container alive.
+ */
+async function restartContainer(container: Docker.Container): Promise<void> {
+  await container.stop({ t: 0 }).catch((error: unknown) => {
+    // Stopped already (its keep-alive ran out): it starts again all the same.
+    if ((error as { statusCode?: number }).statusCode !== 304) throw error;
+  });
+  const boot = await ContainerBoot.attach(container);
+  try {
+    await container.start();
+    await boot.skip(RESTART_DEADLINE_MS);
+  } finally {
+    boot.close();
   }
 }
 

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { WORKSPACE } from '@arvo-rca/common';
+import type { ContainerBoot } from './container-boot';
 import { ContainerTar } from './container-tar';
 import { HeadTailCap } from './output-cap';
 import { engineReason, SandboxError } from './sandbox-error';
@@ -18,20 +19,22 @@ export interface WorkspaceCopy {
 /**
  * Begins copying a task's workspace into its running container, as a streamed tar: nothing the solver
  * writes ever lands on the host, and the engine needs no access to the green agent's disk (a remote
- * engine, a gateway, a green agent in a container). The image's own GNU tar unpacks it when it has one
- * (ContainerTar); otherwise the engine's archive API does, which needs nothing of the image. Entries
+ * engine, a gateway, a green agent in a container). The image's own GNU tar, run by the container's main
+ * process, unpacks it when the image has one (ContainerTar); otherwise the engine's archive API does,
+ * which needs nothing of the image. Entries
  * belong to root and carry no set-id bits; links are archived as links, so they resolve inside the
  * container to the container's own files. `tree`, a folder of the workspace as the host extracts it, is
  * sent at once, as it comes: this settles once all of it went in.
  */
 export async function beginWorkspaceCopy(
   container: Docker.Container,
+  boot: ContainerBoot,
   workspaceDir: string,
   tree: { folder: string; tar: Readable } | undefined,
   deadlineMs: number,
   note: (line: string) => void,
 ): Promise<WorkspaceCopy> {
-  const inside = await ContainerTar.open(container, deadlineMs);
+  const inside = await ContainerTar.begin(boot, deadlineMs);
   if (!inside) {
     note("the image has no GNU tar: the workspace goes in through the engine's archive API");
     if (tree) await copyTreeIn(container, tree.tar, deadlineMs);
