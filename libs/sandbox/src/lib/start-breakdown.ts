@@ -8,15 +8,15 @@ export interface StartBreakdown {
   /** Waiting for a place in the engine gate, which paces starts and removals. */
   queue: number;
   create: number;
-  /** Attach and start. */
+  /** Attach (to the main process, which takes the workspace) and start. */
   start: number;
   /** Opening the shell session and its first command: the container answers. */
   probe: number;
-  /** The source tree through the archive API as the host extracted it (a pending workspace), from the container's start on. */
+  /** The source tree into the container (its main process's tar, or the archive API) as the host extracted it (a pending workspace), from the container's start on. */
   tree: number;
   /** Waiting, once the container answered, for the host to finish the workspace (a pending workspace). */
   workspace: number;
-  /** The workspace (the rest of it, after a tree copied on the way) through the archive API. */
+  /** The rest of the workspace (after a tree copied on the way), until the container's tar has unpacked all of it. */
   copy: number;
   /** `.git` removal through the session. */
   git: number;
