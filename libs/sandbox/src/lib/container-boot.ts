@@ -8,6 +8,7 @@ const HAS_GNU_TAR = 'arvo-rca-boot: gnu-tar';
 const NO_GNU_TAR = 'arvo-rca-boot: no-gnu-tar';
 const TAR_EXITED = 'arvo-rca-boot: tar-exit ';
 const KEPT_ALIVE = 'arvo-rca-boot: alive';
+const MAX_LINE = 4096;
 
 /**
  * A task container's main process. It says whether the image has GNU tar before it reads a byte of its
@@ -63,6 +64,11 @@ export class ContainerBoot {
         const prefix = [...heard.keys()].find((known) => line.startsWith(known));
         if (prefix) heard.get(prefix)?.(line);
         else this.output.write(Buffer.from(`${line}\n`));
+      }
+      // Output with no end of line is nobody's protocol: kept as output, in bounded memory.
+      if (this.pending.length > MAX_LINE) {
+        this.output.write(Buffer.from(this.pending));
+        this.pending = '';
       }
     });
     stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
