@@ -21,9 +21,8 @@ export interface WorkspaceCopy {
  * writes ever lands on the host, and the engine needs no access to the green agent's disk (a remote
  * engine, a gateway, a green agent in a container). The image's own GNU tar, run by the container's main
  * process, unpacks it when the image has one (ContainerTar); otherwise the engine's archive API does,
- * which needs nothing of the image. Entries
- * belong to root and carry no set-id bits; links are archived as links, so they resolve inside the
- * container to the container's own files. `tree`, a folder of the workspace as the host extracts it, is
+ * which needs nothing of the image. Entries belong to root and carry no set-id bits; links are archived
+ * as links, so they resolve inside the container to the container's own files. `tree`, a folder of the workspace as the host extracts it, is
  * sent at once, as it comes: this settles once all of it went in.
  */
 export async function beginWorkspaceCopy(
