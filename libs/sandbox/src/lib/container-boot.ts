@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WORKSPACE } from '@arvo-rca/common';
 import { FrameDemuxer } from './frame-demuxer';
 import { HeadTailCap } from './output-cap';
+import { SandboxError } from './sandbox-error';
 
 const HAS_GNU_TAR = 'arvo-rca-boot: gnu-tar';
 const NO_GNU_TAR = 'arvo-rca-boot: no-gnu-tar';
@@ -102,7 +103,8 @@ export class ContainerBoot {
     this.stream.end('\nskip\n');
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`the container's main process did not answer within ${Math.round(deadlineMs / 1000)} s`)), deadlineMs);
+      const what = `the container's main process did not say it keeps the container alive within ${Math.round(deadlineMs / 1000)} s`;
+      timer = setTimeout(() => reject(new SandboxError('SANDBOX_PREPARE_FAILED', what)), deadlineMs);
     });
     try {
       await Promise.race([this.alive, this.closed, late]);
