@@ -8,7 +8,7 @@ import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
 import { ownerFilter } from './labels';
 import { currentOwner, formatOwnerId } from './owner-id';
-import type { ExecOutcome, PendingWorkspace } from './sandbox';
+import type { ExecOutcome, PendingWorkspace, Sandbox } from './sandbox';
 import { DockerSandbox } from './docker-sandbox';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from './sandbox-fixtures.testing';
@@ -20,8 +20,14 @@ function output(outcome: ExecOutcome): string {
   return outcome.output;
 }
 
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
 /** A promise settled from outside, as a host's extraction settles its workspace. */
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
+function deferred(): Deferred {
   let resolve = (): void => undefined;
   let reject = (_error: Error): void => undefined;
   const promise = new Promise<void>((yes, no) => {
@@ -46,6 +52,16 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
   let factory: DockerSandboxFactory;
   const ourContainers = async (): Promise<string[]> => (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.State);
 
+  /** A sandbox of sample 1 whose `src-vul/` comes on `tree` and whose workspace is laid out once `ready` settles. */
+  async function pendingSandbox(contextId: string, options: { workspaceDir?: string; progress?: string[] } = {}): Promise<{ sandbox: Sandbox; ready: Deferred; tree: PassThrough }> {
+    const ready = deferred();
+    const tree = new PassThrough();
+    const pendingWorkspace: PendingWorkspace = { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } };
+    const workspaceDir = options.workspaceDir ?? (await makeTaskWorkspace(root));
+    const sandbox = factory.create({ task: 'sample:1', contextId, image: sampleImageTag('1'), workspaceDir, pendingWorkspace, onProgress: (line) => options.progress?.push(line) });
+    return { sandbox, ready, tree };
+  }
+
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-sandbox-pending-');
     factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 30 }), owner);
@@ -66,10 +82,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     // What the host holds of src-vul/ never goes in: the stream brought it already.
     await mkdir(join(workspace, 'src-vul'));
     await writeFile(join(workspace, 'src-vul', 'host-only.c'), 'int host;\n');
-    const ready = deferred();
-    const tree = new PassThrough();
-    const pendingWorkspace: PendingWorkspace = { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } };
-    const sandbox = factory.create({ task: 'sample:1', contextId: 'ctx-pending', image: sampleImageTag('1'), workspaceDir: workspace, pendingWorkspace });
+    const { sandbox, ready, tree } = await pendingSandbox('ctx-pending', { workspaceDir: workspace });
 
     const started = sandbox.start();
     tree.write(await tarOf(streamed));
@@ -92,17 +105,8 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     await mkdir(join(streamed, 'src-vul'));
     await writeFile(join(streamed, 'src-vul', 'tool'), '#!/bin/sh\n');
     await chmod(join(streamed, 'src-vul', 'tool'), 0o6755);
-    const ready = deferred();
-    const tree = new PassThrough();
     const progress: string[] = [];
-    const sandbox = factory.create({
-      task: 'sample:1',
-      contextId: 'ctx-pending-owned',
-      image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(root),
-      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
-      onProgress: (line) => progress.push(line),
-    });
+    const { sandbox, ready, tree } = await pendingSandbox('ctx-pending-owned', { progress });
 
     const started = sandbox.start();
     // What the host's checks would never let through: another user's file, setuid and setgid.
@@ -116,15 +120,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
   }, 60_000);
 
   it("fails its start with tar's own words when the tree's stream is not a tar, and leaves no container", async () => {
-    const ready = deferred();
-    const tree = new PassThrough();
-    const sandbox = factory.create({
-      task: 'sample:1',
-      contextId: 'ctx-pending-garbage',
-      image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(root),
-      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
-    });
+    const { sandbox, ready, tree } = await pendingSandbox('ctx-pending-garbage');
 
     const started = sandbox.start();
     tree.end(Buffer.alloc(64 * 1024, 'not a tar archive\n'));
@@ -138,15 +134,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     const streamed = await mkdtemp(join(root, 'gave-up-'));
     await mkdir(join(streamed, 'src-vul'));
     await writeFile(join(streamed, 'src-vul', 'a.c'), 'int a;\n');
-    const ready = deferred();
-    const tree = new PassThrough();
-    const sandbox = factory.create({
-      task: 'sample:1',
-      contextId: 'ctx-pending-gave-up',
-      image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(root),
-      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
-    });
+    const { sandbox, ready, tree } = await pendingSandbox('ctx-pending-gave-up');
 
     const started = sandbox.start();
     // A compressed stream makes GNU tar give up at its first block; the rest, far more than the pipes on
@@ -160,15 +148,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
   }, 60_000);
 
   it("fails its start with the workspace's own reason, closes the tree's stream so that its writer goes on, and leaves no container", async () => {
-    const ready = deferred();
-    const tree = new PassThrough();
-    const sandbox = factory.create({
-      task: 'sample:1',
-      contextId: 'ctx-pending-failed',
-      image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(root),
-      pendingWorkspace: { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } },
-    });
+    const { sandbox, ready, tree } = await pendingSandbox('ctx-pending-failed');
 
     const started = sandbox.start();
     ready.reject(new Error('archive refused: entry "src-vul/../x" contains \'..\''));
@@ -179,15 +159,8 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
   }, 60_000);
 
   it('stopped while its start waits for the workspace, ends only once that start has removed its container', async () => {
-    const tree = new PassThrough();
-    const sandbox = factory.create({
-      task: 'sample:1',
-      contextId: 'ctx-pending-stopped',
-      image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(root),
-      // Never settled: the stop alone must end the start.
-      pendingWorkspace: { ready: deferred().promise, tree: { folder: 'src-vul', tar: tree } },
-    });
+    // Its workspace is never ready: the stop alone must end the start.
+    const { sandbox, tree } = await pendingSandbox('ctx-pending-stopped');
 
     const started = sandbox.start();
     const outcome = started.then(() => 'started', (error: Error) => error.message);
