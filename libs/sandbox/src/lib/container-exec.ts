@@ -56,7 +56,7 @@ export async function runContainerExec(container: Docker.Container, request: Con
 }
 
 // The stream can end a moment before the engine records the exit code.
-export async function exitCodeOf(exec: Docker.Exec): Promise<number | undefined> {
+async function exitCodeOf(exec: Docker.Exec): Promise<number | undefined> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const info = await exec.inspect();
     if (!info.Running && typeof info.ExitCode === 'number') return info.ExitCode;

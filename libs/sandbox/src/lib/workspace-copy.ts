@@ -22,8 +22,8 @@ export interface WorkspaceCopy {
  * engine, a gateway, a green agent in a container). The image's own GNU tar, run by the container's main
  * process, unpacks it when the image has one (ContainerTar); otherwise the engine's archive API does,
  * which needs nothing of the image. Entries belong to root and carry no set-id bits; links are archived
- * as links, so they resolve inside the container to the container's own files. `tree`, a folder of the workspace as the host extracts it, is
- * sent at once, as it comes: this settles once all of it went in.
+ * as links, so they resolve inside the container to the container's own files. `tree`, a folder of the
+ * workspace as the host extracts it, is sent at once, as it comes: this settles once all of it went in.
  */
 export async function beginWorkspaceCopy(
   container: Docker.Container,
@@ -87,9 +87,9 @@ async function packed(packer: Packer, workspaceDir: string): Promise<void> {
 }
 
 /**
- * Copies a tar stream into the container at `/workspace` as it comes, through the archive API: the source tree as the host
- * extracts it, so that the engine writes it beside the host instead of after it. The stream is closed
- * when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
+ * Copies a tar stream into the container at `/workspace` as it comes, through the archive API: the source
+ * tree as the host extracts it, so that the engine writes it beside the host instead of after it. The
+ * stream is closed when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
  */
 async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
   const failure = watchStreamFailure(tar, "the source tree's stream");
