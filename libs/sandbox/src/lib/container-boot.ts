@@ -13,19 +13,22 @@ const MAX_LINE = 4096;
 
 /**
  * A task container's main process. It says whether the image has GNU tar before it reads a byte of its
- * stdin (a tar that is not GNU's would take the options below for a broken archive); reads a verb;
- * on `unpack`, unpacks the rest of its stdin into the workspace and says tar's exit status (`-i` reads
- * on past an archive's end blocks, so that the rest of the workspace can follow the tree; `-b 256` reads it
- * from the pipe in 128 KiB records, not 10 KiB: 136 to 148 ms against 154 to 165 for libarchive's tree); then keeps the
+ * stdin (a tar that is not GNU's would take the options below for a broken archive); reads a verb; on
+ * `unpack`, unpacks the rest of its stdin into the workspace and says tar's exit status; then keeps the
  * container alive for `$0` seconds. The engine restarts it to end a task's processes: it then reads
  * `skip`, and the workspace stays as it is.
+ * - `-i` reads on past an archive's end blocks, so that the rest of the workspace can follow the tree.
+ * - `-b 256` reads the pipe in 128 KiB records, not 10 KiB: 136 to 148 ms against 154 to 165 ms for
+ *   libarchive's tree.
+ * - Tar's complaints go to stdout, ahead of its exit status: the engine relays stdout and stderr apart,
+ *   and the status must not overtake the words that explain it.
  */
 const BOOT_SCRIPT = [
   `case "$(tar --version 2>/dev/null)" in *'GNU tar'*) echo '${HAS_GNU_TAR}' ;; *) echo '${NO_GNU_TAR}' ;; esac`,
   // Up to a verb on a line of its own: an engine may hand on the attach request's own body first (podman does).
   'verb=',
   'while read -r line; do case "$line" in unpack|skip) verb="$line"; break ;; esac; done',
-  `if [ "$verb" = unpack ]; then tar -x -i -b 256 -f - -C '${WORKSPACE}' --no-same-owner --no-same-permissions --delay-directory-restore --warning=no-timestamp; echo "${TAR_EXITED}$?"; fi`,
+  `if [ "$verb" = unpack ]; then tar -x -i -b 256 -f - -C '${WORKSPACE}' --no-same-owner --no-same-permissions --delay-directory-restore --warning=no-timestamp 2>&1; echo "${TAR_EXITED}$?"; fi`,
   `echo '${KEPT_ALIVE}'`,
   'exec sleep "$0"',
 ].join('\n');
