@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -197,6 +198,35 @@ describe('ArchiveExtractor', () => {
       await writeFile(archive, (await readFile(archive)).subarray(0, 40));
       await expect(extractor.extract(archive, targetDir, 'src-vul', { keep: () => true, adding: true })).rejects.toMatchObject({ code: 'BROKEN_ARCHIVE' });
       expect(await listTree(join(targetDir, 'src-vul'))).toEqual(['p', 'p/a.c', 'p/b.c']);
+    });
+
+    it('starts the copy at the first entry, without a header pass: an archive cut short gives it its first entries, then closes it without its end', async () => {
+      const archive = join(caseDir, 'archive.tar.gz');
+      const files: FixtureEntry[] = Array.from({ length: 8 }, (_, i) => ({ type: 'File', path: `src-vul/f${i}.bin`, content: randomBytes(32 * 1024) }));
+      const whole = tarGz([{ type: 'Directory', path: 'src-vul/' }, ...files]);
+      await writeFile(archive, whole.subarray(0, whole.length / 2));
+      const got: Buffer[] = [];
+      const copy = new Writable({ write: (chunk: Buffer, _encoding, done) => (got.push(chunk), done()) });
+
+      await expect(extractor.extract(archive, targetDir, 'src-vul', { copy })).rejects.toMatchObject({ code: 'BROKEN_ARCHIVE' });
+
+      const listed: string[] = [];
+      new Parser({ onReadEntry: (entry) => (listed.push(entry.path), entry.resume()) }).write(Buffer.concat(got));
+      expect(listed.slice(0, 2)).toEqual(['src-vul/', 'src-vul/f0.bin']);
+      expect([copy.destroyed, copy.writableEnded]).toEqual([true, false]);
+      expect(await listTree(targetDir)).toEqual([]);
+    });
+
+    it('refuses a hostile entry after good ones with a copy too, and the host keeps nothing of the tree', async () => {
+      const archive = join(caseDir, 'archive.tar.gz');
+      await writeFile(archive, tarGz([...manyFiles('src-vul', 2000), { type: 'SymbolicLink', path: 'src-vul/up', linkpath: '../..' }]));
+      const copy = new Writable({ write: (_chunk, _encoding, done) => done() });
+
+      await expect(extractor.extract(archive, targetDir, 'src-vul', { copy, keep: () => false })).rejects.toThrow(
+        expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/points outside src-vul\//) }),
+      );
+      expect([copy.destroyed, copy.writableEnded]).toEqual([true, false]);
+      expect(await listTree(targetDir)).toEqual([]);
     });
 
     it('closes the copy without its end when the archive is refused', async () => {

@@ -36,6 +36,10 @@ export interface ExtractOptions {
  * land outside the scope, the declared sizes or the entry count pass a limit, or the archive is corrupt.
  * The writing pass checks it all again while GNU tar writes (ArchiveWriter). A failed or aborted writing
  * pass leaves no `<target>/<scope>/` behind (one adding to it leaves it as it was, with what it wrote).
+ *
+ * A tree with a copy (a container's, which waits for it) skips the header pass: the copy starts with the
+ * archive's first entry instead of after a whole read of it. The writing pass's checks stop a bad archive
+ * all the same, and the copy is then closed without its end, so its reader never takes a part for the tree.
  */
 @Injectable()
 export class ArchiveExtractor {
@@ -46,7 +50,7 @@ export class ArchiveExtractor {
     const signal = options.signal ?? new AbortController().signal;
     try {
       if (signal.aborted) throw aborted();
-      await this.inspect(archive, scope, limits, signal);
+      if (!options.copy) await this.inspect(archive, scope, limits, signal);
       await mkdir(targetDir, { recursive: true });
       await this.write(archive, targetDir, scope, { limits, signal, copy: options.copy, keep: options.keep }, options.adding === true);
     } catch (error) {
