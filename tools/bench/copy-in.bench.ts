@@ -106,7 +106,7 @@ export async function bareArchiveCopy(docker: Docker, workspace: string): Promis
 }
 
 /** A task folder's workspace before its tree: `shared/` and the error report. */
-function emptyWorkspace(scratch: string): string {
+export function emptyWorkspace(scratch: string): string {
   const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
   mkdirSync(join(workspace, SHARED_DIR), { recursive: true });
   writeFileSync(join(workspace, errorReportName('1')), 'ERROR: AddressSanitizer\n');
@@ -145,8 +145,8 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
   }
 }
 
-/** The host's extraction alone, and from the archive to the first command's answer with the tree bind-mounted. */
-async function firstCommandWithBind(docker: Docker, owner: string, workspace: string, archive: string): Promise<[number, number]> {
+/** The host's extraction alone (`tar` reads a gzipped archive as such), and from the archive to the first command's answer with the tree bind-mounted. */
+export async function firstCommandWithBind(docker: Docker, owner: string, workspace: string, archive: string): Promise<[number, number]> {
   const options = resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 600 });
   const spec = taskContainerSpec({ name: `arvo_bench_${randomUUID().slice(0, 8)}`, image: sampleImageTag('1'), taskFolder: join(workspace, '..'), owner, task: 'bench:1', contextId: 'bench', options, storageLimit: false });
   const started = process.hrtime.bigint();

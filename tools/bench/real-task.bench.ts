@@ -1,94 +1,120 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { sampleImageTag } from '@arvo-rca/sandbox';
 import type { BenchDisk, DiskName } from './bench-disk';
 import { BenchRig, expectSuccess } from './bench-rig';
-import { bareArchiveCopy } from './copy-in.bench';
+import { bareArchiveCopy, emptyWorkspace, firstCommandWithBind } from './copy-in.bench';
 import { elapsedMs, median, round } from './bench-stats';
 
 export interface RealTaskFigures {
-  task: string;
   /** Where the trees, `tar`'s included, and the engine's data were. */
   disk: DiskName;
-  archive_mb: number;
   runs: number;
-  /** `tar xzf` of the task's archive into an empty folder: the floor of laying out the tree at all. */
+  trees: RealTreeFigures[];
+}
+
+/** One real task's figures, each a median over the runs. */
+export interface RealTreeFigures {
+  task: string;
+  archive_mb: number;
+  /** `tar xzf` of the task's archive into a workspace: the floor of laying out the tree at all, and the target's reference. */
   tar_ms: number;
   /** From `Task ID:` to the answer of the solver's first command: download cache, guarded extraction, ground truth, container start, copy-in. */
   prepare_to_first_command_ms: number;
   vs_tar: number;
-  /** The tar's tree put into a running container with one bare archive API call: the engine's own floor for any copy-in. */
+  /**
+   * The original's way, to the same first command: that `tar xzf`, then the hardened container with the
+   * workspace bind-mounted, started, `.git` removed. It needs a disk shared with the engine, which a
+   * remote engine or AgentBeats' gateway does not give.
+   */
+  original_way_ms: number;
+  original_way_vs_tar: number;
+  /** Our prepare to first command against the original's way. */
+  vs_original_way: number;
+  /** `tar`'s tree put into a running container with one bare archive API call: the engine's own floor for any copy-in, its start left out. */
   engine_copy_ms: number;
   engine_copy_vs_tar: number;
 }
 
-const TASK_ID = 'libarchive-e8';
+/** The real tasks of tools/samples/real-task.sh: a small tree and a large one. */
+const TASKS = [
+  { id: 'libarchive-e8', task: "libarchive 3.6.2 (Debian source), CVE-2024-26256's fix taken out" },
+  { id: 'systemd-udev', task: "systemd 252.39 (upstream release), without Debian's fix for CVE-2026-40225" },
+] as const;
 const RUNS = 5;
 
 /**
- * Prepare to first command on a real tree (tools/samples/real-task.sh: Debian's libarchive with one of its
- * fixes taken out) through the green agent's whole task path, against `tar xzf` of the same archive;
- * runs interleaved, medians. Every tree, the green agent's and `tar`'s, is written on `disk`, by its engine.
+ * Prepare to first command on real trees (tools/samples/real-task.sh: Debian source packages with one of
+ * their fixes taken out) through the green agent's whole task path, against `tar xzf` of the same
+ * archive and against the original's way (that `tar`, then a bind-mounted container); runs interleaved,
+ * medians. Every tree is written on `disk`, and every container runs on its engine.
  */
-export async function measureRealTask(root: string, disk: BenchDisk): Promise<RealTaskFigures> {
+export async function measureRealTask(root: string, disk: BenchDisk, owner: string): Promise<RealTaskFigures> {
   const { docker } = disk;
   const scratch = mkdtempSync(join(disk.tmpDir, 'arvo-rca-bench-real-'));
-  const image = sampleImageTag(TASK_ID);
+  const samples = join(scratch, 'samples');
   try {
-    const task = execFileSync('bash', [join(root, 'tools/samples/real-task.sh'), join(scratch, 'samples'), TASK_ID], { encoding: 'utf8', env: { ...process.env, ...disk.env }, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-    const archive = join(task, 'repo-vul.tar.gz');
-    await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${TASK_ID}-vul` });
-    const rig = await BenchRig.start(root, docker, { ...disk.env, SAMPLES_DIR: join(scratch, 'samples'), MASK_TASK_IDS: 'off' }, disk.tmpDir);
-    const tar: number[] = [];
-    const engineCopy: number[] = [];
-    const firstCommand: number[] = [];
+    const archives = TASKS.map(({ id }) => {
+      const task = execFileSync('bash', [join(root, 'tools/samples/real-task.sh'), samples, id], { encoding: 'utf8', env: { ...process.env, ...disk.env }, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+      return join(task, 'repo-vul.tar.gz');
+    });
+    for (const { id } of TASKS) await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
+    const rig = await BenchRig.start(root, docker, { ...disk.env, SAMPLES_DIR: samples, MASK_TASK_IDS: 'off' }, disk.tmpDir);
+    const times = TASKS.map(() => ({ tar: [] as number[], original: [] as number[], engine: [] as number[], ours: [] as number[] }));
     try {
       // One round untimed: the first task fills the download cache and warms the page cache.
       for (let run = -1; run < RUNS; run += 1) {
-        const times = [...(await untarAndCopy(docker, archive, scratch)), await toFirstCommand(rig)];
-        if (run < 0) continue;
-        tar.push(times[0]);
-        engineCopy.push(times[1]);
-        firstCommand.push(times[2]);
+        for (const [i, { id }] of TASKS.entries()) {
+          const [tar, original, engine] = await theOriginalWay(docker, owner, archives[i], scratch);
+          const ours = await toFirstCommand(rig, id);
+          if (run < 0) continue;
+          times[i].tar.push(tar);
+          times[i].original.push(original);
+          times[i].engine.push(engine);
+          times[i].ours.push(ours);
+        }
       }
     } finally {
       await rig.stop();
     }
-    return {
-      task: 'libarchive 3.6.2 (Debian source), CVE-2024-26256 fix taken out',
-      disk: disk.name,
-      archive_mb: round(statSync(archive).size / 1024 / 1024, 1),
-      runs: RUNS,
-      tar_ms: round(median(tar), 1),
-      prepare_to_first_command_ms: round(median(firstCommand), 1),
-      vs_tar: round(median(firstCommand) / median(tar)),
-      engine_copy_ms: round(median(engineCopy), 1),
-      engine_copy_vs_tar: round(median(engineCopy) / median(tar)),
-    };
+    const trees = TASKS.map(({ task }, i): RealTreeFigures => {
+      const [tar, original, engine, ours] = [times[i].tar, times[i].original, times[i].engine, times[i].ours].map(median);
+      return {
+        task,
+        archive_mb: round(statSync(archives[i]).size / 1024 / 1024, 1),
+        tar_ms: round(tar, 1),
+        prepare_to_first_command_ms: round(ours, 1),
+        vs_tar: round(ours / tar),
+        original_way_ms: round(original, 1),
+        original_way_vs_tar: round(original / tar),
+        vs_original_way: round(ours / original),
+        engine_copy_ms: round(engine, 1),
+        engine_copy_vs_tar: round(engine / tar),
+      };
+    });
+    return { disk: disk.name, runs: RUNS, trees };
   } finally {
-    await docker.getImage(image).remove({ noprune: true }).catch(() => undefined);
+    for (const { id } of TASKS) await docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-/** `tar xzf` of the archive, timed; then the tree it wrote into a fresh running container, the call alone timed. */
-async function untarAndCopy(docker: Docker, archive: string, scratch: string): Promise<[number, number]> {
-  const target = join(scratch, 'untar');
-  mkdirSync(target);
+/** `tar xzf` into a workspace and the original's way to the first command, timed; then that tree into a fresh running container, the call alone timed. */
+async function theOriginalWay(docker: Docker, owner: string, archive: string, scratch: string): Promise<[number, number, number]> {
+  const workspace = emptyWorkspace(scratch);
   try {
-    const started = process.hrtime.bigint();
-    execFileSync('tar', ['-xzf', archive, '-C', target]);
-    return [elapsedMs(started), await bareArchiveCopy(docker, target)];
+    const [tar, original] = await firstCommandWithBind(docker, owner, workspace, archive);
+    return [tar, original, await bareArchiveCopy(docker, workspace)];
   } finally {
-    rmSync(target, { recursive: true, force: true });
+    rmSync(join(workspace, '..'), { recursive: true, force: true });
   }
 }
 
 /** Sends the task and times until the answer to the solver's first command; then finishes it. */
-async function toFirstCommand(rig: BenchRig): Promise<number> {
+async function toFirstCommand(rig: BenchRig, id: string): Promise<number> {
   const started = process.hrtime.bigint();
   let took = 0;
   rig.standIn.handler = async (session) => {
@@ -96,7 +122,7 @@ async function toFirstCommand(rig: BenchRig): Promise<number> {
     took = elapsedMs(started);
     await session.send(TASK_FINISHED);
   };
-  const run = await rig.runTask(`sample:${TASK_ID}`);
-  if (run.outcome?.finishReason !== 'finished' || took === 0) throw new Error(`the real task did not run to its first command: ${JSON.stringify(run)}`);
+  const run = await rig.runTask(`sample:${id}`);
+  if (run.outcome?.finishReason !== 'finished' || took === 0) throw new Error(`the real task ${id} did not run to its first command: ${JSON.stringify(run)}`);
   return took;
 }
