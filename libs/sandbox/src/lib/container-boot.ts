@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WORKSPACE } from '@arvo-rca/common';
 import { FrameDemuxer } from './frame-demuxer';
 import { HeadTailCap } from './output-cap';
+import { withDeadline } from './deadline';
 import { SandboxError } from './sandbox-error';
 
 const HAS_GNU_TAR = 'arvo-rca-boot: gnu-tar';
@@ -104,16 +105,8 @@ export class ContainerBoot {
   /** Tells the boot to leave the workspace as it is; settles once it keeps the container alive, or is gone. */
   async skip(deadlineMs: number): Promise<void> {
     this.stream.end('\nskip\n');
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      const what = `the container's main process did not say it keeps the container alive within ${Math.round(deadlineMs / 1000)} s`;
-      timer = setTimeout(() => reject(new SandboxError('SANDBOX_PREPARE_FAILED', what)), deadlineMs);
-    });
-    try {
-      await Promise.race([this.alive, this.closed, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const what = `the container's main process did not say it keeps the container alive within ${Math.round(deadlineMs / 1000)} s`;
+    await withDeadline(Promise.race([this.alive, this.closed]), deadlineMs, () => new SandboxError('SANDBOX_PREPARE_FAILED', what));
   }
 
   /** The stream the workspace's tar goes into, after `unpack()`. */

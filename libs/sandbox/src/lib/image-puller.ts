@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { withDeadline } from './deadline';
 import { engineReason, SandboxError } from './sandbox-error';
 
 interface PullEvent {
@@ -19,20 +20,12 @@ export class ImagePuller {
     onProgress(`image ${image} is missing; pulling it (limit ${timeoutS} s)`);
     // Aborting the request makes the engine cancel the pull; the engine may hang before it answers at all.
     const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abort.abort();
-        reject(new SandboxError('IMAGE_PULL_TIMEOUT', `pulling ${image} did not finish within ${timeoutS} s`));
-      }, timeoutS * 1000);
-    });
     const pulling = this.pull(image, abort.signal, onProgress);
     pulling.catch(() => undefined); // Lost the race to the deadline: nobody waits for it any more.
-    try {
-      await Promise.race([pulling, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withDeadline(pulling, timeoutS * 1000, () => {
+      abort.abort();
+      return new SandboxError('IMAGE_PULL_TIMEOUT', `pulling ${image} did not finish within ${timeoutS} s`);
+    });
     if (!(await this.exists(image))) throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} ended but the image is not there`);
     onProgress(`image ${image} pulled`);
     return 'pulled';

@@ -1,5 +1,6 @@
 import Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
+import { withDeadline } from './deadline';
 import { LABEL_OWNER, type ContainerLabels } from './labels';
 
 export interface OneShotOptions {
@@ -22,6 +23,7 @@ export interface OneShotResult {
  * Create and start are separate calls, so a failed start still leaves a handle to remove.
  */
 export async function runOneShot(docker: Docker, options: OneShotOptions): Promise<OneShotResult> {
+  const timeoutMs = options.timeoutMs ?? 120_000;
   const container = await docker.createContainer({
     Image: options.image,
     Cmd: options.cmd,
@@ -40,22 +42,10 @@ export async function runOneShot(docker: Docker, options: OneShotOptions): Promi
     const ended = new Promise<void>((resolve) => stream.on('end', resolve));
 
     await container.start();
-    const { StatusCode } = await withDeadline(container.wait(), options.timeoutMs ?? 120_000, options.image);
+    const { StatusCode } = await withDeadline(container.wait(), timeoutMs, () => new Error(`container of ${options.image} did not finish within ${timeoutMs} ms`));
     await ended;
     return { exitCode: StatusCode, output: Buffer.concat(chunks).toString('utf8') };
   } finally {
     await container.remove({ force: true, v: true });
-  }
-}
-
-async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`container of ${what} did not finish within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

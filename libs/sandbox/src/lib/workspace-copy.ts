@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { WORKSPACE } from '@arvo-rca/common';
 import type { ContainerBoot } from './container-boot';
 import { ContainerTar } from './container-tar';
+import { withDeadline } from './deadline';
 import { HeadTailCap } from './output-cap';
 import { engineReason, SandboxError } from './sandbox-error';
 import { closedBeforeEnd, watchStreamFailure } from './stream-failure';
@@ -62,22 +63,14 @@ export async function beginWorkspaceCopy(
  */
 async function copyWorkspaceIn(container: Docker.Container, workspaceDir: string, deadlineMs: number, leaveOut?: string): Promise<void> {
   const packer = packWorkspace(workspaceDir, leaveOut);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      packer.kill();
-      reject(new SandboxError('WORKSPACE_COPY_FAILED', `copying the workspace in took longer than ${Math.round(deadlineMs / 1000)} s`));
-    }, deadlineMs);
-  });
   const copy = container.putArchive(packer.output as NodeJS.ReadableStream, { path: WORKSPACE }).catch((error: unknown) => {
     packer.kill();
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the workspace: ${engineReason(error)}`, { cause: error });
   });
-  try {
-    await Promise.race([copy, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await withDeadline(copy, deadlineMs, () => {
+    packer.kill();
+    return new SandboxError('WORKSPACE_COPY_FAILED', `copying the workspace in took longer than ${Math.round(deadlineMs / 1000)} s`);
+  });
   await packed(packer, workspaceDir);
 }
 
@@ -96,22 +89,18 @@ async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs
   // Closed already: no request is sent at all.
   if (closedBeforeEnd(tar)) await failure.failed;
   const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new SandboxError('WORKSPACE_COPY_FAILED', `copying the source tree in took longer than ${Math.round(deadlineMs / 1000)} s`)), deadlineMs);
-  });
   const copy = container.putArchive(tar as NodeJS.ReadableStream, { path: WORKSPACE, abortSignal: abort.signal }).catch((error: unknown) => {
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the source tree: ${engineReason(error)}`, { cause: error });
   });
   try {
-    await Promise.race([copy, deadline, failure.failed]);
+    const late = (): SandboxError => new SandboxError('WORKSPACE_COPY_FAILED', `copying the source tree in took longer than ${Math.round(deadlineMs / 1000)} s`);
+    await withDeadline(Promise.race([copy, failure.failed]), deadlineMs, late);
   } catch (error) {
     // Out of time, or its stream broke or was closed before its end: the request would wait for the rest forever.
     abort.abort();
     tar.destroy();
     throw error;
   } finally {
-    clearTimeout(timer);
     failure.off();
   }
 }
