@@ -26,6 +26,7 @@ export {
   diskLimitTask,
   failedTask,
   interruptedTask,
+  scoreReading,
   scoreSubmission,
   TASK_USAGE_FIELDS,
   withSolverExit,

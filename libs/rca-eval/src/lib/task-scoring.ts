@@ -1,5 +1,5 @@
 // One task's record in the Result: its metrics, or why it has none worth counting.
-import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
+import { readSubmission, type Prediction, type SubmissionReading } from '@arvo-rca/loc-json';
 import type { GroundTruth } from './ground-truth';
 import { evaluateLocalization, TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
 import { rootCauseTruth } from './root-cause';
@@ -67,8 +67,12 @@ export interface SolverExitReport {
 
 /** Scores a task's `loc.json` text (null when the file does not exist) against its ground truth. */
 export function scoreSubmission(submission: string | null, truth: GroundTruth): TaskMetrics {
+  return scoreReading(submission === null ? null : readSubmission(submission), truth);
+}
+
+/** Scores a task's `loc.json` as the judge read it (null when the file does not exist) against its ground truth. */
+export function scoreReading(reading: SubmissionReading | null, truth: GroundTruth): TaskMetrics {
   const nGt = truth.spans.length;
-  const reading = submission === null ? null : readSubmission(submission);
   const nPred = reading?.kind === 'read' ? reading.predictions.length : 0;
   if (nGt === 0) {
     const detail = 'the fix changes no code file';

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Prediction } from '@arvo-rca/loc-json';
 import type { GroundTruth } from '@arvo-rca/rca-eval';
 import { sourceExcerpts } from './source-excerpts';
 
@@ -10,7 +11,8 @@ describe('source excerpts for the record', () => {
   let root: string;
   let srcVul: string;
   const truth: GroundTruth = { spans: [{ file: 'src/a.c', function: 'f', vulSpan: { start: 50, end: 52 }, fixSpan: { start: 50, end: 53 }, change: 'modified' }], project: 'proj', notes: [] };
-  const answer = (...locations: { file: string; line_start: number; line_end: number }[]): string => JSON.stringify({ locations: locations.map((location) => ({ ...location, function: 'f' })) });
+  const answer = (...locations: { file: string; line_start: number; line_end: number }[]): Prediction[] =>
+    locations.map(({ file, line_start, line_end }) => ({ file, function: 'f', span: { start: line_start, end: line_end } }));
 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'excerpts-'));

@@ -1,7 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import { readSubmission } from '@arvo-rca/loc-json';
+import type { Prediction } from '@arvo-rca/loc-json';
 import { filesMatch, normalizeFilePath, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { RankedSpan, SourceExcerpt, Span } from '@arvo-rca/run-record';
 
@@ -19,11 +19,11 @@ interface FileMarks {
 }
 
 /**
- * The source lines around the fix's hunks and the solver's locations, read from the vulnerable tree while
- * it exists, for the record's viewer. A location naming a file outside the tree, or one that is not
- * there, has no excerpt.
+ * The source lines around the fix's hunks and the solver's locations (as the judge read them), read from
+ * the vulnerable tree while it exists, for the record's viewer. A location naming a file outside the
+ * tree, or one that is not there, has no excerpt.
  */
-export async function sourceExcerpts(srcVul: string, truth: GroundTruth, submission: string | null): Promise<SourceExcerpt[]> {
+export async function sourceExcerpts(srcVul: string, truth: GroundTruth, predictions: readonly Prediction[]): Promise<SourceExcerpt[]> {
   const files: FileMarks[] = [];
   const marksOf = (path: string): FileMarks => {
     const known = files.find((file) => filesMatch(path, file.path, truth.project));
@@ -33,20 +33,16 @@ export async function sourceExcerpts(srcVul: string, truth: GroundTruth, submiss
     return added;
   };
   for (const span of truth.spans) if (span.vulSpan) marksOf(span.file).fix.push({ start: span.vulSpan.start, end: span.vulSpan.end });
-  const reading = submission === null ? undefined : readSubmission(submission);
-  if (reading?.kind === 'read') {
-    reading.predictions.forEach((prediction, index) => {
-      if (prediction.span) marksOf(prediction.file).predicted.push({ start: prediction.span.start, end: prediction.span.end, rank: index + 1 });
-    });
-  }
+  predictions.forEach((prediction, index) => {
+    if (prediction.span) marksOf(prediction.file).predicted.push({ start: prediction.span.start, end: prediction.span.end, rank: index + 1 });
+  });
   const excerpts = await Promise.all(files.map(async (file) => excerptsOf(file, await readTreeFile(srcVul, truth.project, file.path))));
   return excerpts.flat();
 }
 
-/** The files a submission names, as it names them; none when it is missing or unreadable. */
-export function filesNamedIn(submission: string | null): string[] {
-  const reading = submission === null ? undefined : readSubmission(submission);
-  return reading?.kind === 'read' ? [...new Set(reading.predictions.map((prediction) => prediction.file))] : [];
+/** The files the locations name, as they name them, each once. */
+export function filesNamedIn(predictions: readonly Prediction[]): string[] {
+  return [...new Set(predictions.map((prediction) => prediction.file))];
 }
 
 /** The file's lines, when it is a file inside the tree (under the project folder, or at the tree's top). */

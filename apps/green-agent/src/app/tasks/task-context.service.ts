@@ -5,7 +5,8 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/sandbox';
 import { LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, scoreSubmission, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { readSubmission } from '@arvo-rca/loc-json';
+import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, scoreReading, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import { taskLogFileName, WinstonLoggerFactory, type TaskLogScope } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type PreparedTask, type PreparingTask, type TaskRef } from '../task-assets';
@@ -162,12 +163,15 @@ export class TaskContextService implements BeforeApplicationShutdown {
         log(`interrupted: ${why}`);
         return this.outcome(context, finishReason, interruptedTask(why, truth), started, evidence);
       }
-      evidence.submission = finishReason === 'disk-limit' ? null : await this.readSubmission(context);
-      const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreSubmission(evidence.submission, truth);
+      evidence.submission = finishReason === 'disk-limit' ? null : await this.submissionText(context);
+      // Read once: the judge scores this reading, and the record's excerpts mark its locations.
+      const reading = evidence.submission === null ? null : readSubmission(evidence.submission);
+      const metrics = finishReason === 'disk-limit' && diskLimit ? diskLimitTask(diskLimit, truth) : scoreReading(reading, truth);
       log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
+      const predictions = reading?.kind === 'read' ? reading.predictions : [];
       // A tree that went into the container is on this host only as far as the judge reads it: the submission's files join it.
-      await prepared.addFiles(filesNamedIn(evidence.submission)).catch((error: Error) => this.logger.warn(`the submission's files are not on this host: ${error.message}`));
-      evidence.sources = await sourceExcerpts(join(prepared.workspaceDir, SOURCE_TREE), truth, evidence.submission).catch((error: Error) => {
+      await prepared.addFiles(filesNamedIn(predictions)).catch((error: Error) => this.logger.warn(`the submission's files are not on this host: ${error.message}`));
+      evidence.sources = await sourceExcerpts(join(prepared.workspaceDir, SOURCE_TREE), truth, predictions).catch((error: Error) => {
         this.logger.warn(`no source excerpts for the record: ${error.message}`);
         return null;
       });
@@ -283,7 +287,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
     }
   }
 
-  private async readSubmission(context: TaskContext): Promise<string | null> {
+  /** `loc.json` as the solver left it in the sandbox; null when it is not there. */
+  private async submissionText(context: TaskContext): Promise<string | null> {
     try {
       return (await context.sandbox.readFile(LOC_JSON_PATH)).toString('utf8');
     } catch {
