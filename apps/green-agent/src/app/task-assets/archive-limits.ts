@@ -17,8 +17,8 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxBytes: 8 * GiB, maxEnt
 
 /**
  * Counts what one pass over an archive would write, and throws ARCHIVE_TOO_LARGE, naming the limit and
- * its variable, as soon as the count passes a limit. The header pass feeds it declared sizes, the
- * writing pass the bytes it actually writes.
+ * its variable, as soon as the count passes a limit. Both passes feed it the sizes the headers declare, at
+ * each header: the writing pass writes no body past its declared size.
  */
 export class ArchiveBudget {
   private totalBytes = 0;

@@ -27,8 +27,10 @@ const MAX_MTIME_MS = 8 ** 11 * 1000;
  * for 200,000 empty files), GNU tar holds next to none. It is not handed the archive, but a new tar stream
  * of the entries the guard lets through, each under the path the guard checked: so it writes exactly what
  * was checked, whatever the two parsers might read differently, and never sees owners, setuid or setgid
- * bits (files are 0755 or 0644 by their exec bit, folders 0755), sparse maps or vendor headers. Bytes and
- * entries are counted as they are written, whatever the headers declared.
+ * bits (files are 0755 or 0644 by their exec bit, folders 0755), sparse maps or vendor headers. Entries
+ * and their sizes are counted at each header, as the header pass counts them, and no body is written past
+ * its size: an entry that passes a limit is refused before a byte of it is written, here or to the copy
+ * (which gets the tree without a header pass before it).
  */
 export class ArchiveWriter {
   async write(archive: string, targetDir: string, scope: string, pass: WritingPass): Promise<void> {
@@ -46,12 +48,15 @@ export class ArchiveWriter {
         if (verdict.action === 'refuse') parser.abort(new TaskAssetsError('BROKEN_ARCHIVE', `archive refused: ${verdict.reason}`));
         if (verdict.action !== 'extract') return false;
         chosen.set(entry, verdict);
-        return this.attempt(parser, () => budget.countEntries(guard.paths));
+        return this.attempt(parser, () => {
+          budget.countEntries(guard.paths);
+          budget.countBytes(verdict.path, entry.size, entry.size);
+        });
       },
     });
     parser.on('entry', (entry: ReadEntry) => {
       const written = chosen.get(entry);
-      if (written) this.forward(entry, written, tar, onHost, (bytes, total) => this.attempt(parser, () => budget.countBytes(written.path, bytes, total)));
+      if (written) this.forward(entry, written, tar, onHost);
       else entry.resume();
     });
     const kill = (): void => void tar.kill();
@@ -79,7 +84,7 @@ export class ArchiveWriter {
     }
   }
 
-  private forward(entry: ReadEntry, written: Written, tar: GnuTarProcess, onHost: HostShare, count: (bytes: number, total: number) => boolean): void {
+  private forward(entry: ReadEntry, written: Written, tar: GnuTarProcess, onHost: HostShare): void {
     const type = TYPES.get(entry.type) ?? 'File';
     const size = type === 'File' ? entry.size : 0;
     const toHost = onHost.takes(type, written);
@@ -94,7 +99,7 @@ export class ArchiveWriter {
     entry.on('data', (chunk: Buffer) => {
       if (type !== 'File' || total + chunk.length > size) return;
       total += chunk.length;
-      if (count(chunk.length, total)) tar.write(chunk, toHost);
+      tar.write(chunk, toHost);
     });
   }
 }

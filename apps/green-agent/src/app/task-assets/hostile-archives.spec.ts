@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { Parser } from 'tar';
 import { ArchiveExtractor } from './archive-extractor';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 import { ArchiveWriter } from './archive-writer';
@@ -114,16 +117,43 @@ describe('ArchiveExtractor with hostile archives', () => {
     expect(await listTree(scene.workspace)).toEqual([]);
   });
 
-  it('counts the bytes it writes, whatever the headers said: the writing pass alone stops a bomb at the limit', async () => {
+  it('refuses a bomb at its header in the writing pass alone (a tree with a copy has no header pass), and writes none of it, here or to the copy', async () => {
     const archive = join(scene.dir, 'archive.tar.gz');
     await writeZipBomb(archive, 'src-vul/big', GiB);
     await scene.noteOutside();
     const limits = { ...DEFAULT_ARCHIVE_LIMITS, maxFileBytes: 8 * MiB };
+    let copied = 0;
+    const copy = new Writable({ write: (chunk: Buffer, _encoding, done) => ((copied += chunk.length), done()) });
 
-    await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', { limits, signal: new AbortController().signal })).rejects.toThrow(
+    await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', { limits, signal: new AbortController().signal, copy })).rejects.toThrow(
       expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: expect.stringMatching(/more than 8 MiB, the limit of one file \(ARCHIVE_MAX_FILE_BYTES\)/) }),
     );
-    expect((await stat(join(scene.workspace, 'src-vul', 'big'))).size).toBeLessThanOrEqual(8 * MiB);
+    expect(copied).toBe(0);
+    expect(await listTree(scene.workspace)).toEqual([]);
+  });
+
+  it('refuses files that together pass ARCHIVE_MAX_BYTES in the writing pass alone at the header that passes it, before its body', async () => {
+    const archive = join(scene.dir, 'archive.tar.gz');
+    const small = Buffer.alloc(400 * 1024, 'x');
+    await writeFile(
+      archive,
+      tarGz([
+        { type: 'File', path: 'src-vul/a.bin', content: small },
+        { type: 'File', path: 'src-vul/b.bin', content: small },
+        { type: 'File', path: 'src-vul/c.bin', content: randomBytes(4 * MiB) },
+      ]),
+    );
+    await scene.noteOutside();
+    const limits = { ...DEFAULT_ARCHIVE_LIMITS, maxBytes: MiB };
+    const got: Buffer[] = [];
+    const copy = new Writable({ write: (chunk: Buffer, _encoding, done) => (got.push(chunk), done()) });
+
+    await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', { limits, signal: new AbortController().signal, copy })).rejects.toThrow(
+      expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: 'archive refused: it unpacks to more than 1 MiB (ARCHIVE_MAX_BYTES)' }),
+    );
+    const copied: string[] = [];
+    new Parser({ onReadEntry: (entry) => (copied.push(entry.path), entry.resume()) }).write(Buffer.concat(got));
+    expect(copied).not.toContain('src-vul/c.bin');
   });
 
   it('reports a host without GNU tar as EXTRACTION_FAILED, not as a broken archive, and leaves no src-vul/', async () => {
