@@ -32,6 +32,8 @@ async function main(argv: string[]): Promise<void> {
   const chosen = new Set<Figure>(argv.length > 0 ? (argv as Figure[]) : FIGURES);
   const docker = createDockerClient();
   await checkPrerequisites(docker);
+  // The owner label of the containers the figures make themselves.
+  const owner = formatOwnerId(currentOwner(new ProcessTable()));
   const report: BenchReport = {
     at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     machine: { cpus: cpus().length, node: process.version, docker: (await docker.version()).Version, load_1m: Number(loadavg()[0].toFixed(2)) },
@@ -52,18 +54,18 @@ async function main(argv: string[]): Promise<void> {
       report.leftover_containers = await rig.stop();
     }
   }
-  if (chosen.has('starts')) report.starts = await timed('start breakdown and pacing', () => measureStarts(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
+  if (chosen.has('starts')) report.starts = await timed('start breakdown and pacing', () => measureStarts(ROOT, docker, owner));
   if (chosen.has('real_task') || chosen.has('copy_in')) {
     const disk = await timed('the disk for the real trees', () => BenchDisk.open(ROOT, docker, [sampleImageTag('1')]));
     console.warn(`bench: the real trees and their engine on the ${disk.name} (${disk.reason})`);
     try {
-      if (chosen.has('real_task')) report.real_task = await timed('prepare to first command on two real trees, against tar and the original\'s way', () => measureRealTask(ROOT, disk, formatOwnerId(currentOwner(new ProcessTable()))));
-      if (chosen.has('copy_in')) report.copy_in = await timed('copy-in on a real tree', () => measureCopyIn(ROOT, disk, formatOwnerId(currentOwner(new ProcessTable()))));
+      if (chosen.has('real_task')) report.real_task = await timed("prepare to first command on two real trees, against tar and the original's way", () => measureRealTask(ROOT, disk, owner));
+      if (chosen.has('copy_in')) report.copy_in = await timed('copy-in on a real tree', () => measureCopyIn(ROOT, disk, owner));
     } finally {
       await disk.close();
     }
   }
-  if (chosen.has('remote_engine')) report.remote_engine = await timed('exec round trips on a TLS engine against the local socket', () => measureRemoteEngine(ROOT, docker, formatOwnerId(currentOwner(new ProcessTable()))));
+  if (chosen.has('remote_engine')) report.remote_engine = await timed('exec round trips on a TLS engine against the local socket', () => measureRemoteEngine(ROOT, docker, owner));
   console.log(`\n${formatTable(tableRows(report))}\n`);
   console.log(`machine: ${report.machine.cpus} cpus, node ${report.machine.node}, docker ${report.machine.docker}, load ${report.machine.load_1m}`);
   if (report.leftover_containers.length > 0) console.warn(`the green agent left containers behind (removed now): ${report.leftover_containers.join(', ')}`);
