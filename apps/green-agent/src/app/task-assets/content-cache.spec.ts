@@ -6,6 +6,7 @@ import { DEFAULT_DOWNLOAD_POLICY, FileDownloader, type DownloadPolicy } from './
 import { HttpFetcher } from './http-fetcher';
 import { TaskFileSystem } from './task-file-system';
 import { TaskFileServer } from './task-file-server.testing';
+import { parseTaskRef } from './task-ref';
 import { TaskSource } from './task-source';
 
 const ARCHIVE = Buffer.alloc(256 * 1024, 'x');
@@ -14,7 +15,7 @@ const FILES = new Map([
   ['7/repo-vul.tar.gz', ARCHIVE],
   ['7/patch.diff', Buffer.from('--- a/x.c\n+++ b/x.c\n')],
 ]);
-const REF = { source: 'arvo', id: '7', key: 'arvo:7' };
+const REF = parseTaskRef('arvo:7', ['arvo'], 'arvo');
 const FAST: Partial<DownloadPolicy> = { firstRetryDelayMs: 5, maxRetryDelayMs: 20, idleTimeoutMs: 300 };
 
 describe('ContentCache over HTTP', () => {
@@ -78,7 +79,7 @@ describe('ContentCache over HTTP', () => {
   });
 
   it('reports a 404 as task not found at once, without retrying', async () => {
-    const missing = { source: 'arvo', id: '99', key: 'arvo:99' };
+    const missing = parseTaskRef('arvo:99', ['arvo'], 'arvo');
 
     await expect(cache().fetch(source, missing, 'error.txt', log)).rejects.toThrow(
       expect.objectContaining({ code: 'TASK_NOT_FOUND', message: expect.stringMatching(/task not found: no error.txt at http:\/\/127\.0\.0\.1:\d+\/data\/arvo\/99\/error.txt \(HTTP 404\)/) }),

@@ -24,7 +24,7 @@ class TaskRunner implements BeforeApplicationShutdown {
 
   start(task: string): void {
     process.stdout.write('preparing\n');
-    this.running = this.assets.prepare(task).then(
+    this.running = this.assets.prepare(this.assets.parse(task)).then(
       () => void process.stdout.write('ready\n'),
       (error: unknown) => void process.stdout.write(`failed ${error instanceof TaskAssetsError ? error.code : String(error)}\n`),
     );

@@ -81,7 +81,7 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
     archive = await archiveEntries(join(task, 'repo-vul.tar.gz'));
     const sources = taskSources({ ARVO_DATA_URL: 'https://arvo.invalid/', SAMPLES_DIR: join(root, 'samples') });
     const assets = new TaskAssetsService({ tmpDir: join(root, 'tmp'), cacheDir: join(root, 'cache'), sources }, { http: new HttpFetcher(), files: new TaskFileSystem(), archives: new ArchiveExtractor() });
-    prepared = await assets.prepare(`sample:${ID}`);
+    prepared = await assets.prepare(assets.parse(`sample:${ID}`));
     laidOut = await treeEntries(prepared.workspaceDir);
     const extractor = await GroundTruthExtractor.create();
     truth = await extractor.fromPatch(await readFile(prepared.groundTruthPath, 'utf8'), join(prepared.workspaceDir, 'src-vul'));
@@ -153,7 +153,7 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
       const tree = new PassThrough();
       copied = [];
       const read = new Promise<void>((resolve) => tree.pipe(new Parser({ onReadEntry: (entry) => (copied.push(entry.path.replace(/\/$/, '')), entry.resume()) })).on('end', resolve));
-      judged = await (await assets.begin(`sample:${ID}`, undefined, { tree })).prepared;
+      judged = await (await assets.begin(assets.parse(`sample:${ID}`), undefined, { tree })).prepared;
       await read;
       onHost = await treeEntries(judged.workspaceDir);
     }, 300_000);

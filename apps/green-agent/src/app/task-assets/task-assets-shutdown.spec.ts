@@ -65,7 +65,7 @@ describe('TaskAssetsService at shutdown', () => {
   it('stops an extraction under way on abortExtractions(), and removes the task folder', async () => {
     const assets = service();
     const outside = await snapshot(root);
-    const preparing = assets.prepare('arvo:1');
+    const preparing = assets.prepare(assets.parse('arvo:1'));
     preparing.catch(() => undefined);
     await untilWriting(tmpDir);
 
@@ -82,7 +82,7 @@ describe('TaskAssetsService at shutdown', () => {
     const assets = service();
     assets.abortExtractions();
 
-    await expect(assets.prepare('arvo:1')).rejects.toThrow(expect.objectContaining({ code: 'EXTRACTION_ABORTED' }));
+    await expect(assets.prepare(assets.parse('arvo:1'))).rejects.toThrow(expect.objectContaining({ code: 'EXTRACTION_ABORTED' }));
     expect(await readdir(tmpDir)).toEqual([]);
   });
 
@@ -92,7 +92,8 @@ describe('TaskAssetsService at shutdown', () => {
       imports: [AppConfigModule.forRoot(GreenConfig, { ignoreEnvFile: true }), TaskAssetsModule],
     }).compile();
     const outside = await snapshot(root);
-    const preparing: Promise<PreparedTask> = moduleRef.get(TaskAssetsService).prepare('arvo:1');
+    const assets = moduleRef.get(TaskAssetsService);
+    const preparing: Promise<PreparedTask> = assets.prepare(assets.parse('arvo:1'));
     preparing.catch(() => undefined);
     await untilWriting(tmpDir);
 

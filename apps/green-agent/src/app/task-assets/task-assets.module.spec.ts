@@ -29,7 +29,8 @@ describe('TaskAssetsModule', () => {
       imports: [AppConfigModule.forRoot(GreenConfig, { ignoreEnvFile: true }), TaskAssetsModule],
     }).compile();
     try {
-      const task = await moduleRef.get(TaskAssetsService).prepare('sample:1');
+      const assets = moduleRef.get(TaskAssetsService);
+      const task = await assets.prepare(assets.parse('sample:1'));
 
       expect(relative(join(root, 'tmp'), task.workspaceDir)).toMatch(/^sample_1-[0-9a-f-]{36}\/workspace$/);
       expect(await readdir(join(task.workspaceDir, 'src-vul'))).toEqual(['tlvkit']);
@@ -45,7 +46,8 @@ describe('TaskAssetsModule', () => {
       imports: [AppConfigModule.forRoot(GreenConfig, { ignoreEnvFile: true }), TaskAssetsModule],
     }).compile();
     try {
-      await expect(moduleRef.get(TaskAssetsService).prepare('sample:1')).rejects.toThrow(
+      const assets = moduleRef.get(TaskAssetsService);
+      await expect(assets.prepare(assets.parse('sample:1'))).rejects.toThrow(
         expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: 'sample:1: archive refused: it holds more than 3 entries (ARCHIVE_MAX_ENTRIES)' }),
       );
       expect(await readdir(join(root, 'tmp'))).toEqual([]);

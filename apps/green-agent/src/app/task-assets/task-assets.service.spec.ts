@@ -45,7 +45,7 @@ describe('TaskAssetsService', () => {
   }
 
   async function prepare(assets: TaskAssetsService, task: string): Promise<PreparedTask> {
-    const ready = await assets.prepare(task, log);
+    const ready = await assets.prepare(assets.parse(task), log);
     prepared.push(ready);
     return ready;
   }
@@ -129,15 +129,17 @@ describe('TaskAssetsService', () => {
       expect((await stat(join(second.workspaceDir, 'src-vul', 'tlvkit'))).isDirectory()).toBe(true);
     });
 
-    it('validates a reference built elsewhere again, so a forged one cannot reach a path', async () => {
+    it('takes only a reference parse() made: a forged one does not compile, and parse() refuses its id', () => {
       const forged = { source: 'sample', id: '../1', key: 'sample:1' };
+      // @ts-expect-error: a TaskRef comes from parse() alone; the spec's typecheck fails if this compiles.
+      const neverRun = (): Promise<PreparedTask> => samples().prepare(forged, log);
 
-      await expect(samples().prepare(forged, log)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_TASK_ID' }));
-      expect(await listOrNothing(tmpDir)).toEqual([]);
+      expect(() => samples().parse(`${forged.source}:${forged.id}`)).toThrow(expect.objectContaining({ code: 'INVALID_TASK_ID' }));
+      void neverRun;
     });
 
     it('reports a missing sample as task not found, and leaves no workspace', async () => {
-      await expect(samples().prepare('sample:99', log)).rejects.toThrow(
+      await expect(prepare(samples(), 'sample:99')).rejects.toThrow(
         expect.objectContaining({ code: 'TASK_NOT_FOUND', message: expect.stringMatching(/^sample:99: task not found: no error.txt at \//) }),
       );
       expect(await listOrNothing(tmpDir)).toEqual([]);
@@ -173,7 +175,7 @@ describe('TaskAssetsService', () => {
       await cp(join(mirror, '42'), join(root, 'mirror', 'etc'), { recursive: true });
       const assets = service([{ name: 'arvo', base, imageTemplate: 'n132/arvo:{id}-vul' }]);
 
-      await expect(assets.prepare('arvo:../../etc', log)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_TASK_ID' }));
+      expect(() => assets.parse('arvo:../../etc')).toThrow(expect.objectContaining({ code: 'INVALID_TASK_ID' }));
       expect(await listOrNothing(tmpDir)).toEqual([]);
       expect(lines).toEqual([]);
     });
@@ -227,7 +229,7 @@ describe('TaskAssetsService', () => {
     });
 
     it('reports a missing task as task not found after one request, and leaves no workspace', async () => {
-      await expect(service([arvo]).prepare('arvo:404404', log)).rejects.toThrow(
+      await expect(prepare(service([arvo]), 'arvo:404404')).rejects.toThrow(
         expect.objectContaining({ code: 'TASK_NOT_FOUND', message: expect.stringMatching(/^arvo:404404: task not found: no error.txt at http:/) }),
       );
       expect(server.requests).toEqual(['/data/arvo/404404/error.txt']);
@@ -235,7 +237,7 @@ describe('TaskAssetsService', () => {
     });
 
     it('fails a task without ground truth, and leaves no workspace', async () => {
-      await expect(service([arvo]).prepare('arvo:777', log)).rejects.toThrow(
+      await expect(prepare(service([arvo]), 'arvo:777')).rejects.toThrow(
         expect.objectContaining({ code: 'TASK_NOT_FOUND', message: expect.stringMatching(/^arvo:777: task not found: no patch.diff/) }),
       );
       expect(await listOrNothing(tmpDir)).toEqual([]);
@@ -243,7 +245,7 @@ describe('TaskAssetsService', () => {
 
     it('fails a task whose archive escapes its tree, leaves no workspace, and does not keep the archive', async () => {
       const assets = service([arvo]);
-      const attempt = (): Promise<PreparedTask> => assets.prepare('arvo:666', log);
+      const attempt = (): Promise<PreparedTask> => prepare(assets, 'arvo:666');
 
       await expect(attempt()).rejects.toThrow(
         expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/^arvo:666: archive refused: symbolic link "src-vul\/root" -> "..\/..\/..\/.." points outside/) }),
@@ -258,8 +260,7 @@ describe('TaskAssetsService', () => {
       async (task) => {
         const assets = service([arvo, { name: 'sample', base: SAMPLES_DIR, imageTemplate: 'arvo-rca-sample:{id}-vul' }]);
 
-        await expect(assets.prepare(task, log)).rejects.toThrow(expect.objectContaining({ code: expect.stringMatching(/^(INVALID_TASK_ID|UNKNOWN_TASK_SOURCE)$/) }));
-        expect(() => assets.parse(task)).toThrow();
+        expect(() => assets.parse(task)).toThrow(expect.objectContaining({ code: expect.stringMatching(/^(INVALID_TASK_ID|UNKNOWN_TASK_SOURCE)$/) }));
         expect(server.requests).toEqual([]);
         expect(await listOrNothing(tmpDir)).toEqual([]);
         expect(await listOrNothing(cacheDir)).toEqual([]);

@@ -93,8 +93,8 @@ export class TaskAssetsService {
    * INVALID_TASK_ID / UNKNOWN_TASK_SOURCE (before any I/O), TASK_NOT_FOUND, DOWNLOAD_FAILED, BROKEN_ARCHIVE,
    * ARCHIVE_TOO_LARGE, EXTRACTION_FAILED, or EXTRACTION_ABORTED after `abortExtractions()`.
    */
-  async prepare(task: string | TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparedTask> {
-    return (await this.begin(task, log, layout)).prepared;
+  async prepare(ref: TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparedTask> {
+    return (await this.begin(ref, log, layout)).prepared;
   }
 
   /**
@@ -102,9 +102,7 @@ export class TaskAssetsService {
    * the workspace still being written (`prepared` settles when it is complete). Throws as prepare() does
    * for what fails before.
    */
-  async begin(task: string | TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparingTask> {
-    // A reference built elsewhere is validated again: only parse() makes ids safe for paths and URLs.
-    const ref = this.registry.parse(typeof task === 'string' ? task : `${task.source}:${task.id}`);
+  async begin(ref: TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparingTask> {
     const source = this.registry.source(ref);
     try {
       log(`preparing ${ref.key} from ${source.describe()}`);

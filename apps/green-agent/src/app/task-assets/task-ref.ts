@@ -1,11 +1,17 @@
 import { quote, TaskAssetsError } from './task-assets.errors';
 
-/** A validated task id: `source` names a configured task source, `id` is safe in paths, URLs and image tags. */
+declare const checked: unique symbol;
+
+/**
+ * A validated task id: `source` names a configured task source, `id` is safe in paths, URLs and image tags.
+ * Only parseTaskRef makes one, so that holding one is proof of the check: nothing parses it again.
+ */
 export interface TaskRef {
   readonly source: string;
   readonly id: string;
   /** `<source>:<id>`, as it appears in requests and logs. */
   readonly key: string;
+  readonly [checked]: true;
 }
 
 export const TASK_ID_PATTERN = /^[0-9A-Za-z_-]+$/;
@@ -28,7 +34,7 @@ export function parseTaskRef(text: string, knownSources: readonly string[], defa
       `unknown task source ${quote(source)} in task id ${quote(text)} (known sources: ${knownSources.join(', ')})`,
     );
   }
-  return { source, id, key: `${source}:${id}` };
+  return { source, id, key: `${source}:${id}` } as TaskRef;
 }
 
 function sourceProblem(source: string): string | undefined {

@@ -1,5 +1,6 @@
 import type { Sandbox } from '@arvo-rca/sandbox';
-import type { SolverExit, TaskRef } from '@arvo-rca/a2a-protocol';
+import type { SolverExit } from '@arvo-rca/a2a-protocol';
+import type { TaskRef } from '../task-assets';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 import type { TaskProgress } from './task-progress';
 
