@@ -1,16 +1,21 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
-import { WORKSPACE } from '@arvo-rca/common';
+import { retryWithBackoff, WORKSPACE, type RetryPolicy } from '@arvo-rca/common';
 import { FrameDemuxer } from './frame-demuxer';
 import { HeadTailCap } from './output-cap';
 import { withDeadline } from './deadline';
-import { SandboxError } from './sandbox-error';
+import { engineReason, SandboxError } from './sandbox-error';
 
 const HAS_GNU_TAR = 'arvo-rca-boot: gnu-tar';
 const NO_GNU_TAR = 'arvo-rca-boot: no-gnu-tar';
 const TAR_EXITED = 'arvo-rca-boot: tar-exit ';
 const KEPT_ALIVE = 'arvo-rca-boot: alive';
 const MAX_LINE = 4096;
+// Podman settles a container for a moment after it stops (its cleanup): until then it refuses an attach,
+// saying the container's state is improper or that its attach socket is missing. Seen on a loaded machine,
+// in about one restart in five.
+const SETTLING = /state improper|attach socket/;
+const SETTLE_RETRY: RetryPolicy = { maxRetries: 8, baseDelayMs: 50, maxDelayMs: 1000 };
 
 /**
  * A task container's main process. It says whether the image has GNU tar before it reads a byte of its
@@ -86,10 +91,15 @@ export class ContainerBoot {
     });
   }
 
-  /** Attaches to a created (or stopped) container: its next start runs the boot with this as its stdin. */
+  /** Attaches to a created container: its start runs the boot with this as its stdin. */
   static async attach(container: Docker.Container): Promise<ContainerBoot> {
     const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
     return new ContainerBoot(stream);
+  }
+
+  /** Attaches to a container just stopped, for its next start; again while the engine still settles it (podman). */
+  static async attachStopped(container: Docker.Container): Promise<ContainerBoot> {
+    return retryWithBackoff(() => ContainerBoot.attach(container), SETTLE_RETRY, { retryable: (error) => SETTLING.test(engineReason(error)) });
   }
 
   /** Whether the image has GNU tar, as the boot says first; undefined when it stopped or was closed before. */

@@ -387,7 +387,7 @@ async function restartContainer(container: Docker.Container): Promise<void> {
     // Stopped already (its keep-alive ran out): it starts again all the same.
     if ((error as { statusCode?: number }).statusCode !== 304) throw error;
   });
-  const boot = await ContainerBoot.attach(container);
+  const boot = await ContainerBoot.attachStopped(container);
   try {
     await container.start();
     await boot.skip(RESTART_DEADLINE_MS);
