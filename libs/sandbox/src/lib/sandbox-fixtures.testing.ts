@@ -53,7 +53,14 @@ export async function removeImage(docker: Docker, tag: string): Promise<void> {
 }
 
 /** A shell loop that prints each process's command line (the sample images have no `ps`). */
-export const LIST_PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0" " " < "$p/cmdline" 2>/dev/null; echo; done';
+/** Every process's command line, one line each (the boot's script has newlines of its own). */
+export const LIST_PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0\\n" "  " < "$p/cmdline" 2>/dev/null; echo; done';
+/**
+ * The keep-alive in LIST_PROCESSES's list: `sleep 900`, or the boot about to become it (a restart returns
+ * once the boot said it keeps the container alive, which may be just before its `exec sleep`); never the
+ * engine's init, whose arguments hold the boot's too.
+ */
+export const KEEP_ALIVE = /^(?:sleep|sh -c .*) 900 $/m;
 
 /** Peak resident set size of this process while `work` runs, sampled every 20 ms. */
 export async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthBytes: number }> {
