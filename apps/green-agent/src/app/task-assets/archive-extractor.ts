@@ -3,11 +3,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Parser, ReadEntry } from 'tar';
-import { ArchiveEntryGuard } from './archive-entry-guard';
-import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 import { aborted, readArchive } from './archive-reader';
 import { ArchiveWriter, type WritingPass } from './archive-writer';
-import { TaskAssetsError } from './task-assets.errors';
+import { EntryCheck } from './entry-check';
 
 export interface ExtractOptions {
   /** Any left out are the defaults; 0 turns a limit off. */
@@ -69,19 +68,13 @@ export class ArchiveExtractor {
   }
 
   private async inspect(archive: string, scope: string, limits: ArchiveLimits, signal: AbortSignal): Promise<void> {
-    const guard = new ArchiveEntryGuard(scope);
-    const budget = new ArchiveBudget(limits);
+    const check = new EntryCheck(scope, limits);
     const parser: Parser = new Parser({
       strict: true,
       filter: (_path, entry) => {
         if (!(entry instanceof ReadEntry)) return false;
         try {
-          const verdict = guard.check({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
-          if (verdict.action === 'refuse') throw new TaskAssetsError('BROKEN_ARCHIVE', `archive refused: ${verdict.reason}`);
-          if (verdict.action === 'extract') {
-            budget.countEntries(guard.paths);
-            budget.countBytes(verdict.path, entry.size, entry.size);
-          }
+          check.admit(entry);
         } catch (error) {
           parser.abort(error instanceof Error ? error : new Error(String(error)));
         }

@@ -1,13 +1,10 @@
 import type { Writable } from 'node:stream';
 import { Header, Pax, Parser, ReadEntry, type HeaderData } from 'tar';
-import { ArchiveEntryGuard } from './archive-entry-guard';
-import { ArchiveBudget, type ArchiveLimits } from './archive-limits';
+import type { ArchiveLimits } from './archive-limits';
 import { readArchive } from './archive-reader';
+import { EntryCheck, type CheckedEntry } from './entry-check';
 import { GnuTarProcess } from './gnu-tar-process';
-import { TaskAssetsError } from './task-assets.errors';
 import { TreeCopy } from './tree-copy';
-
-type Written = { path: string; linkpath?: string };
 
 const BLOCK = 512;
 const TYPES = new Map<string, 'File' | 'Directory' | 'SymbolicLink' | 'Link'>([
@@ -35,23 +32,17 @@ const MAX_MTIME_MS = 8 ** 11 * 1000;
 export class ArchiveWriter {
   async write(archive: string, targetDir: string, scope: string, pass: WritingPass): Promise<void> {
     const { limits, signal, copy, keep } = pass;
-    const guard = new ArchiveEntryGuard(scope);
-    const budget = new ArchiveBudget(limits);
-    const chosen = new WeakMap<ReadEntry, Written>();
+    const check = new EntryCheck(scope, limits);
+    const chosen = new WeakMap<ReadEntry, CheckedEntry>();
     const onHost = new HostShare(keep);
     const tar = GnuTarProcess.extractInto(targetDir, copy && new TreeCopy(copy));
     const parser: Parser = new Parser({
       strict: true,
       filter: (_path, entry) => {
         if (!(entry instanceof ReadEntry)) return false;
-        const verdict = guard.check({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
-        if (verdict.action === 'refuse') parser.abort(new TaskAssetsError('BROKEN_ARCHIVE', `archive refused: ${verdict.reason}`));
-        if (verdict.action !== 'extract') return false;
-        chosen.set(entry, verdict);
-        return this.attempt(parser, () => {
-          budget.countEntries(guard.paths);
-          budget.countBytes(verdict.path, entry.size, entry.size);
-        });
+        const checked = this.attempt(parser, () => check.admit(entry));
+        if (checked) chosen.set(entry, checked);
+        return checked !== undefined;
       },
     });
     parser.on('entry', (entry: ReadEntry) => {
@@ -74,17 +65,16 @@ export class ArchiveWriter {
   }
 
   /** Runs a check; when it throws, the pass stops with its error. */
-  private attempt(parser: Parser, check: () => void): boolean {
+  private attempt<T>(parser: Parser, check: () => T): T | undefined {
     try {
-      check();
-      return true;
+      return check();
     } catch (error) {
       parser.abort(error instanceof Error ? error : new Error(String(error)));
-      return false;
+      return undefined;
     }
   }
 
-  private forward(entry: ReadEntry, written: Written, tar: GnuTarProcess, onHost: HostShare): void {
+  private forward(entry: ReadEntry, written: CheckedEntry, tar: GnuTarProcess, onHost: HostShare): void {
     const type = TYPES.get(entry.type) ?? 'File';
     const size = type === 'File' ? entry.size : 0;
     const toHost = onHost.takes(type, written);
@@ -120,7 +110,7 @@ class HostShare {
 
   constructor(private readonly keep: ((path: string) => boolean) | undefined) {}
 
-  takes(type: 'File' | 'Directory' | 'SymbolicLink' | 'Link', written: Written): boolean {
+  takes(type: 'File' | 'Directory' | 'SymbolicLink' | 'Link', written: CheckedEntry): boolean {
     if (!this.keep || type === 'Directory' || type === 'SymbolicLink') return true;
     // A hard link needs its file on the host: when that was left out, so is the link.
     const taken = type === 'Link' ? written.linkpath !== undefined && this.kept.has(written.linkpath) : this.keep(written.path);
@@ -130,7 +120,7 @@ class HostShare {
 }
 
 /** The header of the entry as GNU tar should write it, with an extended header when a path needs one. */
-function headerBlocks(entry: ReadEntry, written: Written, type: 'File' | 'Directory' | 'SymbolicLink' | 'Link', size: number): Buffer {
+function headerBlocks(entry: ReadEntry, written: CheckedEntry, type: 'File' | 'Directory' | 'SymbolicLink' | 'Link', size: number): Buffer {
   const fields: HeaderData = {
     path: type === 'Directory' ? `${written.path}/` : written.path,
     type,
