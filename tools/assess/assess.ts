@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
-import { listSampleIds } from '@arvo-rca/sandbox';
+import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { recordResult, type RecordScan } from '@arvo-rca/run-record';
 import { runDirectoryName } from '@arvo-rca/task-logging';

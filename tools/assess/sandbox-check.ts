@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { chooseSandbox, createDockerClient, engineAnswers, NO_ISOLATION_WARNING, probeBubblewrap, type SandboxHost } from '@arvo-rca/sandbox';
+import { chooseSandbox, NO_ISOLATION_WARNING, probeBubblewrap, type SandboxHost } from '@arvo-rca/sandbox';
+import { createDockerClient, engineAnswers } from '@arvo-rca/arvo-docker';
 
 /** What the runner passes the green agent as SANDBOX, and tells the user before any agent starts. */
 export interface SandboxPick {

@@ -11,7 +11,7 @@ import type { RemoteEngineFigures } from './remote-engine.bench';
 import type { ResumeScanFigures } from './resume-scan.bench';
 import type { ViewerRenderFigures } from './viewer-render.bench';
 import type { StartFigures } from './start-breakdown.bench';
-import type { StartBreakdown } from '@arvo-rca/sandbox';
+import type { StartBreakdown } from '@arvo-rca/arvo-docker';
 
 /** `logs/bench/latest.json` (README, Benchmark): every key at least, figures of one run. */
 export interface BenchReport {

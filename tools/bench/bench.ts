@@ -5,7 +5,8 @@
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
-import { createDockerClient, currentOwner, engineAnswers, formatOwnerId, sampleImageTag } from '@arvo-rca/sandbox';
+import { createDockerClient, engineAnswers, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
 import { ProcessTable } from '@arvo-rca/common';
 import { BenchDisk } from './bench-disk';
 import { BenchRig } from './bench-rig';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { TASK_FINISHED } from '@arvo-rca/a2a-protocol';
-import { sampleImageTag } from '@arvo-rca/sandbox';
+import { sampleImageTag } from '@arvo-rca/arvo-docker';
 import type { BenchDisk, DiskName } from './bench-disk';
 import { BenchRig, expectSuccess } from './bench-rig';
 import { bareArchiveCopy, emptyWorkspace, firstCommandWithBind } from './copy-in.bench';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, WORKSPACE } from '@arvo-rca/common';
-import { DockerSandbox, DockerSandboxFactory, resolveSandboxOptions, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/sandbox';
+import { DockerSandbox, DockerSandboxFactory, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
+import { resolveSandboxOptions } from '@arvo-rca/sandbox';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec, sleepingContainer } from './direct-exec';
 

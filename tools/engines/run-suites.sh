@@ -20,9 +20,9 @@ script="$here/$engine.sh"
 [ -f "$script" ] || script="$here/$engine-engine.sh"
 [ -f "$script" ] || { echo "run-suites: no engine script $here/$engine.sh or $script" >&2; exit 2; }
 
-# The sandbox suites of libs/sandbox (every spec that drives the engine), and the green agent's
+# The sandbox suites of libs/arvo-docker (every spec that drives the engine), and the green agent's
 # process lifecycle (kill, restart, SIGTERM mid-task) end to end.
-lib_suites="docker-sandbox.spec.ts docker-sandbox-start.spec.ts docker-sandbox-pending.spec.ts sandbox-reaper.spec.ts image-puller.spec.ts sandbox.module.spec.ts"
+lib_suites="docker-sandbox.spec.ts docker-sandbox-start.spec.ts docker-sandbox-pending.spec.ts sandbox-reaper.spec.ts image-puller.spec.ts arvo-docker.module.spec.ts"
 e2e_suites="apps/agents-e2e/src/lifecycle.e2e-spec.ts"
 suites="${SUITES:-$lib_suites $e2e_suites}"
 
@@ -58,7 +58,7 @@ echo "run-suites: engine $engine at ${DOCKER_HOST:-the local socket}"
 if [ ${#lib[@]} -gt 0 ]; then
   # --forceExit: podman may hold a connection of the client's open after the suites are done (seen once
   # under load: Jest then waits for ever). The suites' own checks and the leftover check below still run.
-  npx jest -c libs/sandbox/jest.config.js --forceExit "${lib[@]}" || status=1
+  npx jest -c libs/arvo-docker/jest.config.js --forceExit "${lib[@]}" || status=1
 fi
 if [ ${#e2e[@]} -gt 0 ]; then
   npx nx run-many -t build -p green-agent purple-agent --output-style=static >/dev/null || status=1

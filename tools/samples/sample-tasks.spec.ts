@@ -3,8 +3,9 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { extract } from 'tar';
-import { createDockerClient, listSampleIds, readSampleManifest, type SampleManifest } from '@arvo-rca/sandbox';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { createDockerClient } from '@arvo-rca/arvo-docker';
+import { listSampleIds, readSampleManifest, type SampleManifest } from './sample-images';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { normalizeReport, reproduce, SAMPLES_DIR } from './sample-tasks';
 
 const ids = readdirSync(SAMPLES_DIR).filter((name) => /^\d+$/.test(name));

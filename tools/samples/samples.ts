@@ -7,15 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  BASE_IMAGE,
-  createDockerClient,
-  engineAnswers,
-  ensureSampleImage,
-  listSampleIds,
-  readSampleManifest,
-  type SampleManifest,
-} from '@arvo-rca/sandbox';
+import { BASE_IMAGE, ensureSampleImage, listSampleIds, readSampleManifest, type SampleManifest } from './sample-images';
+import { createDockerClient, engineAnswers } from '@arvo-rca/arvo-docker';
 import { reproduce, SAMPLES_DIR, writeArchive } from './sample-tasks';
 
 type Command = 'images' | 'archives' | 'reports' | 'all';

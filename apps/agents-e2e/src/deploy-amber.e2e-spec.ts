@@ -6,7 +6,7 @@ import Docker from 'dockerode';
 import JSON5 from 'json5';
 import { AGENT_CARD_PATH } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { ROOT } from './support/agent-processes';
 import { buildDeployImages } from './support/compose-stack';
 import { EngineCallRecorder } from './support/engine-call-recorder';

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import Docker from 'dockerode';
 import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { buildDeployImages, ComposeStack } from './support/compose-stack';
 
 const LABEL_OWNER = 'arvo-rca.owner';

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { Scratch } from './support/agent-processes';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { assessThrough, containersLabelled, deadOwnerId, plantDeadOwnersContainer, plantStaleTaskFolder, removeOnEngine, type Assessed } from './support/gateway-assessment';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssessorReply, CommandResult, PeerEvent } from '@arvo-rca/a2a-protocol';
-import { describeWithBubblewrap, describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { SAMPLES_DIR, type AgentProcess, type Scratch } from './support/agent-processes';
 import { Arena } from './support/hostile-arena';
 import type { HostileTask } from './support/hostile-solver';

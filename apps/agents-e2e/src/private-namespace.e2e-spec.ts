@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';

@@ -3,8 +3,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { LABEL_OWNER } from '@arvo-rca/sandbox';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 
 // Requests the green agent must refuse where they arrive: each problem named in one answer, and nothing

@@ -1,8 +1,8 @@
 import { existsSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { createDockerClient } from '@arvo-rca/sandbox';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { createDockerClient } from '@arvo-rca/arvo-docker';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { scanRecord, taskFolderName, type RecordScan } from '@arvo-rca/run-record';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';

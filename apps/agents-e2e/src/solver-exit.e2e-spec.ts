@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';

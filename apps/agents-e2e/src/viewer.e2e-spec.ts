@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
 import { RECORDS_FOLDER, recordResult, scanRecord, type RecordScan, type SourcesFile } from '@arvo-rca/run-record';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';

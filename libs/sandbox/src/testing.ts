@@ -1,4 +1,5 @@
-// Test-only entry point (`@arvo-rca/sandbox/testing`): helpers for suites that need an engine or bubblewrap.
+// Test-only entry point (`@arvo-rca/sandbox/testing`): helpers for suites that need bubblewrap, a real
+// tree or a task workspace.
 export { describeWithBubblewrap } from './lib/bubblewrap-gate.testing';
-export { describeWithDocker } from './lib/docker-gate.testing';
 export { describeWithRealTree, layOutRealTask, realTreeCache } from './lib/real-tree-gate.testing';
+export { makeTaskWorkspace, peakRssGrowth } from './lib/sandbox-fixtures.testing';

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
-import { sampleImageTag } from '@arvo-rca/sandbox';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { sampleImageTag } from '@arvo-rca/arvo-docker';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { DockerGatewayStandIn } from './docker-gateway';
 
 const ENGINE_SOCKET = '/var/run/docker.sock';

@@ -1,5 +1,6 @@
 import Docker from 'dockerode';
-import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER, ownerHost } from '@arvo-rca/sandbox';
+import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { ownerHost } from '@arvo-rca/sandbox';
 
 /** The task containers of the agents under test, found by their labels. */
 export class TaskContainers {

@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { LABEL_OWNER, SANDBOX_OWNER } from '@arvo-rca/sandbox';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { startGreenApp } from './tasks/green-app.testing';
 import { startSolverStandIn, type SolverStandIn } from './tasks/solver-stand-in.testing';
 

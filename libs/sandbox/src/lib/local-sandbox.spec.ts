@@ -5,9 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
 import { describeWithBubblewrap } from './bubblewrap-gate.testing';
 import type { LocalIsolation } from './local-command';
+import { LocalSandboxFactory } from './local-sandbox-factory';
 import { NO_ISOLATION_WARNING } from './local-sandbox';
 import type { Sandbox } from './sandbox';
-import { LocalSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from './sandbox-fixtures.testing';
 import { resolveSandboxOptions } from './sandbox-options';
 

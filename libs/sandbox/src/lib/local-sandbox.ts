@@ -4,7 +4,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { WORKSPACE, type ProcessTable } from '@arvo-rca/common';
 import { SANDBOX_PATH } from './bubblewrap';
 import { CommandGuard } from './command-guard';
-import { containerName } from './container-spec';
+import { containerName } from './sandbox-name';
 import { commandOutcome, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
 import { LocalCommand, type LocalIsolation } from './local-command';
 import { HeadTailCap } from './output-cap';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { describeWithDocker } from '@arvo-rca/sandbox/testing';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import type { AssessmentFile, SourcesFile, TaskFile } from '@arvo-rca/run-record';
 import { startGreenApp } from '../tasks/green-app.testing';

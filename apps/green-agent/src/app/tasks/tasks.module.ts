@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SandboxModule } from '@arvo-rca/sandbox';
+import { ArvoDockerModule } from '@arvo-rca/arvo-docker';
 import { GroundTruthExtractor } from '@arvo-rca/rca-eval';
 import { GreenConfig } from '../green-config';
 import { TaskAssetsModule } from '../task-assets';
@@ -10,7 +10,7 @@ import { TaskContextService } from './task-context.service';
 @Module({
   imports: [
     TaskAssetsModule,
-    SandboxModule.forRootAsync({ inject: [GreenConfig], useFactory: sandboxOptionsOf }),
+    ArvoDockerModule.forRootAsync({ inject: [GreenConfig], useFactory: sandboxOptionsOf }),
   ],
   providers: [
     TaskContextService,

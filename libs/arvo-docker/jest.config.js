@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'arvo-docker',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/arvo-docker',
+};

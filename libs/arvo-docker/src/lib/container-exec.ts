@@ -1,0 +1,66 @@
+import type Docker from 'dockerode';
+import type { Duplex } from 'node:stream';
+import { type CommandRun } from '@arvo-rca/sandbox';
+import { FrameDemuxer, type StreamType } from './frame-demuxer';
+
+export interface ContainerExecRequest {
+  cmd: string[];
+  env?: string[];
+  workingDir?: string;
+  /** Receives output as it arrives; nothing is buffered here. */
+  onOutput: (type: StreamType, payload: Buffer) => void;
+  /** Host-side deadline: the engine can hang too. */
+  deadlineMs: number;
+}
+
+/** Runs one process in a running container through the engine's exec API, streaming its output. */
+export async function runContainerExec(container: Docker.Container, request: ContainerExecRequest): Promise<CommandRun> {
+  const started = Date.now();
+  let stream: Duplex | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), request.deadlineMs);
+  });
+  const run = async (): Promise<Docker.Exec> => {
+    const exec = await container.exec({
+      Cmd: request.cmd,
+      Env: request.env,
+      WorkingDir: request.workingDir,
+      AttachStdin: false,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+    });
+    stream = await exec.start({ hijack: true, stdin: false });
+    const demuxer = new FrameDemuxer(request.onOutput);
+    await new Promise<void>((resolve) => {
+      stream?.on('data', (chunk: Buffer) => demuxer.push(chunk));
+      stream?.once('end', resolve);
+      stream?.once('close', resolve);
+      stream?.once('error', () => resolve());
+    });
+    return exec;
+  };
+  const running = run();
+  running.catch(() => undefined); // Lost the race to the deadline: nobody waits for it any more.
+  try {
+    const winner = await Promise.race([running, deadline]);
+    if (winner === 'deadline') {
+      stream?.destroy();
+      return { exitCode: undefined, hostDeadlineHit: true, elapsedMs: Date.now() - started };
+    }
+    return { exitCode: await exitCodeOf(winner), hostDeadlineHit: false, elapsedMs: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The stream can end a moment before the engine records the exit code.
+async function exitCodeOf(exec: Docker.Exec): Promise<number | undefined> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const info = await exec.inspect();
+    if (!info.Running && typeof info.ExitCode === 'number') return info.ExitCode;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { createDockerClient } from './docker-client';
+import { describeWithDocker } from './docker-gate.testing';
+import { FakeRegistry } from './fake-registry.testing';
+import { ImagePuller } from './image-puller';
+import { removeImage } from './sandbox-fixtures.testing';
+import { sampleImageTag } from './sample-image';
+
+describeWithDocker('ImagePuller against the engine', () => {
+  const docker = createDockerClient();
+  const puller = new ImagePuller(docker);
+
+  it('leaves an image that is there alone', async () => {
+    const lines: string[] = [];
+
+    expect(await puller.ensure(sampleImageTag('1'), 10, (line) => lines.push(line))).toBe('present');
+    expect(lines).toEqual([]);
+  });
+
+  it('pulls a missing image, reporting progress lines', async () => {
+    const registry = new FakeRegistry();
+    const image = `${await registry.listen()}/arvo-test:${randomUUID().slice(0, 8)}`;
+    const lines: string[] = [];
+    try {
+      expect(await puller.ensure(image, 60, (line) => lines.push(line))).toBe('pulled');
+      expect((await docker.getImage(image).inspect()).RepoTags).toContain(image);
+      expect(lines[0]).toBe(`image ${image} is missing; pulling it (limit 60 s)`);
+      expect(lines).toContainEqual(expect.stringMatching(/Pull complete|Download complete/));
+      expect(lines[lines.length - 1]).toBe(`image ${image} pulled`);
+    } finally {
+      await removeImage(docker, image);
+      await registry.close();
+    }
+  }, 60_000);
+
+  it("fails with the engine's reason when the pull fails", async () => {
+    const registry = new FakeRegistry();
+    const image = `${await registry.listen()}/no-such-image:${randomUUID().slice(0, 8)}`;
+    await registry.close(); // nobody answers on that port any more
+    const failure = puller.ensure(image, 30);
+
+    await expect(failure).rejects.toMatchObject({ code: 'IMAGE_PULL_FAILED' });
+    await expect(failure).rejects.toThrow(new RegExp(`^pulling ${image.replace(/[.:]/g, '\\$&')} failed: .*connection refused`));
+  }, 40_000);
+
+  it('gives up a pull that outlives its deadline', async () => {
+    const registry = new FakeRegistry(true);
+    const image = `${await registry.listen()}/slow:${randomUUID().slice(0, 8)}`;
+    try {
+      const started = Date.now();
+      await expect(puller.ensure(image, 1)).rejects.toMatchObject({ code: 'IMAGE_PULL_TIMEOUT', message: `pulling ${image} did not finish within 1 s` });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await registry.close();
+    }
+  }, 20_000);
+});

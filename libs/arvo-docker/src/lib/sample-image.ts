@@ -1,0 +1,4 @@
+/** The image of bundled sample task `<id>`, as `npm run images` (tools/samples) builds it. */
+export function sampleImageTag(id: string): string {
+  return `arvo-rca-sample:${id}-vul`;
+}

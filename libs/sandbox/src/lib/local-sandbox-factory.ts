@@ -1,0 +1,36 @@
+import type { ProcessTable } from '@arvo-rca/common';
+import { LocalSandbox, type LocalIsolation } from './local-sandbox';
+import type { Sandbox, SandboxFactory, SandboxSpec } from './sandbox';
+import type { SandboxOptions } from './sandbox-options';
+
+/** Commands on this host, each in a bubblewrap sandbox of its own, or as plain processes when asked for by name. */
+export class LocalSandboxFactory implements SandboxFactory {
+  readonly kind = 'local' as const;
+  private readonly live = new Set<Sandbox>();
+
+  constructor(
+    readonly isolation: LocalIsolation,
+    private readonly options: SandboxOptions,
+    private readonly processes: ProcessTable,
+  ) {}
+
+  create(spec: SandboxSpec): Sandbox {
+    const sandbox = new LocalSandbox(
+      {
+        isolation: this.isolation,
+        options: this.options,
+        processes: this.processes,
+        // Covered should they lie in the system's trees, which alone the sandbox shows of the host.
+        hidden: [...this.options.privatePaths, this.options.tmpDir],
+        onStopped: (stopped) => this.live.delete(stopped),
+      },
+      spec,
+    );
+    this.live.add(sandbox);
+    return sandbox;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.allSettled([...this.live].map((sandbox) => sandbox.stop()));
+  }
+}
