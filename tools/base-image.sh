@@ -2,7 +2,7 @@
 # Makes debian:bookworm-slim available to the local engine when it cannot be pulled.
 # The build machines reach Debian's mirror but not Docker Hub, so the image is bootstrapped with
 # debootstrap (minbase) and imported under the tag the Dockerfiles name: they then build unchanged.
-# Without an argument it then also provides the agents' Node base, node:20-bookworm-slim
+# Without an argument it then also provides the agents' Node base, node:24-bookworm-slim
 # (node-base-image.sh); with a tag it provides that Debian tag only.
 set -euo pipefail
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Makes node:20-bookworm-slim available to the local engine when it cannot be pulled, so that the
-# agents' Dockerfiles (FROM node:20-bookworm-slim) build unchanged on machines without Docker Hub.
-# The stand-in is debian:bookworm-slim (see base-image.sh) with this machine's own Node 20 and npm
-# copied in, laid out like the official image: node, npm and npx in /usr/local, a `node` user and
+# Makes node:24-bookworm-slim available to the local engine when it cannot be pulled, so that the
+# agents' Dockerfiles (FROM node:24-bookworm-slim) build unchanged on machines without Docker Hub.
+# The stand-in is debian:bookworm-slim (see base-image.sh) with a Node of the tag's line (this machine's
+# own when it is of that line, else the official binary from the npm registry, see node-lts.sh) and this
+# machine's npm copied in, laid out like the official image: node, npm and npx in /usr/local, a `node` user and
 # group with id 1000, `CMD ["node"]`. When NODE_EXTRA_CA_CERTS names a file (a TLS-inspecting proxy
 # between this machine and the npm registry), the stand-in trusts it too, so `npm ci` in build stages
 # reaches the registry the way the host does.
 set -euo pipefail
 
-tag="${1:-node:20-bookworm-slim}"
+tag="${1:-node:24-bookworm-slim}"
 base="${NODE_BASE_FROM:-debian:bookworm-slim}"
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -21,16 +22,13 @@ if timeout 60 docker pull "$tag" >/dev/null 2>&1; then
   exit 0
 fi
 
-node_bin="$(readlink -f "$(command -v node)")" || { echo "node-base-image: no node on this machine to copy" >&2; exit 1; }
-version="$("$node_bin" -p 'process.versions.node')"
 wanted_major="$(sed -E 's/^node:([0-9]+).*/\1/' <<<"$tag")"
-# Nest 12 is loaded through require(esm), which needs 20.19 or later.
-if ! "$node_bin" -e '
-  const [want, v] = [Number(process.argv[1]), process.versions.node.split(".").map(Number)];
-  process.exit(v[0] === want && (want > 20 || v[1] >= 19) ? 0 : 1);' "$wanted_major"; then
-  echo "node-base-image: this machine has Node $version, but $tag needs Node $wanted_major (20.19 or later for 20)" >&2
-  exit 1
+node_bin="$(command -v node || true)"
+if [ -z "$node_bin" ] || [ "$("$node_bin" -p 'process.versions.node.split(".")[0]')" != "$wanted_major" ]; then
+  node_bin="$(bash "$here/node-lts.sh" "$wanted_major")/node"
 fi
+node_bin="$(readlink -f "$node_bin")"
+version="$("$node_bin" -p 'process.versions.node')"
 npm_dir="$(cd "$(dirname "$(readlink -f "$(command -v npm)")")/.." && pwd)"
 [ -f "$npm_dir/package.json" ] || { echo "node-base-image: npm's install folder not found (from $(command -v npm))" >&2; exit 1; }
 
@@ -64,6 +62,6 @@ $ca_env
 CMD ["node"]
 DOCKERFILE
 
-echo "node-base-image: building $tag from $base with this machine's Node $version and npm $(npm --version 2>/dev/null)"
+echo "node-base-image: building $tag from $base with Node $version and this machine's npm $(npm --version 2>/dev/null)"
 docker build -q -t "$tag" "$ctx" >/dev/null
 echo "node-base-image: built $tag"

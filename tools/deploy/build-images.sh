@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 tag="${IMAGE_TAG:-latest}"
-base="node:20-bookworm-slim"
+base="node:24-bookworm-slim"
 apps=(green-agent purple-agent)
 
 bash tools/node-base-image.sh "$base"
