@@ -30,10 +30,11 @@ if timeout 60 docker pull "$tag" >/dev/null 2>&1; then
   finish "$@"
 fi
 
-# A tarball is what this script made from this suite, architecture and mirror: the script's own hash is
-# in its key, so that a changed recipe never imports an old tree.
+# A tarball is what this script made from this suite, architecture and mirror; `layout` is the version of
+# what it does to the tree after debootstrap (bump it when that changes, so that no old tree is imported).
+layout=1
 arch="$(dpkg --print-architecture 2>/dev/null || uname -m)"
-key="$suite-$arch-$(printf '%s\n%s' "$mirror" "$(sha256sum <"$0")" | sha256sum | cut -c1-16)"
+key="$suite-$arch-minbase$layout-$(printf '%s' "$mirror" | sha256sum | cut -c1-12)"
 tarball="$cache/$key.tar"
 fresh() { [ -n "$(find "$tarball" -maxdepth 0 -mtime -"$max_age_days" 2>/dev/null)" ]; }
 import_tarball() {
@@ -83,7 +84,9 @@ deb http://deb.debian.org/debian-security $suite-security main
 LIST
 echo 'APT::Install-Recommends "false";' >"$root/etc/apt/apt.conf.d/90no-recommends"
 
-# Written under a temporary name and renamed: a reader sees a whole tarball or none.
+# Written under a temporary name and renamed: a reader sees a whole tarball or none. Tarballs past their
+# age go now, whichever key they had.
+find "$cache" -maxdepth 1 -name '*.tar' -mtime +"$max_age_days" -delete
 tar -C "$root" -c . >"$partial"
 chmod 0644 "$partial"
 mv -f "$partial" "$tarball"
