@@ -2,13 +2,13 @@
 // engine. Present: nothing to do. Else pulled where a registry has it, and a bundled sample's image built
 // where none has it, as `npm run images` builds it (the base image first, as tools/base-image.sh makes it).
 import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { CodedError } from '@arvo-rca/common';
 import { engineAddress, ImagePuller } from '@arvo-rca/arvo-docker';
 import { DEFAULT_SANDBOX_OPTIONS } from '@arvo-rca/sandbox';
 import { ensureBaseImage } from '../samples/base-image';
-import { ensureSampleImage, readSampleManifest } from '../samples/sample-images';
+import { BASE_IMAGE, ensureSampleImage, readSampleManifest } from '../samples/sample-images';
 import type { TaskImage } from './task-images';
 
 /** An image a task needs that is not on the engine and could be neither pulled nor built; the message says which, where and what to run. */
@@ -30,10 +30,12 @@ const KEPT_LINES = 12;
 
 export async function ensureTaskImages(images: readonly TaskImage[], check: ImageCheck): Promise<void> {
   const puller = new ImagePuller(check.docker);
-  for (const image of images) await ensureTaskImage(image, puller, check);
+  // Why the registry had none of the images before: said once, not for every sample.
+  const refusals = new Set<string>();
+  for (const image of images) await ensureTaskImage(image, puller, check, refusals);
 }
 
-async function ensureTaskImage(task: TaskImage, puller: ImagePuller, check: ImageCheck): Promise<void> {
+async function ensureTaskImage(task: TaskImage, puller: ImagePuller, check: ImageCheck, refusals: Set<string>): Promise<void> {
   const { docker, samplesDir, say } = check;
   const engine = engineAddress(docker);
   if (await docker.getImage(task.image).inspect().then(() => true, () => false)) return;
@@ -51,8 +53,10 @@ async function ensureTaskImage(task: TaskImage, puller: ImagePuller, check: Imag
   if (!buildable) {
     throw new ImageCheckError('IMAGE_UNAVAILABLE', `image ${task.image} could not be had on the engine at ${engine}: ${pulled}; check that the engine reaches its registry (\`docker pull ${task.image}\`)`);
   }
-  const recipe = relative(check.root, join(samplesDir, 'image')) || '.';
-  say(`images: no registry has it (${pulled}); building it from ${recipe} (first run only, a few minutes)`);
+  const recipe = folderName(join(samplesDir, 'image'), check.root);
+  const refusal = pulled.replaceAll(task.image, '<image>');
+  say(`images: no registry has it${refusals.has(refusal) ? ' either' : ` (${pulled})`}; building it from ${recipe} (first run only, a few minutes)`);
+  refusals.add(refusal);
   await buildSampleImage(task, check, engine, recipe);
 }
 
@@ -62,7 +66,8 @@ async function buildSampleImage(task: TaskImage, check: ImageCheck, engine: stri
   await ensureBaseImage(docker, (line) => say(`images:   ${line}`)).catch((error: Error) => {
     throw new ImageCheckError(
       'IMAGE_UNAVAILABLE',
-      `image ${task.image} could not be built on the engine at ${engine}: its base: ${oneLine(error.message)}; \`bash tools/base-image.sh debian:bookworm-slim\` shows why (it needs Docker Hub, or Debian's mirror and root for debootstrap)`,
+      `image ${task.image} could not be built on the engine at ${engine}: its base image ${BASE_IMAGE} could not be made (${oneLine(error.message)}); ` +
+        `\`bash tools/base-image.sh ${BASE_IMAGE}\` shows why (it needs Docker Hub, or Debian's mirror and root for debootstrap)`,
     );
   });
   const kept: string[] = [];
@@ -79,10 +84,21 @@ async function buildSampleImage(task: TaskImage, check: ImageCheck, engine: stri
     kept.forEach((line) => say(`images:   | ${line}`));
     throw new ImageCheckError(
       'IMAGE_UNAVAILABLE',
-      `image ${task.image} could not be built on the engine at ${engine}: ${oneLine((error as Error).message)}; see the recipe in ${recipe}, or \`npm run images\` for the whole build`,
+      `image ${task.image} could not be built on the engine at ${engine}: ${oneLine((error as Error).message)}; see the recipe in ${recipe}${wholeBuild(check)}`,
     );
   }
   say(`images: built ${task.image} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+}
+
+/** A folder as the user would type it: from the repository when it is in it, else whole. */
+function folderName(folder: string, root: string): string {
+  const inside = relative(root, folder);
+  return inside.startsWith('..') || isAbsolute(inside) ? folder : inside || '.';
+}
+
+// `npm run images` builds the repository's own samples only.
+function wholeBuild(check: ImageCheck): string {
+  return resolve(check.samplesDir) === join(check.root, 'samples') ? ', or `npm run images` for the whole build' : '';
 }
 
 function oneLine(text: string): string {

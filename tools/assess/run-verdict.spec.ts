@@ -24,7 +24,7 @@ describe("the runner's exit status and last line", () => {
   });
 
   it('is 1 when a task could not get its image, naming the image, the engine and what to run', () => {
-    const unpulled = result([1, 2].map((id) => ({ taskId: `sample:${id}`, metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: (HTTP code 500) no such host`) })));
+    const unpulled = result([1, 2].map((id) => ({ taskId: `sample:${id}`, metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: (HTTP code 500) no such host `) })));
     const { exitCode, lines } = verdictOf(unpulled, place);
     expect(exitCode).toBe(1);
     expect(lines.slice(0, 2)).toEqual(['  sample:1  failed: pulling arvo-rca-sample:1-vul failed: (HTTP code 500) no such host', '  sample:2  failed: pulling arvo-rca-sample:2-vul failed: (HTTP code 500) no such host']);
@@ -32,6 +32,11 @@ describe("the runner's exit status and last line", () => {
       'assess: 2 of 2 tasks failed: image arvo-rca-sample:1-vul, arvo-rca-sample:2-vul could not be had on the engine at unix:///var/run/docker.sock; ' +
         'run `npm run images` on that engine (`npm start` does it when it starts the green agent); then `npm run assess -- --resume logs/r --retry-failed` runs them again',
     );
+  });
+
+  it('names three images at most', () => {
+    const unpulled = result([1, 2, 3, 4, 5].map((id) => ({ taskId: `sample:${id}`, metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: no such host`) })));
+    expect(verdictOf(unpulled, place).lines.at(-1)).toMatch(/^assess: 5 of 5 tasks failed: image arvo-rca-sample:1-vul, arvo-rca-sample:2-vul, arvo-rca-sample:3-vul and 2 more could not be had on/);
   });
 
   it("asks for a pull by hand of an ARVO image, on the green agent's engine when the green agent was given", () => {

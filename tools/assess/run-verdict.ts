@@ -20,14 +20,15 @@ export interface RunPlace {
 
 const NO_RESULT = new Set(['failed', 'interrupted']);
 const IMAGE_FAILURE = /pulling (\S+) (?:failed|did not finish|ended but)/;
-// Every failed task is named on a line of its own, up to this many.
+// Every failed task is named on a line of its own, up to this many; the last line names this many images.
 const TASKS_SHOWN = 10;
+const IMAGES_NAMED = 3;
 
 export function verdictOf(result: AssessmentResult, place: RunPlace): RunVerdict {
   if (result.n_tasks === 0) return { exitCode: 1, lines: ['assess: nothing was assessed: the Result holds no task'] };
   const broken = Object.entries(result.task_metrics).filter(([, metrics]) => NO_RESULT.has(metrics.status));
   if (broken.length === 0) return { exitCode: 0, lines: [] };
-  const named = broken.slice(0, TASKS_SHOWN).map(([task, metrics]) => `  ${task}  ${metrics.status}: ${metrics.detail ?? '(no reason given)'}`);
+  const named = broken.slice(0, TASKS_SHOWN).map(([task, metrics]) => `  ${task}  ${metrics.status}: ${reasonOf(metrics)}`);
   const more = broken.length > TASKS_SHOWN ? [`  ... and ${broken.length - TASKS_SHOWN} more`] : [];
   return { exitCode: 1, lines: [...named, ...more, `assess: ${howMany(broken, result.n_tasks)}: ${whyAndWhatToDo(broken, place)}`] };
 }
@@ -44,11 +45,16 @@ function whyAndWhatToDo(broken: [string, TaskResult][], place: RunPlace): string
     const engine = place.engine ? `the engine at ${place.engine}` : `the engine of the green agent at ${place.greens.join(', ')}`;
     const samples = images.some((image) => image.startsWith('arvo-rca-sample:'));
     const todo = samples ? 'run `npm run images` on that engine (`npm start` does it when it starts the green agent)' : `check that the engine reaches the registry (\`docker pull ${images[0]}\`)`;
-    return `image ${images.join(', ')} could not be had on ${engine}; ${todo}${retry(place)}`;
+    const more = images.length > IMAGES_NAMED ? ` and ${images.length - IMAGES_NAMED} more` : '';
+    return `image ${images.slice(0, IMAGES_NAMED).join(', ')}${more} could not be had on ${engine}; ${todo}${retry(place)}`;
   }
   if (broken.every(([, metrics]) => metrics.status === 'interrupted')) return `the green agent stopped before they ended${retry(place)}`;
   const [task, metrics] = broken.find(([, entry]) => entry.status === 'failed') ?? broken[0];
-  return `${task}: ${metrics.detail ?? '(no reason given)'}; its log says more${retry(place)}`;
+  return `${task}: ${reasonOf(metrics)}; its log says more${retry(place)}`;
+}
+
+function reasonOf(metrics: TaskResult): string {
+  return metrics.detail?.trim() || '(no reason given)';
 }
 
 function retry(place: RunPlace): string {

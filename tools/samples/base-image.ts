@@ -25,6 +25,6 @@ export async function ensureBaseImage(docker: Docker, onLine: (line: string) => 
     });
   }
   const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('close', resolve));
-  if (code !== 0) throw new Error(`tools/base-image.sh could not make ${BASE_IMAGE} (exit ${code}): ${kept.at(-1) ?? 'it said nothing'}`);
+  if (code !== 0) throw new Error(`tools/base-image.sh exited with ${code}: ${kept.at(-1)?.replace(/^base-image: /, '') ?? 'it said nothing'}`);
   return 'made';
 }
