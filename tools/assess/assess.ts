@@ -5,8 +5,9 @@
 // spread the list over them (green i runs shard i of n), and their Results are combined into one.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
+import { createDockerClient, engineAddress } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { recordResult, type RecordScan } from '@arvo-rca/run-record';
@@ -19,9 +20,16 @@ import { describeResumePlan, planResume, resumeCommand, resumeRequest, type Resu
 import { formatResultsTable } from './results-table';
 import { parseRunnerOptions, type RunnerOptions } from './runner-options';
 import { pickSandbox, sandboxChoice, type SandboxPick } from './sandbox-check';
+import { greenSetting } from './green-settings';
+import { ensureTaskImages } from './image-check';
+import { imagesOfTasks } from './task-images';
+import { verdictOf, type RunPlace } from './run-verdict';
+
+/** The green agent's SAMPLES_DIR, from the repository it is started in: the bundled tasks and their images' recipe. */
+const SAMPLES_DIR = resolve(ROOT, greenSetting('SAMPLES_DIR', process.env, ROOT) ?? 'samples');
 
 async function bundledSamples(): Promise<string[]> {
-  return (await listSampleIds(join(ROOT, 'samples'))).map((id) => `sample:${id}`);
+  return (await listSampleIds(SAMPLES_DIR)).map((id) => `sample:${id}`);
 }
 
 /** Said on the terminal before any agent starts: the sandbox, and a plain warning when nothing is isolated. */
@@ -73,6 +81,12 @@ function asGreenFailure(reason: unknown): GreenFailure {
   return reason instanceof GreenFailure ? reason : new GreenFailure('GREEN_STOPPED', '(unknown)', reason instanceof Error ? reason.message : String(reason));
 }
 
+/** On the engine the green agent will use, before it starts: the images of the tasks known here (a resume's elsewhere are its own). */
+async function ensureImages(work: Work): Promise<void> {
+  const tasks = work.kind === 'assess' ? work.tasks : (work.plan.local?.toRun ?? []);
+  await ensureTaskImages(imagesOfTasks(tasks), { docker: createDockerClient(), samplesDir: SAMPLES_DIR, root: ROOT, say: (line) => console.log(line) });
+}
+
 /** What this run does: assess a task list, or resume a record as planned here. */
 type Work = { kind: 'assess'; tasks: string[]; concurrency: number } | { kind: 'resume'; plan: ResumePlan; concurrency?: number };
 
@@ -104,9 +118,14 @@ async function resultOf(reports: ShardReport[], runDir: string): Promise<{ resul
   return { result, file: await saveCombinedResult(result, runDir) };
 }
 
-function printResult(result: AssessmentResult, file: string, runDir: string): void {
+function printResult(result: AssessmentResult, file: string, runDir: string, place?: RunPlace): void {
   console.log(`\n${formatResultsTable(result)}\n\n${result.n_scored} of ${result.n_tasks} scored in ${result.time_used}s`);
   console.log(`results: ${file}\nlogs:    ${runDir}`);
+  if (!place) return;
+  // The shell's verdict: a wrong answer is a result; a task without one, or no task at all, is not.
+  const { exitCode, lines } = verdictOf(result, place);
+  lines.forEach((line) => console.error(line));
+  process.exitCode = exitCode;
 }
 
 /** A record with nothing left to run: its Result from its tasks' files, and no agent started. */
@@ -122,6 +141,8 @@ async function main(): Promise<void> {
   if (record && record.toRun.length === 0 && options.greens.length === 0) return printRecorded(record.scan);
   // Only a green agent this runner starts runs the solver's commands here.
   const sandbox = options.greens.length > 0 ? undefined : await checkSandbox();
+  // A container per task needs its image on the engine; a first run on a new machine makes them here.
+  if (sandbox?.sandbox === 'docker') await ensureImages(work);
   // A resume's agents write into the record's run directory: its logs, trajectories and record stay together.
   const runDir = record?.scan.runDir ?? process.env['LOG_RUN_DIR'] ?? join(ROOT, 'logs', runDirectoryName(new Date()));
   mkdirSync(runDir, { recursive: true });
@@ -140,7 +161,9 @@ async function main(): Promise<void> {
     const { requests, total, what } = requestsFor(work, greens, purple);
     console.log(`${what}\n`);
     const { result, file } = await resultOf(await runOnGreens(requests, total, records), runDir);
-    printResult(result, file, runDir);
+    const recordDirs = [...records.entries()];
+    const retry = recordDirs.length === 1 ? `${resumeCommand(recordDirs[0][1], given(recordDirs[0][0]))} --retry-failed` : undefined;
+    printResult(result, file, runDir, { engine: sandbox?.sandbox === 'docker' ? engineAddress(createDockerClient()) : undefined, greens, retry });
   } catch (error) {
     if (!(error instanceof AssessmentFailed)) throw error;
     // The record keeps what finished: the way on is a resume of it.

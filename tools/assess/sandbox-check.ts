@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseEnv } from 'node:util';
 import { chooseSandbox, NO_ISOLATION_WARNING, probeBubblewrap, type SandboxHost } from '@arvo-rca/sandbox';
 import { createDockerClient, engineAnswers } from '@arvo-rca/arvo-docker';
+import { greenSetting } from './green-settings';
 
 /** What the runner passes the green agent as SANDBOX, and tells the user before any agent starts. */
 export interface SandboxPick {
@@ -20,9 +18,7 @@ export const THIS_HOST: SandboxHost = {
 
 /** SANDBOX as the green agent will read it: the environment first, then `.env` in its working directory. */
 export function sandboxChoice(env: NodeJS.ProcessEnv, dir: string): string {
-  const file = join(dir, '.env');
-  const fromFile = existsSync(file) ? parseEnv(readFileSync(file, 'utf8'))['SANDBOX'] : undefined;
-  return env['SANDBOX'] || fromFile || 'auto';
+  return greenSetting('SANDBOX', env, dir) ?? 'auto';
 }
 
 /**

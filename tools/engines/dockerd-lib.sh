@@ -21,6 +21,33 @@ own_bridge() {
   ip link set "$name" up
 }
 
+# With OUTBOUND=1: the engine's containers reach the network through this machine, as on an engine of
+# its own (an image build's apt-get needs it; task containers have no network anyway). dockerd runs
+# without iptables here, so the masquerade and the forwarding (the main engine's FORWARD policy drops what
+# it does not know) are rules of our own, kept in "$state/nat" and deleted on down.
+own_nat() {
+  local bridge="$1" subnet="$2"
+  [ "${OUTBOUND:-}" = 1 ] || return 0
+  printf '%s\n' "nat POSTROUTING -s $subnet ! -o $bridge -j MASQUERADE" \
+    "filter FORWARD -i $bridge ! -o $bridge -j ACCEPT" \
+    "filter FORWARD -o $bridge -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT" >"$state/nat"
+  local table chain rule
+  while read -r table chain rule; do
+    # shellcheck disable=SC2086 # the rule's words
+    iptables -t "$table" -I "$chain" $rule
+  done <"$state/nat"
+}
+
+delete_nat() {
+  [ -f "$state/nat" ] || return 0
+  local table chain rule
+  while read -r table chain rule; do
+    # shellcheck disable=SC2086 # the rule's words
+    iptables -t "$table" -D "$chain" $rule 2>/dev/null || true
+  done <"$state/nat"
+  rm -f "$state/nat"
+}
+
 # A short exec-root, kept in "$state/exec-root": containerd's sockets live under it, and unix socket
 # paths are limited.
 make_exec_root() {

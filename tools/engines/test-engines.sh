@@ -2,7 +2,8 @@
 # The sandbox and lifecycle suites on every engine kind the product runs on besides this machine's own
 # socket (which the main suites use): a Docker engine over TCP with TLS, the same engine over ssh,
 # AgentBeats' Docker gateway (a stand-in enforcing its documented policy) and podman; then one task list
-# over two green agents, one on the local engine and one on the TLS engine. Each engine is made and
+# over two green agents, one on the local engine and one on the TLS engine; then `npm start` on an engine
+# that holds no image. Each engine is made and
 # removed here, and nothing of ours may be left on any of them (run-suites.sh checks).
 #
 # What an engine needs: root and dockerd (tls, ssh), sshd (ssh), podman (podman.sh provision installs it).
@@ -39,7 +40,12 @@ if needs gateway docker; then
 fi
 if needs podman podman; then run bash tools/engines/run-suites.sh podman "$state/podman"; fi
 if needs "two green agents on two engines" dockerd openssl ip; then
-  run npx jest -c apps/agents-e2e/jest.engines.config.js --runInBand
+  run npx jest -c apps/agents-e2e/jest.engines.config.js --runInBand two-engines
+fi
+# npm start on an engine that holds no image: it makes the images (a build reaches Debian's mirror through
+# rules of the engine's own, hence iptables), scores the samples; and it stops on a recipe broken on purpose.
+if needs "first contact on an empty engine" dockerd openssl ip iptables; then
+  run npx jest -c apps/agents-e2e/jest.engines.config.js --runInBand first-contact
 fi
 echo "== engines: $([ $status -eq 0 ] && echo passed || echo FAILED)"
 exit $status

@@ -8,10 +8,11 @@
 #                                    DOCKER_CERT_PATH) for the suites to source
 #   tls-engine.sh down <state-dir>   stop it by its pid and remove its data
 #
-# IMAGES (space-separated) overrides the images loaded into it; ENGINE_PORT picks the port.
+# IMAGES (space-separated) overrides the images loaded into it (empty: none); ENGINE_PORT picks the port;
+# OUTBOUND=1 lets its containers reach the network (dockerd-lib.sh own_nat), for image builds.
 set -euo pipefail
 
-images="${IMAGES:-debian:bookworm-slim arvo-rca-sample:1-vul arvo-rca-sample:2-vul arvo-rca-sample:3-vul arvo-rca-sample:4-vul arvo-rca-sample:5-vul}"
+images="${IMAGES-debian:bookworm-slim arvo-rca-sample:1-vul arvo-rca-sample:2-vul arvo-rca-sample:3-vul arvo-rca-sample:4-vul arvo-rca-sample:5-vul}"
 # shellcheck source=tools/engines/dockerd-lib.sh
 . "$(dirname "$0")/dockerd-lib.sh"
 read_engine_args "$@"
@@ -62,6 +63,7 @@ DOCKER_CERT_PATH=$state/certs
 ENV
   local bridge="arvotls$port"
   own_bridge "$bridge" "10.231.$((port % 250)).1/24"
+  own_nat "$bridge" "10.231.$((port % 250)).0/24"
   echo "tls-engine: starting dockerd on tcp://127.0.0.1:$port (state: $state)"
   start_dockerd tls-engine "$state/data" "$exec_root" "$bridge" -H "tcp://127.0.0.1:$port" \
     --tlsverify --tlscacert "$state/certs/ca.pem" --tlscert "$state/certs/server-cert.pem" --tlskey "$state/certs/server-key.pem"
@@ -75,6 +77,7 @@ down() {
   unmount_under "$state/data"
   rm -rf "$state/data"
   remove_exec_root
+  delete_nat
   delete_bridge
   rm -f "$state/env" "$state/dockerd.pid" "$state/dockerd.launch-pid" "$state/exec-root" "$state/daemon.json"
   rm -rf "$state/certs"

@@ -169,7 +169,12 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
 
     beforeAll(async () => {
       samples = samplesWithoutImage(scratch.dir);
-      first = await AssessRunner.run(['--tasks', `sample:1,${samples.task},sample:2`], retryEnv());
+      // Agents the runner did not start: it makes the images only for a green agent of its own, which would build this one.
+      const purple = await startAgent('purple-agent', retryEnv(), await freePort());
+      const green = await startAgent('green-agent', { ...retryEnv(), PURPLE_AGENT_URL: purple.url });
+      agents.push(green, purple);
+      first = await AssessRunner.run(['--tasks', `sample:1,${samples.task},sample:2`, '--green', green.url, '--purple', purple.url], retryEnv());
+      await Promise.all([green.stop(), purple.stop()]);
       folder = first.capture(RECORD_LINE);
     });
 
@@ -178,14 +183,15 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
       await createDockerClient().getImage(samples.image).remove().catch(() => undefined);
     });
 
-    it(`fails that task after ${TASK_ATTEMPTS} attempts, both counted, and scores the others`, async () => {
+    it(`fails that task after ${TASK_ATTEMPTS} attempts, both counted, scores the others, and exits 1 naming the image`, async () => {
       const result = readResult(join(folder, 'result.json'));
 
       expect(result.task_metrics[samples.task]).toMatchObject({ status: 'failed', n_attempts: TASK_ATTEMPTS });
       expect(result.task_metrics[samples.task].detail).toContain(samples.image);
       expect((await scanRecord(folder)).done.get(samples.task)?.run.attempts).toBe(TASK_ATTEMPTS);
       for (const task of ['sample:1', 'sample:2']) expect(result.task_metrics[task]).toMatchObject({ status: 'scored', n_attempts: 1 });
-      expect(first.code).toBe(0);
+      expect(first.code).toBe(1);
+      expect(first.lines.at(-1)).toMatch(new RegExp(`^assess: 1 of 3 tasks failed: image ${samples.image} could not be had on the engine of the green agent at .*--retry-failed\` runs them again$`));
     });
 
     it('keeps the failed task on a resume without --retry-failed, and says that flag runs it again', async () => {

@@ -11,6 +11,8 @@ export { taskContainerSpec } from './lib/container-spec';
 export { createDockerClient, engineAnswers } from './lib/docker-client';
 export { LABEL_CONTEXT, LABEL_OWNER, LABEL_RECIPE, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './lib/labels';
 export { runOneShot } from './lib/one-shot';
+export { ImagePuller } from './lib/image-puller';
+export { engineAddress } from './lib/engine-watch';
 export { engineKind } from './lib/engine-kind';
 // The bundled sample tasks' images: `arvo-rca-sample:<id>-vul`.
 export { sampleImageTag } from './lib/sample-image';

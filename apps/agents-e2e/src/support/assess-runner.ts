@@ -37,6 +37,23 @@ export class AssessRunner {
     return new AssessRunner(child);
   }
 
+  /** `npm start` itself, as a newcomer runs it: the agents' builds, then the runner on the bundled samples. */
+  static npmStart(env: NodeJS.ProcessEnv): AssessRunner {
+    // A group of its own: npm, its shell, nx and the runner with its agents all go with stopGroup().
+    const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env, CI: process.env['CI'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    return new AssessRunner(child);
+  }
+
+  /** Ends a runner started by npmStart that still runs, and everything it started. */
+  stopGroup(): void {
+    if (this.exitCode !== undefined || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // Gone between the check and the kill.
+    }
+  }
+
   /** Runs the runner to its end. */
   static async run(args: string[], env: NodeJS.ProcessEnv): Promise<AssessRunner> {
     const runner = AssessRunner.start(args, env);

@@ -10,7 +10,8 @@ const SCRIPT = join(ROOT, 'tools', 'engines', 'tls-engine.sh');
 /**
  * A second Docker engine for a suite: a dockerd of its own on a loopback TCP port with TLS, made and
  * removed by tools/engines/tls-engine.sh (its own data, certificates, no bridge), loaded with `images`
- * from the main engine. `env` is what points an agent or a client at it.
+ * from the main engine (none: an engine as new as a new machine's). With `outbound`, its containers reach
+ * the network, as an image build's apt-get needs. `env` is what points an agent or a client at it.
  */
 export class TlsEngine {
   private constructor(
@@ -18,10 +19,10 @@ export class TlsEngine {
     readonly env: { DOCKER_HOST: string; DOCKER_TLS_VERIFY: string; DOCKER_CERT_PATH: string },
   ) {}
 
-  static async up(images: readonly string[]): Promise<TlsEngine> {
+  static async up(images: readonly string[], options: { outbound?: boolean } = {}): Promise<TlsEngine> {
     const state = mkdtempSync(join(tmpdir(), 'arvo-rca-tls-'));
     try {
-      await run(['up', state], { IMAGES: images.join(' ') });
+      await run(['up', state], { IMAGES: images.join(' '), OUTBOUND: options.outbound ? '1' : '' });
     } catch (error) {
       await run(['down', state]).catch(() => undefined);
       rmSync(state, { recursive: true, force: true });

@@ -1,4 +1,6 @@
+import { taskImage } from '@arvo-rca/common';
+
 /** The image of bundled sample task `<id>`, as `npm run images` (tools/samples) builds it. */
 export function sampleImageTag(id: string): string {
-  return `arvo-rca-sample:${id}-vul`;
+  return taskImage('sample', id);
 }

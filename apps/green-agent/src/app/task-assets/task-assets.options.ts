@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
-import { ProcessTable } from '@arvo-rca/common';
+import { ProcessTable, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, type TaskSourceName } from '@arvo-rca/common';
 import type { GreenConfig } from '../green-config';
 import type { ArchiveLimits } from './archive-limits';
 import type { DownloadPolicy } from './file-downloader';
@@ -26,12 +26,10 @@ export interface TaskAssetsOptions {
 
 export const TASK_ASSETS_OPTIONS = 'TASK_ASSETS_OPTIONS';
 
-/** The sources every green agent knows; another source is one more entry here. */
+/** The sources every green agent knows (their names and images: TASK_SOURCE_IMAGES), with where this one finds their files. */
 export function taskSources(env: Pick<GreenConfig, 'ARVO_DATA_URL' | 'SAMPLES_DIR'>): TaskSourceConfig[] {
-  return [
-    { name: 'arvo', base: env.ARVO_DATA_URL, imageTemplate: 'n132/arvo:{id}-vul' },
-    { name: 'sample', base: env.SAMPLES_DIR, imageTemplate: 'arvo-rca-sample:{id}-vul' },
-  ];
+  const bases: Record<TaskSourceName, string> = { arvo: env.ARVO_DATA_URL, sample: env.SAMPLES_DIR };
+  return TASK_SOURCE_NAMES.map((name) => ({ name, base: bases[name], imageTemplate: TASK_SOURCE_IMAGES[name] }));
 }
 
 /** Relative directories are taken from the working directory, as the other path variables are. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fillImageTemplate } from '@arvo-rca/common';
 import { quote, TaskAssetsError } from './task-assets.errors';
 import { parseTaskRef, type TaskRef } from './task-ref';
 
@@ -62,7 +63,7 @@ export class TaskSource {
 
   image(ref: TaskRef): string {
     this.assertOwn(ref);
-    return this.imageTemplate.replaceAll('{id}', ref.id);
+    return fillImageTemplate(this.imageTemplate, ref.id);
   }
 
   private assertOwn(ref: TaskRef): void {
