@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { EXEC_MARKER, type CommandRun } from './exec-command';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
+import { releaseChunk } from './output-cap';
 
 // Reads one request at a time: a header line `<end mark> <kill marker> <argv prefix...>`, then the command
 // text line by line up to a line holding only the end mark. It runs the prefix with the command as its last
@@ -41,6 +42,7 @@ export interface SessionCommand {
   command: string;
   /** The value of EXEC_MARKER in the command's environment, for killing it on timeout. */
   marker: string;
+  /** A payload is freed once the call returns: copy what you keep. */
   onOutput: (type: StreamType, payload: Buffer) => void;
   deadlineMs: number;
 }
@@ -60,7 +62,10 @@ export class ShellSession {
 
   private constructor(private readonly stream: Duplex) {
     const demuxer = new FrameDemuxer((_type, payload) => this.current?.(payload));
-    stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+    stream.on('data', (chunk: Buffer) => {
+      demuxer.push(chunk);
+      releaseChunk(chunk);
+    });
     const end = (): void => {
       this.closed = true;
       this.endCurrent?.();
@@ -144,7 +149,7 @@ export class ShellSession {
 /**
  * Finds the line `\n<mark> <status>\n` that ends a command, passing on every byte before it as it
  * arrives. Chunks go on as they are: only the few bytes that may start the mark are held back, copied
- * out of their chunk. Joining each chunk to those bytes made a copy of every
+ * out of their chunk, which is freed once read. Joining each chunk to those bytes made a copy of every
  * chunk: a second gigabyte of dead buffers for the collector per gigabyte of output.
  */
 class EndMarkScan {
