@@ -2,12 +2,13 @@ import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import { type CommandRun } from '@arvo-rca/sandbox';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
+import { releaseChunk } from './output-cap';
 
 export interface ContainerExecRequest {
   cmd: string[];
   env?: string[];
   workingDir?: string;
-  /** Receives output as it arrives; nothing is buffered here. */
+  /** Receives output as it arrives; nothing is buffered here. A payload is freed once the call returns: copy what you keep. */
   onOutput: (type: StreamType, payload: Buffer) => void;
   /** Host-side deadline: the engine can hang too. */
   deadlineMs: number;
@@ -34,7 +35,10 @@ export async function runContainerExec(container: Docker.Container, request: Con
     stream = await exec.start({ hijack: true, stdin: false });
     const demuxer = new FrameDemuxer(request.onOutput);
     await new Promise<void>((resolve) => {
-      stream?.on('data', (chunk: Buffer) => demuxer.push(chunk));
+      stream?.on('data', (chunk: Buffer) => {
+        demuxer.push(chunk);
+        releaseChunk(chunk);
+      });
       stream?.once('end', resolve);
       stream?.once('close', resolve);
       stream?.once('error', () => resolve());

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { type CommandRun, EXEC_MARKER } from '@arvo-rca/sandbox';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
+import { releaseChunk } from './output-cap';
 
 // Reads one request at a time: a header line `<end mark> <kill marker> <argv prefix...>`, then the command
 // text line by line up to a line holding only the end mark. It runs the prefix with the command as its last
@@ -41,6 +42,7 @@ export interface SessionCommand {
   command: string;
   /** The value of EXEC_MARKER in the command's environment, for killing it on timeout. */
   marker: string;
+  /** A payload is freed once the call returns: copy what you keep. */
   onOutput: (type: StreamType, payload: Buffer) => void;
   deadlineMs: number;
 }
@@ -60,7 +62,10 @@ export class ShellSession {
 
   private constructor(private readonly stream: Duplex) {
     const demuxer = new FrameDemuxer((_type, payload) => this.current?.(payload));
-    stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+    stream.on('data', (chunk: Buffer) => {
+      demuxer.push(chunk);
+      releaseChunk(chunk);
+    });
     const end = (): void => {
       this.closed = true;
       this.endCurrent?.();
@@ -109,9 +114,7 @@ export class ShellSession {
     if (this.closed) return Promise.reject(new Error('the shell session of the sandbox ended'));
     const started = Date.now();
     const mark = `__arvo_rca_done_${randomBytes(12).toString('hex')}`;
-    const ending = Buffer.from(`\n${mark} `);
-    // Bytes held back until they cannot be the start of the end mark.
-    let pending: Buffer = Buffer.alloc(0);
+    const scan = new EndMarkScan(Buffer.from(`\n${mark} `), (payload) => request.onOutput('stdout', payload));
     return new Promise<CommandRun>((resolve) => {
       const finish = (run: CommandRun): void => {
         clearTimeout(timer);
@@ -122,32 +125,90 @@ export class ShellSession {
       const timer = setTimeout(() => {
         // The command's state is unknown now: this session is done, the caller kills by marker.
         this.close();
-        if (pending.length > 0) request.onOutput('stdout', pending);
+        scan.flush();
         finish({ exitCode: undefined, hostDeadlineHit: true, elapsedMs: Date.now() - started });
       }, request.deadlineMs);
       // The command took the session down with it (killed its shell): it ends without an exit code.
       this.endCurrent = () => {
-        if (pending.length > 0) request.onOutput('stdout', pending);
+        scan.flush();
         finish({ exitCode: undefined, hostDeadlineHit: false, elapsedMs: Date.now() - started });
       };
       this.current = (chunk) => {
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        const at = pending.indexOf(ending);
-        if (at >= 0) {
-          const lineEnd = pending.indexOf(0x0a, at + ending.length);
-          if (lineEnd < 0) return;
-          if (at > 0) request.onOutput('stdout', pending.subarray(0, at));
-          const status = pending.subarray(at + ending.length, lineEnd).toString('ascii');
-          if (status === 'pids') return finish({ exitCode: undefined, hostDeadlineHit: false, elapsedMs: Date.now() - started, pidsExhausted: true });
-          const exitCode = Number(status);
-          return finish({ exitCode: Number.isInteger(exitCode) ? exitCode : undefined, hostDeadlineHit: false, elapsedMs: Date.now() - started });
-        }
-        const keep = Math.min(pending.length, ending.length - 1);
-        if (pending.length > keep) request.onOutput('stdout', pending.subarray(0, pending.length - keep));
-        pending = pending.subarray(pending.length - keep);
+        const status = scan.push(chunk);
+        if (status === undefined) return;
+        if (status === 'pids') return finish({ exitCode: undefined, hostDeadlineHit: false, elapsedMs: Date.now() - started, pidsExhausted: true });
+        const exitCode = Number(status);
+        return finish({ exitCode: Number.isInteger(exitCode) ? exitCode : undefined, hostDeadlineHit: false, elapsedMs: Date.now() - started });
       };
       const header = [mark, request.marker, ...request.prefix].join(' ');
       this.stream.write(`${header}\n${request.command}\n${mark}\n`);
     });
+  }
+}
+
+/**
+ * Finds the line `\n<mark> <status>\n` that ends a command, passing on every byte before it as it
+ * arrives. Chunks go on as they are: only the few bytes that may start the mark are held back, copied
+ * out of their chunk, which is freed once read. Joining each chunk to those bytes made a copy of every
+ * chunk: a second gigabyte of dead buffers for the collector per gigabyte of output.
+ */
+class EndMarkScan {
+  private held: Buffer = Buffer.alloc(0);
+  /** What came after the mark, once it was seen: the status and its newline. */
+  private afterMark?: Buffer;
+
+  constructor(
+    private readonly ending: Buffer,
+    private readonly onOutput: (payload: Buffer) => void,
+  ) {}
+
+  /** The status once the end line is complete; undefined while the command runs. */
+  push(chunk: Buffer): string | undefined {
+    if (this.afterMark) {
+      this.afterMark = Buffer.concat([this.afterMark, chunk]);
+      return this.status();
+    }
+    const total = this.held.length + chunk.length;
+    const at = this.find(chunk);
+    if (at >= 0) {
+      this.emit(this.slices(chunk, 0, at));
+      this.afterMark = Buffer.concat(this.slices(chunk, at + this.ending.length, total));
+      this.held = Buffer.alloc(0);
+      return this.status();
+    }
+    const keepFrom = Math.max(0, total - (this.ending.length - 1));
+    this.emit(this.slices(chunk, 0, keepFrom));
+    this.held = Buffer.concat(this.slices(chunk, keepFrom, total));
+    return undefined;
+  }
+
+  /** Passes on what was held back, when the command ends without its mark. */
+  flush(): void {
+    this.emit([this.held]);
+    this.held = Buffer.alloc(0);
+  }
+
+  // Where the mark starts in held + chunk, or -1. One that starts in the held bytes ends in the seam.
+  private find(chunk: Buffer): number {
+    const seam = Buffer.concat([this.held, chunk.subarray(0, this.ending.length - 1)]);
+    const inSeam = seam.indexOf(this.ending);
+    if (inSeam >= 0) return inSeam;
+    const inChunk = chunk.indexOf(this.ending);
+    return inChunk < 0 ? -1 : this.held.length + inChunk;
+  }
+
+  // Bytes [from, to) of held + chunk, as views of the two.
+  private slices(chunk: Buffer, from: number, to: number): Buffer[] {
+    const held = this.held.length;
+    return [this.held.subarray(Math.min(from, held), Math.min(to, held)), chunk.subarray(Math.max(0, from - held), Math.max(0, to - held))];
+  }
+
+  private emit(parts: Buffer[]): void {
+    for (const part of parts) if (part.length > 0) this.onOutput(part);
+  }
+
+  private status(): string | undefined {
+    const lineEnd = this.afterMark?.indexOf(0x0a) ?? -1;
+    return lineEnd < 0 ? undefined : this.afterMark?.subarray(0, lineEnd).toString('ascii');
   }
 }

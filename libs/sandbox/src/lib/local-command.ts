@@ -4,7 +4,7 @@ import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { bubblewrapArgs } from './bubblewrap';
 import type { CommandRun } from './exec-command';
-import type { HeadTailCap } from './output-cap';
+import { releaseChunk, type HeadTailCap } from './output-cap';
 
 /** `bwrap`: inside bubblewrap. `process`: a plain process group on the host, nothing isolated. */
 export type LocalIsolation = 'bwrap' | 'process';
@@ -49,8 +49,12 @@ export class LocalCommand {
     // Its own process group, so that the whole group can be killed at once.
     const info = spec.isolation === 'bwrap' ? 'pipe' : 'ignore';
     this.child = spawn(file, args, { cwd: spec.workspaceDir, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', info] });
-    this.child.stdout?.on('data', (chunk: Buffer) => spec.cap.write(chunk));
-    this.child.stderr?.on('data', (chunk: Buffer) => spec.cap.write(chunk));
+    const capture = (chunk: Buffer): void => {
+      spec.cap.write(chunk);
+      releaseChunk(chunk);
+    };
+    this.child.stdout?.on('data', capture);
+    this.child.stderr?.on('data', capture);
     const infoPipe = this.child.stdio[INFO_FD];
     // Unreadable, the pid stays unknown and a kill takes bwrap's group instead.
     if (infoPipe) this.infoRead = this.readSandboxPid1(infoPipe as Readable).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { HeadTailCap } from './output-cap';
+import { HeadTailCap, releaseChunk } from './output-cap';
 
 function capped(maxBytes: number, chunks: (string | Buffer)[]): ReturnType<HeadTailCap['finish']> {
   const cap = new HeadTailCap(maxBytes);
@@ -63,5 +63,45 @@ describe('HeadTailCap', () => {
     expect(result.outputBytes).toBe(1 << 30);
     expect(result.elidedBytes).toBe((1 << 30) - 1024);
     expect(result.output).toBe(`${'a'.repeat(512)}\n[... ${(1 << 30) - 1024} bytes elided ...]\n${'a'.repeat(512)}`);
+  });
+});
+
+describe('releaseChunk', () => {
+  // ArrayBuffer.prototype.transfer came with Node 22; on Node 20 a chunk waits for the collector as before.
+  const itFrees = Number(process.versions.node.split('.')[0]) >= 22 ? it : it.skip;
+
+  itFrees('frees a chunk that has its buffer to itself, after the cap kept what it keeps', () => {
+    const cap = new HeadTailCap(8);
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    cap.write(chunk);
+    releaseChunk(chunk);
+
+    expect(chunk.buffer.byteLength).toBe(0);
+    expect(cap.finish().output).toBe(`aaaa\n[... ${64 * 1024 - 8} bytes elided ...]\naaaa`);
+  });
+
+  itFrees('frees a read that fills most of a larger buffer', () => {
+    const chunk = Buffer.alloc(64 * 1024).subarray(0, 48 * 1024);
+    releaseChunk(chunk);
+
+    expect(chunk.buffer.byteLength).toBe(0);
+  });
+
+  it('leaves pooled buffers and their neighbours alone', () => {
+    const pooled = Buffer.from('first');
+    const neighbour = Buffer.from('second');
+    releaseChunk(pooled);
+
+    expect(pooled.toString()).toBe('first');
+    expect(neighbour.toString()).toBe('second');
+  });
+
+  it('leaves a slice of a larger buffer alone', () => {
+    const whole = Buffer.alloc(64 * 1024, 'b');
+    releaseChunk(whole.subarray(1024));
+    releaseChunk(whole.subarray(0, 1024));
+
+    expect(whole.buffer.byteLength).toBe(64 * 1024);
+    expect(whole.toString('latin1', 0, 3)).toBe('bbb');
   });
 });

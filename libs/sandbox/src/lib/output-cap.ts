@@ -76,6 +76,25 @@ export class HeadTailCap {
   }
 }
 
+// ArrayBuffer.prototype.transfer is ES2024 (Node 22 and later); the project's lib stops at ES2023.
+interface ReleasableBuffer {
+  readonly byteLength: number;
+  transfer?: (newByteLength: number) => ArrayBuffer;
+}
+
+/**
+ * Frees the memory of a chunk read from a socket or a pipe now, once nothing holds a view of it, rather
+ * than when the collector gets to it. Each read comes in a buffer of its own that is dead once read; on
+ * Node 24 the collector let about 70 MiB of them pile up while a gigabyte streamed through (Node 20: 15 to
+ * 30 MiB). Only a chunk that starts its buffer and fills most of it is freed: a pooled Buffer (less
+ * than half its pool) or a slice of a larger one is left alone. A no-op where `transfer` is missing.
+ */
+export function releaseChunk(chunk: Buffer): void {
+  const buffer: ReleasableBuffer = chunk.buffer;
+  if (chunk.byteOffset !== 0 || chunk.length * 2 <= buffer.byteLength) return;
+  buffer.transfer?.(0); // detaches the buffer, which frees its memory
+}
+
 function decode(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
