@@ -20,7 +20,7 @@ export { containerName } from './lib/sandbox-name';
 // A command's run, on every backend.
 export { CommandGuard, type GuardVerdict } from './lib/command-guard';
 export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix } from './lib/exec-command';
-export { HeadTailCap } from './lib/output-cap';
+export { HeadTailCap, releaseChunk } from './lib/output-cap';
 export { withDeadline } from './lib/deadline';
 export { closedBeforeEnd, watchStreamFailure } from './lib/stream-failure';
 // The local backend.

@@ -1,8 +1,7 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
-import { type CommandRun } from '@arvo-rca/sandbox';
+import { type CommandRun, releaseChunk } from '@arvo-rca/sandbox';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
-import { releaseChunk } from './output-cap';
 
 export interface ContainerExecRequest {
   cmd: string[];

@@ -1,9 +1,8 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { type CommandRun, EXEC_MARKER } from '@arvo-rca/sandbox';
+import { type CommandRun, EXEC_MARKER, releaseChunk } from '@arvo-rca/sandbox';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
-import { releaseChunk } from './output-cap';
 
 // Reads one request at a time: a header line `<end mark> <kill marker> <argv prefix...>`, then the command
 // text line by line up to a line holding only the end mark. It runs the prefix with the command as its last
