@@ -3,3 +3,4 @@ export { ProcessTable, type ProcessIdentity } from './lib/process-table';
 export { ERROR_REPORT_PATTERN, errorReportName, LOC_JSON_PATH, SHARED_DIR, SOURCE_TREE, WORKSPACE } from './lib/workspace-layout';
 export { renderTemplate, TemplateError, type TemplateVars } from './lib/text-template';
 export { retryWithBackoff, type RetryHooks, type RetryPolicy } from './lib/retry-with-backoff';
+export { FileReadError, readRegularFile, type FileReadErrorCode, type RegularFileLimits } from './lib/regular-file';
