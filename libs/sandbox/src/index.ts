@@ -2,7 +2,7 @@
 // and what the green agent, the runner, the bench and the sample tooling use of the engine.
 export { SandboxModule, type SandboxModuleAsyncOptions } from './lib/sandbox.module';
 export { SANDBOX_FACTORY, SANDBOX_OWNER } from './lib/sandbox-tokens';
-export type { CommandOutput, ExecOptions, ExecOutcome, PendingWorkspace, Sandbox, SandboxFactory, SandboxKind, SandboxSpec } from './lib/sandbox';
+export type { CommandOutput, ExecOptions, ExecOutcome, PendingWorkspace, Sandbox, SandboxBackendName, SandboxFactory, SandboxKind, SandboxSpec } from './lib/sandbox';
 export { SandboxError, type SandboxErrorCode } from './lib/sandbox-error';
 export {
   DEFAULT_SANDBOX_OPTIONS,

@@ -8,7 +8,7 @@ import { createEngineGate, type EngineGate } from './engine-gate';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 import { LocalSandbox, NO_ISOLATION_WARNING, type LocalIsolation } from './local-sandbox';
-import type { Sandbox, SandboxFactory, SandboxSpec } from './sandbox';
+import type { Sandbox, SandboxBackendName, SandboxFactory, SandboxSpec } from './sandbox';
 import { chooseSandbox } from './sandbox-choice';
 import type { SandboxOptions } from './sandbox-options';
 
@@ -35,6 +35,7 @@ export async function createSandboxFactory(options: SandboxOptions, deps: Sandbo
 /** Containers for tasks, all labelled with this instance's owner id. */
 export class DockerSandboxFactory implements SandboxFactory {
   readonly kind = 'docker' as const;
+  readonly backend = 'docker' as const;
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
   private readonly engineGate: EngineGate;
@@ -71,13 +72,16 @@ export class DockerSandboxFactory implements SandboxFactory {
 /** Commands on this host, each in a bubblewrap sandbox of its own, or as plain processes when asked for by name. */
 export class LocalSandboxFactory implements SandboxFactory {
   readonly kind = 'local' as const;
+  readonly backend: SandboxBackendName;
   private readonly live = new Set<Sandbox>();
 
   constructor(
     readonly isolation: LocalIsolation,
     private readonly options: SandboxOptions,
     private readonly processes: ProcessTable,
-  ) {}
+  ) {
+    this.backend = isolation === 'bwrap' ? 'local' : 'local-unsafe';
+  }
 
   create(spec: SandboxSpec): Sandbox {
     const sandbox = new LocalSandbox(
