@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssessorReply, CommandResult, PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
@@ -145,6 +145,27 @@ describeWithBubblewrap('a hostile solver against the green agent on the local sa
       expect(existsSync(join(SAMPLES_DIR, '1', 'patch.diff'))).toBe(true);
       const { task } = await arena.attack(local.green);
       expect(resultOf(await task.run(SEARCH_ANSWER))).toEqual({ returncode: 0, output: 'searched\n' });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  itAsRoot(
+    "finds no patch.diff of a task source kept under /usr, which the sandbox shows of the host, nor reads it by a path the guard does not know",
+    async () => {
+      // Under a system tree the sandbox mirrors read-only: only covering the source keeps it out of sight.
+      const samples = mkdtempSync('/usr/local/share/arvo-rca-e2e-samples-');
+      try {
+        cpSync(join(SAMPLES_DIR, '1'), join(samples, '1'), { recursive: true });
+        const { green } = await arena.startGreen({ SANDBOX: 'local', SAMPLES_DIR: samples });
+        const { task } = await arena.attack(green);
+        expect(resultOf(await task.run(SEARCH_ANSWER))).toEqual({ returncode: 0, output: 'searched\n' });
+        const read = resultOf(await task.run(`cd /usr/local/share && cat arvo-rca-e2e-samples-*/1/patch.diff; ls arvo-rca-e2e-samples-*/ 2>&1; echo read`));
+        expect(read.output).not.toContain('+++');
+        expect(read.output).toMatch(/read\n$/);
+        expect(read.output).not.toMatch(/^1$/m);
+      } finally {
+        rmSync(samples, { recursive: true, force: true });
+      }
     },
     TEST_TIMEOUT_MS,
   );

@@ -4,3 +4,4 @@ export { ERROR_REPORT_PATTERN, errorReportName, LOC_JSON_PATH, SHARED_DIR, SOURC
 export { renderTemplate, TemplateError, type TemplateVars } from './lib/text-template';
 export { retryWithBackoff, type RetryHooks, type RetryPolicy } from './lib/retry-with-backoff';
 export { fillImageTemplate, isTaskSourceName, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, taskImage, type TaskSourceName } from './lib/task-sources';
+export { FileReadError, readRegularFile, type FileReadErrorCode, type RegularFileLimits } from './lib/regular-file';

@@ -45,6 +45,12 @@ export class GreenConfig extends AppConfig {
   @Min(0)
   ARCHIVE_MAX_FILE_BYTES: number = DEFAULT_ARCHIVE_LIMITS.maxFileBytes;
 
+  // Unpacked bytes per compressed byte that the archive reader allows; 0 turns the guard off. gzip packs
+  // zeros about 1030:1, so a real tree of mostly zeros may need more.
+  @IsNumber()
+  @Min(0)
+  ARCHIVE_MAX_COMPRESSION_RATIO: number = DEFAULT_ARCHIVE_LIMITS.maxCompressionRatio;
+
   @IsIn(SANDBOX_CHOICES)
   SANDBOX: SandboxChoice = 'auto';
 

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { WORKSPACE } from '@arvo-rca/common';
 import { CommandGuard, containerName, commandOutcome, type CommandRun, engineReason, envList, EXEC_MARKER, type ExecOptions, type ExecOutcome, HeadTailCap, NON_INTERACTIVE_ENV, type Sandbox, SandboxError, type SandboxOptions, type SandboxSpec, shellCommandPrefix } from '@arvo-rca/sandbox';
 import { ContainerBoot } from './container-boot';
+import { readContainerFile } from './container-file';
 import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { taskContainerSpec } from './container-spec';
@@ -168,28 +169,15 @@ export class DockerSandbox implements Sandbox {
     return outcome.kind === 'timeout' ? { ...outcome, note: `${outcome.note}; ${RESTART_NOTE}` } : outcome;
   }
 
+  /** Through the engine's archive API (see readContainerFile): what the solver left there is never opened in the container. */
   async readFile(path: string): Promise<Buffer> {
     const container = this.running();
     const target = this.guard.toSandboxPath(path);
-    const limit = this.options.readFileMaxBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // One byte past the limit tells a file that is too large (or endless, as /dev/zero) without reading it.
-    // The error message, if any, comes in the same stream: a failed read's output is its reason.
-    const onOutput = (payload: Buffer): void => {
-      size += payload.length;
-      if (size <= limit) chunks.push(Buffer.from(payload));
-    };
-    const run = await this.runAside(container, ['head', '-c', String(limit + 1), '--'], target, onOutput, READ_DEADLINE_MS).catch((error: unknown) => {
-      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${engineReason(error)}`, { cause: error });
+    const read = readContainerFile(container, target, this.options.readFileMaxBytes, READ_DEADLINE_MS);
+    return whileEngineAnswers(this.context.docker, `reading ${target} in ${this.name}`, read).catch((error: unknown) => {
+      if (error instanceof SandboxError) throw new SandboxError(error.code, `${error.message} (in ${this.name})`, { cause: error });
+      throw error;
     });
-    if (size > limit) throw new SandboxError('FILE_TOO_LARGE', `${target} in ${this.name} is larger than ${limit} bytes`);
-    if (run.exitCode !== 0) {
-      const said = Buffer.concat(chunks).toString('utf8').trim().slice(-4096);
-      const reason = said || (run.hostDeadlineHit ? 'the engine did not answer' : `head exited with ${run.exitCode ?? 'no status'}`);
-      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${target} in ${this.name}: ${reason}`);
-    }
-    return Buffer.concat(chunks);
   }
 
   /** Removes the container; a start still under way is stopped first, at its next step, and removes what it made. */

@@ -31,6 +31,7 @@ export async function createSandboxFactory(options: SandboxOptions, deps: Sandbo
 /** Containers for tasks, all labelled with this instance's owner id. */
 export class DockerSandboxFactory implements SandboxFactory {
   readonly kind = 'docker' as const;
+  readonly backend = 'docker' as const;
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
   private readonly engineGate: EngineGate;

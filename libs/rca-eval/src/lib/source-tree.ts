@@ -1,6 +1,10 @@
 // The vulnerable source tree of a task (`src-vul/`), as the judge reads it: the I/O side of ground truth.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { readRegularFile } from '@arvo-rca/common';
 import { relative, resolve, sep } from 'node:path';
+
+// Far above any real source file (sqlite3.c, among the largest, is 9 MB): a bound, not a filter.
+const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 
 export interface LocatedFile {
   /** Where the file is on disk. */
@@ -37,8 +41,11 @@ export class SourceTree {
     return null;
   }
 
+  /** The file's text; a FileReadError when it is no longer a regular file inside the tree, or is past MAX_SOURCE_BYTES. */
   async read(file: LocatedFile): Promise<string> {
-    return readFile(file.absolute, 'utf8');
+    this.realRoot ??= realpath(this.root).catch(() => null);
+    const root = (await this.realRoot) ?? this.root;
+    return (await readRegularFile(file.absolute, { maxBytes: MAX_SOURCE_BYTES, within: root })).toString('utf8');
   }
 
   /** The folders directly under the root, in name order: the candidates for the project folder. */

@@ -57,6 +57,18 @@ export interface AssessmentFile {
 
 export type ScoringSettings = Record<string, string | number>;
 
+/**
+ * The sandbox a run's tasks ran in, as `settings.SANDBOX` records it: `docker`, `local` (bubblewrap) or
+ * `local-unsafe` (plain processes). Records made before it was recorded hold the choice instead, and
+ * `auto` there names no sandbox: such a record says `unknown`.
+ */
+export type RecordedSandbox = 'docker' | 'local' | 'local-unsafe' | 'unknown';
+
+export function recordedSandbox(settings: ScoringSettings): RecordedSandbox {
+  const sandbox = settings['SANDBOX'];
+  return sandbox === 'docker' || sandbox === 'local' || sandbox === 'local-unsafe' ? sandbox : 'unknown';
+}
+
 /** Files of a task inside the record, relative to the run directory; null when there is none. */
 export interface TaskFiles {
   trajectory: string | null;

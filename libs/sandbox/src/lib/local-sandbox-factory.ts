@@ -1,18 +1,21 @@
 import type { ProcessTable } from '@arvo-rca/common';
 import { LocalSandbox, type LocalIsolation } from './local-sandbox';
-import type { Sandbox, SandboxFactory, SandboxSpec } from './sandbox';
+import type { Sandbox, SandboxBackendName, SandboxFactory, SandboxSpec } from './sandbox';
 import type { SandboxOptions } from './sandbox-options';
 
 /** Commands on this host, each in a bubblewrap sandbox of its own, or as plain processes when asked for by name. */
 export class LocalSandboxFactory implements SandboxFactory {
   readonly kind = 'local' as const;
+  readonly backend: SandboxBackendName;
   private readonly live = new Set<Sandbox>();
 
   constructor(
     readonly isolation: LocalIsolation,
     private readonly options: SandboxOptions,
     private readonly processes: ProcessTable,
-  ) {}
+  ) {
+    this.backend = isolation === 'bwrap' ? 'local' : 'local-unsafe';
+  }
 
   create(spec: SandboxSpec): Sandbox {
     const sandbox = new LocalSandbox(

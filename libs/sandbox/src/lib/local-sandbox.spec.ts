@@ -107,6 +107,21 @@ function describeLocal(isolation: LocalIsolation, body: (fixture: LocalFixture) 
       await expect(sandbox.readFile('/etc/hostname')).rejects.toMatchObject({ code: 'FILE_NOT_READABLE' });
     });
 
+    it('refuses a loc.json the solver made a FIFO, a 1.5 GiB sparse file or a link, at once and reading none of it', async () => {
+      await sandbox.exec('cd /workspace/shared && mkfifo fifo.json && truncate -s 1536M sparse.json && ln -s /etc/shadow shadow.json && ln -s fifo.json fifo-link.json');
+      const refusal = (path: string): Promise<unknown> => sandbox.readFile(`/workspace/shared/${path}`).catch((error: unknown) => error);
+      const started = performance.now();
+      const refused = await Promise.all(['fifo.json', 'fifo.json', 'fifo.json', 'fifo.json', 'fifo.json', 'sparse.json', 'shadow.json', 'fifo-link.json'].map(refusal));
+      expect(refused.map((error) => (error as { code: string }).code)).toEqual([
+        ...Array(5).fill('FILE_NOT_REGULAR'),
+        'FILE_TOO_LARGE',
+        'FILE_NOT_READABLE',
+        'FILE_NOT_REGULAR',
+      ]);
+      expect(performance.now() - started).toBeLessThan(2000);
+      await rm(join(workspace, 'shared', 'sparse.json'));
+    });
+
     it("refuses commands that name the assessor's private files", async () => {
       expect(await sandbox.exec(`cat ${cache}/patch.diff`)).toMatchObject({ kind: 'rejected' });
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import { WORKSPACE, type ProcessTable } from '@arvo-rca/common';
+import { FileReadError, readRegularFile, WORKSPACE, type ProcessTable } from '@arvo-rca/common';
 import { SANDBOX_PATH } from './bubblewrap';
 import { CommandGuard } from './command-guard';
 import { containerName } from './sandbox-name';
@@ -91,7 +91,8 @@ export class LocalSandbox implements Sandbox {
     if (inside.startsWith('..') || isAbsolute(inside)) {
       throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: the local sandbox reads only under ${WORKSPACE}`);
     }
-    // Resolved on the host, then checked: a symbolic link out of the workspace is not followed out.
+    // The solver writes this folder: links are resolved here and the result must stay in it, and what is
+    // there is read only when it is a regular file (a FIFO would hold a file-I/O thread for good).
     const root = await realpath(this.spec.workspaceDir);
     const target = await realpath(join(root, inside)).catch((error: NodeJS.ErrnoException) => {
       throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: ${error.code ?? error.message}`);
@@ -99,11 +100,10 @@ export class LocalSandbox implements Sandbox {
     if (relative(root, target).startsWith('..')) {
       throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: it leads out of the workspace`);
     }
-    const info = await stat(target);
-    if (info.size > this.context.options.readFileMaxBytes) {
-      throw new SandboxError('FILE_TOO_LARGE', `${path} in ${this.name} is larger than ${this.context.options.readFileMaxBytes} bytes`);
-    }
-    return readFile(target);
+    return readRegularFile(target, { maxBytes: this.context.options.readFileMaxBytes, within: root }).catch((error: unknown) => {
+      if (!(error instanceof FileReadError)) throw error;
+      throw new SandboxError(error.code, `${error.message} (in ${this.name})`, { cause: error });
+    });
   }
 
   async stop(): Promise<void> {

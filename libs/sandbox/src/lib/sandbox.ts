@@ -3,6 +3,9 @@ import type { Readable } from 'node:stream';
 
 export type SandboxKind = 'docker' | 'local';
 
+/** The sandbox that runs the tasks, by the SANDBOX value that names it exactly: `local` is bubblewrap, `local-unsafe` plain processes. */
+export type SandboxBackendName = 'docker' | 'local' | 'local-unsafe';
+
 /** What one task needs from its sandbox. */
 export interface SandboxSpec {
   /** `<source>:<id>`, e.g. `arvo:14368`; the id part names the container. */
@@ -76,6 +79,8 @@ export interface Sandbox {
 /** Makes the sandboxes of one backend and tracks them, so that shutdown can remove them all. */
 export interface SandboxFactory {
   readonly kind: SandboxKind;
+  /** What SANDBOX came to on this host (`auto` comes to one of these), for the run record. */
+  readonly backend: SandboxBackendName;
   create(spec: SandboxSpec): Sandbox;
   /** Stops every sandbox this factory made that is still running. */
   stopAll(): Promise<void>;

@@ -74,7 +74,7 @@ export class AssessmentService {
   ) {
     this.attempts = config.TASK_ATTEMPTS;
     this.masking = config.MASK_TASK_IDS;
-    this.settings = scoringSettings(config);
+    this.settings = scoringSettings(config, tasks.sandbox);
   }
 
   /**

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { PRODUCT_VERSION, type PeerCard } from '@arvo-rca/a2a-protocol';
-import type { ScoringSettings, SolverIdentity } from '@arvo-rca/run-record';
+import { recordedSandbox, type ScoringSettings, type SolverIdentity } from '@arvo-rca/run-record';
+import type { SandboxBackendName } from '@arvo-rca/sandbox';
 import type { GreenConfig } from '../green-config';
 
 // What can change a task's score: the judge, the sandbox and its limits. URLs, ports, concurrency and
 // attempts do not, and are left out: a run moved to another port is the same run.
-const SCORING_KEYS = ['SANDBOX', 'TASK_TIMEOUT_S', 'COMMAND_TIMEOUT_S', 'MAX_OUTPUT_BYTES', 'CONTAINER_MEMORY', 'CONTAINER_PIDS', 'CONTAINER_CPUS', 'CONTAINER_DISK'] as const;
+const SCORING_KEYS = ['TASK_TIMEOUT_S', 'COMMAND_TIMEOUT_S', 'MAX_OUTPUT_BYTES', 'CONTAINER_MEMORY', 'CONTAINER_PIDS', 'CONTAINER_CPUS', 'CONTAINER_DISK'] as const;
 
-export function scoringSettings(environment: Pick<GreenConfig, (typeof SCORING_KEYS)[number]>): ScoringSettings {
-  const settings: ScoringSettings = { judge: PRODUCT_VERSION };
+/** `SANDBOX` is the sandbox that runs the tasks, not the choice: `auto` would hide a run in bubblewrap as a Docker one. */
+export function scoringSettings(environment: Pick<GreenConfig, (typeof SCORING_KEYS)[number]>, sandbox: SandboxBackendName): ScoringSettings {
+  const settings: ScoringSettings = { judge: PRODUCT_VERSION, SANDBOX: sandbox };
   for (const key of SCORING_KEYS) settings[key] = environment[key];
   return settings;
 }
@@ -21,7 +23,9 @@ export function settingsHash(settings: ScoringSettings): string {
 
 /** Each way the settings differ from the recorded ones, in words (`TASK_TIMEOUT_S: 600 recorded, 900 now`). */
 export function settingsDifferences(recorded: ScoringSettings, now: ScoringSettings): string[] {
-  const keys = [...new Set([...Object.keys(recorded), ...Object.keys(now)])].sort();
+  // A record from before the sandbox was recorded says only `auto`: which one ran is not known, and not held against it.
+  const unknownSandbox = recordedSandbox(recorded) === 'unknown';
+  const keys = [...new Set([...Object.keys(recorded), ...Object.keys(now)])].sort().filter((key) => !(key === 'SANDBOX' && unknownSandbox));
   return keys.filter((key) => recorded[key] !== now[key]).map((key) => `${key}: ${describe(recorded[key])} recorded, ${describe(now[key])} now`);
 }
 

@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Parser, ReadEntry } from 'tar';
-import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
+import { DEFAULT_ARCHIVE_LIMITS, parserRatioLimit, type ArchiveLimits } from './archive-limits';
 import { aborted, readArchive } from './archive-reader';
 import { ArchiveWriter, type WritingPass } from './archive-writer';
 import { EntryCheck } from './entry-check';
@@ -71,6 +71,7 @@ export class ArchiveExtractor {
     const check = new EntryCheck(scope, limits);
     const parser: Parser = new Parser({
       strict: true,
+      maxDecompressionRatio: parserRatioLimit(limits),
       filter: (_path, entry) => {
         if (!(entry instanceof ReadEntry)) return false;
         try {

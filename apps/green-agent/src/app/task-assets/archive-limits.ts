@@ -8,12 +8,39 @@ export interface ArchiveLimits {
   maxEntries: number;
   /** Bytes of one entry (`ARCHIVE_MAX_FILE_BYTES`). */
   maxFileBytes: number;
+  /**
+   * Bytes unpacked per compressed byte read so far (`ARCHIVE_MAX_COMPRESSION_RATIO`), node-tar's guard
+   * against a small archive that unpacks without end. gzip packs all-zero data about 1030:1, so a real
+   * tree of mostly zeros can pass the default.
+   */
+  maxCompressionRatio: number;
 }
 
 const GiB = 1024 ** 3;
 
 // Real ARVO trees unpack to a few GiB and up to some hundred thousand files.
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxBytes: 8 * GiB, maxEntries: 500_000, maxFileBytes: 2 * GiB };
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxBytes: 8 * GiB, maxEntries: 500_000, maxFileBytes: 2 * GiB, maxCompressionRatio: 1000 };
+
+/** The compression-ratio guard as node-tar's parser takes it: 0 turns it off. */
+export function parserRatioLimit(limits: ArchiveLimits): number {
+  return limits.maxCompressionRatio > 0 ? limits.maxCompressionRatio : Infinity;
+}
+
+// node-tar's own words when its guard stops a parse.
+const RATIO_EXCEEDED = /max decompression ratio exceeded: ([\d.]+) > ([\d.]+)/;
+
+/** ARCHIVE_TOO_LARGE naming the compression-ratio guard, when `message` is its; undefined otherwise. */
+export function compressionRatioRefusal(message: string, cause: unknown): TaskAssetsError | undefined {
+  const seen = RATIO_EXCEEDED.exec(message);
+  if (!seen) return undefined;
+  const [, ratio, limit] = seen;
+  return new TaskAssetsError(
+    'ARCHIVE_TOO_LARGE',
+    `archive refused by the compression-ratio guard: it unpacked to ${ratio} times the bytes read of it, past the limit of ${limit} ` +
+      '(ARCHIVE_MAX_COMPRESSION_RATIO; raise it, or set 0 to turn the guard off, for a real tree of highly compressible files)',
+    { cause },
+  );
+}
 
 /**
  * Counts what one pass over an archive would write, and throws ARCHIVE_TOO_LARGE, naming the limit and

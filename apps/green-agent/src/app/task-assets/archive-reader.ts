@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import type { Parser } from 'tar';
+import { compressionRatioRefusal } from './archive-limits';
 import { TaskAssetsError } from './task-assets.errors';
 
-// Small reads bound what one step unpacks at once (node-tar stops past a compression ratio of 1000).
+// Small reads bound what one step unpacks at once (node-tar stops past ARCHIVE_MAX_COMPRESSION_RATIO).
 const READ_CHUNK_BYTES = 16 * 1024;
 
 /**
@@ -52,5 +53,7 @@ export function aborted(): TaskAssetsError {
 function asBroken(error: unknown): TaskAssetsError {
   if (error instanceof TaskAssetsError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  const refused = compressionRatioRefusal(message, error);
+  if (refused) return refused;
   return new TaskAssetsError('BROKEN_ARCHIVE', `archive is corrupt or truncated: ${message}`, { cause: error });
 }

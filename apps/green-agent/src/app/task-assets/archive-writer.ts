@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { Header, Pax, Parser, ReadEntry, type HeaderData } from 'tar';
-import type { ArchiveLimits } from './archive-limits';
+import { parserRatioLimit, type ArchiveLimits } from './archive-limits';
 import { readArchive } from './archive-reader';
 import { EntryCheck, type CheckedEntry } from './entry-check';
 import { GnuTarProcess } from './gnu-tar-process';
@@ -38,6 +38,7 @@ export class ArchiveWriter {
     const tar = GnuTarProcess.extractInto(targetDir, copy && new TreeCopy(copy));
     const parser: Parser = new Parser({
       strict: true,
+      maxDecompressionRatio: parserRatioLimit(limits),
       filter: (_path, entry) => {
         if (!(entry instanceof ReadEntry)) return false;
         const checked = this.attempt(parser, () => check.admit(entry));

@@ -107,6 +107,29 @@ describe('ArchiveExtractor with hostile archives', () => {
     expect(await listTree(scene.workspace)).toEqual([]);
   });
 
+  it('refuses a tree that unpacks past the compression-ratio guard, naming the guard, the ratio seen and its variable', async () => {
+    // All zeros: gzip packs them about 1030:1, past the default of 1000, as a real all-zero image would.
+    const zeros: FixtureEntry[] = [{ type: 'File', path: 'src-vul/zeros.img', content: Buffer.alloc(64 * MiB) }];
+
+    await expect(extract(tarGz(zeros))).rejects.toThrow(
+      expect.objectContaining({
+        code: 'ARCHIVE_TOO_LARGE',
+        message: expect.stringMatching(/^archive refused by the compression-ratio guard: it unpacked to \d+\.\d+ times the bytes read of it, past the limit of 1000 \(ARCHIVE_MAX_COMPRESSION_RATIO; .*0 to turn the guard off/),
+      }),
+    );
+    expect(await listTree(scene.workspace)).toEqual([]);
+  });
+
+  it('extracts the same all-zero tree with the guard raised, or turned off with 0', async () => {
+    const zeros: FixtureEntry[] = [{ type: 'File', path: 'src-vul/zeros.img', content: Buffer.alloc(64 * MiB) }];
+
+    for (const maxCompressionRatio of [2000, 0]) {
+      await extract(tarGz(zeros), { maxCompressionRatio });
+      expect((await stat(join(scene.workspace, 'src-vul', 'zeros.img'))).size).toBe(64 * MiB);
+      await rm(join(scene.workspace, 'src-vul'), { recursive: true });
+    }
+  });
+
   it('refuses files that together pass ARCHIVE_MAX_BYTES, writing nothing', async () => {
     const chunk = Buffer.alloc(400 * 1024, 'x');
     const entries: FixtureEntry[] = ['a', 'b', 'c'].map((name) => ({ type: 'File', path: `src-vul/${name}.bin`, content: chunk }));

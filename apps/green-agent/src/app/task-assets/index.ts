@@ -9,4 +9,4 @@ export { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, taskSources, type TaskAsset
 export { TaskAssetsService, type PreparedTask, type PreparingTask, type TaskAssetsIo } from './task-assets.service';
 export { TaskFileSystem } from './task-file-system';
 export { TASK_ID_PATTERN, type TaskRef } from './task-ref';
-export type { TaskFileName, TaskSourceConfig } from './task-source';
+export { localSourceDirs, type TaskFileName, type TaskSourceConfig } from './task-source';

@@ -7,7 +7,7 @@ export type TaskAssetsErrorCode =
   | 'TASK_NOT_FOUND'
   | 'DOWNLOAD_FAILED'
   | 'BROKEN_ARCHIVE'
-  /** The archive passes ARCHIVE_MAX_BYTES, ARCHIVE_MAX_ENTRIES or ARCHIVE_MAX_FILE_BYTES; the message names which. */
+  /** The archive passes ARCHIVE_MAX_BYTES, ARCHIVE_MAX_ENTRIES, ARCHIVE_MAX_FILE_BYTES or ARCHIVE_MAX_COMPRESSION_RATIO; the message names which. */
   | 'ARCHIVE_TOO_LARGE'
   /** Extraction stopped because the green agent is shutting down. */
   | 'EXTRACTION_ABORTED'

@@ -64,7 +64,7 @@ describe('TaskAssetsModule', () => {
       { name: 'sample', base: './samples', imageTemplate: 'arvo-rca-sample:{id}-vul' },
     ]);
     expect(options.tmpDir).toBe('/tmp/rcabench');
-    expect(options.archiveLimits).toEqual({ maxBytes: 8 * 1024 ** 3, maxEntries: 500_000, maxFileBytes: 2 * 1024 ** 3 });
+    expect(options.archiveLimits).toEqual({ maxBytes: 8 * 1024 ** 3, maxEntries: 500_000, maxFileBytes: 2 * 1024 ** 3, maxCompressionRatio: 1000 });
     // Relative folders are taken from the working directory, as the agents are started from the repository root.
     expect(options.cacheDir).toBe(resolve(process.cwd(), '.cache/arvo-rca'));
   });

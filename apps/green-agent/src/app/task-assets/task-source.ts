@@ -103,6 +103,17 @@ export class TaskSourceRegistry {
   }
 }
 
+/**
+ * The folders on this host that task sources read in place (a directory or a `file://` base): they hold
+ * every task's `patch.diff`, so a sandbox must not show them. Remote sources have none.
+ */
+export function localSourceDirs(configs: readonly TaskSourceConfig[]): string[] {
+  return configs.flatMap((config) => {
+    const origin = parseOrigin(config);
+    return origin.kind === 'local' ? [origin.dir] : [];
+  });
+}
+
 function parseOrigin(config: TaskSourceConfig): Origin {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(config.base)) return { kind: 'local', dir: resolve(config.base) };
   const url = new URL(config.base);

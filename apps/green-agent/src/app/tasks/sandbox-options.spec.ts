@@ -7,11 +7,13 @@ import { sandboxOptionsOf } from './sandbox-options';
 const configOf = validateEnvironment(GreenConfig);
 
 describe("the sandboxes' options", () => {
-  it("are read from the green agent's configuration, CACHE_DIR being private", () => {
+  it("are read from the green agent's configuration, CACHE_DIR and the task sources read in place being private", () => {
     const config = configOf({
       SANDBOX: 'docker',
       TMP_DIR: '/tmp/rcabench',
       CACHE_DIR: '/var/cache/arvo-rca',
+      ARVO_DATA_URL: 'file:///usr/share/arvo/data',
+      SAMPLES_DIR: '/usr/local/share/arvo-samples',
       COMMAND_TIMEOUT_S: '30',
       TASK_TIMEOUT_S: '900',
       MAX_OUTPUT_BYTES: '4096',
@@ -26,7 +28,7 @@ describe("the sandboxes' options", () => {
       ...DEFAULT_SANDBOX_OPTIONS,
       sandbox: 'docker',
       tmpDir: '/tmp/rcabench',
-      privatePaths: ['/var/cache/arvo-rca'],
+      privatePaths: ['/var/cache/arvo-rca', '/usr/share/arvo/data', '/usr/local/share/arvo-samples'],
       commandTimeoutS: 30,
       taskTimeoutS: 900,
       maxOutputBytes: 4096,
@@ -40,10 +42,11 @@ describe("the sandboxes' options", () => {
     });
   });
 
-  it("are the sandboxes' own defaults for variables that are not set, the cache kept private", () => {
+  it("are the sandboxes' own defaults for variables that are not set, the cache and the samples kept private", () => {
     expect(resolveSandboxOptions(sandboxOptionsOf(configOf({})))).toEqual({
       ...DEFAULT_SANDBOX_OPTIONS,
-      privatePaths: [resolve('.cache/arvo-rca')],
+      // ARVO_DATA_URL is remote by default: nothing of it is on this host.
+      privatePaths: [resolve('.cache/arvo-rca'), resolve('samples')],
     });
   });
 });

@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Prediction } from '@arvo-rca/loc-json';
@@ -46,5 +48,25 @@ describe('source excerpts for the record', () => {
 
     expect(excerpts.map((excerpt) => excerpt.path)).toEqual(['src/a.c']);
     expect(JSON.stringify(excerpts)).not.toContain('not for the record');
+  });
+
+  it('shows nothing of FIFOs, a 1.5 GiB sparse file or a link to /etc/shadow the solver named, reads none of them, and holds no file-I/O thread', async () => {
+    const shared = join(srcVul, 'proj', 'src');
+    // More FIFOs than libuv has file-I/O threads (4): one held each would starve every later read.
+    const fifos = Array.from({ length: 6 }, (_, index) => `src/pipe${index}.c`);
+    for (const fifo of fifos) execFileSync('mkfifo', [join(srcVul, 'proj', fifo)]);
+    writeFileSync(join(shared, 'huge.c'), '');
+    truncateSync(join(shared, 'huge.c'), 1.5 * 1024 ** 3);
+    symlinkSync('/etc/shadow', join(shared, 'shadow.c'));
+    const named = [...fifos, 'src/huge.c', 'src/shadow.c'].map((file) => ({ file, line_start: 1, line_end: 2 }));
+    const rssBefore = process.memoryUsage().rss;
+
+    const excerpts = await sourceExcerpts(srcVul, truth, answer(...named));
+
+    expect(excerpts.map((excerpt) => excerpt.path)).toEqual(['src/a.c']);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
+    const started = performance.now();
+    await readFile(join(shared, 'a.c'));
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

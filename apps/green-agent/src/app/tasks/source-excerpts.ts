@@ -1,6 +1,6 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
+import { readRegularFile, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import type { Prediction } from '@arvo-rca/loc-json';
 import { filesMatch, normalizeFilePath, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { RankedSpan, SourceExcerpt, Span } from '@arvo-rca/run-record';
@@ -55,8 +55,9 @@ async function readTreeFile(srcVul: string, project: string | null, path: string
   for (const candidate of candidates) {
     const real = await realpath(candidate).catch(() => undefined);
     if (!real?.startsWith(root + sep)) continue;
-    const text = await readFile(real).catch(() => undefined);
-    if (text && text.length <= MAX_FILE_BYTES) return text.toString('utf8').split('\n');
+    // With a local sandbox the solver writes this tree: a FIFO or a huge sparse file it names is skipped unread.
+    const text = await readRegularFile(real, { maxBytes: MAX_FILE_BYTES, within: root }).catch(() => undefined);
+    if (text) return text.toString('utf8').split('\n');
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
-import { SANDBOX_FACTORY, SandboxError, type SandboxFactory } from '@arvo-rca/sandbox';
+import { SANDBOX_FACTORY, SandboxError, type SandboxBackendName, type SandboxFactory } from '@arvo-rca/sandbox';
 import { LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { readSubmission } from '@arvo-rca/loc-json';
 import { diskLimitTask, failedTask, GroundTruthExtractor, interruptedTask, scoreReading, withSolverExit, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
@@ -234,6 +234,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
     context.logScope.run(() => this.logger.log('the solver finished the task'));
     context.finish('finished');
     return formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() });
+  }
+
+  /** The sandbox every task of this agent runs in. */
+  get sandbox(): SandboxBackendName {
+    return this.sandboxes.backend;
   }
 
   isRunning(contextId: string): boolean {
