@@ -85,7 +85,7 @@ async function writeRecord(runDir: string): Promise<{ folder: string; keys: stri
 }
 
 function finished(key: string, metrics: FinishedTask['metrics'], runDir: string): FinishedTask {
-  const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: join(runDir, 'trajectories', `${taskFolderName(key)}.traj.json`), log: join(runDir, `${taskFolderName(key)}.log`) };
+  const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(key)}.traj.json`) }, log: join(runDir, `${taskFolderName(key)}.log`) };
   return { task: key, task_id: key, masked_id: null, context_id: `bench-${key}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
 }
 

@@ -139,7 +139,7 @@ function metricsOf(index: number): TaskMetrics {
 }
 
 function finished(key: string, metrics: TaskMetrics, trajectory: string): FinishedTask {
-  const evidence = { crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow', fix: null, submission: null, sources: null, trajectory, log: null };
+  const evidence = { crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow', fix: null, submission: null, sources: null, trajectory: { path: trajectory }, log: null };
   return { task: key, task_id: key, masked_id: null, context_id: `bench-${taskFolderName(key)}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, parseSolverExit, type A2aPeer, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { TRAJECTORY_FORMAT } from '@arvo-rca/common';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
@@ -74,12 +75,13 @@ describe('the purple agent answering an assessor that drives the conversation (r
     expect(parseSolverExit(last.data)).toEqual({
       exitStatus: 'Submitted',
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: expect.any(Number), llm_requests: 3, time_cost_sec: expect.any(Number) },
-      trajectory: expect.stringMatching(/\/trajectories\/[^/]+\.traj\.json$/),
+      trajectory: { path: expect.stringMatching(/\/trajectories\/[^/]+\.traj\.json$/), document: expect.objectContaining({ trajectory_format: TRAJECTORY_FORMAT }) },
     });
     expect(parseSolverExit(last.data)?.usage?.input_tokens).toBeGreaterThan(0);
-    // Where the solver says its trajectory is, it is: the run record points there.
-    const trajectory = JSON.parse(readFileSync(parseSolverExit(last.data)?.trajectory ?? '', 'utf8')) as { info: { exit_status: string } };
-    expect(trajectory.info.exit_status).toBe('Submitted');
+    // The trajectory travels with the exit, and is the one the solver wrote where it says.
+    const sent = parseSolverExit(last.data)?.trajectory;
+    expect(sent?.document?.info.exit_status).toBe('Submitted');
+    expect(JSON.parse(readFileSync(sent?.path ?? '', 'utf8'))).toEqual(sent?.document);
   });
 
   it('shows a refused command to the model as an observation, and goes on', async () => {

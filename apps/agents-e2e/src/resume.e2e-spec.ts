@@ -137,7 +137,7 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
         const scan = await scanRecord(killed.folder);
 
         for (const file of scan.done.values()) {
-          expect(file.files.trajectory).toMatch(/^trajectories\//);
+          expect(file.files.trajectory).toMatch(/^assessments\/[^/]+\/tasks\/[^/]+\/trajectory\.json$/);
           expect(existsSync(join(scan.runDir, file.files.trajectory ?? ''))).toBe(true);
           expect(existsSync(join(scan.runDir, file.files.log ?? ''))).toBe(true);
         }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -67,6 +67,8 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       await assess(green, baseline, 2);
       await assess(green, model, 1);
       runs = await readRuns(scratch.runDir);
+      // The trajectories travel with the record: the viewer needs none of the purple agents' own files.
+      rmSync(join(scratch.runDir, 'trajectories'), { recursive: true });
       viewer = await ViewerProcess.start([scratch.runDir]);
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -159,7 +161,8 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       expect(perfect.predicted).toEqual(range(3, 22).map((line) => [line, '#1']));
     });
 
-    it('steps through the trajectory: thought, command, output, tokens and cost, with next, previous and the arrow keys', async () => {
+    it("steps through the trajectory the record keeps, the purple agent's own files gone: thought, command, output, tokens and cost, with next, previous and the arrow keys", async () => {
+      expect(runs.model.done.get('sample:3')?.files.trajectory).toBe(`assessments/${runs.model.assessment.id}/tasks/sample_3/trajectory.json`);
       await page.goto(`${viewer.url}#/task/${runs.model.assessment.id}/${encodeURIComponent('sample:3')}`);
       const trajectory = page.locator('rca-trajectory');
       await trajectory.locator('.step').waitFor();
@@ -195,6 +198,8 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       expect(events.length).toBeGreaterThan(3);
       expect(events.every((line) => line.split(/ +/)[3] === context)).toBe(true);
       expect(events.join('\n')).toContain('preparing sample:3');
+      // The solver knew the task by its masked key; its lines are in the task's log all the same.
+      expect(events.join('\n')).toMatch(/ purple +[0-9a-f]{8} \[PurpleExecutor\] solving task:[0-9a-f]{8} with openai\/gpt-4\.1/);
       await expect(page.locator('details.log p.hint').textContent()).resolves.toMatch(new RegExp(`^\\d+ of \\d+ lines: those of context ${context}`));
       const [shown, total] = ((await page.locator('details.log p.hint').textContent()) ?? '').match(/\d+/g)?.map(Number) ?? [];
       expect(shown).toBeLessThan(total);

@@ -5,3 +5,14 @@ export { renderTemplate, TemplateError, type TemplateVars } from './lib/text-tem
 export { retryWithBackoff, type RetryHooks, type RetryPolicy } from './lib/retry-with-backoff';
 export { fillImageTemplate, isTaskSourceName, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, taskImage, type TaskSourceName } from './lib/task-sources';
 export { FileReadError, readRegularFile, type FileReadErrorCode, type RegularFileLimits } from './lib/regular-file';
+export {
+  bashActions,
+  MAX_TRAJECTORY_CHARS,
+  replyThought,
+  TRAJECTORY_FORMAT,
+  type SolverTrajectory,
+  type Trajectory,
+  type TrajectoryCommand,
+  type TrajectoryMessage,
+  type TrajectoryModelCall,
+} from './lib/trajectory-format';

@@ -1,27 +1,9 @@
+import { bashActions, replyThought, type TrajectoryCommand, type TrajectoryMessage, type TrajectoryModelCall } from '@arvo-rca/common';
 import type { TrajectoryStep, TrajectoryView } from './viewer-api';
 import { ViewerError } from './viewer-error';
 
-// mini-swe-agent's layout, as far as the viewer reads it; anything may be missing in a foreign file.
-interface Message {
-  role: string;
-  content: string;
-}
-
-interface ModelCall {
-  input: number;
-  output: number;
-  cache_read: number;
-  cache_write: number;
-  cost: number;
-}
-
-interface CommandEntry {
-  step: number;
-  returncode: number;
-  by: string;
-}
-
-const ACTION = /```bash\s*\n([\s\S]*?)\n```/g;
+// The solver's own layout (`Trajectory`), read leniently: anything may be missing in a foreign file.
+type Message = Pick<TrajectoryMessage, 'content'> & { role: string };
 
 /**
  * A trajectory as steps: each model reply is one, with its thought (the reply less its bash block), its
@@ -35,8 +17,8 @@ export function trajectorySteps(text: string): TrajectoryView {
     const message = record(value);
     return typeof message['role'] === 'string' && typeof message['content'] === 'string' ? [{ role: message['role'], content: message['content'] }] : [];
   });
-  const calls = list(info['model_calls']).map((call) => record(call) as Partial<ModelCall>);
-  const commands = list(info['commands']).map((entry) => record(entry) as Partial<CommandEntry>);
+  const calls = list(info['model_calls']).map((call) => record(call) as Partial<TrajectoryModelCall>);
+  const commands = list(info['commands']).map((entry) => record(entry) as Partial<TrajectoryCommand>);
   const firstReply = messages.findIndex((message) => message.role === 'assistant');
   const before = firstReply === -1 ? messages : messages.slice(0, firstReply);
   const steps = stepsOf(firstReply === -1 ? [] : messages.slice(firstReply), calls, commands);
@@ -54,19 +36,19 @@ export function trajectorySteps(text: string): TrajectoryView {
   };
 }
 
-function stepsOf(messages: Message[], calls: Partial<ModelCall>[], commands: Partial<CommandEntry>[]): TrajectoryStep[] {
+function stepsOf(messages: Message[], calls: Partial<TrajectoryModelCall>[], commands: Partial<TrajectoryCommand>[]): TrajectoryStep[] {
   const steps: TrajectoryStep[] = [];
   messages.forEach((message, position) => {
     if (message.role !== 'assistant') return;
     const index = steps.length + 1;
-    const actions = [...message.content.matchAll(ACTION)];
+    const actions = bashActions(message.content);
     const next = messages[position + 1];
     const call = calls[index - 1];
     const ran = commands.find((entry) => entry.step === index && entry.by !== 'agent');
     steps.push({
       index,
-      thought: message.content.replace(ACTION, '').trim(),
-      command: actions.length === 1 ? actions[0][1].trim() : null,
+      thought: replyThought(message.content),
+      command: actions.length === 1 ? actions[0] : null,
       output: next && next.role !== 'assistant' ? next.content : null,
       returncode: actions.length === 1 && typeof ran?.returncode === 'number' ? ran.returncode : null,
       tokens: call && [call.input, call.output, call.cache_read, call.cache_write].every((n) => typeof n === 'number') ? { input: call.input ?? 0, output: call.output ?? 0, cache_read: call.cache_read ?? 0, cache_write: call.cache_write ?? 0 } : null,

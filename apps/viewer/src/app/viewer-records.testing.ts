@@ -104,7 +104,7 @@ export async function finishedTask(runDir: string, spec: TaskSpec): Promise<Fini
       fix: '--- a/src/a.c\n+++ b/src/a.c\n@@ -10,3 +10,4 @@\n-  len = n;\n+  if (n > max) return -1;\n+  len = n;\n',
       submission: metrics.status === 'failed' ? null : GOOD_ANSWER,
       sources: SOURCES,
-      trajectory,
+      trajectory: { path: trajectory },
       log,
     },
   };

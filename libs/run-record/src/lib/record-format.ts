@@ -71,6 +71,7 @@ export function recordedSandbox(settings: ScoringSettings): RecordedSandbox {
 
 /** Files of a task inside the record, relative to the run directory; null when there is none. */
 export interface TaskFiles {
+  /** `trajectory.json` in the task's folder; in records made before, or from a solver that sent none, where the solver wrote it. */
   trajectory: string | null;
   log: string | null;
   crash_report: string | null;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
+import type { SolverTrajectory } from '@arvo-rca/common';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { writeFileAtomic, writeJsonAtomic } from './atomic-file';
 import { ASSESSMENT_FORMAT, RECORDS_FOLDER, SOURCES_FORMAT, TASK_FORMAT, type AssessmentFile, type SourceExcerpt, type TaskFile, type TaskFiles } from './record-format';
@@ -20,7 +21,8 @@ export interface TaskEvidence {
   fix: string | null;
   submission: string | null;
   sources: SourceExcerpt[] | null;
-  trajectory: string | null;
+  /** The solver's trajectory: kept in the task's folder when the solver sent it, else pointed to. */
+  trajectory: SolverTrajectory | null;
   log: string | null;
 }
 
@@ -81,7 +83,11 @@ export class RecordWriter {
       fix: await inFolder('fix.diff', evidence.fix),
       submission: await inFolder('loc.json', evidence.submission),
       sources: await inFolder('sources.json', evidence.sources && `${JSON.stringify({ format: SOURCES_FORMAT, files: evidence.sources })}\n`),
-      trajectory: evidence.trajectory && this.fromRunDir(evidence.trajectory),
+      trajectory: evidence.trajectory?.document
+        ? await inFolder('trajectory.json', `${JSON.stringify(evidence.trajectory.document)}\n`)
+        : evidence.trajectory?.path === undefined
+          ? null
+          : this.fromRunDir(evidence.trajectory.path),
       log: evidence.log && this.fromRunDir(evidence.log),
     };
     const file: TaskFile = { format: TASK_FORMAT, ...rest, session: this.session, finished_at: now.toISOString(), files };

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
 import { aggregateResults, failedTask, interruptedTask, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
 import { RecordError } from './record-error';
 import { recordResult, scanRecord, tasksToRun } from './record-scan';
@@ -103,7 +104,7 @@ describe('the run record', () => {
 
   it('keeps the paths of files in the run directory relative to it, and others as they are', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
-    const evidence = { ...noEvidence, crashReport: 'ERROR: AddressSanitizer', trajectory: join(runDir, 'trajectories', 't.traj.json'), log: '/elsewhere/sample_1.log' };
+    const evidence = { ...noEvidence, crashReport: 'ERROR: AddressSanitizer', trajectory: { path: join(runDir, 'trajectories', 't.traj.json') }, log: '/elsewhere/sample_1.log' };
     await writer.writeTask({ ...finished('sample:1', submitted), evidence });
 
     const task = (await scanRecord(writer.folder)).done.get('sample:1');
@@ -117,6 +118,21 @@ describe('the run record', () => {
       log: '/elsewhere/sample_1.log',
     });
     expect(await readFile(join(runDir, task?.files.crash_report ?? ''), 'utf8')).toBe('ERROR: AddressSanitizer');
+  });
+
+  it("keeps the trajectory the solver sent in the task's folder, so that it reads with the solver's files out of reach", async () => {
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
+    const document: Trajectory = {
+      info: { exit_status: 'Submitted', submission: '', model_stats: { instance_cost: 0, api_calls: 1 }, config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: 'task:1', context_id: 'c' } }, tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 }, model_calls: [], commands: [] },
+      messages: [{ role: 'assistant', content: 'THOUGHT: done' }],
+      trajectory_format: TRAJECTORY_FORMAT,
+    };
+    await writer.writeTask({ ...finished('sample:1', submitted), evidence: { ...noEvidence, trajectory: { path: '/solver/host/t.traj.json', document } } });
+
+    const task = (await scanRecord(writer.folder)).done.get('sample:1');
+
+    expect(task?.files.trajectory).toBe(`assessments/${writer.id}/tasks/sample_1/trajectory.json`);
+    expect(JSON.parse(await readFile(join(runDir, task?.files.trajectory ?? ''), 'utf8'))).toEqual(document);
   });
 
   it('refuses a folder that is no record, and a damaged assessment.json, naming the problem', async () => {

@@ -13,10 +13,19 @@ export function runDirectoryName(at: Date): string {
 
 /** `arvo_14368.log` for task `arvo:14368`: one file per task id, shared by both agents. */
 export function taskLogFileName(taskId: string): string {
-  if (!TASK_ID.test(taskId)) {
+  return `${taskFileStem(taskId)}.log`;
+}
+
+/** `arvo_14368` for task `arvo:14368`: the task id as a file name, refused unless it is `<source>:<id>`. */
+export function taskFileStem(taskId: string): string {
+  if (!isTaskId(taskId)) {
     throw new TaskLoggingError('INVALID_TASK_ID', `task id ${JSON.stringify(taskId)} is not <source>:<id> with letters, digits, _ or -`);
   }
-  return `${taskId.replace(':', '_')}.log`;
+  return taskId.replace(':', '_');
+}
+
+export function isTaskId(text: string): boolean {
+  return TASK_ID.test(text);
 }
 
 /** The first 8 characters of a context id, made safe to print inside a log line. */

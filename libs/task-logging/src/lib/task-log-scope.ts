@@ -6,6 +6,8 @@ import { shortContextId } from './run-directory';
 export interface TaskRef {
   taskId: string;
   contextId: string;
+  /** Another id the task is known by (the masked key the solver was given): its lines join this task's file. */
+  alias?: string;
 }
 
 /**

@@ -8,6 +8,7 @@ import { AppendOnlyFile } from './append-only-file';
 import type { AgentName, TaskLogLevel } from './log-line';
 import { ConsoleTransport, TaskFileTransport, type ConsoleOutput } from './log-transports';
 import { RunDirectoryResolver } from './run-directory-resolver';
+import { TaskAliases } from './task-aliases';
 import { TaskAwareNestLogger } from './task-aware-nest-logger';
 import { TaskLogFiles } from './task-log-files';
 import { TaskLogScope, type TaskRef } from './task-log-scope';
@@ -38,6 +39,7 @@ export interface TaskLoggingOptions {
 export class WinstonLoggerFactory implements OnApplicationShutdown {
   private readonly scopes = new AsyncLocalStorage<TaskLogScope>();
   private readonly taskFiles: TaskLogFiles;
+  private readonly aliases: TaskAliases;
   private readonly winston: WinstonLogger;
   private readonly clock: () => Date;
 
@@ -48,6 +50,7 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
     options: TaskLoggingOptions,
   ) {
     this.taskFiles = new TaskLogFiles(runDirectory);
+    this.aliases = new TaskAliases(runDirectory);
     this.clock = options.clock ?? (() => new Date());
     const consoleOutput = options.console ?? defaultConsole();
     this.winston = createLogger({
@@ -77,12 +80,16 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
   }
 
   /**
-   * Starts a task for the logs: opens (or shares) `<source>_<id>.log`. Run the task's code through
-   * `scope.run`, as often as messages about it arrive, and call `scope.end()` when the task is over.
+   * Starts a task for the logs: opens (or shares) `<source>_<id>.log`, that of the task its id is an
+   * alias of if the run directory records one. Run the task's code through `scope.run`, as often as
+   * messages about it arrive, and call `scope.end()` when the task is over. A ref with an `alias`
+   * records it first, so that whoever opens the alias later writes into this task's file.
    */
   openTask(ref: TaskRef): TaskLogScope {
-    const file = this.taskFiles.acquire(ref.taskId);
-    return new TaskLogScope({ ...ref }, file, this.scopes, () => this.taskFiles.release(ref.taskId));
+    if (ref.alias !== undefined) this.aliases.record(ref.alias, ref.taskId);
+    const logId = this.aliases.resolve(ref.taskId);
+    const file = this.taskFiles.acquire(logId);
+    return new TaskLogScope({ ...ref }, file, this.scopes, () => this.taskFiles.release(logId));
   }
 
   /** A task whose whole life is one async function: opened, run, and ended however `fn` finishes. */

@@ -102,7 +102,8 @@ export class TaskContextService implements BeforeApplicationShutdown {
 
   private async runTracked(start: Omit<TaskStart, 'contextId' | 'scope'>): Promise<TaskOutcome> {
     const contextId = randomUUID();
-    const scope = this.logging.openTask({ taskId: start.ref.key, contextId });
+    // The masked key is recorded as the task's alias: the solver's lines about it join the task's log.
+    const scope = this.logging.openTask({ taskId: start.ref.key, contextId, alias: start.maskedKey });
     try {
       return await scope.run(() => this.lifecycle({ ...start, contextId, scope }));
     } finally {

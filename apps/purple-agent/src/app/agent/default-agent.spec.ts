@@ -8,7 +8,7 @@ import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
 import type { TaskEnvironment } from './task-environment';
-import type { Trajectory } from './trajectory';
+import type { Trajectory } from '@arvo-rca/common';
 
 const TASK = { taskId: 'sample:1', contextId: 'ctx-1', description: 'Find the root cause of the crash in /workspace/src-vul.' };
 const VALID_LOC_JSON = JSON.stringify({

@@ -1,5 +1,5 @@
-import type { TemplateVars } from '@arvo-rca/common';
-import { LOC_JSON_PATH } from '@arvo-rca/common';
+import type { TemplateVars, Trajectory } from '@arvo-rca/common';
+import { bashActions, LOC_JSON_PATH } from '@arvo-rca/common';
 import { MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/loc-json';
 import { errorMessage } from '../models/model-errors';
 import type { ChatMessage, ChatRole, ModelReply } from '../models/model';
@@ -21,9 +21,8 @@ import {
 import type { TemplateName } from './agent-templates';
 import type { CommandResult } from './task-environment';
 import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
-import { buildTrajectory, TrajectoryWriter, type Trajectory, type TrajectoryFile } from './trajectory';
+import { buildTrajectory, TrajectoryWriter, type TrajectoryFile } from './trajectory';
 
-const ACTION = /```bash\s*\n([\s\S]*?)\n```/g;
 const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
 const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: WANTED_LOCATIONS, maxSpanLines: MAX_SPAN_LINES };
 
@@ -144,7 +143,7 @@ export class DefaultAgent {
   }
 
   private parseAction(reply: ModelReply): string {
-    const actions = [...reply.content.matchAll(ACTION)].map((match) => match[1].trim());
+    const actions = bashActions(reply.content);
     if (actions.length !== 1) throw new FormatError(this.render('format-error', { count: actions.length, none: actions.length === 0 }));
     this.formatErrors = 0;
     return actions[0];

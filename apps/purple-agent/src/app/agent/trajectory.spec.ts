@@ -9,7 +9,8 @@ import { DEFAULT_AGENT_CONFIG } from './agent-config';
 import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
-import { buildTrajectory, trajectoryPath, TrajectoryWriter, type RunState, type Trajectory } from './trajectory';
+import type { Trajectory } from '@arvo-rca/common';
+import { buildTrajectory, trajectoryPath, TrajectoryWriter, type RunState } from './trajectory';
 
 const APP_TSCONFIG = resolve(__dirname, '../../../tsconfig.app.json');
 const bash = (command: string): string => `THOUGHT: go\n\n\`\`\`bash\n${command}\n\`\`\``;

@@ -1,30 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
 import type { ChatMessage } from '../models/model';
 import type { UsageSnapshot } from '../models/usage';
 import type { AgentConfig } from './agent-config';
 import type { ExitStatus } from './agent-errors';
 import type { AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
-
-export const TRAJECTORY_FORMAT = 'mini-swe-agent-1';
-
-/** mini-swe-agent's trajectory layout, so that its viewers read ours; our extras sit in `info`. */
-export interface Trajectory {
-  info: {
-    exit_status: ExitStatus | null;
-    submission: string;
-    model_stats: { instance_cost: number; api_calls: number };
-    config: { agent: AgentConfig; model: { model_name: string }; environment: { task_id: string; context_id: string } };
-    tokens: { input: number; output: number; cache_read: number; cache_write: number };
-    /** Tokens and USD of each model call, in order. */
-    model_calls: { input: number; output: number; cache_read: number; cache_write: number; cost: number; truncated: boolean }[];
-    /** Every command sent to the environment, in order (outputs are in the messages). */
-    commands: { step: number; command: string; returncode: number; timed_out: boolean; output_chars: number; by: 'model' | 'agent' }[];
-  };
-  messages: ChatMessage[];
-  trajectory_format: typeof TRAJECTORY_FORMAT;
-}
 
 /** `<run log dir>/trajectories/<source>_<id>-<context>.traj.json` */
 export function trajectoryPath(runLogDir: string, taskId: string, contextId: string): string {

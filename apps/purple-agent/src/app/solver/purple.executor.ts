@@ -96,7 +96,11 @@ export class PurpleExecutor implements AgentExecutor {
         this.logger.log(describeResult(outcome));
         return outcome;
       });
-      reporter.end(finalState(result), finalText(result), formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000, this.solver.trajectoryFile({ taskId, contextId }))));
+      reporter.end(
+        finalState(result),
+        finalText(result),
+        formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000, { path: this.solver.trajectoryFile({ taskId, contextId }), document: result.trajectory })),
+      );
     } catch (error) {
       const reason = `the run failed unexpectedly: ${(error as Error).message}`;
       this.logger.error(reason);

@@ -1,4 +1,5 @@
 import { formatSolverStep, type SolverExit, type SolverUsage } from '@arvo-rca/a2a-protocol';
+import type { SolverTrajectory } from '@arvo-rca/common';
 import type { AgentResult, StepProgress } from '../agent/agent-types';
 import type { UsageSnapshot } from '../models/usage';
 
@@ -17,7 +18,7 @@ export function describeResult(result: AgentResult): string {
 }
 
 // A submission's message is the loc.json text, which the assessor reads for itself.
-export function solverExitOf(result: AgentResult, seconds: number, trajectory: string): SolverExit {
+export function solverExitOf(result: AgentResult, seconds: number, trajectory: SolverTrajectory): SolverExit {
   const usage = solverUsageOf(result.usage, seconds);
   return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted', usage, trajectory } : { exitStatus: result.exitStatus, reason: result.message, usage, trajectory };
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Trajectory } from '@arvo-rca/common';
 import { agentConfigFrom, type AgentConfig } from '../agent/agent-config';
 import { AgentTemplates } from '../agent/agent-templates';
 import type { AgentResult, AgentTask, StepProgress } from '../agent/agent-types';
@@ -9,6 +10,11 @@ import { ModelFactory } from '../models/model-factory';
 import { UsageTotals } from '../models/usage';
 import { PurpleConfig } from '../purple-config';
 import { RUN_LOG_DIR } from './solver.tokens';
+
+/** A run's result with its whole trajectory, which travels with the solver's exit. */
+export interface SolvedTask extends AgentResult {
+  trajectory: Trajectory;
+}
 
 /** Runs one DefaultAgent on a task, in whatever environment the task's commands go to. */
 @Injectable()
@@ -35,7 +41,7 @@ export class TaskSolver {
     return trajectoryPath(this.runLogDir, task.taskId, task.contextId);
   }
 
-  solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void): Promise<AgentResult> {
+  async solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void): Promise<SolvedTask> {
     const agent = new DefaultAgent({
       model: this.models.create(),
       environment,
@@ -47,6 +53,7 @@ export class TaskSolver {
       logger: new Logger(`agent ${task.taskId} ${task.contextId.slice(0, 8)}`),
       onStep,
     });
-    return agent.run(task);
+    const result = await agent.run(task);
+    return { ...result, trajectory: agent.trajectory() };
   }
 }

@@ -1,3 +1,4 @@
+import { MAX_TRAJECTORY_CHARS, TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
 import { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, type SolverUsage } from './solver-exit';
 
 const USAGE: SolverUsage = { input_tokens: 1200, output_tokens: 300, cache_read_tokens: 800, cache_creation_tokens: 100, est_usd_cost: 0.0123, llm_requests: 4, time_cost_sec: 12.5 };
@@ -45,4 +46,35 @@ describe('solver exits', () => {
     const { time_cost_sec: _dropped, ...partial } = USAGE;
     expect(parseSolverExit([{ exit_status: 'Submitted', usage: partial }])).toEqual({ exitStatus: 'Submitted' });
   });
+
+  it('carry the trajectory, where the solver wrote it and the document itself, and read both back', () => {
+    const exit = { exitStatus: 'Submitted', trajectory: { path: '/runs/log_x/trajectories/task_1-c.traj.json', document: trajectory('a reply') } };
+    const sent = formatSolverExit(exit);
+
+    expect(sent).toMatchObject({ trajectory: exit.trajectory.path, trajectory_document: { trajectory_format: TRAJECTORY_FORMAT } });
+    expect(parseSolverExit([JSON.parse(JSON.stringify(sent))])).toEqual(exit);
+    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory: '/only/a/path.traj.json' }])).toEqual({ exitStatus: 'Submitted', trajectory: { path: '/only/a/path.traj.json' } });
+  });
+
+  it('leave out a trajectory that is not one, or is larger than a run record keeps', () => {
+    const huge = trajectory('x'.repeat(MAX_TRAJECTORY_CHARS));
+
+    expect(formatSolverExit({ exitStatus: 'Submitted', trajectory: { document: huge } })).toEqual({ exit_status: 'Submitted' });
+    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: huge }])).toEqual({ exitStatus: 'Submitted' });
+    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: { trajectory_format: 'other', info: {}, messages: [] } }])).toEqual({ exitStatus: 'Submitted' });
+    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: [TRAJECTORY_FORMAT] }])).toEqual({ exitStatus: 'Submitted' });
+  });
 });
+
+function trajectory(reply: string): Trajectory {
+  const info: Trajectory['info'] = {
+    exit_status: 'Submitted',
+    submission: '',
+    model_stats: { instance_cost: 0, api_calls: 1 },
+    config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: 'task:1', context_id: 'c' } },
+    tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+    model_calls: [],
+    commands: [],
+  };
+  return { info, messages: [{ role: 'assistant', content: reply }], trajectory_format: TRAJECTORY_FORMAT };
+}

@@ -5,7 +5,11 @@
 //              "est_usd_cost": 0.0123, "llm_requests": 4, "time_cost_sec": 12.5}}
 // The status is one word (mini-swe-agent's: Submitted, LimitsExceeded, TimeExceeded, FormatError,
 // ModelError, EnvironmentError); the reason, when given, says why in a sentence; the usage, when given,
-// is what the run cost, under CyberGym's submission names.
+// is what the run cost, under CyberGym's submission names. `trajectory` says where the solver wrote its
+// trajectory on its own machine, and `trajectory_document` is that trajectory itself (up to
+// MAX_TRAJECTORY_CHARS of JSON), so that the run record keeps it whether or not the agents share a disk.
+
+import { MAX_TRAJECTORY_CHARS, TRAJECTORY_FORMAT, type SolverTrajectory, type Trajectory } from '@arvo-rca/common';
 
 /** What a solver's run cost: CyberGym's per-task submission fields. */
 export interface SolverUsage {
@@ -25,8 +29,8 @@ export interface SolverExit {
   exitStatus: string;
   reason?: string;
   usage?: SolverUsage;
-  /** Where the solver wrote its trajectory, on its own machine (the run record points to it). */
-  trajectory?: string;
+  /** The run's trajectory: where the solver wrote it, and the document (the run record keeps it). */
+  trajectory?: SolverTrajectory;
 }
 
 /** The data part as it travels. */
@@ -35,6 +39,7 @@ export interface SolverExitData {
   reason?: string;
   usage?: SolverUsage;
   trajectory?: string;
+  trajectory_document?: Trajectory;
 }
 
 const EXIT_STATUS = /^[A-Za-z][\w-]{0,63}$/;
@@ -47,7 +52,9 @@ export function formatSolverExit(exit: SolverExit): SolverExitData {
     exit_status: exit.exitStatus,
     ...(exit.reason === undefined ? {} : { reason: exit.reason }),
     ...(exit.usage === undefined ? {} : { usage: exit.usage }),
-    ...(exit.trajectory === undefined ? {} : { trajectory: exit.trajectory }),
+    ...(exit.trajectory?.path === undefined ? {} : { trajectory: exit.trajectory.path }),
+    // A run too long to travel is kept by its solver alone.
+    ...(exit.trajectory?.document === undefined || !withinBound(exit.trajectory.document) ? {} : { trajectory_document: exit.trajectory.document }),
   };
 }
 
@@ -55,14 +62,14 @@ export function formatSolverExit(exit: SolverExit): SolverExitData {
 export function parseSolverExit(data: readonly unknown[]): SolverExit | undefined {
   for (const item of data) {
     if (!isRecord(item)) continue;
-    const { exit_status: exitStatus, reason, usage, trajectory } = item;
+    const { exit_status: exitStatus, reason, usage, trajectory, trajectory_document: document } = item;
     if (typeof exitStatus !== 'string' || !EXIT_STATUS.test(exitStatus)) continue;
     const parsedUsage = parseSolverUsage(usage);
     return {
       exitStatus,
       ...(typeof reason === 'string' && reason.trim() ? { reason: cut(reason.trim()) } : {}),
       ...(parsedUsage ? { usage: parsedUsage } : {}),
-      ...(typeof trajectory === 'string' && trajectory !== '' && trajectory.length <= MAX_TRAJECTORY_PATH_CHARS ? { trajectory } : {}),
+      ...solverTrajectory(trajectory, document),
     };
   }
   return undefined;
@@ -78,6 +85,23 @@ export function parseSolverUsage(value: unknown): SolverUsage | undefined {
     usage[field] = figure;
   }
   return usage as SolverUsage;
+}
+
+function solverTrajectory(path: unknown, document: unknown): { trajectory?: SolverTrajectory } {
+  const trajectory: SolverTrajectory = {
+    ...(typeof path === 'string' && path !== '' && path.length <= MAX_TRAJECTORY_PATH_CHARS ? { path } : {}),
+    ...(isTrajectory(document) && withinBound(document) ? { document } : {}),
+  };
+  return trajectory.path === undefined && trajectory.document === undefined ? {} : { trajectory };
+}
+
+// The layout's frame; what is inside is the solver's word, read leniently by whoever shows it.
+function isTrajectory(value: unknown): value is Trajectory {
+  return isRecord(value) && value['trajectory_format'] === TRAJECTORY_FORMAT && isRecord(value['info']) && Array.isArray(value['messages']);
+}
+
+function withinBound(trajectory: Trajectory): boolean {
+  return JSON.stringify(trajectory).length <= MAX_TRAJECTORY_CHARS;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
