@@ -1,5 +1,6 @@
 // The one interface the green agent sees, whichever backend runs the commands.
 import type { Readable } from 'node:stream';
+import type { CommandResult } from '@arvo-rca/a2a-protocol';
 
 export type SandboxKind = 'docker' | 'local';
 
@@ -57,10 +58,8 @@ export interface CommandOutput {
   elidedBytes: number;
 }
 
-export type ExecOutcome =
-  | ({ kind: 'completed'; returnCode: number } & CommandOutput)
-  | ({ kind: 'timeout'; returnCode: -1; note: string } & CommandOutput)
-  | { kind: 'rejected'; reason: string };
+/** A command the sandbox ran, as the solver is sent it (a timeout: returncode -1 and `timedOut`), with its output's size; or one it refused. */
+export type ExecOutcome = ({ kind: 'ran' } & CommandResult & CommandOutput) | { kind: 'rejected'; reason: string };
 
 export interface Sandbox {
   readonly kind: SandboxKind;

@@ -59,7 +59,7 @@ function ofKind(entries: Map<string, TreeEntry>, kind: TreeEntry['kind']): Map<s
 }
 
 function output(outcome: ExecOutcome): string {
-  if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
+  if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
   return outcome.output;
 }
 

@@ -216,15 +216,11 @@ export class TaskContextService implements BeforeApplicationShutdown {
     });
     if (outcome.kind === 'rejected') return formatCommandRejected(outcome.reason);
     context.commands += 1;
-    if (outcome.returnCode !== 0) context.failedCommands += 1;
+    if (outcome.returncode !== 0) context.failedCommands += 1;
     context.progress({ kind: 'step', step: context.commands, command });
-    this.logger.log(`-> ${outcome.returnCode}${outcome.kind === 'timeout' ? ` (${outcome.note})` : ''}, ${outcome.outputBytes} bytes of output`);
+    this.logger.log(`-> ${outcome.returncode}${outcome.timedOut === undefined ? '' : ` (${outcome.timedOut})`}, ${outcome.outputBytes} bytes of output`);
     this.logger.debug(`output of ${command}:\n${outcome.output}`);
-    return formatCommandResult(
-      outcome.kind === 'timeout'
-        ? { returncode: outcome.returnCode, output: outcome.output, error: outcome.note }
-        : { returncode: outcome.returnCode, output: outcome.output },
-    );
+    return formatCommandResult(outcome);
   }
 
   /** `[TASK FINISHED]` from the solver: the task ends now and is scored. */
