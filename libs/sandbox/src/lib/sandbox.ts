@@ -1,5 +1,5 @@
 // The one interface the green agent sees, whichever backend runs the commands.
-import type { Readable } from 'node:stream';
+import type { PassThrough, Readable } from 'node:stream';
 import type { CommandResult } from '@arvo-rca/a2a-protocol';
 
 export type SandboxKind = 'docker' | 'local';
@@ -80,6 +80,13 @@ export interface SandboxFactory {
   readonly kind: SandboxKind;
   /** What SANDBOX came to on this host (`auto` comes to one of these), for the run record. */
   readonly backend: SandboxBackendName;
+  /** Whether commands run in the task's own image, which keeps the original build tree (at `/src`). */
+  readonly runsTaskImage: boolean;
+  /**
+   * The stream to give a sandbox its source tree through as the host extracts it (see PendingWorkspace),
+   * when this backend copies the workspace in; none when its sandboxes read the workspace in place.
+   */
+  treeIntake(): PassThrough | undefined;
   create(spec: SandboxSpec): Sandbox;
   /** Stops every sandbox this factory made that is still running. */
   stopAll(): Promise<void>;
