@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import type { Logger } from '@nestjs/common';
 import { formatTaskCompleted, type A2aClientFactory } from '@arvo-rca/a2a-protocol';
@@ -108,7 +108,7 @@ export class TaskRun {
       this.evidence.crashReport = prepared.errorReport;
       this.evidence.fix = prepared.fix;
       // From the host's tree, which no solver command reaches before the handover.
-      const truth = await this.deps.groundTruth.fromPatch(prepared.fix, join(prepared.workspaceDir, SOURCE_TREE));
+      const truth = await this.deps.groundTruth.fromPatch(prepared.fix, prepared.hostTree.dir);
       this.truth = truth; // for a start that fails after it
       return { prepared, truth };
     });
@@ -154,7 +154,7 @@ export class TaskRun {
     }
   }
 
-  /** The submission read once and judged, with the predicted files joined to the host's tree for the record. */
+  /** The submission read once; the files it names join the host's tree (the archive's last opening), then it is judged. */
   private async score(ready: ReadyTask, finishReason: FinishReason): Promise<TaskOutcome> {
     const { truth } = ready;
     // Cut short by a shutdown or a cancel, the task says nothing about the solver: it is to be run again, not scored.
@@ -166,18 +166,18 @@ export class TaskRun {
     this.evidence.submission = finishReason === 'disk-limit' ? null : await this.submissionText();
     // Read once: the judge scores this reading, and the record's excerpts mark its locations.
     const reading = this.evidence.submission === null ? null : readSubmission(this.evidence.submission);
+    const predictions = reading?.kind === 'read' ? reading.predictions : [];
+    // A tree that went into the container is on this host only as far as the judge reads it: the submission's files join it.
+    await ready.prepared.hostTree.addFiles(filesNamedIn(predictions)).catch((error: Error) => this.deps.logger.warn(`the submission's files are not on this host: ${error.message}`));
     const metrics = finishReason === 'disk-limit' && this.diskLimit ? diskLimitTask(this.diskLimit, truth) : scoreReading(reading, truth);
     this.log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
-    return this.record(ready, finishReason, metrics, reading?.kind === 'read' ? reading.predictions : []);
+    return this.record(ready, finishReason, metrics, predictions);
   }
 
   /** The outcome, with excerpts of the sources the fix and the submission name. */
   private async record({ prepared, truth }: ReadyTask, finishReason: FinishReason, metrics: TaskMetrics, predictions: readonly Prediction[]): Promise<TaskOutcome> {
-    const { logger } = this.deps;
-    // A tree that went into the container is on this host only as far as the judge reads it: the submission's files join it.
-    await prepared.addFiles(filesNamedIn(predictions)).catch((error: Error) => logger.warn(`the submission's files are not on this host: ${error.message}`));
-    this.evidence.sources = await sourceExcerpts(join(prepared.workspaceDir, SOURCE_TREE), truth, predictions).catch((error: Error) => {
-      logger.warn(`no source excerpts for the record: ${error.message}`);
+    this.evidence.sources = await sourceExcerpts(prepared.hostTree.dir, truth, predictions).catch((error: Error) => {
+      this.deps.logger.warn(`no source excerpts for the record: ${error.message}`);
       return null;
     });
     return this.outcome(finishReason, metrics);
