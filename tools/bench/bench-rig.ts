@@ -149,7 +149,7 @@ export function expectSuccess(reply: string, command: string): string {
   const result = parseCommandResult(reply);
   if (!result) throw new Error(`"${command}" was answered with no command result: ${reply.slice(0, 300)}`);
   if (result.returncode !== 0) {
-    const why = result.error ?? `output: ${JSON.stringify(result.output.slice(0, 120))} ... ${JSON.stringify(result.output.slice(-200))}`;
+    const why = result.timedOut ?? `output: ${JSON.stringify(result.output.slice(0, 120))} ... ${JSON.stringify(result.output.slice(-200))}`;
     throw new Error(`"${command}" exited with ${result.returncode} through the green agent; ${why}`);
   }
   return result.output;

@@ -139,7 +139,7 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
   try {
     await sandbox.start();
     const outcome = await sandbox.exec('true');
-    if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`first command with copy-in failed: ${JSON.stringify(outcome)}`);
+    if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0) throw new Error(`first command with copy-in failed: ${JSON.stringify(outcome)}`);
     return elapsedMs(started);
   } finally {
     await sandbox.stop();

@@ -67,7 +67,7 @@ describeWithDocker('a hostile solver against the green agent on the Docker sandb
       const { task } = await arena.attack(impatient.green);
       const bomb = resultOf(await task.run(FORK_BOMB));
       expect(bomb.returncode).toBe(-1);
-      expect(bomb.error).toMatch(new RegExp(`timed out after ${SHORT_TIMEOUT_S} s.*every process of the task was ended`));
+      expect(bomb.timedOut).toMatch(new RegExp(`timed out after ${SHORT_TIMEOUT_S} s.*every process of the task was ended`));
 
       const count = resultOf(await task.run(COUNT_PROCESSES));
       expect(count.returncode).toBe(0);

@@ -14,7 +14,7 @@ import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
 import { sampleImageTag } from './sample-image';
 
 function output(outcome: ExecOutcome): string {
-  if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
+  if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
   return outcome.output;
 }
 

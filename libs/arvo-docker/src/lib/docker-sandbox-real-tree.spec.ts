@@ -19,7 +19,7 @@ const CHECKSUM = 'find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
 const NOT_ROOTS = 'find . ! -user 0 -o ! -group 0 -o -perm /6000 | wc -l';
 
 function output(outcome: ExecOutcome): string {
-  if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
+  if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
   return outcome.output;
 }
 

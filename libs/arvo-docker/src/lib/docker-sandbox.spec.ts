@@ -15,9 +15,9 @@ import { sampleImageTag } from './sample-image';
 // Linux capability numbers (linux/capability.h) of the capabilities a task container keeps.
 const CAPABILITY_NUMBERS: Record<(typeof BUILD_CAPABILITIES)[number], number> = { CHOWN: 0, DAC_OVERRIDE: 1, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7 };
 
-function completed(outcome: ExecOutcome): { returnCode: number; output: string } {
-  if (outcome.kind !== 'completed') throw new Error(`expected a completed command, got ${JSON.stringify(outcome).slice(0, 500)}`);
-  return { returnCode: outcome.returnCode, output: outcome.output };
+function completed(outcome: ExecOutcome): { returncode: number; output: string } {
+  if (outcome.kind !== 'ran' || outcome.timedOut !== undefined) throw new Error(`expected a completed command, got ${JSON.stringify(outcome).slice(0, 500)}`);
+  return { returncode: outcome.returncode, output: outcome.output };
 }
 
 describeWithDocker('DockerSandbox, a task container on a sample image', () => {
@@ -105,13 +105,13 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
   it('runs bash -lc in /workspace with stdin closed, a non-interactive environment, and stdout and stderr merged in order', async () => {
     const command = 'echo "$0 $(pwd)"; echo out; echo err >&2; echo out again; cat; echo "$PAGER $GIT_PAGER $TERM"; exit 3';
 
-    expect(completed(await sandbox.exec(command))).toEqual({ returnCode: 3, output: 'bash /workspace\nout\nerr\nout again\ncat cat dumb\n' });
+    expect(completed(await sandbox.exec(command))).toEqual({ returncode: 3, output: 'bash /workspace\nout\nerr\nout again\ncat cat dumb\n' });
   });
 
   it('rewrites host paths of the workspace to /workspace, and reads files the agent wrote', async () => {
     const outcome = await sandbox.exec(`cat ${workspace}/1_error.txt > ${workspace}/shared/loc.json`);
 
-    expect(completed(outcome).returnCode).toBe(0);
+    expect(completed(outcome).returncode).toBe(0);
     expect((await sandbox.readFile('/workspace/shared/loc.json')).toString()).toBe('ERROR: AddressSanitizer: heap-buffer-overflow\n');
     expect((await sandbox.readFile(`${workspace}/shared/loc.json`)).toString()).toContain('AddressSanitizer');
     await expect(sandbox.readFile('/workspace/shared/missing.json')).rejects.toMatchObject({ code: 'FILE_NOT_READABLE', message: expect.stringMatching(/Could not find the file|no such file/i) });
@@ -119,7 +119,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
 
   it('refuses a FIFO, a device, a link and a 1.5 GiB sparse file from their tar headers, at once and reading none of them', async () => {
     const plant = 'cd shared && mkfifo fifo.json && ln -sf /dev/zero endless.json && ln -sf /etc/shadow shadow.json && truncate -s 1536M sparse.json';
-    expect(completed(await sandbox.exec(plant)).returnCode).toBe(0);
+    expect(completed(await sandbox.exec(plant)).returncode).toBe(0);
     const refusal = (name: string): Promise<unknown> => sandbox.readFile(`/workspace/shared/${name}`).catch((error: unknown) => error);
     const started = Date.now();
 
@@ -145,7 +145,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
       ]);
     }
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(completed(await sandbox.exec('rm shared/sparse.json')).returnCode).toBe(0);
+    expect(completed(await sandbox.exec('rm shared/sparse.json')).returncode).toBe(0);
   }, 60_000);
 
   it("refuses commands that name the assessor's private files", async () => {
@@ -160,7 +160,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     const outcome = await sandbox.exec(command, { timeoutS: 2 });
     const { output } = completed(await sandbox.exec(LIST_PROCESSES));
 
-    expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'started\n', note: expect.stringMatching(/^command timed out after 2 s; every process of the task was ended/) });
+    expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'started\n', timedOut: expect.stringMatching(/^command timed out after 2 s; every process of the task was ended/) });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(output).toMatch(KEEP_ALIVE); // the keep-alive is still there
     expect(output).not.toMatch(/sleep 424[234]/);
@@ -170,7 +170,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     const { result, growthBytes } = await peakRssGrowth(() => sandbox.exec("head -c 1G /dev/zero | tr '\\0' a; echo; echo the end", { timeoutS: 120 }));
     const total = 1024 ** 3 + 1 + 8;
 
-    expect(result).toMatchObject({ kind: 'completed', returnCode: 0, outputBytes: total, elidedBytes: total - 100 * 1024 });
+    expect(result).toMatchObject({ kind: 'ran', returncode: 0, outputBytes: total, elidedBytes: total - 100 * 1024 });
     const output = (result as { output: string }).output;
     expect(output.startsWith('a'.repeat(50 * 1024) + `\n[... ${total - 100 * 1024} bytes elided ...]\n`)).toBe(true);
     expect(output.endsWith('aaaa\nthe end\n')).toBe(true);
@@ -216,14 +216,14 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     const before = await readdir(workspace, { recursive: true });
     const outcome = await sandbox.exec('cp /bin/sh /workspace/shell && chmod 4755 /workspace/shell && echo x > /workspace/shared/written && ls /workspace/shell');
 
-    expect(completed(outcome)).toEqual({ returnCode: 0, output: '/workspace/shell\n' });
+    expect(completed(outcome)).toEqual({ returncode: 0, output: '/workspace/shell\n' });
     expect(await readdir(workspace, { recursive: true })).toEqual(before);
   });
 
   it('runs commands through one shell session, not one engine exec each', async () => {
     const execsBefore = (await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length ?? 0;
 
-    for (let i = 0; i < 5; i++) expect(completed(await sandbox.exec(`echo ${i}`))).toEqual({ returnCode: 0, output: `${i}\n` });
+    for (let i = 0; i < 5; i++) expect(completed(await sandbox.exec(`echo ${i}`))).toEqual({ returncode: 0, output: `${i}\n` });
 
     const execsAfter = (await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length ?? 0;
     expect(execsAfter - execsBefore).toBeLessThanOrEqual(1);
@@ -232,14 +232,14 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
   it('passes any command text through the session unchanged: quotes, newlines, non-ASCII, a fake end mark', async () => {
     const command = `printf '%s\\n' "it's \\"quoted\\"" 'héllo ☃'\necho '__arvo_rca_done_0 0'\nexit 3`;
 
-    expect(completed(await sandbox.exec(command))).toEqual({ returnCode: 3, output: `it's "quoted"\nhéllo ☃\n__arvo_rca_done_0 0\n` });
+    expect(completed(await sandbox.exec(command))).toEqual({ returncode: 3, output: `it's "quoted"\nhéllo ☃\n__arvo_rca_done_0 0\n` });
   });
 
   it('survives a command that kills the session shell: -1 for it, a fresh session for the next', async () => {
     const killed = await sandbox.exec('echo before; kill -9 $(awk \'{print $4}\' /proc/$PPID/stat); sleep 5');
 
-    expect(completed(killed)).toEqual({ returnCode: -1, output: 'before\n' });
-    expect(completed(await sandbox.exec('echo after'))).toEqual({ returnCode: 0, output: 'after\n' });
+    expect(completed(killed)).toEqual({ returncode: -1, output: 'before\n' });
+    expect(completed(await sandbox.exec('echo after'))).toEqual({ returncode: 0, output: 'after\n' });
     // Booted anew, its main process left the workspace as it was and keeps the container alive again.
     expect(completed(await sandbox.exec(LIST_PROCESSES)).output).toMatch(KEEP_ALIVE);
     expect(completed(await sandbox.exec('ls /workspace')).output).toContain('1_error.txt');
@@ -254,7 +254,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
       const execIds = async (): Promise<number> => (await docker.getContainer(task.name).inspect()).ExecIDs?.length ?? 0;
       const afterStart = await execIds();
 
-      expect(completed(await task.exec('printf \'{"locations": []}\' > shared/loc.json'))).toEqual({ returnCode: 0, output: '' });
+      expect(completed(await task.exec('printf \'{"locations": []}\' > shared/loc.json'))).toEqual({ returncode: 0, output: '' });
       expect((await task.readFile('/workspace/shared/loc.json')).toString()).toBe('{"locations": []}');
       expect(await execIds()).toBe(afterStart);
     } finally {
@@ -268,7 +268,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
 
     expect((await sandbox.readFile('/workspace/1_error.txt')).toString()).toContain('AddressSanitizer');
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(completed(await running)).toEqual({ returnCode: 0, output: 'slept\n' });
+    expect(completed(await running)).toEqual({ returncode: 0, output: 'slept\n' });
   }, 30_000);
 
   it('gives two tasks on the same id two container names', () => {

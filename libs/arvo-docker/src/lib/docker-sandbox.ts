@@ -164,9 +164,9 @@ export class DockerSandbox implements Sandbox {
     const outcome = commandOutcome(run, cap.finish(), timeoutS);
     // A timed-out command, or one whose session died under it, may have left processes behind, in new
     // sessions, with a cleared environment, forking at the pids limit: none of them survives a restart.
-    if (outcome.kind !== 'timeout' && run.exitCode !== undefined) return outcome;
+    if (outcome.kind === 'ran' && outcome.timedOut === undefined && run.exitCode !== undefined) return outcome;
     await this.restartProcesses(container);
-    return outcome.kind === 'timeout' ? { ...outcome, note: `${outcome.note}; ${RESTART_NOTE}` } : outcome;
+    return outcome.kind === 'ran' && outcome.timedOut !== undefined ? { ...outcome, timedOut: `${outcome.timedOut}; ${RESTART_NOTE}` } : outcome;
   }
 
   /** Through the engine's archive API (see readContainerFile): what the solver left there is never opened in the container. */

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { ProcessTable } from '@arvo-rca/common';
 import { chooseSandbox, LocalSandboxFactory, NO_ISOLATION_WARNING, probeBubblewrap, type Sandbox, type SandboxFactory, type SandboxOptions, type SandboxSpec } from '@arvo-rca/sandbox';
@@ -32,6 +33,9 @@ export async function createSandboxFactory(options: SandboxOptions, deps: Sandbo
 export class DockerSandboxFactory implements SandboxFactory {
   readonly kind = 'docker' as const;
   readonly backend = 'docker' as const;
+  readonly runsTaskImage = true;
+  /** What the host's extraction may run ahead of the engine's copy of the tree. */
+  private static readonly TREE_BUFFER_BYTES = 4 * 1024 * 1024;
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
   private readonly engineGate: EngineGate;
@@ -44,6 +48,11 @@ export class DockerSandboxFactory implements SandboxFactory {
   ) {
     this.images = new ImagePuller(docker);
     this.engineGate = createEngineGate(options.startConcurrency, { fixed: options.startPacing === 'fixed' });
+  }
+
+  /** The container starts while the host extracts the tree, and takes it in as it is written. */
+  treeIntake(): PassThrough {
+    return new PassThrough({ highWaterMark: DockerSandboxFactory.TREE_BUFFER_BYTES });
   }
 
   create(spec: SandboxSpec): Sandbox {

@@ -25,19 +25,19 @@ describe('shellCommandArgv', () => {
 
 describe('commandOutcome', () => {
   it('reports the exit code of a command that ended by itself', () => {
-    expect(commandOutcome({ exitCode: 2, hostDeadlineHit: false, elapsedMs: 10 }, output, 120)).toEqual({ kind: 'completed', returnCode: 2, ...output });
+    expect(commandOutcome({ exitCode: 2, hostDeadlineHit: false, elapsedMs: 10 }, output, 120)).toEqual({ kind: 'ran', returncode: 2, ...output });
   });
 
   it("keeps a command's own exit code 124 when it ended before the limit", () => {
-    expect(commandOutcome({ exitCode: 124, hostDeadlineHit: false, elapsedMs: 1500 }, output, 120)).toMatchObject({ kind: 'completed', returnCode: 124 });
+    expect(commandOutcome({ exitCode: 124, hostDeadlineHit: false, elapsedMs: 1500 }, output, 120)).toMatchObject({ kind: 'ran', returncode: 124 });
   });
 
-  it('reports a timeout with -1 and a note when timeout ended the command at the limit (TERM or KILL)', () => {
+  it('reports a timeout with -1 and its reason when timeout ended the command at the limit (TERM or KILL)', () => {
     for (const exitCode of [124, 137]) {
       expect(commandOutcome({ exitCode, hostDeadlineHit: false, elapsedMs: 120_003 }, output, 120)).toEqual({
-        kind: 'timeout',
-        returnCode: -1,
-        note: 'command timed out after 120 s',
+        kind: 'ran',
+        returncode: -1,
+        timedOut: 'command timed out after 120 s',
         ...output,
       });
     }
@@ -45,9 +45,9 @@ describe('commandOutcome', () => {
 
   it('reports a timeout when the host deadline passed first', () => {
     expect(commandOutcome({ exitCode: undefined, hostDeadlineHit: true, elapsedMs: 135_000 }, output, 120)).toMatchObject({
-      kind: 'timeout',
-      returnCode: -1,
-      note: 'command timed out after 120 s and did not stop; it was killed',
+      kind: 'ran',
+      returncode: -1,
+      timedOut: 'command timed out after 120 s and did not stop; it was killed',
     });
   });
 });

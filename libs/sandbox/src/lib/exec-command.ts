@@ -67,8 +67,8 @@ export interface CommandRun {
 export function commandOutcome(run: CommandRun, output: CommandOutput, timeoutS: number): ExecOutcome {
   const limitReached = run.elapsedMs >= timeoutS * 1000 - 100 && (run.exitCode === 124 || run.exitCode === 137);
   if (run.hostDeadlineHit) {
-    return { kind: 'timeout', returnCode: -1, note: `command timed out after ${timeoutS} s and did not stop; it was killed`, ...output };
+    return { kind: 'ran', returncode: -1, timedOut: `command timed out after ${timeoutS} s and did not stop; it was killed`, ...output };
   }
-  if (limitReached) return { kind: 'timeout', returnCode: -1, note: `command timed out after ${timeoutS} s`, ...output };
-  return { kind: 'completed', returnCode: run.exitCode ?? -1, ...output };
+  if (limitReached) return { kind: 'ran', returncode: -1, timedOut: `command timed out after ${timeoutS} s`, ...output };
+  return { kind: 'ran', returncode: run.exitCode ?? -1, ...output };
 }

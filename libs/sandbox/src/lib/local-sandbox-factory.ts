@@ -7,6 +7,7 @@ import type { SandboxOptions } from './sandbox-options';
 export class LocalSandboxFactory implements SandboxFactory {
   readonly kind = 'local' as const;
   readonly backend: SandboxBackendName;
+  readonly runsTaskImage = false;
   private readonly live = new Set<Sandbox>();
 
   constructor(
@@ -15,6 +16,11 @@ export class LocalSandboxFactory implements SandboxFactory {
     private readonly processes: ProcessTable,
   ) {
     this.backend = isolation === 'bwrap' ? 'local' : 'local-unsafe';
+  }
+
+  /** Bound in place: the host writes the workspace where the commands see it. */
+  treeIntake(): undefined {
+    return undefined;
   }
 
   create(spec: SandboxSpec): Sandbox {

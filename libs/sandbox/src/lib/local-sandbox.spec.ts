@@ -83,8 +83,8 @@ function describeLocal(isolation: LocalIsolation, body: (fixture: LocalFixture) 
 
     it('runs a command in the workspace, with stdout and stderr merged in order and stdin closed', async () => {
       expect(await sandbox.exec('cat /workspace/1_error.txt; echo err >&2; cat; echo "$PAGER $TERM"; exit 4')).toMatchObject({
-        kind: 'completed',
-        returnCode: 4,
+        kind: 'ran',
+        returncode: 4,
         output: 'ERROR: AddressSanitizer: heap-buffer-overflow\nerr\ncat dumb\n',
       });
     });
@@ -92,7 +92,7 @@ function describeLocal(isolation: LocalIsolation, body: (fixture: LocalFixture) 
     it("does not pass the assessor's environment (keys, tokens) to commands", async () => {
       process.env['ARVO_TEST_SECRET'] = 'sk-secret';
       try {
-        expect(await sandbox.exec('echo "${ARVO_TEST_SECRET:-none}"')).toMatchObject({ kind: 'completed', output: 'none\n' });
+        expect(await sandbox.exec('echo "${ARVO_TEST_SECRET:-none}"')).toMatchObject({ kind: 'ran', output: 'none\n' });
       } finally {
         delete process.env['ARVO_TEST_SECRET'];
       }
@@ -129,7 +129,7 @@ function describeLocal(isolation: LocalIsolation, body: (fixture: LocalFixture) 
     it('returns -1 and the partial output on timeout, and kills what stayed in the group or left it with setsid', async () => {
       const outcome = await sandbox.exec('echo started; setsid sleep 5151 >/dev/null 2>&1 & env -i sleep 5153 >/dev/null 2>&1 & sleep 5152', { timeoutS: 1 });
 
-      expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'started\n', note: 'command timed out after 1 s' });
+      expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'started\n', timedOut: 'command timed out after 1 s' });
       expect(await hostProcesses('sleep 515')).toEqual([]);
     }, 20_000);
   });
@@ -159,15 +159,15 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
 
   it('shows the command the workspace at /workspace and no network but loopback', async () => {
     expect(await sandbox().exec("pwd; ls /workspace; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '")).toMatchObject({
-      kind: 'completed',
-      returnCode: 0,
+      kind: 'ran',
+      returncode: 0,
       output: '/workspace\n1_error.txt\nshared\nlo\n',
     });
   });
 
   it("shows of the host only the system's trees, a few files of /etc, and fresh /proc, /dev and /tmp", async () => {
     const outcome = await sandbox().exec('ls -A /; echo --; ls -A /etc');
-    const [root, etc] = outcome.kind === 'completed' ? outcome.output.split('--\n').map((list) => list.split('\n').filter(Boolean)) : [[], []];
+    const [root, etc] = outcome.kind === 'ran' && outcome.timedOut === undefined ? outcome.output.split('--\n').map((list) => list.split('\n').filter(Boolean)) : [[], []];
 
     expect(root).toEqual(expect.arrayContaining(['etc', 'proc', 'dev', 'tmp', 'usr', 'workspace']));
     for (const entry of root) expect(['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'usr', 'etc', 'proc', 'dev', 'tmp', 'workspace']).toContain(entry);
@@ -180,7 +180,7 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
     expect((await readdir(join(sources, '1'))).includes('patch.diff')).toBe(true);
 
     expect(await sandbox().exec('find / -name patch.diff 2>/dev/null; echo searched', { timeoutS: 60 })).toMatchObject({
-      kind: 'completed',
+      kind: 'ran',
       output: 'searched\n',
     });
   }, 90_000);
@@ -188,16 +188,16 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
   it('keeps the system read-only and gives commands no capability', async () => {
     const command = `touch /usr/arvo-test 2>&1 | grep -c Read-only; grep CapEff /proc/self/status; ls -A ${dirname(cache())} 2>&1 | grep -c 'No such'`;
 
-    expect(await sandbox().exec(command)).toMatchObject({ kind: 'completed', output: '1\nCapEff:\t0000000000000000\n1\n' });
+    expect(await sandbox().exec(command)).toMatchObject({ kind: 'ran', output: '1\nCapEff:\t0000000000000000\n1\n' });
   });
 
   it("runs the system's tools: the shell, coreutils, grep, find, sed, user names, and cc where it is installed", async () => {
     const tools = "echo hello > /tmp/t && grep -c hello /tmp/t && find /workspace -name 1_error.txt && sed 's/l/L/g' /tmp/t && id -un";
-    expect(await sandbox().exec(tools)).toMatchObject({ kind: 'completed', returnCode: 0, output: `1\n/workspace/1_error.txt\nheLLo\n${userInfo().username}\n` });
+    expect(await sandbox().exec(tools)).toMatchObject({ kind: 'ran', returncode: 0, output: `1\n/workspace/1_error.txt\nheLLo\n${userInfo().username}\n` });
 
     if (spawnSync('cc', ['--version']).status !== 0) return console.warn('SKIPPED, no cc on this host: compiling in the local sandbox');
     const compile = "printf 'int main(void) { return 3; }\\n' > /tmp/m.c && cc -o /workspace/m /tmp/m.c && /workspace/m; echo $?";
-    expect(await sandbox().exec(compile)).toMatchObject({ kind: 'completed', returnCode: 0, output: '3\n' });
+    expect(await sandbox().exec(compile)).toMatchObject({ kind: 'ran', returncode: 0, output: '3\n' });
   }, 30_000);
 
   it('leaves nothing of a timed-out command alive: new sessions, a cleared environment, renamed processes, a fork storm', async () => {
@@ -210,7 +210,7 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
       'sleep 5174',
     ].join('\n');
     const outcome = await sandbox().exec(command, { timeoutS: 2 });
-    const namespace = outcome.kind === 'timeout' ? outcome.output.trim() : '';
+    const namespace = outcome.kind === 'ran' && outcome.timedOut !== undefined ? outcome.output.trim() : '';
 
     expect(namespace).toMatch(/^pid:\[\d+\]$/);
     expect(await processesInNamespace(namespace)).toEqual([]);
@@ -223,7 +223,7 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
     // `timeout` is the shell's parent and pid 1 of the namespace, which ignores SIGSTOP from inside.
     const outcome = await sandbox().exec('echo started; kill -STOP $PPID; sleep 5161', { timeoutS: 1 });
 
-    expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'started\n', note: 'command timed out after 1 s' });
+    expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'started\n', timedOut: 'command timed out after 1 s' });
     expect(await hostProcesses('sleep 516')).toEqual([]);
   }, 20_000);
 
@@ -234,7 +234,7 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
 
     await other.stop();
     const outcome = await running;
-    const namespace = outcome.kind === 'completed' ? outcome.output.trim() : '';
+    const namespace = outcome.kind === 'ran' && outcome.timedOut === undefined ? outcome.output.trim() : '';
 
     expect(namespace).toMatch(/^pid:\[\d+\]$/);
     expect(await processesInNamespace(namespace)).toEqual([]);
@@ -247,7 +247,7 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
     const other = await otherSandbox([join('/usr/share', shared.name)]);
     try {
       // Spelled indirectly: the command guard refuses the path itself.
-      expect(await other.exec(`d=/usr/share; ls -A "$d/${shared.name}" | wc -l`)).toMatchObject({ kind: 'completed', output: '0\n' });
+      expect(await other.exec(`d=/usr/share; ls -A "$d/${shared.name}" | wc -l`)).toMatchObject({ kind: 'ran', output: '0\n' });
     } finally {
       await other.stop();
     }
@@ -255,7 +255,7 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
 
   it('kills everything a command left running when it ends, timed out or not', async () => {
     const outcome = await sandbox().exec('readlink /proc/self/ns/pid; env -i setsid sleep 5181 >/dev/null 2>&1 &');
-    const namespace = outcome.kind === 'completed' ? outcome.output.trim() : '';
+    const namespace = outcome.kind === 'ran' && outcome.timedOut === undefined ? outcome.output.trim() : '';
 
     expect(namespace).toMatch(/^pid:\[\d+\]$/);
     expect(await processesInNamespace(namespace)).toEqual([]);
@@ -268,19 +268,19 @@ describeLocal('process', ({ sandbox, workspace, progress }) => {
   });
 
   it('maps /workspace in commands to the host folder of the workspace', async () => {
-    expect(await sandbox().exec('pwd; ls /workspace')).toMatchObject({ kind: 'completed', output: `${workspace()}\n1_error.txt\nshared\n` });
+    expect(await sandbox().exec('pwd; ls /workspace')).toMatchObject({ kind: 'ran', output: `${workspace()}\n1_error.txt\nshared\n` });
   });
 
   it('kills the command at the host deadline when it stops its own time limit, and the next command works', async () => {
     // `timeout` is the shell's parent: stopped, it never fires.
     const outcome = await sandbox().exec('echo started; kill -STOP $PPID; sleep 5161 >/dev/null 2>&1 & sleep 5162', { timeoutS: 1 });
 
-    expect(outcome).toMatchObject({ kind: 'timeout', returnCode: -1, output: 'started\n', note: 'command timed out after 1 s and did not stop; it was killed' });
+    expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'started\n', timedOut: 'command timed out after 1 s and did not stop; it was killed' });
     expect(await hostProcesses('sleep 516')).toEqual([]);
-    expect(await sandbox().exec('echo next')).toMatchObject({ kind: 'completed', returnCode: 0, output: 'next\n' });
+    expect(await sandbox().exec('echo next')).toMatchObject({ kind: 'ran', returncode: 0, output: 'next\n' });
   }, 20_000);
 
   it('reaches the host, as it says it does', async () => {
-    expect(await sandbox().exec(`ls ${REPO_SAMPLES}/1/patch.diff`)).toMatchObject({ kind: 'completed', returnCode: 0 });
+    expect(await sandbox().exec(`ls ${REPO_SAMPLES}/1/patch.diff`)).toMatchObject({ kind: 'ran', returncode: 0 });
   });
 });

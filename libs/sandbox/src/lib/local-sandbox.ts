@@ -78,7 +78,7 @@ export class LocalSandbox implements Sandbox {
     try {
       const run = await running.finished((timeoutS + killAfterS + hostGraceS) * 1000);
       const outcome = commandOutcome(run, cap.finish(), timeoutS);
-      if (outcome.kind === 'timeout') await this.killCommand(running, marker);
+      if (outcome.kind === 'ran' && outcome.timedOut) await this.killCommand(running, marker);
       return outcome;
     } finally {
       this.running.delete(running);

@@ -1,5 +1,6 @@
 // The one interface the green agent sees, whichever backend runs the commands.
-import type { Readable } from 'node:stream';
+import type { PassThrough, Readable } from 'node:stream';
+import type { CommandResult } from '@arvo-rca/a2a-protocol';
 
 export type SandboxKind = 'docker' | 'local';
 
@@ -57,10 +58,8 @@ export interface CommandOutput {
   elidedBytes: number;
 }
 
-export type ExecOutcome =
-  | ({ kind: 'completed'; returnCode: number } & CommandOutput)
-  | ({ kind: 'timeout'; returnCode: -1; note: string } & CommandOutput)
-  | { kind: 'rejected'; reason: string };
+/** A command the sandbox ran, as the solver is sent it (a timeout: returncode -1 and `timedOut`), with its output's size; or one it refused. */
+export type ExecOutcome = ({ kind: 'ran' } & CommandResult & CommandOutput) | { kind: 'rejected'; reason: string };
 
 export interface Sandbox {
   readonly kind: SandboxKind;
@@ -81,6 +80,13 @@ export interface SandboxFactory {
   readonly kind: SandboxKind;
   /** What SANDBOX came to on this host (`auto` comes to one of these), for the run record. */
   readonly backend: SandboxBackendName;
+  /** Whether commands run in the task's own image, which keeps the original build tree (at `/src`). */
+  readonly runsTaskImage: boolean;
+  /**
+   * The stream to give a sandbox its source tree through as the host extracts it (see PendingWorkspace),
+   * when this backend copies the workspace in; none when its sandboxes read the workspace in place.
+   */
+  treeIntake(): PassThrough | undefined;
   create(spec: SandboxSpec): Sandbox;
   /** Stops every sandbox this factory made that is still running. */
   stopAll(): Promise<void>;

@@ -6,7 +6,7 @@ import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
 import { GreenConfig } from '../green-config';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from '../task-assets';
-import { TaskContextService, type TaskOrder, type TaskOutcome } from '../tasks/task-context.service';
+import { TaskContextService, type TaskOrder, type TaskOutcome } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import { findRecord } from './record-location';

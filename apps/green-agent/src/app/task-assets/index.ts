@@ -2,6 +2,7 @@ export { ArchiveExtractor, type ExtractOptions } from './archive-extractor';
 export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 export type { AssetLog } from './download-progress';
 export { DEFAULT_DOWNLOAD_POLICY, type DownloadPolicy } from './file-downloader';
+export type { HostTree } from './host-tree';
 export { HttpFetcher } from './http-fetcher';
 export { TaskAssetsError, type TaskAssetsErrorCode } from './task-assets.errors';
 export { TaskAssetsModule } from './task-assets.module';

@@ -8,6 +8,7 @@ import { ContentCache } from './content-cache';
 import type { AssetLog } from './download-progress';
 import { DEFAULT_DOWNLOAD_POLICY, FileDownloader } from './file-downloader';
 import { filesNamedAs, filesOfFix } from './files-by-name';
+import type { HostTree } from './host-tree';
 import { HttpFetcher } from './http-fetcher';
 import { TaskAssetsError } from './task-assets.errors';
 import type { TaskAssetsOptions } from './task-assets.options';
@@ -38,13 +39,8 @@ export interface PreparedTask {
   fix: string;
   /** The Docker image of the task, from its source's template. */
   image: string;
-  /**
-   * Whether `src-vul/` on the host is the whole tree, or only what the judge reads (a tree copied into a
-   * container: the files named as the fix's are, every folder and link).
-   */
-  hostTree: 'whole' | 'judged';
-  /** Writes the tree's files named as `paths` are into `src-vul/` on the host too, from the archive; nothing to do for a whole tree. */
-  addFiles(paths: readonly string[]): Promise<void>;
+  /** `src-vul/` on the host, as far as the judge reads it. */
+  hostTree: HostTree;
   /** Deletes the task root; safe to call more than once. */
   dispose(): Promise<void>;
 }
@@ -145,10 +141,14 @@ export class TaskAssetsService {
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
     const image = source.image(ref);
     // A tree that goes into a container: the host keeps only what the judge reads.
-    const hostTree = layout.tree ? 'judged' : 'whole';
-    const addFiles = async (paths: readonly string[]): Promise<void> => {
-      if (hostTree === 'whole' || paths.length === 0) return;
-      await this.archives.extract(files.archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal, keep: filesNamedAs(paths), adding: true });
+    const extent = layout.tree ? 'judged' : 'whole';
+    const hostTree: HostTree = {
+      dir: join(workspaceDir, SOURCE_TREE),
+      extent,
+      addFiles: async (paths) => {
+        if (extent === 'whole' || paths.length === 0) return;
+        await this.archives.extract(files.archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal, keep: filesNamedAs(paths), adding: true });
+      },
     };
     const written = (async (): Promise<PreparedTask> => {
       await this.files.makeDir(this.options.tmpDir);
@@ -158,11 +158,11 @@ export class TaskAssetsService {
       if (this.options.owner) await markTaskFolder(taskRoot, this.options.owner);
       await this.files.copyFile(files.errorReport, errorReportPath);
       const fix = await this.files.readText(files.groundTruth);
-      const keep = hostTree === 'judged' ? filesNamedAs(filesOfFix(fix)) : undefined;
+      const keep = extent === 'judged' ? filesNamedAs(filesOfFix(fix)) : undefined;
       await this.extract(source, ref, files.archive, workspaceDir, { copy: layout.tree, keep });
       const errorReport = await this.files.readText(errorReportPath);
       log(`workspace of ${ref.key} ready at ${workspaceDir}${keep ? " (on this host, only the files the judge reads: the container has the whole tree)" : ''}`);
-      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, fix, image, hostTree, addFiles, dispose };
+      return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, fix, image, hostTree, dispose };
     })();
     const prepared = written.catch(async (error: unknown) => {
       layout.tree?.destroy();

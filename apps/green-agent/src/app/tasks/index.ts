@@ -1,3 +1,5 @@
-export { TaskContextService, type TaskOutcome } from './task-context.service';
+export { TaskContextService } from './task-context.service';
+export type { TaskOutcome } from './task-outcome';
+export type { TaskOrder } from './task-order';
 export { describeProgress, type TaskProgress, type TaskProgressEvent } from './task-progress';
 export { TasksModule } from './tasks.module';

@@ -9,7 +9,7 @@ import { LABEL_OWNER, sampleImageTag } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { tarGz } from '../task-assets/tar-fixture.testing';
-import type { TaskOutcome } from './task-context.service';
+import type { TaskOutcome } from './task-outcome';
 import { startGreenApp } from './green-app.testing';
 import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 

@@ -8,7 +8,7 @@ import { A2aClientFactory, parseCommandResult, type SolverUsage } from '@arvo-rc
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import type { TaskOutcome } from './task-context.service';
+import type { TaskOutcome } from './task-outcome';
 import { startGreenApp } from './green-app.testing';
 import { startSolverStandIn, type SolverStandIn, type SolverTurn } from './solver-stand-in.testing';
 import { MAX_CORRECTIONS } from './solver-conversation';

@@ -8,7 +8,7 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_CONTEXT, ownerFilter } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import type { TaskOutcome } from './task-context.service';
+import type { TaskOutcome } from './task-outcome';
 import { startGreenApp } from './green-app.testing';
 import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 

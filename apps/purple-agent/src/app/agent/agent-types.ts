@@ -1,9 +1,10 @@
+import type { CommandResult } from '@arvo-rca/a2a-protocol';
 import type { Model, ModelLogger } from '../models/model';
 import type { TokenUsage, UsageSnapshot, UsageTotals } from '../models/usage';
 import type { AgentConfig } from './agent-config';
 import type { ExitStatus } from './agent-errors';
 import type { AgentTemplates } from './agent-templates';
-import type { CommandResult, TaskEnvironment } from './task-environment';
+import type { TaskEnvironment } from './task-environment';
 import type { TrajectoryWriter } from './trajectory';
 
 export interface AgentTask {

@@ -1,3 +1,4 @@
+import type { CommandResult } from '@arvo-rca/a2a-protocol';
 import type { TemplateVars, Trajectory } from '@arvo-rca/common';
 import { bashActions, LOC_JSON_PATH } from '@arvo-rca/common';
 import { MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/loc-json';
@@ -19,7 +20,6 @@ import {
   UncaughtError,
 } from './agent-errors';
 import type { TemplateName } from './agent-templates';
-import type { CommandResult } from './task-environment';
 import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
 import { buildTrajectory, TrajectoryWriter, type TrajectoryFile } from './trajectory';
 
@@ -185,7 +185,7 @@ export class DefaultAgent {
     const { outputLimitChars, outputHeadChars, outputTailChars } = this.config;
     return this.render('observation', {
       returncode: result.returncode,
-      timedOut: result.timedOut === true,
+      timedOut: result.timedOut !== undefined,
       truncated: output.length > outputLimitChars,
       output,
       head: output.slice(0, outputHeadChars),

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { x as extract } from 'tar';
 import { sampleDir } from './sample-tasks.testing';
-import type { CommandResult, TaskEnvironment } from './task-environment';
+import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { TaskEnvironment } from './task-environment';
 
 const WORKSPACE = /\/workspace(?![\w.-])/g;
 
@@ -48,15 +49,16 @@ export class LocalWorkspaceEnvironment implements TaskEnvironment {
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-    let timedOut = false;
+    let timedOut: string | undefined;
+    const limitMs = this.options.commandTimeoutMs ?? 30_000;
     const timer = setTimeout(() => {
-      timedOut = true;
+      timedOut = `command timed out after ${limitMs} ms`;
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch {
         // already gone
       }
-    }, this.options.commandTimeoutMs ?? 30_000);
+    }, limitMs);
     return new Promise((resolve, reject) => {
       child.once('error', reject);
       child.once('close', (code, signal) => {

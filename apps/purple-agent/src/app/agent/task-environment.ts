@@ -1,11 +1,4 @@
-/** What one command did, as the agent needs it for the next observation. */
-export interface CommandResult {
-  returncode: number;
-  /** stdout and stderr merged, possibly capped by the environment. */
-  output: string;
-  /** The environment stopped the command at its time limit; the output is what it printed until then. */
-  timedOut?: boolean;
-}
+import type { CommandResult } from '@arvo-rca/a2a-protocol';
 
 /**
  * Where the agent's commands run: in production the green agent, reached over A2A (`execute:`

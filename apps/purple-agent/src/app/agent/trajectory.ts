@@ -51,7 +51,7 @@ export function buildTrajectory(run: RunState): Trajectory {
         step: record.step,
         command: record.command,
         returncode: record.returncode,
-        timed_out: record.timedOut === true,
+        timed_out: record.timedOut !== undefined,
         output_chars: record.output.length,
         by: record.by,
       })),

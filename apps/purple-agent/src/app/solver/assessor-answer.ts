@@ -1,5 +1,4 @@
-import { parseAssessorReply } from '@arvo-rca/a2a-protocol';
-import type { CommandResult } from '../agent/task-environment';
+import { parseAssessorReply, type CommandResult } from '@arvo-rca/a2a-protocol';
 
 /**
  * What the green agent's answer to a command means for the agent: a result, or a refusal (both are
@@ -10,7 +9,7 @@ export function commandResultOf(answer: string): CommandResult {
   const reply = parseAssessorReply(answer);
   switch (reply.kind) {
     case 'result':
-      return { returncode: reply.result.returncode, output: reply.result.output, timedOut: reply.result.error !== undefined };
+      return reply.result;
     case 'rejected':
       return { returncode: 1, output: `Command rejected: ${reply.reason}` };
     case 'completed':

@@ -1,4 +1,5 @@
-import type { CommandResult, TaskEnvironment } from '../agent/task-environment';
+import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { TaskEnvironment } from '../agent/task-environment';
 
 /** A task environment that refuses every command once its task is canceled, which ends the run. */
 export class CancellableEnvironment implements TaskEnvironment {

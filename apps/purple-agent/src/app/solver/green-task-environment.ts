@@ -1,5 +1,5 @@
-import { formatExecute, TASK_FINISHED, type A2aPeer } from '@arvo-rca/a2a-protocol';
-import type { CommandResult, TaskEnvironment } from '../agent/task-environment';
+import { formatExecute, TASK_FINISHED, type A2aPeer, type CommandResult } from '@arvo-rca/a2a-protocol';
+import type { TaskEnvironment } from '../agent/task-environment';
 import { commandResultOf } from './assessor-answer';
 
 /**

@@ -1,6 +1,6 @@
-import { formatExecute, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import { formatExecute, type CommandResult, type TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { TaskState } from '@a2a-js/sdk';
-import type { CommandResult, TaskEnvironment } from '../agent/task-environment';
+import type { TaskEnvironment } from '../agent/task-environment';
 import { commandResultOf } from './assessor-answer';
 
 /** Where a run reports: its step lines, and its one final status. */

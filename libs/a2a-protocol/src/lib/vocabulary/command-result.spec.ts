@@ -6,7 +6,7 @@ describe('command results', () => {
   });
 
   it('appends an error element to a timed-out command', () => {
-    expect(formatCommandResult({ returncode: TIMED_OUT_RETURNCODE, output: 'partial', error: 'command timed out after 120 s' })).toBe(
+    expect(formatCommandResult({ returncode: TIMED_OUT_RETURNCODE, output: 'partial', timedOut: 'command timed out after 120 s' })).toBe(
       '<returncode>-1</returncode>\n<output>\npartial\n</output>\n<error>\ncommand timed out after 120 s\n</error>',
     );
   });
@@ -16,8 +16,8 @@ describe('command results', () => {
     ['empty output', { returncode: 1, output: '' }],
     ['output ending in a newline', { returncode: 2, output: 'line\n' }],
     ['output that contains the closing tag', { returncode: 0, output: '<output>\n</output>\nmore' }],
-    ['a timeout with partial output', { returncode: -1, output: 'x\n</output>\n', error: 'timed out' }],
-    ['a multi-line error', { returncode: -1, output: '', error: 'killed\nafter 5 s' }],
+    ['a timeout with partial output', { returncode: -1, output: 'x\n</output>\n', timedOut: 'timed out' }],
+    ['a multi-line error', { returncode: -1, output: '', timedOut: 'killed\nafter 5 s' }],
   ])('parses back what it formats: %s', (_name, result) => {
     expect(parseCommandResult(formatCommandResult(result))).toEqual(result);
   });

@@ -1,13 +1,15 @@
 // Green → purple: the result of one command, in the shape the original and mini-swe-agent use:
 //   <returncode>N</returncode>\n<output>\n...\n</output>
-// On a timeout N is -1 and an <error> element follows the (partial) output. The output is carried as
-// is, so it may itself contain `</output>`: parsing reads up to the last closing tag.
+// On a timeout N is -1 and an <error> element with the reason follows the (partial) output. The output is
+// carried as is, so it may itself contain `</output>`: parsing reads up to the last closing tag.
 
+/** What one command did: the sandbox's result, the wire's, and the solver's observation alike. */
 export interface CommandResult {
   returncode: number;
+  /** stdout and stderr merged, possibly capped. */
   output: string;
-  /** Why the command did not finish normally (a timeout); absent when it did. */
-  error?: string;
+  /** Why the command was stopped at its time limit (`command timed out after 120 s`); absent when it ended by itself. */
+  timedOut?: string;
 }
 
 /** The returncode of a command that was killed at its deadline. */
@@ -20,7 +22,7 @@ const ERROR_END = '\n</error>';
 
 export function formatCommandResult(result: CommandResult): string {
   const text = `<returncode>${result.returncode}</returncode>\n<output>\n${result.output}${OUTPUT_END}`;
-  return result.error === undefined ? text : `${text}${ERROR_START}${result.error}${ERROR_END}`;
+  return result.timedOut === undefined ? text : `${text}${ERROR_START}${result.timedOut}${ERROR_END}`;
 }
 
 /** The result carried by a green agent's reply, or undefined when the text is not one. */
@@ -30,7 +32,7 @@ export function parseCommandResult(text: string): CommandResult | undefined {
   const returncode = Number(head[1]);
   const rest = text.slice(head[0].length).trimEnd();
   const error = splitError(rest);
-  if (error) return { returncode, output: error.output, error: error.error };
+  if (error) return { returncode, output: error.output, timedOut: error.error };
   if (!rest.endsWith('</output>')) return undefined;
   return { returncode, output: stripOutputEnd(rest) };
 }

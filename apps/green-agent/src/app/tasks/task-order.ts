@@ -1,0 +1,10 @@
+import type { TaskProgress } from './task-progress';
+
+/** How a task is run: for whom, who hears of it, who may cancel it, and under which id the solver knows it. */
+export interface TaskOrder {
+  solverUrl: string;
+  progress?: TaskProgress;
+  signal?: AbortSignal;
+  /** The opaque key the solver is given instead of the task's own (`task:3f9a2c1b`); none: the task's key. */
+  maskedKey?: string;
+}

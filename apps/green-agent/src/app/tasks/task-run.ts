@@ -1,0 +1,244 @@
+import { basename } from 'node:path';
+import type { PassThrough } from 'node:stream';
+import type { Logger } from '@nestjs/common';
+import { formatTaskCompleted, type A2aClientFactory } from '@arvo-rca/a2a-protocol';
+import type { SandboxFactory } from '@arvo-rca/sandbox';
+import { LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
+import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
+import { diskLimitTask, failedTask, interruptedTask, scoreReading, withSolverExit, type GroundTruth, type GroundTruthExtractor, type TaskMetrics } from '@arvo-rca/rca-eval';
+import type { TaskEvidence } from '@arvo-rca/run-record';
+import type { TaskLogScope } from '@arvo-rca/task-logging';
+import type { PreparedTask, PreparingTask, TaskAssetsService, TaskRef } from '../task-assets';
+import { TaskContext, type FinishReason } from './task-context';
+import { taskOutcome, type TaskOutcome } from './task-outcome';
+import type { TaskOrder } from './task-order';
+import { SolverConversation } from './solver-conversation';
+import { runSolverCommand } from './solver-command';
+import { filesNamedIn, sourceExcerpts } from './source-excerpts';
+import { renderTaskDescription } from './task-description';
+
+/** Where the running tasks are held: the solver's call-backs find a task there by its context id. */
+export interface RunningTasks {
+  /** Set once shutdown begins: a task still being prepared gets no sandbox. */
+  readonly closing: boolean;
+  add(context: TaskContext): void;
+  remove(contextId: string): void;
+}
+
+/** What every task's run shares: the green agent's services and settings. */
+export interface TaskRunDeps {
+  assets: TaskAssetsService;
+  sandboxes: SandboxFactory;
+  groundTruth: GroundTruthExtractor;
+  peers: A2aClientFactory;
+  running: RunningTasks;
+  logger: Logger;
+  template: string;
+  taskTimeoutS: number;
+}
+
+/** A task whose sandbox runs: its workspace complete, its ground truth read. */
+interface ReadyTask {
+  prepared: PreparedTask;
+  truth: GroundTruth;
+}
+
+// How long a solver that sent [TASK FINISHED] may take to end its stream, which says how its run ended.
+const SOLVER_EXIT_GRACE_MS = 2_000;
+export const SHUTTING_DOWN = 'the green agent is shutting down';
+export const CANCELED = 'canceled by the requester';
+const IMAGE_NOTE = 'Inside this sandbox the original build tree is also at `/src`.';
+
+/**
+ * One task from its files to its cleanup, in its steps: prepare, start, hand over, score, record. Never
+ * throws: a task that cannot run is an outcome with status `failed` and the reason (`interrupted` when
+ * the agent is shutting down or the order's signal cancels it: not the solver's doing, and to be run again).
+ */
+export class TaskRun {
+  readonly taskKey: string;
+  readonly startedAt = Date.now();
+  context: TaskContext | undefined;
+  private preparing: PreparingTask | undefined;
+  /** The source tree on its way into a sandbox that copies it in, as the host extracts it. */
+  private tree: PassThrough | undefined;
+  private truth: GroundTruth | null = null;
+  private diskLimit: string | undefined;
+
+  constructor(
+    private readonly deps: TaskRunDeps,
+    private readonly ref: TaskRef,
+    private readonly order: TaskOrder,
+    readonly contextId: string,
+    private readonly scope: TaskLogScope,
+    readonly evidence: TaskEvidence,
+  ) {
+    this.taskKey = ref.key;
+  }
+
+  async run(): Promise<TaskOutcome> {
+    const cancel = (): void => this.context?.finish('canceled');
+    this.order.signal?.addEventListener('abort', cancel);
+    try {
+      const ready = await this.start(await this.prepare());
+      const finishReason = await this.handOver(ready.prepared);
+      return await this.score(ready, finishReason);
+    } catch (error) {
+      return this.failed(error as Error);
+    } finally {
+      this.order.signal?.removeEventListener('abort', cancel);
+      await this.cleanUp();
+    }
+  }
+
+  /** The task's files fetched, its workspace being laid out. */
+  private async prepare(): Promise<PreparingTask> {
+    const { maskedKey, signal } = this.order;
+    if (maskedKey) this.log(`the solver knows this task as ${maskedKey}`);
+    this.tree = this.deps.sandboxes.treeIntake();
+    this.preparing = await this.deps.assets.begin(this.ref, this.log, { neutralNames: maskedKey !== undefined, tree: this.tree });
+    // Shutdown or a cancel may have come while the files were fetched: no sandbox starts after it.
+    if (this.deps.running.closing) throw new Error(SHUTTING_DOWN);
+    if (signal?.aborted) throw new Error(CANCELED);
+    return this.preparing;
+  }
+
+  /** The sandbox started while the workspace is completed, and the ground truth read from the host's tree. */
+  private async start(preparing: PreparingTask): Promise<ReadyTask> {
+    const ready = preparing.prepared.then(async (prepared) => {
+      this.evidence.crashReport = prepared.errorReport;
+      this.evidence.fix = prepared.fix;
+      // From the host's tree, which no solver command reaches before the handover.
+      const truth = await this.deps.groundTruth.fromPatch(prepared.fix, prepared.hostTree.dir);
+      this.truth = truth; // for a start that fails after it
+      return { prepared, truth };
+    });
+    ready.catch(() => undefined); // awaited below, unless the task ends before its sandbox is made
+    const pendingWorkspace = { ready: preparing.prepared.then(() => undefined), tree: this.tree && { folder: SOURCE_TREE, tar: this.tree } };
+    const { contextId, scope } = this;
+    const sandbox = this.deps.sandboxes.create({ task: this.taskKey, contextId, image: preparing.image, workspaceDir: preparing.workspaceDir, pendingWorkspace, onProgress: this.log, onDiskLimit: this.onDiskLimit });
+    this.context = new TaskContext(contextId, this.ref, this.taskKey, preparing.workspaceDir, sandbox, scope, this.order.progress ?? (() => undefined));
+    this.deps.running.add(this.context);
+    const [, started] = await Promise.all([sandbox.start(), ready]);
+    this.log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
+    return started;
+  }
+
+  /** Sends the task to the solver and waits for the first of: finished, solver done, time limit. */
+  private async handOver(prepared: PreparedTask): Promise<FinishReason> {
+    const context = this.started();
+    const limitMs = this.deps.taskTimeoutS * 1000;
+    const description = renderTaskDescription(this.deps.template, {
+      taskKey: this.order.maskedKey ?? this.taskKey,
+      errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
+      errorReport: prepared.errorReport,
+      imageNote: this.deps.sandboxes.runsTaskImage ? IMAGE_NOTE : '',
+    });
+    const timer = setTimeout(() => context.finish('timeout'), limitMs);
+    const conversation = new SolverConversation({
+      context,
+      solver: this.deps.peers.peer(this.order.solverUrl),
+      execute: (command) => runSolverCommand(context, command, this.deps.logger),
+      log: this.log,
+      trace: (line) => this.deps.logger.log(line),
+      deadline: Date.now() + limitMs,
+    });
+    const solver = conversation.run(description);
+    try {
+      const reason = await Promise.race([context.finishing, solver, context.broken]);
+      if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
+      context.handover.abort();
+      await conversation.close(formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() }));
+      return reason;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The submission read once; the files it names join the host's tree (the archive's last opening), then it is judged. */
+  private async score(ready: ReadyTask, finishReason: FinishReason): Promise<TaskOutcome> {
+    const { truth } = ready;
+    // Cut short by a shutdown or a cancel, the task says nothing about the solver: it is to be run again, not scored.
+    if (finishReason === 'shutdown' || finishReason === 'canceled') {
+      const why = finishReason === 'shutdown' ? SHUTTING_DOWN : CANCELED;
+      this.log(`interrupted: ${why}`);
+      return this.outcome(finishReason, interruptedTask(why, truth));
+    }
+    this.evidence.submission = finishReason === 'disk-limit' ? null : await this.submissionText();
+    // Read once: the judge scores this reading, and the record's excerpts mark its locations.
+    const reading = this.evidence.submission === null ? null : readSubmission(this.evidence.submission);
+    const predictions = reading?.kind === 'read' ? reading.predictions : [];
+    // A tree that went into the container is on this host only as far as the judge reads it: the submission's files join it.
+    await ready.prepared.hostTree.addFiles(filesNamedIn(predictions)).catch((error: Error) => this.deps.logger.warn(`the submission's files are not on this host: ${error.message}`));
+    const metrics = finishReason === 'disk-limit' && this.diskLimit ? diskLimitTask(this.diskLimit, truth) : scoreReading(reading, truth);
+    this.log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
+    return this.record(ready, finishReason, metrics, predictions);
+  }
+
+  /** The outcome, with excerpts of the sources the fix and the submission name. */
+  private async record({ prepared, truth }: ReadyTask, finishReason: FinishReason, metrics: TaskMetrics, predictions: readonly Prediction[]): Promise<TaskOutcome> {
+    this.evidence.sources = await sourceExcerpts(prepared.hostTree.dir, truth, predictions).catch((error: Error) => {
+      this.deps.logger.warn(`no source excerpts for the record: ${error.message}`);
+      return null;
+    });
+    return this.outcome(finishReason, metrics);
+  }
+
+  private failed(error: Error): TaskOutcome {
+    // Whoever was to read the tree is gone: its writer goes on without it.
+    this.tree?.destroy();
+    this.deps.logger.error(`task failed: ${error.message}`);
+    // Whatever broke while the agent shut down or the task was canceled (an extraction, a download) was most likely broken by it.
+    const interrupted = this.deps.running.closing || this.order.signal?.aborted === true;
+    return taskOutcome(this, 'error', interrupted ? interruptedTask(error.message, this.truth) : failedTask(error.message, this.truth));
+  }
+
+  /** Ends the task on every path: its sandbox removed (a start still under way too), then its workspace. */
+  private async cleanUp(): Promise<void> {
+    const { context, deps } = this;
+    context?.finish('solver-ended');
+    context?.handover.abort();
+    deps.running.remove(this.contextId);
+    await context?.sandbox.stop().catch((error: Error) => deps.logger.error(`sandbox removal failed: ${error.message}`));
+    // A start that failed leaves the extraction to end first (without its copy): then its folder goes.
+    await this.preparing?.prepared.then(
+      (prepared) => prepared.dispose().catch((error: Error) => deps.logger.error(`workspace removal failed: ${error.message}`)),
+      () => undefined,
+    );
+  }
+
+  private outcome(finishReason: FinishReason, metrics: TaskMetrics): TaskOutcome {
+    return taskOutcome(this, finishReason, withSolverExit(metrics, this.context?.solverExit));
+  }
+
+  /** `loc.json` as the solver left it in the sandbox; null when it is not there. */
+  private async submissionText(): Promise<string | null> {
+    try {
+      return (await this.started().sandbox.readFile(LOC_JSON_PATH)).toString('utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  private started(): TaskContext {
+    if (!this.context) throw new Error('the task has no sandbox yet');
+    return this.context;
+  }
+
+  private readonly log = (line: string): void => {
+    this.deps.logger.log(line);
+    this.order.progress?.({ kind: 'note', text: line });
+  };
+
+  private readonly onDiskLimit = (detail: string): void => {
+    this.diskLimit = detail;
+    this.scope.run(() => this.log(`ending the task: ${detail}`));
+    this.context?.finish('disk-limit');
+  };
+}
+
+/** Waits for `promise` to settle, for at most `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
