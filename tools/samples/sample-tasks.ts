@@ -3,7 +3,8 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { create as createTar } from 'tar';
 import { SOURCE_TREE } from '@arvo-rca/common';
-import { runOneShot, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { sampleImageTag } from '@arvo-rca/arvo-docker';
+import { runOneShot } from './one-shot';
 import { type SampleManifest } from './sample-images';
 
 export const SAMPLES_DIR = join(__dirname, '..', '..', 'samples');

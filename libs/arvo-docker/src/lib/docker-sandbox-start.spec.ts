@@ -7,7 +7,7 @@ import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, resolveSandboxOptions, type SandboxOptionsInput, type SandboxSpec } from '@arvo-rca/sandbox';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
-import { engineKind, type EngineKind } from './engine-kind';
+import { engineKind, type EngineKind } from './engine-kind.testing';
 import { FakeRegistry } from './fake-registry.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { DockerSandboxFactory } from './sandbox-factory';

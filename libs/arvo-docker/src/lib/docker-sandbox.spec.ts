@@ -5,7 +5,7 @@ import { currentOwner, defaultContainerCpus, type ExecOutcome, formatOwnerId, re
 import { BUILD_CAPABILITIES } from './container-spec';
 import { createDockerClient } from './docker-client';
 import { describeWithDocker } from './docker-gate.testing';
-import { engineKind, type EngineKind } from './engine-kind';
+import { engineKind, type EngineKind } from './engine-kind.testing';
 import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace, peakRssGrowth } from '@arvo-rca/sandbox/testing';
