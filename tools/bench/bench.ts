@@ -5,7 +5,7 @@
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
-import { createDockerClient, engineAnswers, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { createDockerClient, DockerEngine, sampleImageTag } from '@arvo-rca/arvo-docker';
 import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
 import { ProcessTable } from '@arvo-rca/common';
 import { BenchDisk } from './bench-disk';
@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function checkPrerequisites(docker: Docker): Promise<void> {
-  if (!(await engineAnswers(docker))) throw new Error('no Docker engine answers (tools/docker-engine.sh starts one)');
+  if (!(await DockerEngine.fromEnvironment().answers())) throw new Error('no Docker engine answers (tools/docker-engine.sh starts one)');
   const image = sampleImageTag('1');
   const present = await docker.getImage(image).inspect().then(() => true, () => false);
   if (!present) throw new Error(`image ${image} is missing: run "npm run images"`);

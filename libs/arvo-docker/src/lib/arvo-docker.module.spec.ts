@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, SANDBOX_FACTORY, SANDBOX_OWNER, type SandboxFactory, type SandboxOptionsInput } from '@arvo-rca/sandbox';
 import { ArvoDockerModule } from './arvo-docker.module';
-import { createDockerClient } from './docker-client';
+import { createDockerClient } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';

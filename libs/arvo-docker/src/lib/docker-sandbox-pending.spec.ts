@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, type ExecOutcome, formatOwnerId, type PendingWorkspace, resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { ownerFilter } from './labels';
 import { DockerSandbox } from './docker-sandbox';
@@ -62,7 +62,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
 
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-sandbox-pending-');
-    factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 30 }), owner);
+    factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 30 }), owner);
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, resolveSandboxOptions, type SandboxOptionsInput, type SandboxSpec } from '@arvo-rca/sandbox';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineKind, type EngineKind } from './engine-kind.testing';
 import { FakeRegistry } from './fake-registry.testing';
@@ -46,7 +46,9 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     return { task: 'sample:1', contextId: `ctx-${randomUUID()}`, image, workspaceDir, onProgress: (line) => progress.push(line) };
   }
   function factory(options: SandboxOptionsInput = {}): DockerSandboxFactory {
-    const made = new DockerSandboxFactory(docker, resolveSandboxOptions({ tmpDir: root, commandTimeoutS: 20, ...options }), owner);
+    const resolved = resolveSandboxOptions({ tmpDir: root, commandTimeoutS: 20, ...options });
+    // The engine's gate paces as the options say.
+    const made = new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, resolved), resolved, owner);
     factories.push(made);
     return made;
   }

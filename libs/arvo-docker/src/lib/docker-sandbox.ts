@@ -1,30 +1,28 @@
-import type Docker from 'dockerode';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { WORKSPACE } from '@arvo-rca/common';
 import { CommandGuard, containerName, commandOutcome, type CommandRun, engineReason, envList, EXEC_MARKER, type ExecOptions, type ExecOutcome, HeadTailCap, NON_INTERACTIVE_ENV, type Sandbox, SandboxError, type SandboxOptions, type SandboxSpec, shellCommandPrefix } from '@arvo-rca/sandbox';
 import { ContainerBoot } from './container-boot';
+import type { ContainerHandle } from './container-handle';
 import { readContainerFile } from './container-file';
 import { runContainerExec } from './container-exec';
 import { removeContainer } from './container-removal';
 import { taskContainerSpec } from './container-spec';
 import { DiskWatchdog } from './disk-watchdog';
+import type { DockerEngine } from './docker-engine';
 import type { ImagePuller } from './image-puller';
-import type { EngineGate } from './engine-gate';
 import { ShellSession } from './shell-session';
-import { whileEngineAnswers } from './engine-watch';
 import { beginWorkspaceCopy, type WorkspaceCopy } from './workspace-copy';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
 
 export interface DockerSandboxContext {
-  docker: Docker;
+  /** Its engine, whose gate paces container starts and removals (`options.startConcurrency`). */
+  engine: DockerEngine;
   images: ImagePuller;
   /** Owner id written into the container's owner label. */
   owner: string;
   options: SandboxOptions;
-  /** Paces container starts and removals (`options.startConcurrency`); shared by every sandbox of one factory. */
-  engineGate: EngineGate;
   /** Whether the engine limits a container's disk (`StorageOpt`); learnt at the first create, shared by one factory. */
   storageLimits: { supported?: boolean };
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
@@ -45,7 +43,7 @@ const RESTART_NOTE = 'every process of the task was ended (its sandbox was resta
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker' as const;
   readonly name: string;
-  private container: Docker.Container | undefined;
+  private container: ContainerHandle | undefined;
   private shell: readonly string[] = ['bash', '-lc'];
   private hasTimeout = true;
   /** The long-lived shell every command goes through; opened at start, and again after a command kills it. */
@@ -74,7 +72,7 @@ export class DockerSandbox implements Sandbox {
 
   /** Watched: an engine that stops answering fails the start now, not at the pull's or the copy's deadline. */
   start(): Promise<void> {
-    this.starting = whileEngineAnswers(this.context.docker, `starting ${this.name}`, this.startOnce());
+    this.starting = this.context.engine.watched(`starting ${this.name}`, this.startOnce());
     return this.starting;
   }
 
@@ -91,7 +89,7 @@ export class DockerSandbox implements Sandbox {
       await clock.time('image', () => this.untilStopped(this.context.images.ensure(this.spec.image, this.options.pullTimeoutS, this.spec.onProgress)));
       const queued = performance.now();
       // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
-      const { container, started } = await this.context.engineGate(async () => {
+      const { container, started } = await this.context.engine.paced(async () => {
         this.throwIfStopped();
         clock.record('queue', performance.now() - queued);
         const created = await clock.time('create', () => this.createContainer());
@@ -143,8 +141,7 @@ export class DockerSandbox implements Sandbox {
     let cap = new HeadTailCap(this.options.maxOutputBytes);
     // Watched: an engine that stops answering fails the command now, not at its (long) deadline.
     const runOnce = (): Promise<CommandRun> =>
-      whileEngineAnswers(
-        this.context.docker,
+      this.context.engine.watched(
         `running a command in ${this.name}`,
         this.openSession(container)
           .then((session) => session.run({ prefix, command: verdict.command, marker, onOutput: (_type, payload) => cap.write(payload), deadlineMs }))
@@ -174,7 +171,7 @@ export class DockerSandbox implements Sandbox {
     const container = this.running();
     const target = this.guard.toSandboxPath(path);
     const read = readContainerFile(container, target, this.options.readFileMaxBytes, READ_DEADLINE_MS);
-    return whileEngineAnswers(this.context.docker, `reading ${target} in ${this.name}`, read).catch((error: unknown) => {
+    return this.context.engine.watched(`reading ${target} in ${this.name}`, read).catch((error: unknown) => {
       if (error instanceof SandboxError) throw new SandboxError(error.code, `${error.message} (in ${this.name})`, { cause: error });
       throw error;
     });
@@ -194,7 +191,7 @@ export class DockerSandbox implements Sandbox {
     this.session?.close();
     const container = this.container;
     this.container = undefined;
-    if (container) await this.context.engineGate(() => whileEngineAnswers(this.context.docker, `removing ${this.name}`, removeContainer(container)));
+    if (container) await this.context.engine.paced(() => this.context.engine.watched(`removing ${this.name}`, removeContainer(container)));
     this.context.onStopped?.(this);
   }
 
@@ -219,7 +216,7 @@ export class DockerSandbox implements Sandbox {
   }
 
 
-  private running(): Docker.Container {
+  private running(): ContainerHandle {
     if (!this.container || this.stopped) throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} is not running`);
     return this.container;
   }
@@ -231,9 +228,9 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  private async createContainer(): Promise<Docker.Container> {
+  private async createContainer(): Promise<ContainerHandle> {
     const input = { ...this.spec, name: this.name, owner: this.context.owner, taskFolder: dirname(this.spec.workspaceDir), options: this.options };
-    const create = (storageLimit: boolean): Promise<Docker.Container> => this.context.docker.createContainer(taskContainerSpec({ ...input, storageLimit }));
+    const create = (storageLimit: boolean): Promise<ContainerHandle> => this.context.engine.createContainer(taskContainerSpec({ ...input, storageLimit }));
     const storage = this.context.storageLimits;
     const askedForLimit = storage.supported !== false;
     return create(askedForLimit)
@@ -253,7 +250,7 @@ export class DockerSandbox implements Sandbox {
       });
   }
 
-  private watchDisk(container: Docker.Container): void {
+  private watchDisk(container: ContainerHandle): void {
     const onDiskLimit = this.spec.onDiskLimit;
     if (!onDiskLimit) return;
     this.watchdog = new DiskWatchdog(container, this.options.diskBytes, this.options.diskCheckIntervalS * 1000, onDiskLimit);
@@ -262,7 +259,7 @@ export class DockerSandbox implements Sandbox {
 
   // Attached before the start: the workspace goes in through the main process's stdin, and its own
   // output (normally none) says why a container stopped right after its start.
-  private async startContainer(container: Docker.Container, clock: StartClock): Promise<ContainerBoot> {
+  private async startContainer(container: ContainerHandle, clock: StartClock): Promise<ContainerBoot> {
     return clock.time('start', async () => {
       const boot = await ContainerBoot.attach(container);
       await container.start().catch((error: unknown) => {
@@ -276,17 +273,17 @@ export class DockerSandbox implements Sandbox {
   }
 
   // Up once the session's first command answers; a container that stopped at once says why in its output.
-  private async awaitReady(container: Docker.Container, boot: ContainerBoot, clock: StartClock): Promise<void> {
+  private async awaitReady(container: ContainerHandle, boot: ContainerBoot, clock: StartClock): Promise<void> {
     await clock.time('probe', () => this.probeTools(container)).catch(async (error: unknown) => {
-      const state = await container.inspect().then((info) => info.State, () => undefined);
-      if (state?.Running) throw error;
-      const reason = boot.ownOutput().trim() || `exit code ${state?.ExitCode ?? 'unknown'}`;
+      const state = await container.state().catch(() => undefined);
+      if (state?.running) throw error;
+      const reason = boot.ownOutput().trim() || `exit code ${state?.exitCode ?? 'unknown'}`;
       throw new SandboxError('CONTAINER_START_FAILED', `starting container ${this.name} failed: it stopped at once: ${reason}`, { cause: error });
     });
   }
 
   // The first command of the session: the container is up once it answers.
-  private async probeTools(container: Docker.Container): Promise<void> {
+  private async probeTools(container: ContainerHandle): Promise<void> {
     const { output } = await this.housekeeping(container, PROBE_TOOLS, 'probing the shell');
     const tools = output.split('\n');
     if (!tools.includes('bash')) {
@@ -305,7 +302,7 @@ export class DockerSandbox implements Sandbox {
     this.spec.onProgress?.(`${this.name}: removed .git directories under ${roots.join(', ')}`);
   }
 
-  private async openSession(container: Docker.Container): Promise<ShellSession> {
+  private async openSession(container: ContainerHandle): Promise<ShellSession> {
     if (!this.session?.usable) this.session = await ShellSession.open(container, envList(NON_INTERACTIVE_ENV), WORKSPACE);
     return this.session;
   }
@@ -314,7 +311,7 @@ export class DockerSandbox implements Sandbox {
    * Runs `<prefix> <text>` for the sandbox's own needs: through the session when it is free (no engine
    * exec), else as an exec of its own, so that it never waits behind a command of the solver's.
    */
-  private async runAside(container: Docker.Container, prefix: string[], text: string, onOutput: (payload: Buffer) => void, deadlineMs: number, retry = true): Promise<CommandRun> {
+  private async runAside(container: ContainerHandle, prefix: string[], text: string, onOutput: (payload: Buffer) => void, deadlineMs: number, retry = true): Promise<CommandRun> {
     const marker = randomUUID();
     const session = this.stopped ? this.session : await this.openSession(container);
     if (session?.idle) {
@@ -339,16 +336,16 @@ export class DockerSandbox implements Sandbox {
    * bomb at the pids limit, where no kill command could even start), and its files stay as they are.
    * The next command opens a new session.
    */
-  private async restartProcesses(container: Docker.Container): Promise<void> {
+  private async restartProcesses(container: ContainerHandle): Promise<void> {
     this.session?.close();
     this.session = undefined;
     if (this.stopped) return;
-    await this.context.engineGate(() => restartContainer(container)).catch((error: unknown) => {
+    await this.context.engine.paced(() => restartContainer(container)).catch((error: unknown) => {
       this.spec.onProgress?.(`${this.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
     });
   }
 
-  private async housekeeping(container: Docker.Container, script: string, what: string): Promise<{ output: string }> {
+  private async housekeeping(container: ContainerHandle, script: string, what: string): Promise<{ output: string }> {
     const cap = new HeadTailCap(16 * 1024);
     const run = await this.runAside(container, SCRIPT_PREFIX, script, (payload) => cap.write(payload), HOUSEKEEPING_DEADLINE_MS).catch((error: unknown) => {
       throw new SandboxError('SANDBOX_PREPARE_FAILED', `${what} in ${this.name} failed: ${engineReason(error)}`, { cause: error });
@@ -365,8 +362,8 @@ export class DockerSandbox implements Sandbox {
  * Stops the container and starts it again: its main process boots anew, is told to leave the workspace
  * as it is, and keeps the container alive.
  */
-async function restartContainer(container: Docker.Container): Promise<void> {
-  await container.stop({ t: 0 }).catch((error: unknown) => {
+async function restartContainer(container: ContainerHandle): Promise<void> {
+  await container.stop().catch((error: unknown) => {
     // Stopped already (its keep-alive ran out): it starts again all the same.
     if ((error as { statusCode?: number }).statusCode !== 304) throw error;
   });
