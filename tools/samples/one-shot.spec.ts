@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createDockerClient, ownerFilter, sampleImageTag } from '@arvo-rca/arvo-docker';
-import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { createDockerClient, ownerFilter } from '@arvo-rca/arvo-docker';
+import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { runOneShot } from './one-shot';
 
 describeWithDocker('runOneShot against a sample image', () => {

@@ -2,7 +2,7 @@
 // container per task, or the local backend of @arvo-rca/sandbox where no engine answers), the engine
 // client, the container sandbox and its copy-in, image pulls and the reaper.
 export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions, type ArvoDockerOptionsInput } from './lib/arvo-docker.module';
-export { createSandboxFactory, DockerSandboxFactory } from './lib/sandbox-factory';
+export { DockerSandboxFactory } from './lib/sandbox-factory';
 export { DockerSandbox } from './lib/docker-sandbox';
 export { type StartBreakdown, type StartPhase } from './lib/start-breakdown';
 export { taskContainerSpec } from './lib/container-spec';
@@ -12,5 +12,3 @@ export { createDockerClient, DockerEngine, type EnginePacing } from './lib/docke
 export { engineSettingsFromEnvironment, type EngineSettings } from './lib/engine-settings';
 export { LABEL_CONTEXT, LABEL_OWNER, LABEL_RECIPE, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './lib/labels';
 export { ImagePuller } from './lib/image-puller';
-// The bundled sample tasks' images: `arvo-rca-sample:<id>-vul`.
-export { sampleImageTag } from './lib/sample-image';

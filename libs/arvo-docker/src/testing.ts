@@ -2,3 +2,5 @@
 export { describeWithDocker } from './lib/docker-gate.testing';
 export { buildTestImage, KEEP_ALIVE, LIST_PROCESSES, removeImage } from './lib/sandbox-fixtures.testing';
 export { engineKind, type EngineKind } from './lib/engine-kind.testing';
+// The bundled sample tasks' images: `arvo-rca-sample:<id>-vul`.
+export { sampleImageTag } from './lib/sample-image.testing';

@@ -12,7 +12,7 @@ import { engineSettingsFromEnvironment } from './engine-settings';
 import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 const ROOT = resolve(__dirname, '../../../..');
 

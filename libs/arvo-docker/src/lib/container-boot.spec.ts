@@ -3,7 +3,7 @@ import { bootCommand, ContainerBoot } from './container-boot';
 import type { ContainerHandle } from './container-handle';
 import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 // Podman's words, as it refused an attach right after a stop on a loaded machine (while it settles the container).
 const SETTLING = 'can only attach to created or running containers: container state improper';

@@ -11,7 +11,7 @@ import { ownerFilter } from './labels';
 import { DockerSandbox } from './docker-sandbox';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 function output(outcome: ExecOutcome): string {
   if (outcome.kind !== 'completed' || outcome.returnCode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);

@@ -10,7 +10,7 @@ import { describeWithDocker } from './docker-gate.testing';
 import { ownerFilter } from './labels';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 // The same listings on the host and in the container: each side runs these in its own src-vul/systemd.
 const COUNTS = 'for t in f l d; do find . -type $t | wc -l; done';

@@ -10,7 +10,7 @@ import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter 
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace, peakRssGrowth } from '@arvo-rca/sandbox/testing';
 import { KEEP_ALIVE, LIST_PROCESSES } from './sandbox-fixtures.testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 // Linux capability numbers (linux/capability.h) of the capabilities a task container keeps.
 const CAPABILITY_NUMBERS: Record<(typeof BUILD_CAPABILITIES)[number], number> = { CHOWN: 0, DAC_OVERRIDE: 1, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7 };

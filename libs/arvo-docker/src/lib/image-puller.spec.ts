@@ -4,7 +4,7 @@ import { describeWithDocker } from './docker-gate.testing';
 import { FakeRegistry } from './fake-registry.testing';
 import { ImagePuller } from './image-puller';
 import { removeImage } from './sandbox-fixtures.testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 describeWithDocker('ImagePuller against the engine', () => {
   const docker = createDockerClient();
