@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
-import { createDockerClient, engineAddress } from '@arvo-rca/arvo-docker';
+import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { recordResult, type RecordScan } from '@arvo-rca/run-record';
@@ -84,7 +84,7 @@ function asGreenFailure(reason: unknown): GreenFailure {
 /** On the engine the green agent will use, before it starts: the images of the tasks known here (a resume's elsewhere are its own). */
 async function ensureImages(work: Work): Promise<void> {
   const tasks = work.kind === 'assess' ? work.tasks : (work.plan.local?.toRun ?? []);
-  await ensureTaskImages(imagesOfTasks(tasks), { docker: createDockerClient(), samplesDir: SAMPLES_DIR, root: ROOT, say: (line) => console.log(line) });
+  await ensureTaskImages(imagesOfTasks(tasks), { docker: createDockerClient(), engine: DockerEngine.fromEnvironment(), samplesDir: SAMPLES_DIR, root: ROOT, say: (line) => console.log(line) });
 }
 
 /** What this run does: assess a task list, or resume a record as planned here. */
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     const { result, file } = await resultOf(await runOnGreens(requests, total, records), runDir);
     const recordDirs = [...records.entries()];
     const retry = recordDirs.length === 1 ? `${resumeCommand(recordDirs[0][1], given(recordDirs[0][0]))} --retry-failed` : undefined;
-    printResult(result, file, runDir, { engine: sandbox?.sandbox === 'docker' ? engineAddress(createDockerClient()) : undefined, greens, retry });
+    printResult(result, file, runDir, { engine: sandbox?.sandbox === 'docker' ? DockerEngine.fromEnvironment().address : undefined, greens, retry });
   } catch (error) {
     if (!(error instanceof AssessmentFailed)) throw error;
     // The record keeps what finished: the way on is a resume of it.

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { CodedError } from '@arvo-rca/common';
-import { engineAddress, ImagePuller } from '@arvo-rca/arvo-docker';
+import { type DockerEngine, ImagePuller } from '@arvo-rca/arvo-docker';
 import { DEFAULT_SANDBOX_OPTIONS } from '@arvo-rca/sandbox';
 import { ensureBaseImage } from '../samples/base-image';
 import { BASE_IMAGE, ensureSampleImage, readSampleManifest } from '../samples/sample-images';
@@ -16,6 +16,8 @@ export class ImageCheckError extends CodedError<'IMAGE_UNAVAILABLE'> {}
 
 export interface ImageCheck {
   docker: Docker;
+  /** The same engine, for the puller and the address the lines name. */
+  engine: DockerEngine;
   /** The green agent's SAMPLES_DIR: its tasks, and the recipe of their images. */
   samplesDir: string;
   /** The repository, from which folders are named in the lines. */
@@ -29,7 +31,7 @@ const SAMPLE_PULL_LIMIT_S = 60;
 const KEPT_LINES = 12;
 
 export async function ensureTaskImages(images: readonly TaskImage[], check: ImageCheck): Promise<void> {
-  const puller = new ImagePuller(check.docker);
+  const puller = new ImagePuller(check.engine);
   // Why the registry had none of the images before: said once, not for every sample.
   const refusals = new Set<string>();
   for (const image of images) await ensureTaskImage(image, puller, check, refusals);
@@ -37,7 +39,7 @@ export async function ensureTaskImages(images: readonly TaskImage[], check: Imag
 
 async function ensureTaskImage(task: TaskImage, puller: ImagePuller, check: ImageCheck, refusals: Set<string>): Promise<void> {
   const { docker, samplesDir, say } = check;
-  const engine = engineAddress(docker);
+  const engine = check.engine.address;
   if (await docker.getImage(task.image).inspect().then(() => true, () => false)) return;
   const buildable = task.source === 'sample' && existsSync(join(samplesDir, task.id, 'sample.json'));
   const limit = buildable ? SAMPLE_PULL_LIMIT_S : DEFAULT_SANDBOX_OPTIONS.pullTimeoutS;

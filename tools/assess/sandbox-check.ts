@@ -1,5 +1,5 @@
 import { chooseSandbox, NO_ISOLATION_WARNING, probeBubblewrap, type SandboxHost } from '@arvo-rca/sandbox';
-import { createDockerClient, engineAnswers } from '@arvo-rca/arvo-docker';
+import { DockerEngine } from '@arvo-rca/arvo-docker';
 import { greenSetting } from './green-settings';
 
 /** What the runner passes the green agent as SANDBOX, and tells the user before any agent starts. */
@@ -12,7 +12,7 @@ export interface SandboxPick {
 }
 
 export const THIS_HOST: SandboxHost = {
-  engineAnswers: () => engineAnswers(createDockerClient()),
+  engineAnswers: () => DockerEngine.fromEnvironment().answers(),
   probeBubblewrap: () => probeBubblewrap(),
 };
 

@@ -5,9 +5,9 @@
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
-import { createDockerClient, engineAnswers, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
-import { ProcessTable } from '@arvo-rca/common';
+import { ProcessTable, taskImage } from '@arvo-rca/common';
 import { BenchDisk } from './bench-disk';
 import { BenchRig } from './bench-rig';
 import { formatTable, tableRows, writeReport, type BenchReport } from './bench-report';
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (chosen.has('starts')) report.starts = await timed('start breakdown and pacing', () => measureStarts(ROOT, docker, owner));
   if (chosen.has('real_task') || chosen.has('copy_in')) {
-    const disk = await timed('the disk for the real trees', () => BenchDisk.open(ROOT, docker, [sampleImageTag('1')]));
+    const disk = await timed('the disk for the real trees', () => BenchDisk.open(ROOT, docker, [taskImage('sample', '1')]));
     console.warn(`bench: the real trees and their engine on the ${disk.name} (${disk.reason})`);
     try {
       if (chosen.has('real_task')) report.real_task = await timed("prepare to first command on two real trees, against tar and the original's way", () => measureRealTask(ROOT, disk, owner));
@@ -75,8 +75,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function checkPrerequisites(docker: Docker): Promise<void> {
-  if (!(await engineAnswers(docker))) throw new Error('no Docker engine answers (tools/docker-engine.sh starts one)');
-  const image = sampleImageTag('1');
+  if (!(await DockerEngine.fromEnvironment().answers())) throw new Error('no Docker engine answers (tools/docker-engine.sh starts one)');
+  const image = taskImage('sample', '1');
   const present = await docker.getImage(image).inspect().then(() => true, () => false);
   if (!present) throw new Error(`image ${image} is missing: run "npm run images"`);
 }

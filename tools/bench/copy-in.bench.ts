@@ -5,7 +5,8 @@ import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import { DockerSandboxFactory, sampleImageTag, taskContainerSpec } from '@arvo-rca/arvo-docker';
+import { DockerEngine, DockerSandboxFactory, taskContainerSpec } from '@arvo-rca/arvo-docker';
+import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { resolveSandboxOptions } from '@arvo-rca/sandbox';
 import type { BenchDisk, DiskName } from './bench-disk';
 import { elapsedMs, median, round } from './bench-stats';
@@ -49,7 +50,7 @@ export async function measureCopyIn(root: string, disk: BenchDisk, owner: string
   const scratch = mkdtempSync(join(disk.tmpDir, 'arvo-rca-bench-copy-'));
   const archive = join(scratch, 'repo-vul.tar');
   execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},${SOURCE_TREE}/${basename(tree)},`, '-cf', archive, basename(tree)]);
-  const factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
+  const factory = new DockerSandboxFactory(DockerEngine.fromEnvironment({ ...process.env, ...disk.env }), resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
   const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[] };
   try {
     // One round untimed, as in real_task: a fresh engine's first container costs several times the next ones.

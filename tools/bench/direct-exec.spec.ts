@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createDockerClient, LABEL_OWNER, sampleImageTag } from '@arvo-rca/arvo-docker';
-import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { createDockerClient, LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type Docker from 'dockerode';
 import { cliExec, dockerodeExec } from './direct-exec';
 

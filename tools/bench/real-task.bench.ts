@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { TASK_FINISHED } from '@arvo-rca/a2a-protocol';
-import { sampleImageTag } from '@arvo-rca/arvo-docker';
 import type { BenchDisk, DiskName } from './bench-disk';
 import { BenchRig, expectSuccess } from './bench-rig';
 import { bareArchiveCopy, emptyWorkspace, firstCommandWithBind } from './copy-in.bench';
 import { elapsedMs, median, round } from './bench-stats';
+import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 
 export interface RealTaskFigures {
   /** Where the trees, `tar`'s included, and the engine's data were. */

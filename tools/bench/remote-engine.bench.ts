@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR } from '@arvo-rca/common';
-import { DockerSandboxFactory, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { DockerEngine, DockerSandboxFactory } from '@arvo-rca/arvo-docker';
+import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
 import { elapsedMs, median, percentile, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
@@ -37,10 +38,10 @@ const WARMUP_ROUNDS = 5;
  * the figure is what TLS and TCP add, not a network's latency.
  */
 export async function measureRemoteEngine(root: string, local: Docker, owner: string, n = 200): Promise<RemoteEngineFigures> {
-  return withTlsEngine(root, [sampleImageTag('1')], async (remote, address) => {
+  return withTlsEngine(root, [sampleImageTag('1')], async (remote, address, remoteEngine) => {
     const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-remote-'));
     const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 });
-    const factories = [new DockerSandboxFactory(local, options, owner), new DockerSandboxFactory(remote, options, owner)];
+    const factories = [new DockerSandboxFactory(DockerEngine.fromEnvironment(), options, owner), new DockerSandboxFactory(remoteEngine, options, owner)];
     try {
       const [onLocal, onTls] = await Promise.all(factories.map((factory) => startSandbox(factory, scratch)));
       const [localContainer, tlsContainer] = await Promise.all([containerOf(local, onLocal), containerOf(remote, onTls)]);

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, WORKSPACE } from '@arvo-rca/common';
-import { DockerSandbox, DockerSandboxFactory, sampleImageTag, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
-import { resolveSandboxOptions } from '@arvo-rca/sandbox';
+import { DockerEngine, DockerSandbox, DockerSandboxFactory, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
+import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
+import { resolveSandboxOptions, type SandboxOptions } from '@arvo-rca/sandbox';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec, sleepingContainer } from './direct-exec';
 
@@ -50,12 +51,14 @@ export async function measureStarts(root: string, docker: Docker, owner: string)
     const options = (pacing?: number) =>
       resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600, ...(pacing ? { startConcurrency: pacing, startPacing: 'fixed' as const } : {}) });
     const defaultPacing = options().startConcurrency;
+    // Each factory on an engine paced as its options say.
+    const factoryOf = (made: SandboxOptions): DockerSandboxFactory => new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, made), made, owner);
     const singles: StartBreakdown[] = [];
-    for (let run = 0; run < RUNS; run++) singles.push(...(await burst(new DockerSandboxFactory(docker, options(), owner), workspaces.slice(0, 1))).breakdowns);
-    const paced = await burst(new DockerSandboxFactory(docker, options(), owner), workspaces);
+    for (let run = 0; run < RUNS; run++) singles.push(...(await burst(factoryOf(options()), workspaces.slice(0, 1))).breakdowns);
+    const paced = await burst(factoryOf(options()), workspaces);
     const pacing: Record<string, number> = { adaptive: paced.ms };
     for (const tried of [1, 2, 4, 8, 16]) {
-      pacing[tried] = (await burst(new DockerSandboxFactory(docker, options(tried), owner), workspaces)).ms;
+      pacing[tried] = (await burst(factoryOf(options(tried)), workspaces)).ms;
     }
     const engineSingle = median(await sequential(RUNS, () => bareStarts(docker, owner, workspaces.slice(0, 1))));
     const engineBurst = median(await sequential(3, () => bareStarts(docker, owner, workspaces)));

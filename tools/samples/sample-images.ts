@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { create as createTar } from 'tar';
-import { LABEL_RECIPE, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { LABEL_RECIPE } from '@arvo-rca/arvo-docker';
+import { taskImage } from '@arvo-rca/common';
 
 /** What `samples/<id>/sample.json` says of a bundled sample task. */
 export interface SampleManifest {
@@ -71,7 +72,7 @@ export async function ensureSampleImage(
   sample: SampleManifest,
   onProgress: (line: string) => void = () => undefined,
 ): Promise<EnsureImageResult> {
-  const tag = sampleImageTag(sample.id);
+  const tag = taskImage('sample', sample.id);
   const base = await docker.getImage(BASE_IMAGE).inspect().catch(() => {
     throw new Error(`base image ${BASE_IMAGE} is missing: run tools/base-image.sh first`);
   });

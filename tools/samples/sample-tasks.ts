@@ -2,8 +2,8 @@ import type Docker from 'dockerode';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { create as createTar } from 'tar';
-import { SOURCE_TREE } from '@arvo-rca/common';
-import { runOneShot, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { SOURCE_TREE, taskImage } from '@arvo-rca/common';
+import { runOneShot } from './one-shot';
 import { type SampleManifest } from './sample-images';
 
 export const SAMPLES_DIR = join(__dirname, '..', '..', 'samples');
@@ -49,7 +49,7 @@ export async function writeArchive(sample: SampleManifest, samplesDir = SAMPLES_
 /** Runs `arvo` in a fresh container of the sample's image: the sanitizer report of the PoC. */
 export async function reproduce(docker: Docker, sample: SampleManifest): Promise<{ exitCode: number; report: string }> {
   const { exitCode, output } = await runOneShot(docker, {
-    image: sampleImageTag(sample.id),
+    image: taskImage('sample', sample.id),
     cmd: ['arvo'],
     owner: TOOLING_OWNER,
   });

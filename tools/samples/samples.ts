@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BASE_IMAGE, ensureSampleImage, listSampleIds, readSampleManifest, type SampleManifest } from './sample-images';
-import { createDockerClient, engineAnswers } from '@arvo-rca/arvo-docker';
+import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { reproduce, SAMPLES_DIR, writeArchive } from './sample-tasks';
 
 type Command = 'images' | 'archives' | 'reports' | 'all';
@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
 
 async function buildImages(samples: SampleManifest[]): Promise<void> {
   const docker = createDockerClient();
-  if (!(await engineAnswers(docker))) {
+  if (!(await DockerEngine.fromEnvironment().answers())) {
     // A developer without an engine can still run the rest of the tests; CI cannot.
     if (process.env['CI'] === 'true') throw new Error('no Docker engine answers: run tools/docker-engine.sh');
     console.warn('samples: no Docker engine answers, sample images not built (Docker tests will skip)');

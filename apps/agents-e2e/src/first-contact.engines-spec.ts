@@ -1,11 +1,11 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sampleImageTag } from '@arvo-rca/arvo-docker';
 import type { AssessmentResult } from '@arvo-rca/rca-eval';
 import { AssessRunner } from './support/assess-runner';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { SAMPLES_DIR, Scratch } from './support/agent-processes';
 import { TlsEngine } from './support/tls-engine';
+import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 
 const SAMPLE_IMAGES = ['1', '2', '3', '4', '5'].map(sampleImageTag);
 // The baseline solver: no key, whatever this machine's environment holds.

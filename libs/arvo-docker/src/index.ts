@@ -1,18 +1,14 @@
 // The Docker side of the sandbox: ArvoDockerModule (the task sandboxes the green agent asks for: a
 // container per task, or the local backend of @arvo-rca/sandbox where no engine answers), the engine
-// client, the container sandbox and its copy-in, image pulls, one-shot containers and the reaper.
-export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions } from './lib/arvo-docker.module';
-export { DOCKER_CLIENT } from './lib/docker-tokens';
-export { createSandboxFactory, DockerSandboxFactory } from './lib/sandbox-factory';
+// client, the container sandbox and its copy-in, image pulls and the reaper.
+export { ArvoDockerModule, type ArvoDockerModuleAsyncOptions, type ArvoDockerOptionsInput } from './lib/arvo-docker.module';
+export { DockerSandboxFactory } from './lib/sandbox-factory';
 export { DockerSandbox } from './lib/docker-sandbox';
 export { type StartBreakdown, type StartPhase } from './lib/start-breakdown';
 export { taskContainerSpec } from './lib/container-spec';
-// The engine: the client, labels, one-shot containers and the engine's kind.
-export { createDockerClient, engineAnswers } from './lib/docker-client';
+// The engine (the one client of its API), where it is, and the labels of what this project makes on it;
+// createDockerClient is for tools and tests that drive the engine as a fixture.
+export { createDockerClient, DockerEngine, type EnginePacing } from './lib/docker-engine';
+export { engineSettingsFromEnvironment, type EngineSettings } from './lib/engine-settings';
 export { LABEL_CONTEXT, LABEL_OWNER, LABEL_RECIPE, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './lib/labels';
-export { runOneShot } from './lib/one-shot';
 export { ImagePuller } from './lib/image-puller';
-export { engineAddress } from './lib/engine-watch';
-export { engineKind } from './lib/engine-kind';
-// The bundled sample tasks' images: `arvo-rca-sample:<id>-vul`.
-export { sampleImageTag } from './lib/sample-image';

@@ -1,3 +1,6 @@
 // Test-only entry point (`@arvo-rca/arvo-docker/testing`): helpers for suites that need an engine.
 export { describeWithDocker } from './lib/docker-gate.testing';
 export { buildTestImage, KEEP_ALIVE, LIST_PROCESSES, removeImage } from './lib/sandbox-fixtures.testing';
+export { engineKind, type EngineKind } from './lib/engine-kind.testing';
+// The bundled sample tasks' images: `arvo-rca-sample:<id>-vul`.
+export { sampleImageTag } from './lib/sample-image.testing';

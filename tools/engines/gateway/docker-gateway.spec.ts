@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
-import { sampleImageTag } from '@arvo-rca/arvo-docker';
-import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { DockerGatewayStandIn } from './docker-gateway';
 
 const ENGINE_SOCKET = '/var/run/docker.sock';

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssessmentResult, TaskResult } from '@arvo-rca/rca-eval';
-import { sampleImageTag } from '@arvo-rca/arvo-docker';
 import { taskFolderName, type RecordScan } from '@arvo-rca/run-record';
 import { SAMPLES_DIR } from './agent-processes';
+import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 
 /** A copy of the bundled samples with one more: sample 3 under an id whose image tag exists nowhere. */
 export interface SamplesWithoutImage {

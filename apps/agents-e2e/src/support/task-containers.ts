@@ -1,5 +1,6 @@
 import Docker from 'dockerode';
-import { createDockerClient, engineKind, LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { createDockerClient, LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { engineKind } from '@arvo-rca/arvo-docker/testing';
 import { ownerHost } from '@arvo-rca/sandbox';
 
 /** The task containers of the agents under test, found by their labels. */

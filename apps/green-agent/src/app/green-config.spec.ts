@@ -13,4 +13,15 @@ describe("the green agent's configuration", () => {
   it('names MASK_TASK_IDS and the words it takes when it is something else', () => {
     expect(() => configOf({ MASK_TASK_IDS: 'maybe' })).toThrow('MASK_TASK_IDS="maybe": MASK_TASK_IDS must be one of on, off, true, false, 1, 0');
   });
+
+  it('reads the engine from DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH', () => {
+    const config = configOf({ DOCKER_HOST: 'tcp://10.0.0.2:2376', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/etc/arvo-rca/engine' });
+
+    expect([config.DOCKER_HOST, config.DOCKER_TLS_VERIFY, config.DOCKER_CERT_PATH]).toEqual(['tcp://10.0.0.2:2376', true, '/etc/arvo-rca/engine']);
+  });
+
+  it('names DOCKER_HOST when it is not an engine address, and DOCKER_TLS_VERIFY when it is no flag', () => {
+    expect(() => configOf({ DOCKER_HOST: '/var/run/docker.sock' })).toThrow('DOCKER_HOST must be unix:///<socket>, tcp://<host>:<port> or ssh://<user>@<host>');
+    expect(() => configOf({ DOCKER_TLS_VERIFY: 'yes please' })).toThrow('DOCKER_TLS_VERIFY must be one of on, off, true, false, 1, 0');
+  });
 });

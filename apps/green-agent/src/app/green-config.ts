@@ -102,9 +102,21 @@ export class GreenConfig extends AppConfig {
   @Min(1)
   SANDBOX_START_CONCURRENCY?: number;
 
+  /** The engine of the task containers: `unix:///path`, `tcp://host:port` or `ssh://user@host`; unset, the local socket. */
+  @IsOptional()
+  @Matches(/^(unix|tcp|ssh):\/\/\S*$/, { message: 'DOCKER_HOST must be unix:///<socket>, tcp://<host>:<port> or ssh://<user>@<host>' })
+  DOCKER_HOST?: string;
+
+  /** TLS to a tcp DOCKER_HOST, with the certificates in DOCKER_CERT_PATH. */
+  @IsOptional()
+  @Transform(({ obj, key }) => onOff((obj as Record<string, unknown>)[key]))
+  @IsBoolean({ message: 'DOCKER_TLS_VERIFY must be one of on, off, true, false, 1, 0' })
+  DOCKER_TLS_VERIFY?: boolean;
+
+  /** The folder of ca.pem, cert.pem and key.pem for a TLS engine. */
   @IsOptional()
   @IsString()
-  DOCKER_HOST?: string;
+  DOCKER_CERT_PATH?: string;
 }
 
 /** `on`/`true`/`1` and `off`/`false`/`0` as booleans; anything else stays as written, for the validation to name. */

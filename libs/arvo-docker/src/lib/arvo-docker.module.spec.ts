@@ -7,16 +7,18 @@ import { createInterface } from 'node:readline';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, SANDBOX_FACTORY, SANDBOX_OWNER, type SandboxFactory, type SandboxOptionsInput } from '@arvo-rca/sandbox';
 import { ArvoDockerModule } from './arvo-docker.module';
-import { createDockerClient } from './docker-client';
+import { createDockerClient } from './docker-engine';
+import { engineSettingsFromEnvironment } from './engine-settings';
 import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 const ROOT = resolve(__dirname, '../../../..');
 
+// On the engine the suite runs against, as the green agent's configuration would name it.
 function moduleWith(options: SandboxOptionsInput): Promise<TestingModule> {
-  return Test.createTestingModule({ imports: [ArvoDockerModule.forRoot(options)] }).compile();
+  return Test.createTestingModule({ imports: [ArvoDockerModule.forRoot({ ...options, engine: engineSettingsFromEnvironment() })] }).compile();
 }
 
 describe('ArvoDockerModule', () => {

@@ -1,51 +1,59 @@
 import { Logger, Module, type DynamicModule, type FactoryProvider, type ModuleMetadata } from '@nestjs/common';
-import type Docker from 'dockerode';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, resolveSandboxOptions, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER, type SandboxOptions, type SandboxOptionsInput } from '@arvo-rca/sandbox';
-import { createDockerClient } from './docker-client';
-import { DOCKER_CLIENT } from './docker-tokens';
+import { DockerEngine } from './docker-engine';
+import type { EngineSettings } from './engine-settings';
 import { createSandboxFactory } from './sandbox-factory';
 import { SandboxLifecycle } from './sandbox-lifecycle.service';
+
+/** The sandboxes' options, and where their engine is (unset: the local socket). */
+export interface ArvoDockerOptionsInput extends SandboxOptionsInput {
+  engine?: EngineSettings;
+}
 
 export interface ArvoDockerModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: FactoryProvider['inject'];
-  /** Builds the sandbox options from what it injects, e.g. the app's configuration. */
-  useFactory: (...args: never[]) => SandboxOptionsInput | Promise<SandboxOptionsInput>;
+  /** Builds the options from what it injects, e.g. the app's configuration. */
+  useFactory: (...args: never[]) => ArvoDockerOptionsInput | Promise<ArvoDockerOptionsInput>;
 }
+
+// What the app's factory built: the sandboxes' options and the engine's settings, provided apart.
+const OPTIONS_INPUT = Symbol('ARVO_DOCKER_OPTIONS_INPUT');
 
 /**
  * The Docker side of the green agent's sandboxes. Provides `SANDBOX_FACTORY` (a `SandboxFactory` of the
  * backend picked by the `sandbox` option: containers on the engine, or the local backend of
  * @arvo-rca/sandbox where no engine answers; an unknown backend fails the boot with SANDBOX_UNKNOWN),
- * `DOCKER_CLIENT` and `SANDBOX_OWNER` (this instance's owner id),
+ * `DockerEngine` (the engine the `engine` settings name) and `SANDBOX_OWNER` (this instance's owner id),
  * reaps leftovers at boot and removes this instance's containers at shutdown.
  */
 @Module({})
 export class ArvoDockerModule {
-  static forRoot(options: SandboxOptionsInput): DynamicModule {
+  static forRoot(options: ArvoDockerOptionsInput): DynamicModule {
     return ArvoDockerModule.forRootAsync({ useFactory: () => options });
   }
 
   static forRootAsync(async: ArvoDockerModuleAsyncOptions): DynamicModule {
-    const useFactory = async.useFactory as (...args: unknown[]) => SandboxOptionsInput | Promise<SandboxOptionsInput>;
+    const useFactory = async.useFactory as (...args: unknown[]) => ArvoDockerOptionsInput | Promise<ArvoDockerOptionsInput>;
     return {
       module: ArvoDockerModule,
       imports: async.imports ?? [],
       providers: [
         ProcessTable,
-        { provide: SANDBOX_OPTIONS, inject: async.inject ?? [], useFactory: async (...args: unknown[]) => resolveSandboxOptions(await useFactory(...args)) },
-        { provide: DOCKER_CLIENT, useFactory: createDockerClient },
+        { provide: OPTIONS_INPUT, inject: async.inject ?? [], useFactory: async (...args: unknown[]) => useFactory(...args) },
+        { provide: SANDBOX_OPTIONS, inject: [OPTIONS_INPUT], useFactory: ({ engine: _engine, ...sandbox }: ArvoDockerOptionsInput) => resolveSandboxOptions(sandbox) },
+        { provide: DockerEngine, inject: [OPTIONS_INPUT, SANDBOX_OPTIONS], useFactory: (input: ArvoDockerOptionsInput, options: SandboxOptions) => new DockerEngine(input.engine, options) },
         { provide: SANDBOX_OWNER, inject: [ProcessTable], useFactory: (processes: ProcessTable) => formatOwnerId(currentOwner(processes)) },
         {
           provide: SANDBOX_FACTORY,
-          inject: [SANDBOX_OPTIONS, DOCKER_CLIENT, SANDBOX_OWNER, ProcessTable],
-          useFactory: (options: SandboxOptions, docker: Docker, owner: string, processes: ProcessTable) =>
-            createSandboxFactory(options, { docker, owner, processes, logger: new Logger('Sandbox') }),
+          inject: [SANDBOX_OPTIONS, DockerEngine, SANDBOX_OWNER, ProcessTable],
+          useFactory: (options: SandboxOptions, engine: DockerEngine, owner: string, processes: ProcessTable) =>
+            createSandboxFactory(options, { engine, owner, processes, logger: new Logger('Sandbox') }),
         },
         SandboxLifecycle,
       ],
-      exports: [SANDBOX_FACTORY, SANDBOX_OWNER, SANDBOX_OPTIONS, DOCKER_CLIENT],
+      exports: [SANDBOX_FACTORY, SANDBOX_OWNER, SANDBOX_OPTIONS, DockerEngine],
     };
   }
 }

@@ -1,17 +1,18 @@
 import type Docker from 'dockerode';
 import { bootCommand, ContainerBoot } from './container-boot';
-import { createDockerClient } from './docker-client';
+import type { ContainerHandle } from './container-handle';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 // Podman's words, as it refused an attach right after a stop on a loaded machine (while it settles the container).
 const SETTLING = 'can only attach to created or running containers: container state improper';
 
 /** The container, standing in for podman's settling: its first `refusals` attaches fail as podman's did. */
-function settlingFor(container: Docker.Container, refusals: number): { container: Docker.Container; refused: () => number } {
+function settlingFor(container: ContainerHandle, refusals: number): { container: ContainerHandle; refused: () => number } {
   let refused = 0;
-  const attach = (options: Docker.ContainerAttachOptions): Promise<NodeJS.ReadWriteStream> => {
-    if (refused >= refusals) return container.attach(options);
+  const attach: ContainerHandle['attach'] = () => {
+    if (refused >= refusals) return container.attach();
     refused += 1;
     return Promise.reject(Object.assign(new Error(`(HTTP code 500) server error - ${SETTLING}`), { statusCode: 500, json: { message: SETTLING } }));
   };
@@ -21,6 +22,7 @@ function settlingFor(container: Docker.Container, refusals: number): { container
 
 describeWithDocker('ContainerBoot after a stop', () => {
   const docker = createDockerClient();
+  const engine = DockerEngine.fromEnvironment();
   let container: Docker.Container;
 
   beforeEach(async () => {
@@ -32,7 +34,7 @@ describeWithDocker('ContainerBoot after a stop', () => {
   });
 
   it('attaches again while the engine still settles the stopped container, then boots it', async () => {
-    const settling = settlingFor(container, 2);
+    const settling = settlingFor(engine.container(container.id), 2);
 
     const boot = await ContainerBoot.attachStopped(settling.container);
     await container.start();
@@ -44,7 +46,7 @@ describeWithDocker('ContainerBoot after a stop', () => {
   }, 60_000);
 
   it('does not try again when the engine refuses for any other reason', async () => {
-    const gone = docker.getContainer(`arvo-rca-no-such-container-${Date.now()}`);
+    const gone = engine.container(`arvo-rca-no-such-container-${Date.now()}`);
 
     await expect(ContainerBoot.attachStopped(gone)).rejects.toMatchObject({ statusCode: 404 });
   });

@@ -1,7 +1,7 @@
-import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import { retryWithBackoff, WORKSPACE, type RetryPolicy } from '@arvo-rca/common';
 import { engineReason, HeadTailCap, SandboxError, withDeadline } from '@arvo-rca/sandbox';
+import type { ContainerHandle } from './container-handle';
 import { FrameDemuxer } from './frame-demuxer';
 
 const HAS_GNU_TAR = 'arvo-rca-boot: gnu-tar';
@@ -90,13 +90,12 @@ export class ContainerBoot {
   }
 
   /** Attaches to a created container: its start runs the boot with this as its stdin. */
-  static async attach(container: Docker.Container): Promise<ContainerBoot> {
-    const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
-    return new ContainerBoot(stream);
+  static async attach(container: ContainerHandle): Promise<ContainerBoot> {
+    return new ContainerBoot(await container.attach());
   }
 
   /** Attaches to a container just stopped, for its next start; again while the engine still settles it (podman). */
-  static async attachStopped(container: Docker.Container): Promise<ContainerBoot> {
+  static async attachStopped(container: ContainerHandle): Promise<ContainerBoot> {
     return retryWithBackoff(() => ContainerBoot.attach(container), SETTLE_RETRY, { retryable: (error) => SETTLING.test(engineReason(error)) });
   }
 

@@ -1,6 +1,6 @@
-import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import { type CommandRun, releaseChunk } from '@arvo-rca/sandbox';
+import type { ContainerHandle, ExecStream } from './container-handle';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
 
 export interface ContainerExecRequest {
@@ -14,24 +14,16 @@ export interface ContainerExecRequest {
 }
 
 /** Runs one process in a running container through the engine's exec API, streaming its output. */
-export async function runContainerExec(container: Docker.Container, request: ContainerExecRequest): Promise<CommandRun> {
+export async function runContainerExec(container: ContainerHandle, request: ContainerExecRequest): Promise<CommandRun> {
   const started = Date.now();
   let stream: Duplex | undefined;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
     timer = setTimeout(() => resolve('deadline'), request.deadlineMs);
   });
-  const run = async (): Promise<Docker.Exec> => {
-    const exec = await container.exec({
-      Cmd: request.cmd,
-      Env: request.env,
-      WorkingDir: request.workingDir,
-      AttachStdin: false,
-      AttachStdout: true,
-      AttachStderr: true,
-      Tty: false,
-    });
-    stream = await exec.start({ hijack: true, stdin: false });
+  const run = async (): Promise<ExecStream> => {
+    const exec = await container.exec({ cmd: request.cmd, env: request.env, workingDir: request.workingDir, stdin: false });
+    stream = exec.stream;
     const demuxer = new FrameDemuxer(request.onOutput);
     await new Promise<void>((resolve) => {
       stream?.on('data', (chunk: Buffer) => {
@@ -59,10 +51,10 @@ export async function runContainerExec(container: Docker.Container, request: Con
 }
 
 // The stream can end a moment before the engine records the exit code.
-async function exitCodeOf(exec: Docker.Exec): Promise<number | undefined> {
+async function exitCodeOf(exec: ExecStream): Promise<number | undefined> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const info = await exec.inspect();
-    if (!info.Running && typeof info.ExitCode === 'number') return info.ExitCode;
+    const state = await exec.state();
+    if (!state.running && typeof state.exitCode === 'number') return state.exitCode;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return undefined;

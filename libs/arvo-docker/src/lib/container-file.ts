@@ -1,7 +1,6 @@
-import type Docker from 'dockerode';
-import type { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
 import { engineReason, SandboxError } from '@arvo-rca/sandbox';
+import type { ContainerHandle } from './container-handle';
 
 // The entry types of a regular file in a tar stream.
 const REGULAR = new Set(['File', 'OldFile', 'ContiguousFile']);
@@ -13,10 +12,10 @@ const REGULAR = new Set(['File', 'OldFile', 'ContiguousFile']);
  * past `maxBytes` (FILE_TOO_LARGE), and the stream is hung up at once: an endless or sparse 1.5 GiB file
  * costs one header. Nothing runs in the container, so a read needs neither its tools nor a free pid.
  */
-export async function readContainerFile(container: Docker.Container, path: string, maxBytes: number, deadlineMs: number): Promise<Buffer> {
-  const archive = (await container.getArchive({ path }).catch((error: unknown) => {
+export async function readContainerFile(container: ContainerHandle, path: string, maxBytes: number, deadlineMs: number): Promise<Buffer> {
+  const archive = await container.readArchive(path).catch((error: unknown) => {
     throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path}: ${engineReason(error)}`, { cause: error });
-  })) as Readable;
+  });
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

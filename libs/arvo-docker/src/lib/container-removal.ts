@@ -1,4 +1,4 @@
-import type Docker from 'dockerode';
+import type { ContainerHandle } from './container-handle';
 
 const REMOVAL_WAIT_MS = 10_000;
 
@@ -6,9 +6,9 @@ const REMOVAL_WAIT_MS = 10_000;
  * Removes a container with force (no `stop || rm` race) and returns once it is gone. One already
  * gone counts as removed; one the engine is already removing (AutoRemove) is waited for.
  */
-export async function removeContainer(container: Docker.Container): Promise<void> {
+export async function removeContainer(container: ContainerHandle): Promise<void> {
   try {
-    await container.remove({ force: true, v: true });
+    await container.remove();
   } catch (error) {
     const { statusCode, message } = error as { statusCode?: number; message?: string };
     if (statusCode === 404) return;
@@ -17,10 +17,10 @@ export async function removeContainer(container: Docker.Container): Promise<void
   }
 }
 
-async function waitUntilGone(container: Docker.Container): Promise<void> {
+async function waitUntilGone(container: ContainerHandle): Promise<void> {
   const deadline = Date.now() + REMOVAL_WAIT_MS;
   while (Date.now() < deadline) {
-    const gone = await container.inspect().then(
+    const gone = await container.state().then(
       () => false,
       (error: { statusCode?: number }) => error.statusCode === 404,
     );

@@ -1,7 +1,7 @@
-import type Docker from 'dockerode';
 import { WORKSPACE } from '@arvo-rca/common';
 import { type SandboxOptions } from '@arvo-rca/sandbox';
 import { bootCommand } from './container-boot';
+import type { ContainerCreateSpec } from './container-handle';
 import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER } from './labels';
 
 /**
@@ -32,7 +32,7 @@ export interface TaskContainerInput {
 }
 
 /** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
-export function taskContainerSpec(input: TaskContainerInput): Docker.ContainerCreateOptions {
+export function taskContainerSpec(input: TaskContainerInput): ContainerCreateSpec {
   const { options } = input;
   // The main process takes the workspace on its stdin, then keeps the container alive (ContainerBoot). The
   // keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor leaves

@@ -1,4 +1,4 @@
-import type Docker from 'dockerode';
+import type { ContainerHandle } from './container-handle';
 
 /** What the watchdog tells when a container's writes pass the limit. */
 export type DiskLimitBreach = (detail: string) => void;
@@ -16,7 +16,7 @@ export class DiskWatchdog {
   private breached = false;
 
   constructor(
-    private readonly container: Docker.Container,
+    private readonly container: ContainerHandle,
     private readonly limitBytes: number,
     private readonly intervalMs: number,
     private readonly onBreach: DiskLimitBreach,
@@ -36,7 +36,7 @@ export class DiskWatchdog {
     if (this.checking || this.breached) return;
     this.checking = true;
     try {
-      const written = (await writtenBytes(this.container)) ?? 0;
+      const written = (await this.container.writtenBytes()) ?? 0;
       if (written > this.limitBytes) {
         this.breached = true;
         this.stop();
@@ -48,12 +48,6 @@ export class DiskWatchdog {
       this.checking = false;
     }
   }
-}
-
-/** The engine's `SizeRw` of a container, asked for with `size=1` (the typings know no such option). */
-function writtenBytes(container: Docker.Container): Promise<number | undefined> {
-  const options: Docker.ContainerInspectOptions & { size: boolean } = { size: true };
-  return container.inspect(options).then((info: Docker.ContainerInspectInfo & { SizeRw?: number }) => info.SizeRw);
 }
 
 export function formatBytes(bytes: number): string {

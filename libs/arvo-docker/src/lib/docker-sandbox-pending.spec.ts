@@ -5,13 +5,13 @@ import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, type ExecOutcome, formatOwnerId, type PendingWorkspace, resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { ownerFilter } from './labels';
 import { DockerSandbox } from './docker-sandbox';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 function output(outcome: ExecOutcome): string {
   if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0) throw new Error(`command failed: ${JSON.stringify(outcome)}`);
@@ -62,7 +62,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
 
   beforeAll(async () => {
     root = await mkdtemp('/tmp/arvo-sandbox-pending-');
-    factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 30 }), owner);
+    factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 30 }), owner);
   });
 
   afterAll(async () => {

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, type ExecOutcome, formatOwnerId, resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
 import { describeWithRealTree, layOutRealTask } from '@arvo-rca/sandbox/testing';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { ownerFilter } from './labels';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 // The same listings on the host and in the container: each side runs these in its own src-vul/systemd.
 const COUNTS = 'for t in f l d; do find . -type $t | wc -l; done';
@@ -42,7 +42,7 @@ describeWithRealTree('systemd', 'DockerSandbox on a real tree (systemd 252.39)',
       const workspace = await makeTaskWorkspace(root, 'sample_systemd-udev');
       execFileSync('tar', ['-xzf', join(task, 'repo-vul.tar.gz'), '-C', workspace, '--no-same-owner']);
       tree = join(workspace, 'src-vul', 'systemd');
-      factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 60 }), owner);
+      factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 60 }), owner);
       sandbox = factory.create({ task: 'sample:systemd-udev', contextId: `ctx-${randomUUID()}`, image: sampleImageTag('1'), workspaceDir: workspace });
       await sandbox.start();
     }, 300_000);

@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, resolveSandboxOptions, type SandboxOptionsInput, type SandboxSpec } from '@arvo-rca/sandbox';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
-import { engineKind, type EngineKind } from './engine-kind';
+import { engineKind, type EngineKind } from './engine-kind.testing';
 import { FakeRegistry } from './fake-registry.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
 import { buildTestImage, LIST_PROCESSES, removeImage } from './sandbox-fixtures.testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 async function waitUntil(condition: () => Promise<boolean>, limitMs = 60_000): Promise<void> {
   const deadline = Date.now() + limitMs;
@@ -46,7 +46,9 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     return { task: 'sample:1', contextId: `ctx-${randomUUID()}`, image, workspaceDir, onProgress: (line) => progress.push(line) };
   }
   function factory(options: SandboxOptionsInput = {}): DockerSandboxFactory {
-    const made = new DockerSandboxFactory(docker, resolveSandboxOptions({ tmpDir: root, commandTimeoutS: 20, ...options }), owner);
+    const resolved = resolveSandboxOptions({ tmpDir: root, commandTimeoutS: 20, ...options });
+    // The engine's gate paces as the options say.
+    const made = new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, resolved), resolved, owner);
     factories.push(made);
     return made;
   }

@@ -3,14 +3,14 @@ import { dirname, join } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, defaultContainerCpus, type ExecOutcome, formatOwnerId, resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
 import { BUILD_CAPABILITIES } from './container-spec';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
-import { engineKind, type EngineKind } from './engine-kind';
+import { engineKind, type EngineKind } from './engine-kind.testing';
 import { LABEL_CONTEXT, LABEL_OWNER, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace, peakRssGrowth } from '@arvo-rca/sandbox/testing';
 import { KEEP_ALIVE, LIST_PROCESSES } from './sandbox-fixtures.testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 // Linux capability numbers (linux/capability.h) of the capabilities a task container keeps.
 const CAPABILITY_NUMBERS: Record<(typeof BUILD_CAPABILITIES)[number], number> = { CHOWN: 0, DAC_OVERRIDE: 1, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7 };
@@ -39,7 +39,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     await writeFile(join(cache, 'sample', '1', 'patch.diff'), 'the answer\n');
     workspace = await makeTaskWorkspace(root);
     const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, privatePaths: [cache], commandTimeoutS: 30, taskTimeoutS: 600 });
-    factory = new DockerSandboxFactory(docker, options, owner);
+    factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), options, owner);
     sandbox = factory.create({ task: 'sample:1', contextId: 'ctx-env', image: sampleImageTag('1'), workspaceDir: workspace, onProgress: (line) => progress.push(line) });
     await sandbox.start();
   }, 60_000);

@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import { engineKind } from './engine-kind';
+import { engineKind } from './engine-kind.testing';
 
 function versionOf(components: { Name: string; Version: string }[], version = '20.10.24'): Docker.DockerVersion {
   return { Version: version, Components: components } as Docker.DockerVersion;

@@ -1,7 +1,4 @@
-import type Docker from 'dockerode';
 import { SandboxError } from '@arvo-rca/sandbox';
-import { engineAnswers } from './docker-client';
-import { SshDialAgent } from './ssh-dial-agent';
 
 /** How an engine is watched while an operation waits on it; the defaults suit a loaded machine. */
 export interface EngineWatchTiming {
@@ -15,12 +12,10 @@ export interface EngineWatchTiming {
 
 export const ENGINE_WATCH_TIMING: EngineWatchTiming = { intervalMs: 5_000, pingTimeoutMs: 10_000, misses: 3 };
 
-/** Where the client sends its calls: `tcp://host:port`, `ssh://host` or `unix:///path`. */
-export function engineAddress(docker: Docker): string {
-  const modem = docker.modem as { socketPath?: unknown; protocol?: string; host?: string; port?: string | number; agent?: unknown };
-  if (typeof modem.socketPath === 'string') return `unix://${modem.socketPath}`;
-  const scheme = modem.protocol === 'ssh' || modem.agent instanceof SshDialAgent ? 'ssh' : 'tcp';
-  return `${scheme}://${modem.host ?? 'localhost'}${modem.port ? `:${modem.port}` : ''}`;
+/** What the watch asks of an engine. */
+export interface EngineProbe {
+  readonly address: string;
+  answers(timeoutMs: number): Promise<boolean>;
 }
 
 /**
@@ -28,10 +23,10 @@ export function engineAddress(docker: Docker): string {
  * paused, unreachable) would otherwise leave the operation hanging until its own, long, deadline;
  * here it fails with ENGINE_UNAVAILABLE and says which engine and for how long it was silent.
  */
-export async function whileEngineAnswers<T>(docker: Docker, what: string, work: Promise<T>, timing: EngineWatchTiming = ENGINE_WATCH_TIMING): Promise<T> {
+export async function whileEngineAnswers<T>(engine: EngineProbe, what: string, work: Promise<T>, timing: EngineWatchTiming = ENGINE_WATCH_TIMING): Promise<T> {
   const watch = new AbortController();
-  const lost = watchEngine(docker, watch.signal, timing).then((silentMs) => {
-    throw new SandboxError('ENGINE_UNAVAILABLE', `the Docker engine at ${engineAddress(docker)} stopped answering (${timing.misses} pings in a row unanswered, ${Math.round(silentMs / 1000)} s) while ${what}`);
+  const lost = watchEngine(engine, watch.signal, timing).then((silentMs) => {
+    throw new SandboxError('ENGINE_UNAVAILABLE', `the Docker engine at ${engine.address} stopped answering (${timing.misses} pings in a row unanswered, ${Math.round(silentMs / 1000)} s) while ${what}`);
   });
   try {
     return await Promise.race([work, lost]);
@@ -42,14 +37,14 @@ export async function whileEngineAnswers<T>(docker: Docker, what: string, work: 
 }
 
 /** Resolves with how long the engine was silent once it missed `misses` pings in a row; never, if aborted first. */
-async function watchEngine(docker: Docker, signal: AbortSignal, timing: EngineWatchTiming): Promise<number> {
+async function watchEngine(engine: EngineProbe, signal: AbortSignal, timing: EngineWatchTiming): Promise<number> {
   let missed = 0;
   let silentSince = 0;
   for (;;) {
     await pause(timing.intervalMs, signal);
     if (signal.aborted) return new Promise<number>(() => undefined);
     const before = Date.now();
-    if (await engineAnswers(docker, timing.pingTimeoutMs)) {
+    if (await engine.answers(timing.pingTimeoutMs)) {
       missed = 0;
       continue;
     }

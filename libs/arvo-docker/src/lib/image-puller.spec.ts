@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { FakeRegistry } from './fake-registry.testing';
 import { ImagePuller } from './image-puller';
 import { removeImage } from './sandbox-fixtures.testing';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 describeWithDocker('ImagePuller against the engine', () => {
   const docker = createDockerClient();
-  const puller = new ImagePuller(docker);
+  const puller = new ImagePuller(DockerEngine.fromEnvironment());
 
   it('leaves an image that is there alone', async () => {
     const lines: string[] = [];

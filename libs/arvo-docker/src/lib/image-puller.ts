@@ -1,18 +1,12 @@
-import type Docker from 'dockerode';
 import { engineReason, SandboxError, withDeadline } from '@arvo-rca/sandbox';
-
-interface PullEvent {
-  status?: string;
-  id?: string;
-  error?: string;
-  errorDetail?: { message?: string };
-}
+import type { PullEvent } from './container-handle';
+import type { DockerEngine } from './docker-engine';
 
 const PROGRESS_EVERY_MS = 5000;
 
 /** Makes sure a task's image is there: pulls it when missing, with a deadline and progress lines. */
 export class ImagePuller {
-  constructor(private readonly docker: Docker) {}
+  constructor(private readonly engine: DockerEngine) {}
 
   async ensure(image: string, timeoutS: number, onProgress: (line: string) => void = () => undefined): Promise<'present' | 'pulled'> {
     if (await this.exists(image)) return 'present';
@@ -32,7 +26,7 @@ export class ImagePuller {
 
   private async exists(image: string): Promise<boolean> {
     try {
-      await this.docker.getImage(image).inspect();
+      await this.engine.inspectImage(image);
       return true;
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) return false;
@@ -41,21 +35,12 @@ export class ImagePuller {
   }
 
   private async pull(image: string, signal: AbortSignal, onProgress: (line: string) => void): Promise<void> {
-    const stream: NodeJS.ReadableStream = await this.docker.pull(image, { abortSignal: signal }).catch((error: unknown) => {
-      throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${engineReason(error)}`, { cause: error });
+    // What the progress said failed, before the engine's own reason.
+    let failure: string | undefined;
+    await this.engine.pullImage(image, signal, progressReporter(onProgress, (reason) => (failure = reason))).catch((error: unknown) => {
+      throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${failure ?? engineReason(error)}`, { cause: error });
     });
-    await new Promise<void>((resolve, reject) => {
-      let failure: string | undefined;
-      this.docker.modem.followProgress(
-        stream,
-        (error: Error | null) => {
-          const reason = failure ?? (error ? engineReason(error) : undefined);
-          if (reason === undefined) resolve();
-          else reject(new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${reason}`));
-        },
-        progressReporter(onProgress, (reason) => (failure = reason)),
-      );
-    });
+    if (failure !== undefined) throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${failure}`);
   }
 }
 

@@ -7,8 +7,6 @@ export const LABEL_RECIPE = 'arvo-rca.recipe';
 /** The host path of the task folder a container was made for, so that a reaper can remove both. */
 export const LABEL_TASK_FOLDER = 'arvo-rca.task-folder';
 
-export type ContainerLabels = Record<string, string>;
-
 export function ownerFilter(owner: string): { label: string[] } {
   return { label: [`${LABEL_OWNER}=${owner}`] };
 }

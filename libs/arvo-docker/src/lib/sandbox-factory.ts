@@ -1,16 +1,14 @@
 import { PassThrough } from 'node:stream';
-import type Docker from 'dockerode';
 import type { ProcessTable } from '@arvo-rca/common';
 import { chooseSandbox, LocalSandboxFactory, NO_ISOLATION_WARNING, probeBubblewrap, type Sandbox, type SandboxFactory, type SandboxOptions, type SandboxSpec } from '@arvo-rca/sandbox';
 import { removeContainer } from './container-removal';
-import { engineAnswers } from './docker-client';
+import type { DockerEngine } from './docker-engine';
 import { DockerSandbox } from './docker-sandbox';
-import { createEngineGate, type EngineGate } from './engine-gate';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 
 export interface SandboxFactoryDeps {
-  docker: Docker;
+  engine: DockerEngine;
   processes: ProcessTable;
   /** This instance's owner id (see owner-id.ts). */
   owner: string;
@@ -22,8 +20,8 @@ export interface SandboxFactoryDeps {
  * or an unknown one, is a configuration error, raised at boot.
  */
 export async function createSandboxFactory(options: SandboxOptions, deps: SandboxFactoryDeps): Promise<SandboxFactory> {
-  const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => engineAnswers(deps.docker), probeBubblewrap: () => probeBubblewrap() });
-  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.docker, options, deps.owner);
+  const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => deps.engine.answers(), probeBubblewrap: () => probeBubblewrap() });
+  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner);
   if (backend.isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
   else deps.logger.log(`local sandbox: commands run inside bubblewrap, without network${options.sandbox === 'auto' ? ' (SANDBOX=auto: no Docker engine answers)' : ''}`);
   return new LocalSandboxFactory(backend.isolation, options, deps.processes);
@@ -38,16 +36,14 @@ export class DockerSandboxFactory implements SandboxFactory {
   private static readonly TREE_BUFFER_BYTES = 4 * 1024 * 1024;
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
-  private readonly engineGate: EngineGate;
   private readonly storageLimits: { supported?: boolean } = {};
 
   constructor(
-    private readonly docker: Docker,
+    private readonly engine: DockerEngine,
     private readonly options: SandboxOptions,
     readonly owner: string,
   ) {
-    this.images = new ImagePuller(docker);
-    this.engineGate = createEngineGate(options.startConcurrency, { fixed: options.startPacing === 'fixed' });
+    this.images = new ImagePuller(engine);
   }
 
   /** The container starts while the host extracts the tree, and takes it in as it is written. */
@@ -56,7 +52,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   }
 
   create(spec: SandboxSpec): Sandbox {
-    const context = { docker: this.docker, images: this.images, owner: this.owner, options: this.options, engineGate: this.engineGate, storageLimits: this.storageLimits, onStopped: this.forget };
+    const context = { engine: this.engine, images: this.images, owner: this.owner, options: this.options, storageLimits: this.storageLimits, onStopped: this.forget };
     const sandbox = new DockerSandbox(context, spec);
     this.live.add(sandbox);
     return sandbox;
@@ -65,8 +61,8 @@ export class DockerSandboxFactory implements SandboxFactory {
   /** Stops every sandbox, then removes any container still labelled with this owner (one whose create raced shutdown). */
   async stopAll(): Promise<void> {
     await Promise.allSettled([...this.live].map((sandbox) => sandbox.stop()));
-    const left = await this.docker.listContainers({ all: true, filters: ownerFilter(this.owner) });
-    await Promise.allSettled(left.map((info) => removeContainer(this.docker.getContainer(info.Id))));
+    const left = await this.engine.listContainers(ownerFilter(this.owner).label);
+    await Promise.allSettled(left.map((info) => removeContainer(this.engine.container(info.id))));
   }
 
   private readonly forget = (sandbox: Sandbox): void => {

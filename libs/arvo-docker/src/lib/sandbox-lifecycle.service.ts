@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type Docker from 'dockerode';
 import { ProcessTable } from '@arvo-rca/common';
 import { engineReason, SANDBOX_FACTORY, SANDBOX_OPTIONS, type SandboxFactory, type SandboxOptions } from '@arvo-rca/sandbox';
+import { DockerEngine } from './docker-engine';
 import { SandboxReaper, type ReapedContainers } from './sandbox-reaper';
-import { DOCKER_CLIENT } from './docker-tokens';
 
 /**
  * Boot: reaps what crashed instances left (dead owners' containers and task folders, stale task folders).
@@ -17,7 +16,7 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     @Inject(SANDBOX_FACTORY) private readonly factory: SandboxFactory,
     @Inject(SANDBOX_OPTIONS) private readonly options: SandboxOptions,
-    @Inject(DOCKER_CLIENT) private readonly docker: Docker,
+    @Inject(DockerEngine) private readonly engine: DockerEngine,
     @Inject(ProcessTable) private readonly processes: ProcessTable,
   ) {}
 
@@ -43,7 +42,7 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
     const none: ReapedContainers = { containers: [], workspaces: [], failed: [] };
     if (this.factory.kind !== 'docker') return none;
     try {
-      const reaped = await reaper.reapContainers(this.docker, this.options.tmpDir);
+      const reaped = await reaper.reapContainers(this.engine, this.options.tmpDir);
       for (const { container, reason } of reaped.failed) this.logger.warn(`reaping leftovers: removing ${container} failed: ${reason}`);
       return reaped;
     } catch (error) {

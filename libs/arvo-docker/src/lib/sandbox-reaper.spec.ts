@@ -5,11 +5,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, markTaskFolder } from '@arvo-rca/sandbox';
-import { createDockerClient } from './docker-client';
+import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { SandboxReaper } from './sandbox-reaper';
-import { sampleImageTag } from './sample-image';
+import { sampleImageTag } from './sample-image.testing';
 
 const processes = new ProcessTable();
 
@@ -122,7 +122,7 @@ describeWithDocker('SandboxReaper, containers', () => {
     const otherHost = await containerOf(owners.otherHost);
     const sameNameElsewhere = await containerOf(owners.sameNameElsewhere);
 
-    await reaper.reapContainers(docker);
+    await reaper.reapContainers(DockerEngine.fromEnvironment());
 
     expect(await exists(dead)).toBe(false);
     expect(await exists(live)).toBe(true);
@@ -142,7 +142,7 @@ describeWithDocker('SandboxReaper, containers', () => {
       const deadOutside = await containerOf(owners.dead, outside);
       const live = await containerOf(owners.live, liveTask);
 
-      const reaped = await reaper.reapContainers(docker, tmpDir);
+      const reaped = await reaper.reapContainers(DockerEngine.fromEnvironment(), tmpDir);
 
       expect(reaped.workspaces).toEqual([orphanTask]);
       expect(await exists(dead)).toBe(false);

@@ -1,9 +1,10 @@
-import type Docker from 'dockerode';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ProcessTable } from '@arvo-rca/common';
 import { engineReason, ownerHost, ownerIsAlive, parseOwnerId, taskFolderOwner } from '@arvo-rca/sandbox';
+import type { ContainerSummary } from './container-handle';
 import { removeContainer } from './container-removal';
+import type { DockerEngine } from './docker-engine';
 import { LABEL_OWNER, LABEL_TASK_FOLDER } from './labels';
 
 /** `<source>_<id>-<unique>`, the name of a task's folder under TMP_DIR. */
@@ -36,23 +37,22 @@ export class SandboxReaper {
    * made for (its label says which) goes too: its owner died mid-task, so nobody will dispose of it, and waiting for the age limit
    * would leave a fresh orphan (sources, builds) on disk for an hour.
    */
-  async reapContainers(docker: Docker, tmpDir?: string): Promise<ReapedContainers> {
-    const containers = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
+  async reapContainers(engine: DockerEngine, tmpDir?: string): Promise<ReapedContainers> {
+    const containers = await engine.listContainers([LABEL_OWNER]);
     const removed: ReapedContainers = { containers: [], workspaces: [], failed: [] };
     for (const info of containers) {
-      const owner = parseOwnerId(info.Labels[LABEL_OWNER] ?? '');
+      const owner = parseOwnerId(info.labels[LABEL_OWNER] ?? '');
       if (!owner || owner.host !== this.host || ownerIsAlive(owner, this.processes)) continue;
-      const name = info.Names[0]?.replace(/^\//, '') ?? info.Id;
       // One container the engine will not remove is no reason to leave the others (nor their folders).
-      const refusal = await removeContainer(docker.getContainer(info.Id)).then(
+      const refusal = await removeContainer(engine.container(info.id)).then(
         () => undefined,
         (error: unknown) => engineReason(error),
       );
       if (refusal !== undefined) {
-        removed.failed.push({ container: name, reason: refusal });
+        removed.failed.push({ container: info.name, reason: refusal });
         continue;
       }
-      removed.containers.push(name);
+      removed.containers.push(info.name);
       const folder = tmpDir === undefined ? undefined : labelledTaskFolder(info, tmpDir);
       if (folder === undefined) continue;
       await rm(folder, { recursive: true, force: true });
@@ -91,8 +91,8 @@ async function isOlderThan(path: string, maxAgeMs: number, now: number): Promise
 }
 
 /** The task folder the container was made for, when its label names one directly under `tmpDir`. */
-function labelledTaskFolder(info: Docker.ContainerInfo, tmpDir: string): string | undefined {
-  const folder = info.Labels[LABEL_TASK_FOLDER];
+function labelledTaskFolder(info: ContainerSummary, tmpDir: string): string | undefined {
+  const folder = info.labels[LABEL_TASK_FOLDER];
   if (!folder) return undefined;
   const inside = relative(tmpDir, folder);
   const [name] = inside.split(sep);

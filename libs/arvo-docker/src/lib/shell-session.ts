@@ -1,7 +1,7 @@
-import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { type CommandRun, EXEC_MARKER, releaseChunk } from '@arvo-rca/sandbox';
+import type { ContainerHandle } from './container-handle';
 import { FrameDemuxer, type StreamType } from './frame-demuxer';
 
 // Reads one request at a time: a header line `<end mark> <kill marker> <argv prefix...>`, then the command
@@ -74,17 +74,9 @@ export class ShellSession {
     stream.once('error', end);
   }
 
-  static async open(container: Docker.Container, env: string[], workingDir: string): Promise<ShellSession> {
-    const exec = await container.exec({
-      Cmd: ['sh', '-c', SESSION_SCRIPT, workingDir],
-      Env: env,
-      WorkingDir: workingDir,
-      AttachStdin: true,
-      AttachStdout: true,
-      AttachStderr: true,
-      Tty: false,
-    });
-    return new ShellSession(await exec.start({ hijack: true, stdin: true }));
+  static async open(container: ContainerHandle, env: string[], workingDir: string): Promise<ShellSession> {
+    const exec = await container.exec({ cmd: ['sh', '-c', SESSION_SCRIPT, workingDir], env, workingDir, stdin: true });
+    return new ShellSession(exec.stream);
   }
 
   get usable(): boolean {

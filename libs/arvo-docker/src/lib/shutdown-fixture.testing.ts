@@ -4,10 +4,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { SANDBOX_FACTORY, SANDBOX_OWNER, type SandboxFactory } from '@arvo-rca/sandbox';
 import { ArvoDockerModule } from './arvo-docker.module';
+import { engineSettingsFromEnvironment } from './engine-settings';
 
 async function main(): Promise<void> {
   const [tmpDir, workspaceDir, image] = process.argv.slice(2);
-  const app = await NestFactory.createApplicationContext(ArvoDockerModule.forRoot({ sandbox: 'docker', tmpDir }), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(ArvoDockerModule.forRoot({ sandbox: 'docker', tmpDir, engine: engineSettingsFromEnvironment() }), { logger: ['error'] });
   app.enableShutdownHooks();
   const sandbox = app.get<SandboxFactory>(SANDBOX_FACTORY).create({ task: 'sample:1', contextId: 'ctx-shutdown', image, workspaceDir });
   await sandbox.start();

@@ -1,9 +1,9 @@
-import type Docker from 'dockerode';
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { WORKSPACE } from '@arvo-rca/common';
 import { closedBeforeEnd, engineReason, HeadTailCap, SandboxError, watchStreamFailure, withDeadline } from '@arvo-rca/sandbox';
 import type { ContainerBoot } from './container-boot';
+import type { ContainerHandle } from './container-handle';
 import { ContainerTar } from './container-tar';
 
 /** A task's workspace on its way into its container: the source tree as the host writes it, then the rest. */
@@ -24,7 +24,7 @@ export interface WorkspaceCopy {
  * workspace as the host extracts it, is sent at once, as it comes: this settles once all of it went in.
  */
 export async function beginWorkspaceCopy(
-  container: Docker.Container,
+  container: ContainerHandle,
   boot: ContainerBoot,
   workspaceDir: string,
   tree: { folder: string; tar: Readable } | undefined,
@@ -58,9 +58,9 @@ export async function beginWorkspaceCopy(
  * Copies a task's workspace folder into its container at `/workspace` through the engine's archive API.
  * The tar is made by GNU tar in a child process, off the event loop and about twice as fast as node-tar here.
  */
-async function copyWorkspaceIn(container: Docker.Container, workspaceDir: string, deadlineMs: number, leaveOut?: string): Promise<void> {
+async function copyWorkspaceIn(container: ContainerHandle, workspaceDir: string, deadlineMs: number, leaveOut?: string): Promise<void> {
   const packer = packWorkspace(workspaceDir, leaveOut);
-  const copy = container.putArchive(packer.output as NodeJS.ReadableStream, { path: WORKSPACE }).catch((error: unknown) => {
+  const copy = container.writeArchive(packer.output, WORKSPACE).catch((error: unknown) => {
     packer.kill();
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the workspace: ${engineReason(error)}`, { cause: error });
   });
@@ -81,12 +81,12 @@ async function packed(packer: Packer, workspaceDir: string): Promise<void> {
  * tree as the host extracts it, so that the engine writes it beside the host instead of after it. The
  * stream is closed when the copy fails or runs out of time, so that its writer stops instead of waiting on it.
  */
-async function copyTreeIn(container: Docker.Container, tar: Readable, deadlineMs: number): Promise<void> {
+async function copyTreeIn(container: ContainerHandle, tar: Readable, deadlineMs: number): Promise<void> {
   const failure = watchStreamFailure(tar, "the source tree's stream");
   // Closed already: no request is sent at all.
   if (closedBeforeEnd(tar)) await failure.failed;
   const abort = new AbortController();
-  const copy = container.putArchive(tar as NodeJS.ReadableStream, { path: WORKSPACE, abortSignal: abort.signal }).catch((error: unknown) => {
+  const copy = container.writeArchive(tar, WORKSPACE, abort.signal).catch((error: unknown) => {
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the source tree: ${engineReason(error)}`, { cause: error });
   });
   try {

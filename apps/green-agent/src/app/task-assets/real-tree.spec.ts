@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { list, Parser, type ReadEntry } from 'tar';
-import { createDockerClient, DockerSandboxFactory, sampleImageTag } from '@arvo-rca/arvo-docker';
+import { DockerEngine, DockerSandboxFactory } from '@arvo-rca/arvo-docker';
 import { currentOwner, formatOwnerId, resolveSandboxOptions, type ExecOutcome, type Sandbox } from '@arvo-rca/sandbox';
-import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { describeWithRealTree, layOutRealTask } from '@arvo-rca/sandbox/testing';
 import { ProcessTable } from '@arvo-rca/common';
 import { GroundTruthExtractor, type GroundTruth } from '@arvo-rca/rca-eval';
@@ -191,12 +191,11 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
   });
 
   describeWithDocker('the Docker sandbox on the prepared workspace', () => {
-    const docker = createDockerClient();
     let factory: DockerSandboxFactory;
     let sandbox: Sandbox;
 
     beforeAll(async () => {
-      factory = new DockerSandboxFactory(docker, resolveSandboxOptions({ sandbox: 'docker', tmpDir: join(root, 'tmp'), commandTimeoutS: 60 }), formatOwnerId(currentOwner(new ProcessTable())));
+      factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), resolveSandboxOptions({ sandbox: 'docker', tmpDir: join(root, 'tmp'), commandTimeoutS: 60 }), formatOwnerId(currentOwner(new ProcessTable())));
       // The task's own image (prepared.image) does not exist: sample 1's stands in, which differs only in /src.
       sandbox = factory.create({ task: `sample:${ID}`, contextId: `ctx-${randomUUID()}`, image: sampleImageTag('1'), workspaceDir: prepared.workspaceDir });
       await sandbox.start();

@@ -49,4 +49,11 @@ describe("the sandboxes' options", () => {
       privatePaths: [resolve('.cache/arvo-rca'), resolve('samples')],
     });
   });
+
+  it('name the engine DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH give, and none when they are unset', () => {
+    const config = configOf({ DOCKER_HOST: 'tcp://10.0.0.2:2376', DOCKER_TLS_VERIFY: 'on', DOCKER_CERT_PATH: '/etc/arvo-rca/engine' });
+
+    expect(sandboxOptionsOf(config).engine).toEqual({ host: 'tcp://10.0.0.2:2376', tlsVerify: true, certPath: '/etc/arvo-rca/engine' });
+    expect(sandboxOptionsOf(configOf({})).engine).toBeUndefined();
+  });
 });

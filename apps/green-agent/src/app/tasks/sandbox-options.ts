@@ -1,13 +1,15 @@
-import { parseMemory, type SandboxOptionsInput } from '@arvo-rca/sandbox';
+import type { ArvoDockerOptionsInput, EngineSettings } from '@arvo-rca/arvo-docker';
+import { parseMemory } from '@arvo-rca/sandbox';
 import type { GreenConfig } from '../green-config';
 import { localSourceDirs, taskSources } from '../task-assets';
 
 /**
  * The sandboxes' options, from the green agent's configuration. CACHE_DIR and every task source read in
  * place (SAMPLES_DIR, an ARVO_DATA_URL that is a folder) hold `patch.diff`, so they are private; a
- * SANDBOX_START_CONCURRENCY that is given holds the start pacing there.
+ * SANDBOX_START_CONCURRENCY that is given holds the start pacing there. The engine is the one DOCKER_HOST,
+ * DOCKER_TLS_VERIFY and DOCKER_CERT_PATH name.
  */
-export function sandboxOptionsOf(config: GreenConfig): SandboxOptionsInput {
+export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
   return {
     sandbox: config.SANDBOX,
     tmpDir: config.TMP_DIR,
@@ -21,5 +23,12 @@ export function sandboxOptionsOf(config: GreenConfig): SandboxOptionsInput {
     startConcurrency: config.SANDBOX_START_CONCURRENCY,
     startPacing: config.SANDBOX_START_CONCURRENCY === undefined ? undefined : 'fixed',
     privatePaths: [config.CACHE_DIR, ...localSourceDirs(taskSources(config))],
+    engine: engineOf(config),
   };
+}
+
+// None of them set: the local socket.
+function engineOf(config: GreenConfig): EngineSettings | undefined {
+  const { DOCKER_HOST: host, DOCKER_TLS_VERIFY: tlsVerify, DOCKER_CERT_PATH: certPath } = config;
+  return host === undefined && tlsVerify === undefined && certPath === undefined ? undefined : { host, tlsVerify, certPath };
 }

@@ -1,14 +1,14 @@
 import Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
+import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { withDeadline } from '@arvo-rca/sandbox';
-import { LABEL_OWNER, type ContainerLabels } from './labels';
 
 export interface OneShotOptions {
   image: string;
   cmd: string[];
   /** Labels besides the owner label; the owner names who may reap the container. */
   owner: string;
-  labels?: ContainerLabels;
+  labels?: Record<string, string>;
   timeoutMs?: number;
 }
 

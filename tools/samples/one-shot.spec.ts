@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createDockerClient } from './docker-client';
-import { describeWithDocker } from './docker-gate.testing';
-import { ownerFilter } from './labels';
+import { createDockerClient, ownerFilter } from '@arvo-rca/arvo-docker';
+import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { runOneShot } from './one-shot';
-import { sampleImageTag } from './sample-image';
 
 describeWithDocker('runOneShot against a sample image', () => {
   const docker = createDockerClient();

@@ -1,0 +1,24 @@
+import { DockerEngine } from './docker-engine';
+import { describeWithDocker } from './docker-gate.testing';
+import { engineSettingsFromEnvironment } from './engine-settings';
+
+describe('the Docker engine', () => {
+  it('is at the address its settings give, in the words the Docker CLI uses', () => {
+    expect(new DockerEngine({ host: 'unix:///run/podman/podman.sock' }).address).toBe('unix:///run/podman/podman.sock');
+    expect(new DockerEngine({ host: 'tcp://10.0.0.2:2376', tlsVerify: true }).address).toBe('tcp://10.0.0.2:2376');
+    expect(new DockerEngine({ host: '10.0.0.2:2375' }).address).toBe('tcp://10.0.0.2:2375');
+    expect(new DockerEngine({ host: 'ssh://builder@10.0.0.3' }).address).toBe('ssh://10.0.0.3:22');
+  });
+
+  it('reads its settings from the environment only where a tool asks it to', () => {
+    expect(engineSettingsFromEnvironment({ DOCKER_HOST: 'tcp://10.0.0.2:2376', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/certs' })).toEqual({ host: 'tcp://10.0.0.2:2376', tlsVerify: true, certPath: '/certs' });
+    expect(engineSettingsFromEnvironment({})).toEqual({ host: undefined, tlsVerify: false, certPath: undefined });
+  });
+});
+
+describeWithDocker('the Docker engine, answering', () => {
+  it('answers where the environment names the engine, and not where its settings name none, whatever the environment says', async () => {
+    expect(await DockerEngine.fromEnvironment().answers()).toBe(true);
+    expect(await new DockerEngine({ host: 'unix:///nonexistent/docker.sock' }).answers()).toBe(false);
+  });
+});

@@ -1,0 +1,158 @@
+import Docker from 'dockerode';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Duplex, Readable } from 'node:stream';
+import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions } from '@arvo-rca/sandbox';
+import type { ContainerCreateSpec, ContainerHandle, ContainerSummary, PullEvent } from './container-handle';
+import { createEngineGate, type EngineGate, type EngineWork } from './engine-gate';
+import { engineSettingsFromEnvironment, type EngineSettings } from './engine-settings';
+import { ENGINE_WATCH_TIMING, whileEngineAnswers, type EngineWatchTiming } from './engine-watch';
+import { SshDialAgent, sshConfig } from './ssh-dial-agent';
+
+/** How many containers start or go at once on one engine (see EngineGate). */
+export type EnginePacing = Pick<SandboxOptions, 'startConcurrency' | 'startPacing'>;
+
+/**
+ * The Docker engine (unix socket, tcp with TLS, or ssh, as its settings say): the one place that speaks
+ * its API. Work that loads it (starts, removals, restarts) goes through its gate, and a wait on it can
+ * be watched, so that an engine that stops answering fails the wait at once.
+ */
+export class DockerEngine {
+  /** Where its calls go: `unix:///path`, `tcp://host:port` or `ssh://host:port`. */
+  readonly address: string;
+  private readonly docker: Docker;
+  private readonly gate: EngineGate;
+
+  constructor(settings: EngineSettings = {}, pacing: EnginePacing = DEFAULT_SANDBOX_OPTIONS) {
+    const { options, address } = clientOptions(settings);
+    this.docker = new Docker(options);
+    this.address = address;
+    this.gate = createEngineGate(pacing.startConcurrency, { fixed: pacing.startPacing === 'fixed' });
+  }
+
+  /** The engine the environment names (DOCKER_HOST and friends); for tools and tests. */
+  static fromEnvironment(env: NodeJS.ProcessEnv = process.env, pacing?: EnginePacing): DockerEngine {
+    return new DockerEngine(engineSettingsFromEnvironment(env), pacing);
+  }
+
+  /** Whether it answers a ping within the deadline; never throws. */
+  async answers(timeoutMs = 3000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.docker.ping().then(() => true), deadline]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs `work` when the gate lets it: a few at a time, `start`s teaching the gate the engine's pace. */
+  paced<T>(work: () => Promise<T>, kind?: EngineWork): Promise<T> {
+    return this.gate(work, kind);
+  }
+
+  /** `work`, failed with ENGINE_UNAVAILABLE (saying it was `what`) once the engine stops answering meanwhile. */
+  watched<T>(what: string, work: Promise<T>, timing: EngineWatchTiming = ENGINE_WATCH_TIMING): Promise<T> {
+    return whileEngineAnswers(this, what, work, timing);
+  }
+
+  async createContainer(spec: ContainerCreateSpec): Promise<ContainerHandle> {
+    return containerHandle(await this.docker.createContainer(spec));
+  }
+
+  container(id: string): ContainerHandle {
+    return containerHandle(this.docker.getContainer(id));
+  }
+
+  /** Every container, running or not, with all of `labels` (`key` or `key=value`). */
+  async listContainers(labels: string[]): Promise<ContainerSummary[]> {
+    const found = await this.docker.listContainers({ all: true, filters: { label: labels } });
+    return found.map((info) => ({ id: info.Id, name: info.Names[0]?.replace(/^\//, '') ?? info.Id, labels: info.Labels }));
+  }
+
+  /** Resolves when the image is there; the engine's 404 when it is not. */
+  async inspectImage(image: string): Promise<void> {
+    await this.docker.getImage(image).inspect();
+  }
+
+  /** Pulls an image, telling each line of its progress; aborting `signal` makes the engine cancel it. */
+  async pullImage(image: string, signal: AbortSignal, onEvent: (event: PullEvent) => void): Promise<void> {
+    const stream: NodeJS.ReadableStream = await this.docker.pull(image, { abortSignal: signal });
+    await new Promise<void>((resolve, reject) => {
+      this.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve()), onEvent);
+    });
+  }
+}
+
+/** A client of the engine the environment names; for tools and tests that drive the engine as a fixture. */
+export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Docker {
+  return new Docker(clientOptions(engineSettingsFromEnvironment(env)).options);
+}
+
+// The client's options from the settings alone. Every key the modem would otherwise take from the
+// environment is given, so that the environment never overrides what the configuration says.
+function clientOptions(settings: EngineSettings): { options: Docker.DockerOptions & { agent?: SshDialAgent }; address: string } {
+  const none = { socketPath: undefined, host: undefined, port: undefined, protocol: undefined, ca: undefined, cert: undefined, key: undefined };
+  const host = settings.host ?? `unix://${localSocket()}`;
+  if (host.startsWith('unix://')) {
+    const socketPath = host.slice('unix://'.length) || localSocket();
+    return { options: { ...none, socketPath }, address: `unix://${socketPath}` };
+  }
+  const url = new URL(host.includes('//') ? host : `tcp://${host}`);
+  if (url.protocol === 'ssh:') {
+    const port = Number(url.port || 22);
+    // The modem passes `agent` on to every request; its typings leave it out. Kept alive: each new
+    // connection starts a `docker` process on the engine's machine, which costs more than the ssh channel.
+    const agent = new SshDialAgent(sshConfig(url, process.env), { keepAlive: true });
+    return { options: { ...none, protocol: 'http', host: url.hostname, port, agent }, address: `ssh://${url.hostname}:${port}` };
+  }
+  const tls = settings.tlsVerify === true || url.port === '2376';
+  const certificates = settings.certPath ? certificatesIn(settings.certPath) : {};
+  return { options: { ...none, protocol: tls ? 'https' : 'http', host: url.hostname, port: url.port, ...certificates }, address: `tcp://${url.hostname}${url.port ? `:${url.port}` : ''}` };
+}
+
+function certificatesIn(folder: string): { ca: Buffer; cert: Buffer; key: Buffer } {
+  return { ca: readFileSync(join(folder, 'ca.pem')), cert: readFileSync(join(folder, 'cert.pem')), key: readFileSync(join(folder, 'key.pem')) };
+}
+
+// The Docker CLI's default: the user's own engine (Docker Desktop) when it has one, else the system's.
+function localSocket(): string {
+  const own = join(homedir(), '.docker', 'run', 'docker.sock');
+  return existsSync(own) ? own : '/var/run/docker.sock';
+}
+
+function containerHandle(container: Docker.Container): ContainerHandle {
+  return {
+    id: container.id,
+    start: async () => {
+      await container.start();
+    },
+    stop: async () => {
+      await container.stop({ t: 0 });
+    },
+    attach: async () => (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex,
+    exec: async (request) => {
+      const exec = await container.exec({ Cmd: request.cmd, Env: request.env, WorkingDir: request.workingDir, AttachStdin: request.stdin, AttachStdout: true, AttachStderr: true, Tty: false });
+      const stream = await exec.start({ hijack: true, stdin: request.stdin });
+      return { stream, state: () => exec.inspect().then((info) => ({ running: info.Running, exitCode: info.ExitCode ?? undefined })) };
+    },
+    state: () => container.inspect().then((info) => ({ running: info.State.Running, exitCode: info.State.ExitCode })),
+    writtenBytes: () => {
+      // `size=1` asks for SizeRw; the typings know no such option.
+      const options: Docker.ContainerInspectOptions & { size: boolean } = { size: true };
+      return container.inspect(options).then((info: Docker.ContainerInspectInfo & { SizeRw?: number }) => info.SizeRw);
+    },
+    readArchive: async (path) => (await container.getArchive({ path })) as Readable,
+    writeArchive: async (tar, path, signal) => {
+      await container.putArchive(tar as NodeJS.ReadableStream, { path, ...(signal ? { abortSignal: signal } : {}) });
+    },
+    remove: async () => {
+      await container.remove({ force: true, v: true });
+    },
+  };
+}

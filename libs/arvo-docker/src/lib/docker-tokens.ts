@@ -1,2 +1,0 @@
-/** The engine's client, as ArvoDockerModule provides it. */
-export const DOCKER_CLIENT = Symbol('DOCKER_CLIENT');
