@@ -16,3 +16,4 @@ export {
   type TrajectoryMessage,
   type TrajectoryModelCall,
 } from './lib/trajectory-format';
+export { isRecord } from './lib/is-record';

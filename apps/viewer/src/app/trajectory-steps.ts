@@ -1,4 +1,4 @@
-import { bashActions, replyThought, type TrajectoryCommand, type TrajectoryMessage, type TrajectoryModelCall } from '@arvo-rca/common';
+import { bashActions, isRecord, replyThought, type TrajectoryCommand, type TrajectoryMessage, type TrajectoryModelCall } from '@arvo-rca/common';
 import type { TrajectoryStep, TrajectoryView } from './viewer-api';
 import { ViewerError } from './viewer-error';
 
@@ -61,7 +61,7 @@ function stepsOf(messages: Message[], calls: Partial<TrajectoryModelCall>[], com
 function parse(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isRecord(value)) return value;
   } catch (error) {
     throw new ViewerError('UNREADABLE', `the trajectory is not whole JSON (${(error as Error).message})`);
   }
@@ -69,7 +69,7 @@ function parse(text: string): Record<string, unknown> {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 function list(value: unknown): unknown[] {

@@ -1,6 +1,6 @@
 // The two readings of `loc.json`, from one reading of its top level: the judge's, lenient as the original
 // judge (what can be scored is scored), and the solver's, strict (every problem, in words a model can act on).
-import { LOC_JSON_PATH } from '@arvo-rca/common';
+import { isRecord, LOC_JSON_PATH } from '@arvo-rca/common';
 import { MAX_SPAN_LINES, type LineSpan, type Prediction } from './loc-json';
 
 export type SubmissionReading =
@@ -24,7 +24,7 @@ function readTopLevel(text: string): TopLevel {
     return { kind: 'not-json', error: (error as Error).message };
   }
   if (Array.isArray(data)) return { kind: 'list', entries: data };
-  return isObject(data) ? { kind: 'object', data } : { kind: 'other', data };
+  return isRecord(data) ? { kind: 'object', data } : { kind: 'other', data };
 }
 
 /**
@@ -42,7 +42,7 @@ export function readSubmission(text: string): SubmissionReading {
   const predictions: Prediction[] = [];
   const warnings: string[] = [];
   entries.forEach((entry: unknown, index) => {
-    if (!isObject(entry)) {
+    if (!isRecord(entry)) {
       warnings.push(`locations[${index}] skipped: not an object`);
       return;
     }
@@ -87,7 +87,7 @@ function readSpan(entry: JsonObject): LineSpan | null {
   const start = lineNumber(entry['line_start']);
   if (start !== null) return ordered(start, lineNumber(entry['line_end']) ?? start);
   const legacy = entry['old_span'];
-  if (isObject(legacy)) {
+  if (isRecord(legacy)) {
     const legacyStart = lineNumber(legacy['start']);
     if (legacyStart !== null) return ordered(legacyStart, lineNumber(legacy['end']) ?? legacyStart);
   }
@@ -127,7 +127,7 @@ function checkLocations(data: JsonObject): string[] {
 }
 
 function checkLocation(location: unknown, at: string): string[] {
-  if (!isObject(location)) return [`${at} must be an object, not ${describe(location)}`];
+  if (!isRecord(location)) return [`${at} must be an object, not ${describe(location)}`];
   const problems: string[] = [];
   const file = location['file'];
   if (file === undefined) problems.push(`${at} has no "file"`);
@@ -178,6 +178,3 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

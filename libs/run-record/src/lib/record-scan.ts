@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { aggregateResults, resultKeys, type AssessmentResult, type TaskStatus } from '@arvo-rca/rca-eval';
+import { isRecord } from '@arvo-rca/common';
 import { ASSESSMENT_FORMAT, TASK_FORMAT, type AssessmentFile, type TaskFile } from './record-format';
 import { RecordError } from './record-error';
 import { taskFolderName } from './task-folder';
@@ -121,26 +122,23 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; re
 }
 
 function assessmentProblem(value: unknown): string | undefined {
-  if (!isObject(value)) return 'it is not a JSON object';
+  if (!isRecord(value)) return 'it is not a JSON object';
   if (value['format'] !== ASSESSMENT_FORMAT) return `its format is ${JSON.stringify(value['format'])}, not ${ASSESSMENT_FORMAT}`;
   if (!Array.isArray(value['tasks']) || !value['tasks'].every((task) => typeof task === 'string')) return 'it has no list of tasks';
   if (!Array.isArray(value['sessions'])) return 'it has no sessions';
-  if (!isObject(value['solver']) || !isObject(value['settings']) || typeof value['settings_hash'] !== 'string') return 'it does not say which solver and settings it ran with';
+  if (!isRecord(value['solver']) || !isRecord(value['settings']) || typeof value['settings_hash'] !== 'string') return 'it does not say which solver and settings it ran with';
   return undefined;
 }
 
 function taskProblem(value: unknown, key: string): string | undefined {
-  if (!isObject(value)) return 'is not a JSON object';
+  if (!isRecord(value)) return 'is not a JSON object';
   if (value['format'] !== TASK_FORMAT) return `has format ${JSON.stringify(value['format'])}, not ${TASK_FORMAT}`;
   if (value['task'] !== key) return `is the record of ${JSON.stringify(value['task'])}, not of ${key}`;
   const metrics = value['metrics'];
-  if (!isObject(metrics) || !STATUSES.includes(metrics['status'] as TaskStatus)) return 'has no metrics with a known status';
+  if (!isRecord(metrics) || !STATUSES.includes(metrics['status'] as TaskStatus)) return 'has no metrics with a known status';
   const run = value['run'];
-  if (!isObject(run) || !['seconds', 'commands', 'failedCommands', 'attempts'].every((field) => typeof run[field] === 'number')) return 'has no run figures';
+  if (!isRecord(run) || !['seconds', 'commands', 'failedCommands', 'attempts'].every((field) => typeof run[field] === 'number')) return 'has no run figures';
   if (typeof value['session'] !== 'number' || typeof value['finished_at'] !== 'string') return 'does not say when it was recorded';
   return undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
 // The `config` of an AgentBeats assessment request as we read it: our keys at its top level, or nested
 // under `assessment_config` (the scenario's own config) with the gateway's shard keys at the top level.
+import { isRecord } from '@arvo-rca/common';
 
 /** The config keys an assessment uses; any other key is named as ignored. */
 export const CONFIG_KEYS = ['task_ids', 'num_tasks', 'concurrency', 'shard_index', 'num_shards'] as const;
@@ -23,7 +24,7 @@ export interface ConfigReading {
  * `shard_index` and `num_shards` there); the nested one is then named as ignored.
  */
 export function readConfig(config: Record<string, unknown>): ConfigReading {
-  const nested = !('task_ids' in config) && isObject(config[NESTED]) ? config[NESTED] : undefined;
+  const nested = !('task_ids' in config) && isRecord(config[NESTED]) ? config[NESTED] : undefined;
   const fromNested = (key: ConfigKey): boolean => nested !== undefined && !(key in config);
   const values: Partial<Record<ConfigKey, unknown>> = {};
   for (const key of CONFIG_KEYS) {
@@ -41,6 +42,3 @@ export function readConfig(config: Record<string, unknown>): ConfigReading {
   return { values, path, ignored };
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { IsArray, ArrayNotEmpty, IsInt, IsOptional, IsUrl, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import { isRecord } from '@arvo-rca/common';
 import type { Shard } from '@arvo-rca/rca-eval';
 import { TaskAssetsError, type TaskRef } from '../task-assets';
-import { CONFIG_KEYS, isObject, readConfig, type ConfigReading } from './assessment-config';
+import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config';
 
 export const MAX_CONCURRENCY = 32;
 
@@ -77,12 +78,12 @@ const RECORD_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
 
 /** Whether a message is an assessment request (JSON with `participants` or `config`), and if so, is it valid; every problem is named. */
 export function parseAssessmentRequest(text: string, data: unknown[], taskIds: TaskIdParser): AssessmentParse {
-  const body = data.find(isObject) ?? parseJsonObject(text);
+  const body = data.find(isRecord) ?? parseJsonObject(text);
   if (typeof body === 'string') return { kind: 'invalid', problems: [body] };
   if (!body || !('participants' in body || 'config' in body)) return { kind: 'none' };
-  const participants = plainToInstance(Participants, isObject(body['participants']) ? body['participants'] : {});
-  const problems = isObject(body['participants']) ? validateSync(participants).flatMap(messagesOf) : ['participants must be an object naming purple_agent'];
-  if (!isObject(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids'] };
+  const participants = plainToInstance(Participants, isRecord(body['participants']) ? body['participants'] : {});
+  const problems = isRecord(body['participants']) ? validateSync(participants).flatMap(messagesOf) : ['participants must be an object naming purple_agent'];
+  if (!isRecord(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids'] };
   if ('resume' in body['config']) return parseResume(body['config'], participants.purple_agent, problems);
   const reading = readConfig(body['config']);
   const config = plainToInstance(TaskConfig, reading.values);
@@ -158,7 +159,7 @@ function parseJsonObject(text: string): Record<string, unknown> | string | undef
   if (!trimmed.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return isObject(value) ? value : undefined;
+    return isRecord(value) ? value : undefined;
   } catch (error) {
     return `the request is not valid JSON: ${(error as Error).message}`;
   }

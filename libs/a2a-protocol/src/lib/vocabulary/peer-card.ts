@@ -3,6 +3,7 @@
 //   "capabilities": {"extensions": [{"uri": "urn:arvo-rca:solver-model:1", "params": {"model": "claude-..."}}]}
 // A solver that declares no model is known by its name and version alone.
 import type { AgentExtension } from '@a2a-js/sdk';
+import { isRecord } from '@arvo-rca/common';
 
 export const SOLVER_MODEL_EXTENSION = 'urn:arvo-rca:solver-model:1';
 
@@ -32,6 +33,3 @@ export function readPeerCard(card: unknown): PeerCard {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,6 +1,8 @@
 // Progress lines carried in `working` status updates: the solver's per-step reports, and the
 // assessor's per-task reports that a driver turns into its live display.
 
+import { isRecord } from '@arvo-rca/common';
+
 /** What the solver reports after each step. */
 export interface SolverStep {
   step: number;
@@ -86,6 +88,3 @@ function progressLineOf(value: unknown): TaskProgressLine | undefined {
   return undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

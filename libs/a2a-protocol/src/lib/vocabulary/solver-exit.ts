@@ -9,7 +9,7 @@
 // trajectory on its own machine, and `trajectory_document` is that trajectory itself (up to
 // MAX_TRAJECTORY_CHARS of JSON), so that the run record keeps it whether or not the agents share a disk.
 
-import { MAX_TRAJECTORY_CHARS, TRAJECTORY_FORMAT, type SolverTrajectory, type Trajectory } from '@arvo-rca/common';
+import { isRecord, MAX_TRAJECTORY_CHARS, type SolverTrajectory, type Trajectory, TRAJECTORY_FORMAT } from '@arvo-rca/common';
 
 /** What a solver's run cost: CyberGym's per-task submission fields. */
 export interface SolverUsage {
@@ -104,9 +104,6 @@ function withinBound(trajectory: Trajectory): boolean {
   return JSON.stringify(trajectory).length <= MAX_TRAJECTORY_CHARS;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function cut(reason: string): string {
   return reason.length > MAX_EXIT_REASON_CHARS ? `${reason.slice(0, MAX_EXIT_REASON_CHARS)}…` : reason;
