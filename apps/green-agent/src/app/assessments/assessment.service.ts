@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import { A2aClientFactory, PRODUCT_VERSION, type PeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
+import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import { TaskAssetsError, TaskAssetsService, type TaskRef } from '../task-assets';
 import { TaskContextService, type TaskOrder, type TaskOutcome } from '../tasks';
@@ -11,9 +12,6 @@ import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import { findRecord } from './record-location';
 import { scoringSettings, settingsDifferences, settingsHash, solverDifferences } from './scoring-settings';
-
-/** The run's log directory; records go to `<it>/assessments/`. */
-export const RUN_LOG_DIR = Symbol('RUN_LOG_DIR');
 
 export interface AssessmentReport {
   result: AssessmentResult;
@@ -69,7 +67,7 @@ export class AssessmentService {
     private readonly tasks: TaskContextService,
     private readonly assets: TaskAssetsService,
     private readonly peers: A2aClientFactory,
-    @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
+    private readonly logging: WinstonLoggerFactory,
     @Inject(GreenConfig) config: GreenConfig,
   ) {
     this.attempts = config.TASK_ATTEMPTS;
@@ -83,7 +81,7 @@ export class AssessmentService {
    */
   async run(request: AssessmentRequest, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
     const solver = await this.solverIdentity(request.purpleUrl);
-    const writer = await RecordWriter.create(this.runLogDir, {
+    const writer = await RecordWriter.create(this.logging.runDirectory, {
       tasks: request.tasks.map((ref) => ref.key),
       concurrency: request.concurrency,
       shard: request.shard,
@@ -103,7 +101,7 @@ export class AssessmentService {
    * differ from the recorded ones, or a task is one this agent cannot run; nothing is written.
    */
   async planResume(request: ResumeRequest): Promise<ResumePlan> {
-    const scan = await scanRecord(await findRecord(this.runLogDir, request.recordId));
+    const scan = await scanRecord(await findRecord(this.logging.runDirectory, request.recordId));
     const { assessment } = scan;
     const card = await this.peers.peer(request.purpleUrl).card({ deadlineMs: CARD_DEADLINE_MS });
     const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];

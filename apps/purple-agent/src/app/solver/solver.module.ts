@@ -1,5 +1,4 @@
 import { Logger, Module } from '@nestjs/common';
-import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { AgentTemplates } from '../agent/agent-templates';
 import { TrajectoryWriter } from '../agent/trajectory';
 import { ModelFactory } from '../models/model-factory';
@@ -7,7 +6,6 @@ import { UsageTotals } from '../models/usage';
 import { PurpleConfig } from '../purple-config';
 import { PurpleExecutor } from './purple.executor';
 import { TaskSolver } from './task-solver';
-import { RUN_LOG_DIR } from './solver.tokens';
 
 /** The solver: models (picked once, at boot), templates, trajectories and the A2A executor. */
 @Module({
@@ -32,8 +30,7 @@ import { RUN_LOG_DIR } from './solver.tokens';
       inject: [PurpleConfig],
       useFactory: (config: PurpleConfig) => AgentTemplates.load(config.AGENT_TEMPLATES_DIR),
     },
-    { provide: RUN_LOG_DIR, inject: [WinstonLoggerFactory], useFactory: (logging: WinstonLoggerFactory) => logging.runDirectory },
   ],
-  exports: [ModelFactory, AgentTemplates, TrajectoryWriter, UsageTotals, RUN_LOG_DIR, TaskSolver],
+  exports: [ModelFactory, AgentTemplates, TrajectoryWriter, UsageTotals, TaskSolver],
 })
 export class SolverModule {}

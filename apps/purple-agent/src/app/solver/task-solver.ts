@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Trajectory } from '@arvo-rca/common';
+import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { agentConfigFrom, type AgentConfig } from '../agent/agent-config';
 import { AgentTemplates } from '../agent/agent-templates';
 import type { AgentResult, AgentTask, StepProgress } from '../agent/agent-types';
@@ -9,7 +10,6 @@ import { trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
 import { ModelFactory } from '../models/model-factory';
 import { UsageTotals } from '../models/usage';
 import { PurpleConfig } from '../purple-config';
-import { RUN_LOG_DIR } from './solver.tokens';
 
 /** A run's result with its whole trajectory, which travels with the solver's exit. */
 export interface SolvedTask extends AgentResult {
@@ -26,7 +26,7 @@ export class TaskSolver {
     private readonly templates: AgentTemplates,
     private readonly trajectories: TrajectoryWriter,
     private readonly processUsage: UsageTotals,
-    @Inject(RUN_LOG_DIR) private readonly runLogDir: string,
+    private readonly logging: WinstonLoggerFactory,
     @Inject(PurpleConfig) config: PurpleConfig,
   ) {
     this.limits = agentConfigFrom(config);
@@ -38,7 +38,7 @@ export class TaskSolver {
 
   /** Where the run of this task writes its trajectory. */
   trajectoryFile(task: Pick<AgentTask, 'taskId' | 'contextId'>): string {
-    return trajectoryPath(this.runLogDir, task.taskId, task.contextId);
+    return trajectoryPath(this.logging.runDirectory, task.taskId, task.contextId);
   }
 
   async solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void): Promise<SolvedTask> {
