@@ -21,7 +21,8 @@ import {
 } from './agent-errors';
 import type { TemplateName } from './agent-templates';
 import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
-import { buildTrajectory, TrajectoryWriter, type TrajectoryFile } from './trajectory';
+import { buildTrajectory, TrajectoryWriter } from './trajectory';
+import type { TrajectoryFile } from './trajectory-file';
 
 const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
 const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: WANTED_LOCATIONS, maxSpanLines: MAX_SPAN_LINES };
