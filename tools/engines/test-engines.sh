@@ -39,7 +39,8 @@ if needs tls dockerd openssl ip; then run bash tools/engines/run-suites.sh tls "
 # figures. The local socket, TLS, the gateway and podman hold the bound on Node 24 as they run here.
 if needs ssh dockerd openssl ip sshd ssh-agent; then
   ssh_node="$(bash tools/node-lts.sh 22)"
-  run env PATH="$ssh_node:$PATH" bash tools/engines/run-suites.sh ssh "$state/ssh"
+  echo "== engines: the ssh suites on Node $("$ssh_node/node" --version)"
+  PATH="$ssh_node:$PATH" run bash tools/engines/run-suites.sh ssh "$state/ssh"
 fi
 if needs gateway docker; then
   run bash tools/engines/run-suites.sh gateway "$state/gateway"
