@@ -52,9 +52,11 @@ interface Write {
  * writes its own bytes, not the run's, and as nothing grows but into spaces or past the end, each
  * write takes the file from one whole document to another, with nothing to truncate. A reader, or a
  * SIGKILL, between two writes of a step finds a whole document holding part of the step (its
- * messages, not yet its model call); inside one write, only if the kernel splits it, which a SIGKILL
- * did to none of 100 writes of 1 MiB on our machine (to most of those of 3 MiB), and a step's largest
- * write holds one reply and one observation. A full room has the file written whole again with more
+ * messages, not yet its model call); inside one write, only if the kernel stops it between two pages,
+ * which it does on a SIGKILL (seen in CI: a 140 KB write of a long observation cut at a page boundary).
+ * So a write in place is two pages long at most, a window of microseconds; a step with a larger write
+ * (a long reply or observation) has the file written whole instead. A full room has the file written
+ * whole again with more
  * room, and the run's end has it written whole and compact, each time to a temporary file renamed
  * over the target. Entries on disk are not compared again: a run's lists only grow.
  */
@@ -67,7 +69,7 @@ export class TrajectoryFile {
   async save(trajectory: Trajectory): Promise<number> {
     const before = trajectory.info.exit_status === null ? this.layout : undefined;
     const step = before && planStep(before, trajectory);
-    if (!before || !step || !(await this.writeInPlace(before.size, step))) return this.writeWhole(trajectory);
+    if (!before || !step || !step.writes.every(fewPages) || !(await this.writeInPlace(before.size, step))) return this.writeWhole(trajectory);
     return step.writes.reduce((total, write) => total + write.bytes.length, 0);
   }
 
@@ -101,6 +103,14 @@ export class TrajectoryFile {
     this.layout = layout;
     return bytes.length;
   }
+}
+
+// The unit the kernel copies a write in: a SIGKILL can stop a write between two pages, never inside one.
+const PAGE_BYTES = 4096;
+
+/** A write two pages long at most (so it crosses two page boundaries at most): what an ordinary step writes. */
+function fewPages({ bytes }: Write): boolean {
+  return bytes.length <= 2 * PAGE_BYTES;
 }
 
 function layOut(trajectory: Trajectory, capacity: (length: number) => number): { bytes: Buffer; layout: Layout } {
