@@ -1,7 +1,6 @@
-// The images the tasks of a run need, derived as the green agent derives them: the task's source (a bare
-// id is an ARVO task; sources are read case-blind) and that source's image template (TASK_SOURCE_IMAGES).
-import { parseTaskKey } from '@arvo-rca/a2a-protocol';
-import { isTaskSourceName, taskImage, type TaskSourceName } from '@arvo-rca/common';
+// The images the tasks of a run need, derived as the green agent derives them: the task id read by the
+// one grammar (a bare id is an ARVO task; sources are read case-blind) and its source's image template.
+import { isTaskSourceName, parseTaskRef, TASK_SOURCE_NAMES, TaskRefError, taskImage, type TaskRef, type TaskSourceName } from '@arvo-rca/common';
 
 /** An image some tasks need: the first task's source and id name it, the others share it. */
 export interface TaskImage {
@@ -15,13 +14,21 @@ export interface TaskImage {
 export function imagesOfTasks(tasks: readonly string[]): TaskImage[] {
   const images = new Map<string, TaskImage>();
   for (const task of tasks) {
-    const ref = parseTaskKey(task);
-    const source = ref?.source.toLowerCase() ?? '';
-    if (!ref || !isTaskSourceName(source)) continue;
-    const image = taskImage(source, ref.id);
+    const ref = readTaskId(task);
+    if (!ref || !isTaskSourceName(ref.source)) continue;
+    const image = taskImage(ref.source, ref.id);
     const known = images.get(image);
     if (known) known.tasks.push(task);
-    else images.set(image, { image, source, id: ref.id, tasks: [task] });
+    else images.set(image, { image, source: ref.source, id: ref.id, tasks: [task] });
   }
   return [...images.values()];
+}
+
+function readTaskId(task: string): TaskRef | undefined {
+  try {
+    return parseTaskRef(task, TASK_SOURCE_NAMES);
+  } catch (error) {
+    if (error instanceof TaskRefError) return undefined;
+    throw error;
+  }
 }

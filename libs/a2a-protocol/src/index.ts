@@ -12,7 +12,7 @@ export { isTerminalState, isUnsuccessfulState, type PeerEvent, type PeerTaskStat
 export { createHttpFetch } from './lib/client/http-fetch';
 export { waitForAgentCard, type CardWaitOptions } from './lib/client/wait-for-card';
 // The message vocabulary of the two agents.
-export { DEFAULT_TASK_SOURCE, findTaskKey, formatTaskKey, formatTaskRequest, parseTaskKey, parseTaskRequest, type TaskRef } from './lib/vocabulary/task-request';
+export { findTaskId } from './lib/vocabulary/task-request';
 export {
   EXECUTE_PREFIX,
   formatExecute,

@@ -17,3 +17,5 @@ export {
   type TrajectoryModelCall,
 } from './lib/trajectory-format';
 export { isRecord } from './lib/is-record';
+export { quote } from './lib/quote';
+export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef, type TaskRefErrorCode } from './lib/task-ref';

@@ -2,11 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aPeerError, findTaskKey, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { A2aPeerError, findTaskId, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentListener, type AssessmentReport, type ResumePlan, type ResumeRequest } from './assessments';
+import type { TaskRef } from '@arvo-rca/common';
 import { RecordError } from '@arvo-rca/run-record';
 import { GreenConfig } from './green-config';
-import { TaskAssetsError, TaskAssetsService, type TaskRef } from './task-assets';
+import { TaskAssetsError, TaskAssetsService } from './task-assets';
 import { describeProgress, TaskContextService, type TaskOutcome } from './tasks';
 
 /**
@@ -67,9 +68,9 @@ export class GreenExecutor implements AgentExecutor {
     if (assessment.kind === 'request') return this.runAssessment(events, describeAssessment(assessment.request), (listener) => this.assessments.run(assessment.request, listener, signal));
     if (assessment.kind === 'resume') return this.resumeAssessment(assessment.resume, events, signal);
     if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
-    const taskKey = findTaskKey(text);
-    if (!taskKey) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
-    const task = this.parseTask(taskKey);
+    const taskId = findTaskId(text);
+    if (!taskId) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
+    const task = this.parseTask(taskId);
     if (task instanceof TaskAssetsError) return events.reply(`Invalid task request, nothing was started: ${task.message}`);
     await this.runTask(task, events, signal);
   }
@@ -81,9 +82,9 @@ export class GreenExecutor implements AgentExecutor {
     return 'Command rejected: send one command as "execute: <command>", or "[TASK FINISHED]" when loc.json is written';
   }
 
-  private parseTask(taskKey: string): TaskRef | TaskAssetsError {
+  private parseTask(taskId: string): TaskRef | TaskAssetsError {
     try {
-      return this.assets.parse(taskKey);
+      return this.assets.parse(taskId);
     } catch (error) {
       if (error instanceof TaskAssetsError) return error;
       throw error;
@@ -91,7 +92,7 @@ export class GreenExecutor implements AgentExecutor {
   }
 
   private async runTask(task: TaskRef, events: TaskEvents, signal: AbortSignal): Promise<void> {
-    events.start(`task ${task.key} accepted`);
+    events.start(`task ${task.taskId} accepted`);
     const solverUrl = this.config.PURPLE_AGENT_URL;
     const outcome = await this.tasks.runTask(task, { solverUrl, progress: (event) => events.progress(describeProgress(event)), signal });
     events.artifact('Result', outcome);

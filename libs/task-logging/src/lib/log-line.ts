@@ -27,7 +27,7 @@ const CONTINUATION = '\n  | ';
  */
 export function formatFileLine(event: LogEvent, agent: AgentName): string {
   const scope = event[TASK_SCOPE];
-  const late = scope?.ended ? `(after the end of task ${scope.ref.taskId}) ` : '';
+  const late = scope?.ended ? `(after the end of task ${scope.task.taskId}) ` : '';
   const head = [event.time.toISOString(), levelLabel(event.level), agent.padEnd(6), (scope?.shortContextId ?? '-').padEnd(8)].join(' ');
   return `${head} ${contextLabel(event)}${late}${body(event.message)}\n`;
 }
@@ -35,7 +35,7 @@ export function formatFileLine(event: LogEvent, agent: AgentName): string {
 /** `10:23:37.123 INFO  green  arvo:14368 3f2a9c1e [TaskRunner] message`, the level coloured when asked. */
 export function formatConsoleLine(event: LogEvent, agent: AgentName, paint: (level: TaskLogLevel, text: string) => string): string {
   const scope = event[TASK_SCOPE];
-  const task = scope ? `${scope.ref.taskId} ${scope.shortContextId} ` : '';
+  const task = scope ? `${scope.task.taskId} ${scope.shortContextId} ` : '';
   return `${localTime(event.time)} ${paint(event.level, levelLabel(event.level))} ${agent.padEnd(6)} ${task}${contextLabel(event)}${body(event.message)}\n`;
 }
 

@@ -1,7 +1,5 @@
+import { isTaskId } from '@arvo-rca/common';
 import { TaskLoggingError } from './task-logging-error';
-
-// `<source>:<id>`, each part as the task sources allow it; nothing else may become a file name.
-const TASK_ID = /^[0-9A-Za-z_-]+:[0-9A-Za-z_-]+$/;
 
 /** `log_<YYYY-MM-DD_HH-MM-SS>`: the name of one run's log directory, in local time as operators read it. */
 export function runDirectoryName(at: Date): string {
@@ -22,10 +20,6 @@ export function taskFileStem(taskId: string): string {
     throw new TaskLoggingError('INVALID_TASK_ID', `task id ${JSON.stringify(taskId)} is not <source>:<id> with letters, digits, _ or -`);
   }
   return taskId.replace(':', '_');
-}
-
-export function isTaskId(text: string): boolean {
-  return TASK_ID.test(text);
 }
 
 /** The first 8 characters of a context id, made safe to print inside a log line. */

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isTaskId, taskFileStem } from './run-directory';
+import { isTaskId } from '@arvo-rca/common';
+import { taskFileStem } from './run-directory';
 import { systemReason, TaskLoggingError } from './task-logging-error';
 
 /** The run directory's folder of aliases: one small file per alias, named after it, holding the task id. */

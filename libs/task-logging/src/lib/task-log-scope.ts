@@ -2,11 +2,11 @@ import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { AppendOnlyFile } from './append-only-file';
 import { shortContextId } from './run-directory';
 
-/** A task as the logs know it: its id (`arvo:14368`) and its A2A context id. */
-export interface TaskRef {
+/** A task as the logs know it: its task id (`arvo:14368`) and its A2A context id. */
+export interface LoggedTask {
   taskId: string;
   contextId: string;
-  /** Another id the task is known by (the masked key the solver was given): its lines join this task's file. */
+  /** Another id the task is known by (the masked id the solver was given): its lines join this task's file. */
   alias?: string;
 }
 
@@ -20,13 +20,13 @@ export class TaskLogScope {
   private file: AppendOnlyFile | undefined;
 
   constructor(
-    readonly ref: Readonly<TaskRef>,
+    readonly task: Readonly<LoggedTask>,
     file: AppendOnlyFile,
     private readonly storage: AsyncLocalStorage<TaskLogScope>,
     private readonly release: () => void,
   ) {
     this.file = file;
-    this.shortContextId = shortContextId(ref.contextId);
+    this.shortContextId = shortContextId(task.contextId);
   }
 
   get ended(): boolean {

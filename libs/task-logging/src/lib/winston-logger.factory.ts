@@ -11,7 +11,7 @@ import { RunDirectoryResolver } from './run-directory-resolver';
 import { TaskAliases } from './task-aliases';
 import { TaskAwareNestLogger } from './task-aware-nest-logger';
 import { TaskLogFiles } from './task-log-files';
-import { TaskLogScope, type TaskRef } from './task-log-scope';
+import { TaskLogScope, type LoggedTask } from './task-log-scope';
 import { systemReason, TaskLoggingError } from './task-logging-error';
 
 export const AGENTS_LOG_FILE = 'agents.log';
@@ -82,19 +82,19 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
   /**
    * Starts a task for the logs: opens (or shares) `<source>_<id>.log`, that of the task its id is an
    * alias of if the run directory records one. Run the task's code through `scope.run`, as often as
-   * messages about it arrive, and call `scope.end()` when the task is over. A ref with an `alias`
+   * messages about it arrive, and call `scope.end()` when the task is over. A task with an `alias`
    * records it first, so that whoever opens the alias later writes into this task's file.
    */
-  openTask(ref: TaskRef): TaskLogScope {
-    if (ref.alias !== undefined) this.aliases.record(ref.alias, ref.taskId);
-    const logId = this.aliases.resolve(ref.taskId);
+  openTask(task: LoggedTask): TaskLogScope {
+    if (task.alias !== undefined) this.aliases.record(task.alias, task.taskId);
+    const logId = this.aliases.resolve(task.taskId);
     const file = this.taskFiles.acquire(logId);
-    return new TaskLogScope({ ...ref }, file, this.scopes, () => this.taskFiles.release(logId));
+    return new TaskLogScope({ ...task }, file, this.scopes, () => this.taskFiles.release(logId));
   }
 
   /** A task whose whole life is one async function: opened, run, and ended however `fn` finishes. */
-  async runInTask<T>(ref: TaskRef, fn: () => Promise<T> | T): Promise<T> {
-    const scope = this.openTask(ref);
+  async runInTask<T>(task: LoggedTask, fn: () => Promise<T> | T): Promise<T> {
+    const scope = this.openTask(task);
     try {
       return await scope.run(fn);
     } finally {
@@ -103,8 +103,8 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
   }
 
   /** The task whose scope the calling code runs in, if any. */
-  currentTask(): Readonly<TaskRef> | undefined {
-    return this.scopes.getStore()?.ref;
+  currentTask(): Readonly<LoggedTask> | undefined {
+    return this.scopes.getStore()?.task;
   }
 
   /** `trajectories/` or `results/` of this run, created on first use. */

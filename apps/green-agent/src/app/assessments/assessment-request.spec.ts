@@ -14,7 +14,7 @@ function parse(body: object): AssessmentParse {
 
 function keysOf(parsed: AssessmentParse): string[] {
   if (parsed.kind !== 'request') throw new Error(`not a request: ${JSON.stringify(parsed)}`);
-  return parsed.request.tasks.map((task) => task.key);
+  return parsed.request.tasks.map((task) => task.taskId);
 }
 
 function problemsOf(parsed: AssessmentParse): string[] {

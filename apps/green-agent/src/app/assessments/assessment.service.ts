@@ -6,7 +6,8 @@ import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
-import { TaskAssetsError, TaskAssetsService, type TaskRef } from '../task-assets';
+import type { TaskRef } from '@arvo-rca/common';
+import { TaskAssetsError, TaskAssetsService } from '../task-assets';
 import { TaskContextService, type TaskOrder, type TaskOutcome } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
@@ -26,9 +27,9 @@ export interface AssessmentListener {
   recorded: (recordDir: string) => void;
 }
 
-/** A task of a record: its key in the Result, and the task it names. */
+/** A task of a record: its result key (its task id, `#2` added for a repeat), and the task it names. */
 interface RecordTask {
-  key: string;
+  resultKey: string;
   ref: TaskRef;
 }
 
@@ -82,7 +83,7 @@ export class AssessmentService {
   async run(request: AssessmentRequest, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
     const solver = await this.solverIdentity(request.purpleUrl);
     const writer = await RecordWriter.create(this.logging.runDirectory, {
-      tasks: request.tasks.map((ref) => ref.key),
+      tasks: request.tasks.map((ref) => ref.taskId),
       concurrency: request.concurrency,
       shard: request.shard,
       assessor: { name: 'arvo-rca green agent', version: PRODUCT_VERSION },
@@ -91,8 +92,8 @@ export class AssessmentService {
       settings_hash: settingsHash(this.settings),
     });
     listener.recorded(writer.folder);
-    const keys = resultKeys(request.tasks.map((ref) => ref.key));
-    const tasks = request.tasks.map((ref, index) => ({ key: keys[index], ref }));
+    const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
+    const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
     return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, concurrency: request.concurrency, recorded: new Map() }, listener, signal);
   }
 
@@ -106,8 +107,8 @@ export class AssessmentService {
     const card = await this.peers.peer(request.purpleUrl).card({ deadlineMs: CARD_DEADLINE_MS });
     const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];
     if (differences.length > 0) throw new RecordError('RESUME_REFUSED', `record ${assessment.id} was run otherwise: ${differences.join('; ')}`);
-    const taskIds = new Map(scan.keys.map((key, index) => [key, assessment.tasks[index]]));
-    const tasks = tasksToRun(scan, request.retryFailed).map((key) => ({ key, ref: this.parseRecorded(taskIds.get(key) ?? key, assessment.id) }));
+    const taskIds = new Map(scan.keys.map((resultKey, index) => [resultKey, assessment.tasks[index]]));
+    const tasks = tasksToRun(scan, request.retryFailed).map((resultKey) => ({ resultKey, ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id) }));
     return { request, scan, tasks };
   }
 
@@ -129,16 +130,16 @@ export class AssessmentService {
     const done = new Map(session.recorded);
     const slots = pLimit(session.concurrency);
     const runTask = async (task: RecordTask): Promise<void> => {
-      listener.report({ task: task.ref.key, kind: 'started' });
-      // A fresh opaque key per task and session: nothing the solver sees ties it to the case.
-      const maskedKey = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
-      const { outcome, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedKey }, listener, signal);
+      listener.report({ task: task.ref.taskId, kind: 'started' });
+      // A fresh masked id per task and session: nothing the solver sees ties it to the case.
+      const maskedId = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
+      const { outcome, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedId }, listener, signal);
       const { evidence, metrics, commands, failedCommands, seconds, contextId } = outcome;
       // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
-      const run = { seconds, commands, failedCommands, attempts: attempts + (session.recorded.get(task.key)?.run.attempts ?? 0) };
-      const file = await writer.writeTask({ task: task.key, task_id: task.ref.key, masked_id: maskedKey ?? null, context_id: contextId, metrics, run, evidence });
-      done.set(task.key, file);
-      listener.report({ task: task.ref.key, kind: 'finished', status: metrics.status, detail: metrics.detail ?? '' });
+      const run = { seconds, commands, failedCommands, attempts: attempts + (session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
+      const file = await writer.writeTask({ task: task.resultKey, task_id: task.ref.taskId, masked_id: maskedId ?? null, context_id: contextId, metrics, run, evidence });
+      done.set(task.resultKey, file);
+      listener.report({ task: task.ref.taskId, kind: 'finished', status: metrics.status, detail: metrics.detail ?? '' });
     };
     await Promise.all(tasks.map((task) => slots(() => runTask(task))));
     await writer.endSession();
@@ -150,11 +151,11 @@ export class AssessmentService {
 
   /** The task, run again while it fails around the solver (never when the solver got it wrong, nor once interrupted). */
   private async runAttempts(task: RecordTask, order: Omit<TaskOrder, 'progress' | 'signal'>, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<{ outcome: TaskOutcome; attempts: number }> {
-    const key = task.ref.key;
+    const { taskId } = task.ref;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.tasks.runTask(task.ref, { ...order, progress: (event) => listener.report(taskLine(key, event)), signal });
+      const outcome = await this.tasks.runTask(task.ref, { ...order, progress: (event) => listener.report(taskLine(taskId, event)), signal });
       if (outcome.metrics.status !== 'failed' || attempt >= this.attempts || signal?.aborted) return { outcome, attempts: attempt };
-      listener.report({ task: key, kind: 'note', text: `attempt ${attempt} of ${this.attempts} failed (${outcome.metrics.detail ?? 'no reason'}); running it again` });
+      listener.report({ task: taskId, kind: 'note', text: `attempt ${attempt} of ${this.attempts} failed (${outcome.metrics.detail ?? 'no reason'}); running it again` });
     }
   }
 

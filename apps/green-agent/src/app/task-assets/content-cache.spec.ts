@@ -6,7 +6,7 @@ import { DEFAULT_DOWNLOAD_POLICY, FileDownloader, type DownloadPolicy } from './
 import { HttpFetcher } from './http-fetcher';
 import { TaskFileSystem } from './task-file-system';
 import { TaskFileServer } from './task-file-server.testing';
-import { parseTaskRef } from './task-ref';
+import { parseTaskRef } from '@arvo-rca/common';
 import { TaskSource } from './task-source';
 
 const ARCHIVE = Buffer.alloc(256 * 1024, 'x');

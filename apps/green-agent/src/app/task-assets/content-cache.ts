@@ -3,7 +3,7 @@ import type { AssetLog } from './download-progress';
 import { FileDownloader } from './file-downloader';
 import { TaskAssetsError } from './task-assets.errors';
 import { TaskFileSystem } from './task-file-system';
-import type { TaskRef } from './task-ref';
+import type { TaskRef } from '@arvo-rca/common';
 import type { TaskFileName, TaskSource } from './task-source';
 
 /**

@@ -9,5 +9,4 @@ export { TaskAssetsModule } from './task-assets.module';
 export { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, taskSources, type TaskAssetsOptions } from './task-assets.options';
 export { TaskAssetsService, type PreparedTask, type PreparingTask, type TaskAssetsIo } from './task-assets.service';
 export { TaskFileSystem } from './task-file-system';
-export { TASK_ID_PATTERN, type TaskRef } from './task-ref';
 export { localSourceDirs, type TaskFileName, type TaskSourceConfig } from './task-source';

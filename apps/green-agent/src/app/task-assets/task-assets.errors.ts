@@ -1,5 +1,7 @@
 import { CodedError } from '@arvo-rca/common';
 
+export { quote } from '@arvo-rca/common';
+
 /** What went wrong while preparing a task's assets; the A2A layer reports the code and the message. */
 export type TaskAssetsErrorCode =
   | 'INVALID_TASK_ID'
@@ -16,12 +18,7 @@ export type TaskAssetsErrorCode =
 
 export class TaskAssetsError extends CodedError<TaskAssetsErrorCode> {
   /** The same error, its message prefixed with the task it concerns. */
-  forTask(taskKey: string): TaskAssetsError {
-    return this.message.startsWith(`${taskKey}: `) ? this : new TaskAssetsError(this.code, `${taskKey}: ${this.message}`, { cause: this });
+  forTask(taskId: string): TaskAssetsError {
+    return this.message.startsWith(`${taskId}: `) ? this : new TaskAssetsError(this.code, `${taskId}: ${this.message}`, { cause: this });
   }
-}
-
-/** A short, quoted rendering of untrusted text for error messages. */
-export function quote(text: string, max = 80): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
 }

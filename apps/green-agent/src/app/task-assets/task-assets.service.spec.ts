@@ -210,7 +210,7 @@ describe('TaskAssetsService', () => {
       const second = await prepare(assets, '14368');
 
       expect(downloads()).toBe(3);
-      expect(second.ref.key).toBe('arvo:14368');
+      expect(second.ref.taskId).toBe('arvo:14368');
       expect(second.workspaceDir).not.toBe(first.workspaceDir);
       expect((await stat(join(second.workspaceDir, 'src-vul', 'tlvkit'))).isDirectory()).toBe(true);
       expect(first.groundTruthPath.startsWith(cacheDir)).toBe(true);

@@ -13,7 +13,7 @@ import { HttpFetcher } from './http-fetcher';
 import { TaskAssetsError } from './task-assets.errors';
 import type { TaskAssetsOptions } from './task-assets.options';
 import { TaskFileSystem } from './task-file-system';
-import type { TaskRef } from './task-ref';
+import type { TaskRef } from '@arvo-rca/common';
 import { TaskSourceRegistry, type TaskSource } from './task-source';
 
 /** The I/O boundaries the task assets use. */
@@ -31,7 +31,7 @@ export interface PreparedTask {
   /** `<taskRoot>/workspace`, to mount at `/workspace`: `src-vul/`, `<id>_error.txt`, an empty `shared/`. */
   workspaceDir: string;
   errorReport: string;
-  /** `<workspaceDir>/<id>_error.txt`, or `<workspaceDir>/error.txt` with neutral names. */
+  /** `<workspaceDir>/<id>_error.txt`, or `<workspaceDir>/error.txt` for a masked task. */
   errorReportPath: string;
   /** `patch.diff` in the private cache (or a local mirror); never inside the workspace. */
   groundTruthPath: string;
@@ -101,7 +101,7 @@ export class TaskAssetsService {
   async begin(ref: TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparingTask> {
     const source = this.registry.source(ref);
     try {
-      log(`preparing ${ref.key} from ${source.describe()}`);
+      log(`preparing ${ref.taskId} from ${source.describe()}`);
       const files = await this.fetchFiles(source, ref, log);
       return await this.layOutWorkspace(source, ref, files, layout, log);
     } catch (error) {
@@ -132,11 +132,11 @@ export class TaskAssetsService {
   }
 
   private async layOutWorkspace(source: TaskSource, ref: TaskRef, files: TaskFiles, layout: WorkspaceLayout, log: AssetLog): Promise<PreparingTask> {
-    // Neutral names hide the task in the folder's name too: a local sandbox shows the solver its host path.
-    const folder = layout.neutralNames ? 'task_masked' : `${ref.source}_${ref.id}`;
+    // A masked task is hidden in the folder's name too: a local sandbox shows the solver its host path.
+    const folder = layout.masked ? 'task_masked' : `${ref.source}_${ref.id}`;
     const taskRoot = join(this.options.tmpDir, `${folder}-${randomUUID()}`);
     const workspaceDir = join(taskRoot, 'workspace');
-    const errorReportPath = join(workspaceDir, errorReportName(layout.neutralNames ? null : ref.id));
+    const errorReportPath = join(workspaceDir, errorReportName(layout.masked ? null : ref.id));
     let removal: Promise<void> | undefined;
     const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
     const image = source.image(ref);
@@ -161,7 +161,7 @@ export class TaskAssetsService {
       const keep = extent === 'judged' ? filesNamedAs(filesOfFix(fix)) : undefined;
       await this.extract(source, ref, files.archive, workspaceDir, { copy: layout.tree, keep });
       const errorReport = await this.files.readText(errorReportPath);
-      log(`workspace of ${ref.key} ready at ${workspaceDir}${keep ? " (on this host, only the files the judge reads: the container has the whole tree)" : ''}`);
+      log(`workspace of ${ref.taskId} ready at ${workspaceDir}${keep ? " (on this host, only the files the judge reads: the container has the whole tree)" : ''}`);
       return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, fix, image, hostTree, dispose };
     })();
     const prepared = written.catch(async (error: unknown) => {
@@ -185,9 +185,9 @@ export class TaskAssetsService {
   }
 }
 
-/** How the workspace names its files: `<id>_error.txt` as the original does, or a name that tells nothing of the task. */
+/** How the workspace names its files: `<id>_error.txt` as the original does, or, for a task under a masked id, names that tell nothing of the task. */
 export interface WorkspaceLayout {
-  neutralNames?: boolean;
+  masked?: boolean;
   /**
    * Gets `src-vul/` as the checked tar stream the host extracts it from, as it is extracted, and its end
    * once the tree is complete (a container sandbox copies it in on the way); it is closed without an end
@@ -197,7 +197,7 @@ export interface WorkspaceLayout {
 }
 
 function forTask(error: unknown, ref: TaskRef): unknown {
-  return error instanceof TaskAssetsError ? error.forTask(ref.key) : error;
+  return error instanceof TaskAssetsError ? error.forTask(ref.taskId) : error;
 }
 
 interface TaskFiles {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fillImageTemplate } from '@arvo-rca/common';
+import { fillImageTemplate, parseTaskRef, TaskRefError, type TaskRef } from '@arvo-rca/common';
 import { quote, TaskAssetsError } from './task-assets.errors';
-import { parseTaskRef, type TaskRef } from './task-ref';
 
 /** One place tasks come from: adding a source is adding one of these to the configuration. */
 export interface TaskSourceConfig {
@@ -67,7 +66,7 @@ export class TaskSource {
   }
 
   private assertOwn(ref: TaskRef): void {
-    if (ref.source !== this.name) throw new Error(`task ${ref.key} does not belong to source ${this.name}`);
+    if (ref.source !== this.name) throw new Error(`task ${ref.taskId} does not belong to source ${this.name}`);
   }
 }
 
@@ -93,7 +92,11 @@ export class TaskSourceRegistry {
 
   /** Validates `<source>:<id>` (or a bare id of the default source); throws a TaskAssetsError when it is not one. */
   parse(text: string): TaskRef {
-    return parseTaskRef(text, this.names, this.defaultSource);
+    try {
+      return parseTaskRef(text, this.names, this.defaultSource);
+    } catch (error) {
+      throw error instanceof TaskRefError ? new TaskAssetsError(error.code, error.message, { cause: error }) : error;
+    }
   }
 
   source(ref: TaskRef): TaskSource {

@@ -5,7 +5,8 @@ import { A2aClientFactory, formatCommandRejected, formatTaskCompleted } from '@a
 import { SANDBOX_FACTORY, type SandboxBackendName, type SandboxFactory } from '@arvo-rca/sandbox';
 import { GroundTruthExtractor, interruptedTask } from '@arvo-rca/rca-eval';
 import { taskLogFileName, WinstonLoggerFactory } from '@arvo-rca/task-logging';
-import { TaskAssetsService, type TaskRef } from '../task-assets';
+import type { TaskRef } from '@arvo-rca/common';
+import { TaskAssetsService } from '../task-assets';
 import { GreenConfig } from '../green-config';
 import type { TaskContext } from './task-context';
 import { NO_EVIDENCE, taskOutcome, type TaskOutcome } from './task-outcome';
@@ -53,8 +54,8 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
    * up. Never throws: a task that cannot run is an outcome with status `failed` (or `interrupted`).
    */
   async runTask(ref: TaskRef, order: TaskOrder): Promise<TaskOutcome> {
-    if (this.closing) return taskOutcome({ taskKey: ref.key, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(SHUTTING_DOWN));
-    if (order.signal?.aborted) return taskOutcome({ taskKey: ref.key, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(CANCELED));
+    if (this.closing) return taskOutcome({ taskKey: ref.taskId, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(SHUTTING_DOWN));
+    if (order.signal?.aborted) return taskOutcome({ taskKey: ref.taskId, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(CANCELED));
     const run = this.runLogged(ref, order);
     this.running.add(run);
     try {
@@ -67,9 +68,9 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
   /** The task's run inside its own log scope. */
   private async runLogged(ref: TaskRef, order: TaskOrder): Promise<TaskOutcome> {
     const contextId = randomUUID();
-    // The masked key is recorded as the task's alias: the solver's lines about it join the task's log.
-    const scope = this.logging.openTask({ taskId: ref.key, contextId, alias: order.maskedKey });
-    const evidence = { ...NO_EVIDENCE, log: join(this.logging.runDirectory, taskLogFileName(ref.key)) };
+    // The masked id is recorded as the task's alias: the solver's lines about it join the task's log.
+    const scope = this.logging.openTask({ taskId: ref.taskId, contextId, alias: order.maskedId });
+    const evidence = { ...NO_EVIDENCE, log: join(this.logging.runDirectory, taskLogFileName(ref.taskId)) };
     try {
       return await scope.run(() => new TaskRun(this.deps, ref, order, contextId, scope, evidence).run());
     } finally {

@@ -1,6 +1,6 @@
 import type { Sandbox } from '@arvo-rca/sandbox';
 import type { SolverExit } from '@arvo-rca/a2a-protocol';
-import type { TaskRef } from '../task-assets';
+import type { TaskRef } from '@arvo-rca/common';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 import type { TaskProgress } from './task-progress';
 
@@ -26,7 +26,6 @@ export class TaskContext {
   constructor(
     readonly contextId: string,
     readonly ref: TaskRef,
-    readonly taskKey: string,
     readonly workspaceDir: string,
     readonly sandbox: Sandbox,
     /** Lines logged inside it land in the task's own log file. */

@@ -7,8 +7,8 @@ import { LOC_JSON_SHAPE_TEXT } from '@arvo-rca/loc-json';
 const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', 'assets', 'templates')];
 
 export interface TaskDescriptionInput {
-  /** The task as the solver knows it: its key, or an opaque one. */
-  taskKey: string;
+  /** The task as the solver knows it: its task id, or its masked id. */
+  taskId: string;
   /** Where the crash report is in the sandbox. */
   errorPath: string;
   errorReport: string;
@@ -30,7 +30,7 @@ export function renderTaskDescription(template: string, input: TaskDescriptionIn
   return renderTemplate(
     template,
     {
-      task_id: input.taskKey,
+      task_id: input.taskId,
       error_path: input.errorPath,
       error_report: input.errorReport.trimEnd(),
       image_note: input.imageNote,

@@ -5,6 +5,6 @@ export interface TaskOrder {
   solverUrl: string;
   progress?: TaskProgress;
   signal?: AbortSignal;
-  /** The opaque key the solver is given instead of the task's own (`task:3f9a2c1b`); none: the task's key. */
-  maskedKey?: string;
+  /** The masked id the solver is given instead of the task's own (`task:3f9a2c1b`); none: the task id. */
+  maskedId?: string;
 }

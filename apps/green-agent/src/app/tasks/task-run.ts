@@ -8,7 +8,8 @@ import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
 import { diskLimitTask, failedTask, interruptedTask, scoreReading, withSolverExit, type GroundTruth, type GroundTruthExtractor, type TaskMetrics } from '@arvo-rca/rca-eval';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
-import type { PreparedTask, PreparingTask, TaskAssetsService, TaskRef } from '../task-assets';
+import type { TaskRef } from '@arvo-rca/common';
+import type { PreparedTask, PreparingTask, TaskAssetsService } from '../task-assets';
 import { TaskContext, type FinishReason } from './task-context';
 import { taskOutcome, type TaskOutcome } from './task-outcome';
 import type { TaskOrder } from './task-order';
@@ -55,7 +56,6 @@ const IMAGE_NOTE = 'Inside this sandbox the original build tree is also at `/src
  * the agent is shutting down or the order's signal cancels it: not the solver's doing, and to be run again).
  */
 export class TaskRun {
-  readonly taskKey: string;
   readonly startedAt = Date.now();
   context: TaskContext | undefined;
   private preparing: PreparingTask | undefined;
@@ -71,8 +71,11 @@ export class TaskRun {
     readonly contextId: string,
     private readonly scope: TaskLogScope,
     readonly evidence: TaskEvidence,
-  ) {
-    this.taskKey = ref.key;
+  ) {}
+
+  /** The task id, under the name the outcome gives it. */
+  get taskKey(): string {
+    return this.ref.taskId;
   }
 
   async run(): Promise<TaskOutcome> {
@@ -92,10 +95,10 @@ export class TaskRun {
 
   /** The task's files fetched, its workspace being laid out. */
   private async prepare(): Promise<PreparingTask> {
-    const { maskedKey, signal } = this.order;
-    if (maskedKey) this.log(`the solver knows this task as ${maskedKey}`);
+    const { maskedId, signal } = this.order;
+    if (maskedId) this.log(`the solver knows this task as ${maskedId}`);
     this.tree = this.deps.sandboxes.treeIntake();
-    this.preparing = await this.deps.assets.begin(this.ref, this.log, { neutralNames: maskedKey !== undefined, tree: this.tree });
+    this.preparing = await this.deps.assets.begin(this.ref, this.log, { masked: maskedId !== undefined, tree: this.tree });
     // Shutdown or a cancel may have come while the files were fetched: no sandbox starts after it.
     if (this.deps.running.closing) throw new Error(SHUTTING_DOWN);
     if (signal?.aborted) throw new Error(CANCELED);
@@ -115,8 +118,8 @@ export class TaskRun {
     ready.catch(() => undefined); // awaited below, unless the task ends before its sandbox is made
     const pendingWorkspace = { ready: preparing.prepared.then(() => undefined), tree: this.tree && { folder: SOURCE_TREE, tar: this.tree } };
     const { contextId, scope } = this;
-    const sandbox = this.deps.sandboxes.create({ task: this.taskKey, contextId, image: preparing.image, workspaceDir: preparing.workspaceDir, pendingWorkspace, onProgress: this.log, onDiskLimit: this.onDiskLimit });
-    this.context = new TaskContext(contextId, this.ref, this.taskKey, preparing.workspaceDir, sandbox, scope, this.order.progress ?? (() => undefined));
+    const sandbox = this.deps.sandboxes.create({ task: this.ref.taskId, contextId, image: preparing.image, workspaceDir: preparing.workspaceDir, pendingWorkspace, onProgress: this.log, onDiskLimit: this.onDiskLimit });
+    this.context = new TaskContext(contextId, this.ref, preparing.workspaceDir, sandbox, scope, this.order.progress ?? (() => undefined));
     this.deps.running.add(this.context);
     const [, started] = await Promise.all([sandbox.start(), ready]);
     this.log(`sandbox ${sandbox.name} started (${sandbox.kind})`);
@@ -128,7 +131,7 @@ export class TaskRun {
     const context = this.started();
     const limitMs = this.deps.taskTimeoutS * 1000;
     const description = renderTaskDescription(this.deps.template, {
-      taskKey: this.order.maskedKey ?? this.taskKey,
+      taskId: this.order.maskedId ?? this.ref.taskId,
       errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
       errorReport: prepared.errorReport,
       imageNote: this.deps.sandboxes.runsTaskImage ? IMAGE_NOTE : '',

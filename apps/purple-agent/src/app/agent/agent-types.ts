@@ -8,7 +8,7 @@ import type { TaskEnvironment } from './task-environment';
 import type { TrajectoryWriter } from './trajectory';
 
 export interface AgentTask {
-  /** `<source>:<id>`, e.g. `arvo:14368`. */
+  /** The task id the green agent gave (`arvo:14368`, or a masked id such as `task:3f9a2c1b`), for naming files only. */
   taskId: string;
   contextId: string;
   /** The task description as the green agent sent it. */

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aClientFactory, formatSolverExit, formatTaskKey, parseTaskRequest, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, findTaskId, formatSolverExit, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { isTaskId } from '@arvo-rca/common';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import type { AgentResult } from '../agent/agent-types';
 import type { TaskEnvironment } from '../agent/task-environment';
@@ -81,8 +82,7 @@ export class PurpleExecutor implements AgentExecutor {
   /** One run from the task description to its final status; never throws (an unexpected error is a `failed` task with its reason). */
   private async run(events: TaskEvents, environment: TaskEnvironment, reporter: RunReporter, mode: string): Promise<void> {
     const { contextId } = events;
-    const task = parseTaskRequest(events.userText());
-    const taskId = task ? formatTaskKey(task) : `unknown:${contextId.slice(0, 8)}`;
+    const taskId = taskName(events.userText(), contextId);
     const started = Date.now();
     events.start(`${taskId}: solving with ${this.solver.modelName}`);
     try {
@@ -107,6 +107,15 @@ export class PurpleExecutor implements AgentExecutor {
       reporter.end(TaskState.TASK_STATE_FAILED, reason, formatSolverExit({ exitStatus: 'UncaughtError', reason }));
     }
   }
+}
+
+/**
+ * The task id the green agent named, kept for naming the run's log and trajectory only: the solver never
+ * reads its structure. A text whose task id cannot name a file is known by its context instead.
+ */
+function taskName(text: string, contextId: string): string {
+  const named = findTaskId(text);
+  return named !== undefined && isTaskId(named) ? named : `unknown:${contextId.slice(0, 8)}`;
 }
 
 function finalState(result: AgentResult): TaskState {

@@ -1,15 +1,15 @@
-import { parseTaskRef } from './task-ref';
+import { isTaskId, parseTaskRef } from './task-ref';
 
 const SOURCES = ['arvo', 'sample'];
 
 describe('parseTaskRef', () => {
   it('reads <source>:<id> into a validated reference', () => {
-    expect(parseTaskRef('arvo:14368', SOURCES, 'arvo')).toEqual({ source: 'arvo', id: '14368', key: 'arvo:14368' });
-    expect(parseTaskRef('sample:1', SOURCES, 'arvo')).toEqual({ source: 'sample', id: '1', key: 'sample:1' });
+    expect(parseTaskRef('arvo:14368', SOURCES, 'arvo')).toEqual({ source: 'arvo', id: '14368', taskId: 'arvo:14368' });
+    expect(parseTaskRef('sample:1', SOURCES, 'arvo')).toEqual({ source: 'sample', id: '1', taskId: 'sample:1' });
   });
 
   it('takes a bare id as a task of the default source, as assessment configs list them', () => {
-    expect(parseTaskRef('14368', SOURCES, 'arvo').key).toBe('arvo:14368');
+    expect(parseTaskRef('14368', SOURCES, 'arvo').taskId).toBe('arvo:14368');
   });
 
   it('accepts letters, digits, dashes and underscores in ids, and ignores surrounding blanks', () => {
@@ -37,5 +37,15 @@ describe('parseTaskRef', () => {
     expect(() => parseTaskRef('nosuch:1', SOURCES, 'arvo')).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_TASK_SOURCE', message: expect.stringMatching(/"nosuch".*known sources: arvo, sample/) }),
     );
+  });
+});
+
+describe('isTaskId', () => {
+  it('holds for a task id in its written form, which may become a file name', () => {
+    expect(['arvo:14368', 'sample:1', 'task:ab12cd34'].filter(isTaskId)).toEqual(['arvo:14368', 'sample:1', 'task:ab12cd34']);
+  });
+
+  it('fails for a bare id, a path, an empty part or a second colon', () => {
+    expect(['14368', 'arvo:../x', ':1', 'arvo:', 'a:b:c', 'a b:1'].filter(isTaskId)).toEqual([]);
   });
 });
