@@ -51,8 +51,8 @@ export function describeResumePlan(plan: ResumePlan): string[] {
   const solver = `${assessment.solver.name} ${assessment.solver.version}${assessment.solver.model ? `, model ${assessment.solver.model}` : ''}`;
   const kept = [...scan.done.values()].filter((task) => NOT_THE_SOLVERS.has(task.metrics.status) && !toRun.includes(task.task));
   return [
-    `record:  ${plan.folder} (${scan.keys.length} task(s), started ${assessment.started_at}, ${assessment.sessions.length} session(s), solver ${solver})`,
-    `done:    ${scan.done.size} of ${scan.keys.length}${listed([...scan.done.keys()])}`,
+    `record:  ${plan.folder} (${scan.resultKeys.length} task(s), started ${assessment.started_at}, ${assessment.sessions.length} session(s), solver ${solver})`,
+    `done:    ${scan.done.size} of ${scan.resultKeys.length}${listed([...scan.done.keys()])}`,
     ...scan.damaged.map(({ task, reason }) => `damaged: ${task}: ${reason}; it runs again`),
     ...kept.map((task) => `kept:    ${task.task} ${task.metrics.status}${task.metrics.detail ? ` (${task.metrics.detail})` : ''}; --retry-failed runs it again`),
     `to run:  ${toRun.length}${listed(toRun)}`,

@@ -58,28 +58,28 @@ async function expectNothingLeft(scratch: Scratch, green: AgentProcess): Promise
 
 /**
  * The run directory: a log per task, a trajectory per task and the assessment's record. With masked ids the
- * solver knows each task by its opaque key, and logs under it: the record says which key was which task.
+ * solver knows each task by its masked id, and logs under it: the record says which masked id was which task.
  */
 function expectLogLayout(scratch: Scratch, run: Run, mode: 'reply' | 'callback'): void {
   const { result } = run;
   const files = readdirSync(scratch.runDir);
   expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'assessments', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
   const recordDir = parseAssessmentSaved((run.events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-  const solverKey = (task: string): string => (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskFile).masked_id ?? task;
+  const solverId = (task: string): string => (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskFile).masked_id ?? task;
   const agentsLog = readFileSync(join(scratch.runDir, 'agents.log'), 'utf8');
   expect(agentsLog).toMatch(/ green .*listening on/);
   expect(agentsLog).toMatch(/ purple .*listening on/);
   for (const task of SAMPLES) {
-    // One file per task with both agents' lines about it, under its real id whatever key the solver knew it by, and none of them in agents.log.
-    const key = solverKey(task);
+    // One file per task with both agents' lines about it, under its real id whatever masked id the solver knew it by, and none of them in agents.log.
+    const shownId = solverId(task);
     const taskLog = readFileSync(join(scratch.runDir, `${task.replace(':', '_')}.log`), 'utf8');
     expect(taskLog).toMatch(/ green {2}[0-9a-f]{8} \[TaskContextService\] sandbox arvo_\d_[0-9a-f]+ started/);
-    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${key} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`));
-    expect(agentsLog).not.toContain(`solving ${key}`);
+    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${shownId} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`));
+    expect(agentsLog).not.toContain(`solving ${shownId}`);
   }
   expect(files.filter((file) => file.startsWith('task_'))).toEqual([]);
   const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));
-  expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(SAMPLES.map((task) => solverKey(task).replace(':', '_')).sort());
+  expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(SAMPLES.map((task) => solverId(task).replace(':', '_')).sort());
   for (const file of trajectories) {
     const trajectory = JSON.parse(readFileSync(join(scratch.runDir, 'trajectories', file), 'utf8'));
     expect(trajectory).toMatchObject({ trajectory_format: 'mini-swe-agent-1', info: { exit_status: 'Submitted' } });
@@ -126,7 +126,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       expect(run.result.llm_requests).toBe(Object.values(run.result.task_metrics).reduce((sum, metrics) => sum + (metrics.llm_requests ?? 0), 0));
     });
 
-    it('writes the log layout: a trajectory per task under the key the solver knew it by, and the run record', () => {
+    it('writes the log layout: a trajectory per task under the id the solver knew it by, and the run record', () => {
       expectLogLayout(scratch, run, 'reply');
       // Masked: no trajectory is named after its task, and nothing the solver was sent names one.
       const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));

@@ -107,7 +107,7 @@ describeWithDocker('an assessment whose green agent keeps its TMP_DIR where the 
 
     it("kept the tasks' folders in the green agent's view only: the host saw an empty TMP_DIR all along", () => {
       // The green agent did lay out its tasks there, in its own view.
-      // Under the neutral name ids are hidden behind (MASK_TASK_IDS is on).
+      // Under the folder name of a task with a masked id (MASK_TASK_IDS is on).
       expect(views.some((view) => view.green.some((name) => /^task_masked-[0-9a-f-]{36}$/.test(name)))).toBe(true);
       expect(views.filter((view) => view.host.length > 0)).toEqual([]);
     });

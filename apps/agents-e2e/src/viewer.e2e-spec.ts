@@ -198,7 +198,7 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       expect(events.length).toBeGreaterThan(3);
       expect(events.every((line) => line.split(/ +/)[3] === context)).toBe(true);
       expect(events.join('\n')).toContain('preparing sample:3');
-      // The solver knew the task by its masked key; its lines are in the task's log all the same.
+      // The solver knew the task by its masked id; its lines are in the task's log all the same.
       expect(events.join('\n')).toMatch(/ purple +[0-9a-f]{8} \[PurpleExecutor\] solving task:[0-9a-f]{8} with openai\/gpt-4\.1/);
       await expect(page.locator('details.log p.hint').textContent()).resolves.toMatch(new RegExp(`^\\d+ of \\d+ lines: those of context ${context}`));
       const [shown, total] = ((await page.locator('details.log p.hint').textContent()) ?? '').match(/\d+/g)?.map(Number) ?? [];

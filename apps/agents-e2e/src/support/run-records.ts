@@ -26,7 +26,7 @@ export function samplesWithoutImage(parent: string): SamplesWithoutImage {
 }
 
 // What may differ between two runs of the same tasks: how long they took, what the solver spent, and the
-// opaque key it knew each task by (drawn afresh for every run).
+// masked id it knew each task by (drawn afresh for every run).
 const TIMES_AND_COSTS = ['time_used', 'wall_time_sec', 'input_tokens', 'cache_read_tokens', 'cache_creation_tokens', 'output_tokens', 'est_usd_cost', 'time_cost_sec', 'llm_requests', 'masked_id'] as const;
 
 type Comparable<T> = Omit<T, (typeof TIMES_AND_COSTS)[number]>;

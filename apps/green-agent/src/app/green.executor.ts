@@ -122,7 +122,7 @@ export class GreenExecutor implements AgentExecutor {
       if (!(error instanceof RecordError) && !(error instanceof A2aPeerError)) throw error;
       return events.reply(`Resume refused, nothing was run: ${error.message}`);
     }
-    const what = `resuming record ${resume.recordId}: ${plan.tasks.length} of ${plan.scan.keys.length} tasks to run with ${resume.purpleUrl}`;
+    const what = `resuming record ${resume.recordId}: ${plan.tasks.length} of ${plan.scan.resultKeys.length} tasks to run with ${resume.purpleUrl}`;
     await this.runAssessment(events, what, (listener) => this.assessments.resume(plan, listener, signal));
   }
 }

@@ -17,7 +17,7 @@ export function summarize({ location, scan }: OpenRecord): RunSummary {
     ended_at: lastSession?.ended_at ?? null,
     solver: { name: assessment.solver.name, version: assessment.solver.version, model: assessment.solver.model },
     assessor: { name: assessment.assessor.name, version: assessment.assessor.version },
-    tasks: scan.keys.length,
+    tasks: scan.resultKeys.length,
     recorded: scan.done.size,
     damaged: scan.damaged.length,
     missing: scan.missing.length,
@@ -43,11 +43,11 @@ export function summarize({ location, scan }: OpenRecord): RunSummary {
 /** Every task of the record in its requested order: recorded, damaged (with the reason) or missing. */
 export function taskRows({ scan }: OpenRecord): TaskRow[] {
   const damaged = new Map(scan.damaged.map((task) => [task.task, task.reason]));
-  return scan.keys.map((key) => {
-    const file = scan.done.get(key);
+  return scan.resultKeys.map((resultKey) => {
+    const file = scan.done.get(resultKey);
     if (file) return taskRow(file);
-    const reason = damaged.get(key);
-    return { ...emptyRow(key), ...(reason === undefined ? { status: 'missing', detail: MISSING } : { status: 'damaged', detail: reason }) };
+    const reason = damaged.get(resultKey);
+    return { ...emptyRow(resultKey), ...(reason === undefined ? { status: 'missing', detail: MISSING } : { status: 'damaged', detail: reason }) };
   });
 }
 

@@ -18,8 +18,8 @@ type FileField = keyof TaskFile['files'];
 export class TaskFiles {
   constructor(private readonly dirs: RunDirectories) {}
 
-  async page(record: OpenRecord, key: string): Promise<TaskPage> {
-    const file = this.task(record, key);
+  async page(record: OpenRecord, resultKey: string): Promise<TaskPage> {
+    const file = this.task(record, resultKey);
     const [crash, fix, submission, sources, trajectory, log] = await Promise.all([
       this.text(record, file, 'crash_report'),
       this.text(record, file, 'fix'),
@@ -28,7 +28,7 @@ export class TaskFiles {
       this.state(record, file, 'trajectory'),
       this.state(record, file, 'log'),
     ]);
-    const position = record.scan.keys.indexOf(key);
+    const position = record.scan.resultKeys.indexOf(resultKey);
     return {
       run: summarize(record),
       row: taskRow(file),
@@ -43,31 +43,31 @@ export class TaskFiles {
       sources: sources === null ? null : sourceExcerpts(sources),
       trajectory,
       log,
-      previous: record.scan.keys[position - 1] ?? null,
-      next: record.scan.keys[position + 1] ?? null,
+      previous: record.scan.resultKeys[position - 1] ?? null,
+      next: record.scan.resultKeys[position + 1] ?? null,
     };
   }
 
-  async trajectory(record: OpenRecord, key: string): Promise<TrajectoryView> {
-    const file = this.task(record, key);
+  async trajectory(record: OpenRecord, resultKey: string): Promise<TrajectoryView> {
+    const file = this.task(record, resultKey);
     const read = await this.read(record, file, 'trajectory', TRAJECTORY_LIMIT);
-    if (read.cut) throw new ViewerError('UNREADABLE', `the trajectory of ${key} is larger than ${TRAJECTORY_LIMIT / 1024 / 1024} MiB`);
+    if (read.cut) throw new ViewerError('UNREADABLE', `the trajectory of ${resultKey} is larger than ${TRAJECTORY_LIMIT / 1024 / 1024} MiB`);
     return trajectorySteps(read.text);
   }
 
-  async log(record: OpenRecord, key: string): Promise<TaskLog> {
-    const file = this.task(record, key);
+  async log(record: OpenRecord, resultKey: string): Promise<TaskLog> {
+    const file = this.task(record, resultKey);
     const read = await this.read(record, file, 'log', LOG_LIMIT, true);
     return taskLog(read.text, file.context_id, read.cut);
   }
 
-  private task(record: OpenRecord, key: string): TaskFile {
-    const file = record.scan.done.get(key);
+  private task(record: OpenRecord, resultKey: string): TaskFile {
+    const file = record.scan.done.get(resultKey);
     if (file) return file;
     const id = record.location.key;
-    if (!record.scan.keys.includes(key)) throw new ViewerError('TASK_NOT_FOUND', `run record ${id} has no task ${JSON.stringify(key)}`);
-    const damaged = record.scan.damaged.find((task) => task.task === key);
-    throw new ViewerError('TASK_NOT_FOUND', `task ${key} of run record ${id} has no usable result: ${damaged ? damaged.reason : 'none was recorded'}`);
+    if (!record.scan.resultKeys.includes(resultKey)) throw new ViewerError('TASK_NOT_FOUND', `run record ${id} has no task ${JSON.stringify(resultKey)}`);
+    const damaged = record.scan.damaged.find((task) => task.task === resultKey);
+    throw new ViewerError('TASK_NOT_FOUND', `task ${resultKey} of run record ${id} has no usable result: ${damaged ? damaged.reason : 'none was recorded'}`);
   }
 
   private async read(record: OpenRecord, file: TaskFile, field: FileField, limit: number, fromEnd = false): Promise<{ text: string; cut: boolean }> {

@@ -84,7 +84,7 @@ export interface TaskPage {
   run: RunSummary;
   row: TaskRow;
   task_id: string;
-  /** The opaque key the solver was given instead of the task id; null when it saw the real one. */
+  /** The masked id the solver was given instead of the task id; null when it saw the real one. */
   masked_id: string | null;
   context_id: string;
   finished_at: string;

@@ -20,8 +20,8 @@ export interface RecordScan {
   /** The run directory that holds the record. */
   runDir: string;
   assessment: AssessmentFile;
-  /** Every task's key, in the requested order. */
-  keys: string[];
+  /** Every task's result key (its task id, `#2` added for a repeat), in the requested order. */
+  resultKeys: string[];
   done: Map<string, TaskFile>;
   damaged: DamagedTask[];
   /** Tasks with no result yet: they were running, or had not started, when the session ended. */
@@ -41,24 +41,24 @@ export async function scanRecord(folder: string): Promise<RecordScan> {
   const assessment = await readAssessment(folder);
   const keys = resultKeys(assessment.tasks);
   const states: TaskState[] = [];
-  for (const [index, key] of keys.entries()) {
+  for (const [index, resultKey] of keys.entries()) {
     if (index > 0 && index % READS_PER_TURN === 0) await nextTurn();
-    states.push(readTask(folder, key));
+    states.push(readTask(folder, resultKey));
   }
-  const scan: RecordScan = { folder, runDir: dirname(dirname(folder)), assessment, keys, done: new Map(), damaged: [], missing: [] };
-  keys.forEach((key, index) => {
+  const scan: RecordScan = { folder, runDir: dirname(dirname(folder)), assessment, resultKeys: keys, done: new Map(), damaged: [], missing: [] };
+  keys.forEach((resultKey, index) => {
     const state = states[index];
-    if (state.kind === 'done') scan.done.set(key, state.file);
-    else if (state.kind === 'damaged') scan.damaged.push({ task: key, reason: state.reason });
-    else scan.missing.push(key);
+    if (state.kind === 'done') scan.done.set(resultKey, state.file);
+    else if (state.kind === 'damaged') scan.damaged.push({ task: resultKey, reason: state.reason });
+    else scan.missing.push(resultKey);
   });
   return scan;
 }
 
 /** What a resume runs: tasks without a usable result, and with `retryFailed`, tasks that failed around the solver or were cut short. */
 export function tasksToRun(scan: RecordScan, retryFailed: boolean): string[] {
-  return scan.keys.filter((key) => {
-    const file = scan.done.get(key);
+  return scan.resultKeys.filter((resultKey) => {
+    const file = scan.done.get(resultKey);
     return !file || (retryFailed && NOT_THE_SOLVERS.includes(file.metrics.status));
   });
 }
@@ -97,8 +97,8 @@ async function readAssessment(folder: string): Promise<AssessmentFile> {
 
 type TaskState = { kind: 'done'; file: TaskFile } | { kind: 'damaged'; reason: string } | { kind: 'missing' };
 
-function readTask(folder: string, key: string): TaskState {
-  const path = join(folder, 'tasks', taskFolderName(key), 'result.json');
+function readTask(folder: string, resultKey: string): TaskState {
+  const path = join(folder, 'tasks', taskFolderName(resultKey), 'result.json');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -108,7 +108,7 @@ function readTask(folder: string, key: string): TaskState {
   }
   const value = parseJson(text);
   if (!value.ok) return { kind: 'damaged', reason: `result.json is ${value.reason}` };
-  const problem = taskProblem(value.value, key);
+  const problem = taskProblem(value.value, resultKey);
   return problem ? { kind: 'damaged', reason: `result.json ${problem}` } : { kind: 'done', file: value.value as TaskFile };
 }
 

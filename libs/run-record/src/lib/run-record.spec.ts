@@ -44,7 +44,7 @@ describe('the run record', () => {
 
     const scan = await scanRecord(writer.folder);
 
-    expect(scan.keys).toEqual(['sample:1', 'sample:2', 'sample:1#2']);
+    expect(scan.resultKeys).toEqual(['sample:1', 'sample:2', 'sample:1#2']);
     expect([...scan.done.keys()]).toEqual(['sample:1', 'sample:1#2']);
     expect(scan.missing).toEqual(['sample:2']);
     expect(scan.damaged).toEqual([]);

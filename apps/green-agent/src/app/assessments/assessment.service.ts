@@ -107,7 +107,7 @@ export class AssessmentService {
     const card = await this.peers.peer(request.purpleUrl).card({ deadlineMs: CARD_DEADLINE_MS });
     const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];
     if (differences.length > 0) throw new RecordError('RESUME_REFUSED', `record ${assessment.id} was run otherwise: ${differences.join('; ')}`);
-    const taskIds = new Map(scan.keys.map((resultKey, index) => [resultKey, assessment.tasks[index]]));
+    const taskIds = new Map(scan.resultKeys.map((resultKey, index) => [resultKey, assessment.tasks[index]]));
     const tasks = tasksToRun(scan, request.retryFailed).map((resultKey) => ({ resultKey, ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id) }));
     return { request, scan, tasks };
   }

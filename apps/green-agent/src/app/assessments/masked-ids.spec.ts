@@ -59,7 +59,7 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
     return events;
   }
 
-  it('gives the solver an opaque id and neutral file names: nothing it receives holds the ARVO id', async () => {
+  it('gives the solver a masked id and file names that tell nothing of the task: nothing it receives holds the ARVO id', async () => {
     const events = await assess({ task_ids: [`arvo:${ARVO_ID}`] });
 
     const [run] = solver.runs;
@@ -71,7 +71,7 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
     expect(received).toContain('AddressSanitizer');
     expect(received).not.toContain(ARVO_ID);
     expect(received).not.toMatch(/arvo:/);
-    // The record keeps which case the opaque id was, and the Result names the case.
+    // The record keeps which case the masked id was, and the Result names the case.
     const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
     const task = JSON.parse(readFileSync(join(recordDir, 'tasks', `arvo_${ARVO_ID}`, 'result.json'), 'utf8')) as TaskFile;
     expect(task.masked_id).toBe(/Task ID: (task:[0-9a-f]{8})/.exec(received)?.[1]);

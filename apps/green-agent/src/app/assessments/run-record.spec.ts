@@ -20,7 +20,7 @@ const SOLVING = callingBack([`cat > /workspace/shared/loc.json <<'EOF'\n${SAMPLE
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-// What differs between two runs of the same tasks: times, and the opaque key the solver knew each task by.
+// What differs between two runs of the same tasks: times, and the masked id the solver knew each task by.
 function withoutTimes(result: AssessmentResult): unknown {
   const tasks = Object.fromEntries(Object.entries(result.task_metrics).map(([key, entry]) => [key, { ...entry, wall_time_sec: 0, masked_id: null }]));
   return { ...result, time_used: 0, task_metrics: tasks };
