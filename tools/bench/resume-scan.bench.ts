@@ -39,8 +39,8 @@ const ANSWER = JSON.stringify({ locations: [{ file: 'src/decode.c', function: 'd
 export async function measureResumeScan(): Promise<ResumeScanFigures> {
   const runDir = await mkdtemp(join(tmpdir(), 'arvo-rca-bench-record-'));
   try {
-    const { folder, keys } = await writeRecord(runDir);
-    const files = keys.map((key) => join(folder, 'tasks', taskFolderName(key), 'result.json'));
+    const { folder, taskIds } = await writeRecord(runDir);
+    const files = taskIds.map((taskId) => join(folder, 'tasks', taskFolderName(taskId), 'result.json'));
     const result_bytes = files.reduce((total, file) => total + readFileSync(file).byteLength, 0);
     const scan: number[] = [];
     const readParse: number[] = [];
@@ -67,10 +67,10 @@ export async function measureResumeScan(): Promise<ResumeScanFigures> {
   }
 }
 
-async function writeRecord(runDir: string): Promise<{ folder: string; keys: string[] }> {
-  const keys = Array.from({ length: TASKS }, (_, index) => `arvo:${10_000 + index}`);
+async function writeRecord(runDir: string): Promise<{ folder: string; taskIds: string[] }> {
+  const taskIds = Array.from({ length: TASKS }, (_, index) => `arvo:${10_000 + index}`);
   const writer = await RecordWriter.create(runDir, {
-    tasks: keys,
+    tasks: taskIds,
     concurrency: 8,
     shard: { index: 0, count: 1 },
     assessor: { name: 'arvo-rca green agent', version: 'bench' },
@@ -80,13 +80,13 @@ async function writeRecord(runDir: string): Promise<{ folder: string; keys: stri
   });
   const metrics = scoreSubmission(ANSWER, TRUTH);
   const limit = pLimit(WRITES_AT_ONCE);
-  await Promise.all(keys.map((key) => limit(() => writer.writeTask(finished(key, metrics, runDir)))));
-  return { folder: writer.folder, keys };
+  await Promise.all(taskIds.map((taskId) => limit(() => writer.writeTask(finished(taskId, metrics, runDir)))));
+  return { folder: writer.folder, taskIds };
 }
 
-function finished(key: string, metrics: FinishedTask['metrics'], runDir: string): FinishedTask {
-  const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(key)}.traj.json`) }, log: join(runDir, `${taskFolderName(key)}.log`) };
-  return { task: key, task_id: key, masked_id: null, context_id: `bench-${key}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
+function finished(taskId: string, metrics: FinishedTask['metrics'], runDir: string): FinishedTask {
+  const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(taskId)}.traj.json`) }, log: join(runDir, `${taskFolderName(taskId)}.log`) };
+  return { task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskId}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
 }
 
 async function scanAndPlan(folder: string): Promise<void> {

@@ -112,14 +112,14 @@ async function renderTime(browser: Browser, url: string, selector: string, count
 }
 
 async function writeRecords(runDir: string): Promise<string[]> {
-  const keys = Array.from({ length: TASKS }, (_, index) => `arvo:${10_000 + index}`);
+  const taskIds = Array.from({ length: TASKS }, (_, index) => `arvo:${10_000 + index}`);
   const trajectory = join(runDir, 'trajectories', 'bench.traj.json');
   await mkdir(join(runDir, 'trajectories'), { recursive: true });
   await writeFile(trajectory, trajectoryText(STEPS));
   const ids: string[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     const writer = await RecordWriter.create(runDir, {
-      tasks: keys,
+      tasks: taskIds,
       concurrency: 8,
       shard: { index: 0, count: 1 },
       assessor: { name: 'arvo-rca green agent', version: 'bench' },
@@ -128,7 +128,7 @@ async function writeRecords(runDir: string): Promise<string[]> {
       settings_hash: 'bench',
     });
     const limit = pLimit(WRITES_AT_ONCE);
-    await Promise.all(keys.map((key, index) => limit(() => writer.writeTask(finished(key, metricsOf(index + run), trajectory)))));
+    await Promise.all(taskIds.map((taskId, index) => limit(() => writer.writeTask(finished(taskId, metricsOf(index + run), trajectory)))));
     ids.push(writer.id);
   }
   return ids;
@@ -138,9 +138,9 @@ function metricsOf(index: number): TaskMetrics {
   return index % 17 === 0 ? failedTask('pulling the image failed', TRUTH) : scoreSubmission(ANSWERS[index % ANSWERS.length], TRUTH);
 }
 
-function finished(key: string, metrics: TaskMetrics, trajectory: string): FinishedTask {
+function finished(taskId: string, metrics: TaskMetrics, trajectory: string): FinishedTask {
   const evidence = { crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow', fix: null, submission: null, sources: null, trajectory: { path: trajectory }, log: null };
-  return { task: key, task_id: key, masked_id: null, context_id: `bench-${taskFolderName(key)}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
+  return { task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskFolderName(taskId)}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
 }
 
 /** mini-swe-agent's layout, each step with a thought, a command and 2 KB of output. */

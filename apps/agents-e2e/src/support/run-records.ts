@@ -46,9 +46,9 @@ function withoutTimesAndCosts<T extends object>(value: T): Comparable<T> {
   return Object.fromEntries(Object.entries(value).filter(([key]) => !(TIMES_AND_COSTS as readonly string[]).includes(key))) as Comparable<T>;
 }
 
-/** Each recorded task's result.json as it is on disk, by task key: a task written again would differ. */
+/** Each recorded task's result.json as it is on disk, by result key: a task written again would differ. */
 export function resultFiles(scan: RecordScan): Map<string, string> {
-  return new Map([...scan.done.keys()].map((key) => [key, readFileSync(join(scan.folder, 'tasks', taskFolderName(key), 'result.json'), 'utf8')]));
+  return new Map([...scan.done.keys()].map((resultKey) => [resultKey, readFileSync(join(scan.folder, 'tasks', taskFolderName(resultKey), 'result.json'), 'utf8')]));
 }
 
 export function readResult(file: string): AssessmentResult {

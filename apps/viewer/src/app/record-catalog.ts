@@ -69,18 +69,18 @@ export class RecordCatalog {
     await this.dirs.resolveFile(location.runDir, join(location.folder, 'assessment.json'));
     const scan = await scanRecord(location.folder);
     const outside = await Promise.all(
-      [...scan.done.keys()].map(async (key) => {
-        const path = join(location.folder, 'tasks', taskFolderName(key), 'result.json');
+      [...scan.done.keys()].map(async (resultKey) => {
+        const path = join(location.folder, 'tasks', taskFolderName(resultKey), 'result.json');
         return this.dirs.resolveFile(location.runDir, path).then(
           () => undefined,
-          () => key,
+          () => resultKey,
         );
       }),
     );
-    for (const key of outside) {
-      if (key === undefined) continue;
-      scan.done.delete(key);
-      scan.damaged.push({ task: key, reason: 'result.json is outside the run directories this viewer serves' });
+    for (const resultKey of outside) {
+      if (resultKey === undefined) continue;
+      scan.done.delete(resultKey);
+      scan.damaged.push({ task: resultKey, reason: 'result.json is outside the run directories this viewer serves' });
     }
     return { location, scan };
   }

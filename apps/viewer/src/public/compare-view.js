@@ -2,7 +2,7 @@
 // was not scored. Rows are built once; sorting and filtering only reorder and hide them.
 import { fetchComparison } from './api.js';
 import { h, problem, route } from './dom.js';
-import { compareTaskKeys, date, RUN_MEANS, score, scoreColour, SCORES } from './format.js';
+import { compareResultKeys, date, RUN_MEANS, score, scoreColour, SCORES } from './format.js';
 
 /** @typedef {import('../app/viewer-api').Comparison} Comparison */
 /** @typedef {import('../app/viewer-api').TaskRow} TaskRow */
@@ -129,8 +129,8 @@ class CompareView extends HTMLElement {
     };
     // Ties keep the tasks' own order, whichever way the column sorts.
     const ordered = [...this.rows].sort((a, b) => {
-      const order = column < 0 ? compareTaskKeys(a.task, b.task) : value(a) - value(b);
-      return (descending ? -order : order) || compareTaskKeys(a.task, b.task);
+      const order = column < 0 ? compareResultKeys(a.task, b.task) : value(a) - value(b);
+      return (descending ? -order : order) || compareResultKeys(a.task, b.task);
     });
     const shown = this.statuses.size === 0 ? ordered : ordered.filter((row) => row.cells.some((cell) => this.statuses.has(cell?.status ?? 'absent')));
     this.body?.replaceChildren(...shown.map((row) => row.element));

@@ -58,10 +58,10 @@ export function tokens(count) {
 }
 
 /**
- * Task keys in a natural order: `sample:2` before `sample:10`.
+ * Result keys in a natural order: `sample:2` before `sample:10`.
  * @param {string} a
  * @param {string} b
  */
-export function compareTaskKeys(a, b) {
+export function compareResultKeys(a, b) {
   return a.localeCompare(b, 'en', { numeric: true });
 }

@@ -11,7 +11,7 @@ export const TASK_ALIASES_FOLDER = 'task-aliases';
  * The ids a task is known by besides its own, in the run directory both agents share: the green agent
  * records the masked id it gives the solver (`task:dc1b52db` → `sample:1`) before the hand-over, and the
  * purple agent's lines about that key then go into the task's own log. The solver's commands never reach
- * this directory; a purple agent on another disk finds no alias and logs under its key.
+ * this directory; a purple agent on another disk finds no alias and logs under its masked id.
  */
 export class TaskAliases {
   private readonly folder: string;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
-import { ProcessTable, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, type TaskSourceName } from '@arvo-rca/common';
+import { DEFAULT_TASK_SOURCE, ProcessTable, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, type TaskSourceName } from '@arvo-rca/common';
 import type { GreenConfig } from '../green-config';
 import type { ArchiveLimits } from './archive-limits';
 import type { DownloadPolicy } from './file-downloader';
@@ -43,5 +43,5 @@ export function taskAssetsOptionsFrom(
     maxFileBytes: env.ARCHIVE_MAX_FILE_BYTES,
     maxCompressionRatio: env.ARCHIVE_MAX_COMPRESSION_RATIO,
   };
-  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: 'arvo', owner, archiveLimits };
+  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: DEFAULT_TASK_SOURCE, owner, archiveLimits };
 }

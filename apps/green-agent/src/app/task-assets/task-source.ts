@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fillImageTemplate, parseTaskRef, TaskRefError, type TaskRef } from '@arvo-rca/common';
+import { DEFAULT_TASK_SOURCE, fillImageTemplate, parseTaskRef, TaskRefError, type TaskRef } from '@arvo-rca/common';
 import { quote, TaskAssetsError } from './task-assets.errors';
 
 /** One place tasks come from: adding a source is adding one of these to the configuration. */
@@ -76,7 +76,7 @@ export class TaskSourceRegistry {
 
   constructor(
     configs: readonly TaskSourceConfig[],
-    private readonly defaultSource = 'arvo',
+    private readonly defaultSource = DEFAULT_TASK_SOURCE,
   ) {
     const sources = new Map<string, TaskSource>();
     for (const config of configs) {
