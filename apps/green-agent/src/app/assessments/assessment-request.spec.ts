@@ -12,7 +12,7 @@ function parse(body: object): AssessmentParse {
   return parseAssessmentRequest(JSON.stringify(body), [], sources);
 }
 
-function keysOf(parsed: AssessmentParse): string[] {
+function taskIdsOf(parsed: AssessmentParse): string[] {
   if (parsed.kind !== 'request') throw new Error(`not a request: ${JSON.stringify(parsed)}`);
   return parsed.request.tasks.map((task) => task.taskId);
 }
@@ -29,9 +29,9 @@ describe('parseAssessmentRequest', () => {
       request: {
         purpleUrl: 'http://127.0.0.1:9019',
         tasks: [
-          { source: 'sample', id: '1', key: 'sample:1' },
-          { source: 'arvo', id: '14368', key: 'arvo:14368' },
-          { source: 'arvo', id: '10055', key: 'arvo:10055' },
+          { source: 'sample', id: '1', taskId: 'sample:1' },
+          { source: 'arvo', id: '14368', taskId: 'arvo:14368' },
+          { source: 'arvo', id: '10055', taskId: 'arvo:10055' },
         ],
         concurrency: 2,
         shard: { index: 0, count: 1 },
@@ -43,18 +43,18 @@ describe('parseAssessmentRequest', () => {
   it('reads it from a data part as well, and cuts the list to num_tasks', () => {
     const parsed = parseAssessmentRequest('', [{ participants: purple, config: { task_ids: ['sample:1', 'sample:2', 'sample:3'], num_tasks: 2 } }], sources);
 
-    expect(keysOf(parsed)).toEqual(['sample:1', 'sample:2']);
+    expect(taskIdsOf(parsed)).toEqual(['sample:1', 'sample:2']);
     expect(parsed).toMatchObject({ request: { concurrency: 1 } });
   });
 
   describe('shards', () => {
     it('gives task i of the list to shard i mod num_shards', () => {
-      expect(keysOf(parse({ participants: purple, config: { task_ids: five, shard_index: 0, num_shards: 2 } }))).toEqual(['sample:1', 'sample:3', 'sample:5']);
-      expect(keysOf(parse({ participants: purple, config: { task_ids: five, shard_index: 1, num_shards: 2 } }))).toEqual(['sample:2', 'sample:4']);
+      expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, shard_index: 0, num_shards: 2 } }))).toEqual(['sample:1', 'sample:3', 'sample:5']);
+      expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, shard_index: 1, num_shards: 2 } }))).toEqual(['sample:2', 'sample:4']);
     });
 
     it('splits the list after num_tasks has cut it', () => {
-      expect(keysOf(parse({ participants: purple, config: { task_ids: five, num_tasks: 3, shard_index: 1, num_shards: 2 } }))).toEqual(['sample:2']);
+      expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, num_tasks: 3, shard_index: 1, num_shards: 2 } }))).toEqual(['sample:2']);
     });
 
     it('says which shard the request is, and gives a shard past the end of the list no task', () => {
@@ -88,13 +88,13 @@ describe('parseAssessmentRequest', () => {
       const parsed = parse({ participants: purple, config: { assessment_config: nested, shard_index: 1, num_shards: 2 } });
 
       expect(parsed).toMatchObject({ kind: 'request', request: { concurrency: 3, shard: { index: 1, count: 2 }, ignoredConfigKeys: [] } });
-      expect(keysOf(parsed)).toEqual(['sample:2', 'sample:4']);
+      expect(taskIdsOf(parsed)).toEqual(['sample:2', 'sample:4']);
     });
 
     it('reads the shard from the nested object when the top level has none', () => {
       const parsed = parse({ participants: purple, config: { assessment_config: { ...nested, shard_index: 0, num_shards: 2 } } });
 
-      expect(keysOf(parsed)).toEqual(['sample:1', 'sample:3']);
+      expect(taskIdsOf(parsed)).toEqual(['sample:1', 'sample:3']);
     });
 
     it('names a nested key the top level overrides as ignored', () => {
@@ -118,7 +118,7 @@ describe('parseAssessmentRequest', () => {
     const parsed = parse({ participants: purple, config: { task_ids: five, timeout: 600, gateway: 'amber', assessment_config: { task_ids: ['sample:9'], seed: 1 } } });
 
     expect(parsed).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: ['timeout', 'gateway', 'assessment_config'] } });
-    expect(keysOf(parsed)).toEqual(five);
+    expect(taskIdsOf(parsed)).toEqual(five);
     const nested = parse({ participants: purple, config: { assessment_config: { task_ids: five, seed: 1 }, env: 'prod' } });
     expect(nested).toMatchObject({ request: { ignoredConfigKeys: ['env', 'assessment_config.seed'] } });
   });

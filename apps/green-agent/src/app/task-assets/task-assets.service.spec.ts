@@ -130,7 +130,7 @@ describe('TaskAssetsService', () => {
     });
 
     it('takes only a reference parse() made: a forged one does not compile, and parse() refuses its id', () => {
-      const forged = { source: 'sample', id: '../1', key: 'sample:1' };
+      const forged = { source: 'sample', id: '../1', taskId: 'sample:1' };
       // @ts-expect-error: a TaskRef comes from parse() alone; the spec's typecheck fails if this compiles.
       const neverRun = (): Promise<PreparedTask> => samples().prepare(forged, log);
 
