@@ -8,7 +8,7 @@ import { taskLogFileName, WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { TaskAssetsService, type TaskRef } from '../task-assets';
 import { GreenConfig } from '../green-config';
 import type { TaskContext } from './task-context';
-import { NO_EVIDENCE, taskOutcome, type TaskOutcome } from './task-outcome';
+import { NO_EVIDENCE, ranTask, type RanTask } from './ran-task';
 import { runSolverCommand } from './solver-command';
 import type { TaskOrder } from './task-order';
 import { CANCELED, SHUTTING_DOWN, TaskRun, type RunningTasks, type TaskRunDeps } from './task-run';
@@ -26,7 +26,7 @@ const SHUTDOWN_GRACE_MS = 8_000;
 export class TaskContextService implements BeforeApplicationShutdown, RunningTasks {
   private readonly logger = new Logger(TaskContextService.name);
   private readonly contexts = new Map<string, TaskContext>();
-  private readonly running = new Set<Promise<TaskOutcome>>();
+  private readonly running = new Set<Promise<RanTask>>();
   private readonly deps: TaskRunDeps;
   private shutdown: Promise<void> | undefined;
   private closed = false;
@@ -50,11 +50,12 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
 
   /**
    * Runs one task with the solver at `order.solverUrl`: prepare, start, hand over, score, record, clean
-   * up. Never throws: a task that cannot run is an outcome with status `failed` (or `interrupted`).
+   * up. Never throws: a task that cannot run is recorded with status `failed` (or `interrupted`).
    */
-  async runTask(ref: TaskRef, order: TaskOrder): Promise<TaskOutcome> {
-    if (this.closing) return taskOutcome({ taskKey: ref.key, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(SHUTTING_DOWN));
-    if (order.signal?.aborted) return taskOutcome({ taskKey: ref.key, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(CANCELED));
+  async runTask(ref: TaskRef, order: TaskOrder): Promise<RanTask> {
+    const unstarted = { taskKey: ref.key, maskedKey: order.maskedKey, contextId: '', evidence: NO_EVIDENCE };
+    if (this.closing) return ranTask(unstarted, 'error', interruptedTask(SHUTTING_DOWN));
+    if (order.signal?.aborted) return ranTask(unstarted, 'error', interruptedTask(CANCELED));
     const run = this.runLogged(ref, order);
     this.running.add(run);
     try {
@@ -65,7 +66,7 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
   }
 
   /** The task's run inside its own log scope. */
-  private async runLogged(ref: TaskRef, order: TaskOrder): Promise<TaskOutcome> {
+  private async runLogged(ref: TaskRef, order: TaskOrder): Promise<RanTask> {
     const contextId = randomUUID();
     // The masked key is recorded as the task's alias: the solver's lines about it join the task's log.
     const scope = this.logging.openTask({ taskId: ref.key, contextId, alias: order.maskedKey });
