@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
-import { RecordWriter, scanRecord, taskFolderName, tasksToRun, type FinishedTask } from '@arvo-rca/run-record';
+import { RecordWriter, scanRecord, taskFolderName, tasksToRun, type TaskEvidence } from '@arvo-rca/run-record';
+import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
 import { elapsedMs, median, round } from './bench-stats';
 
 export interface ResumeScanFigures {
@@ -80,13 +81,13 @@ async function writeRecord(runDir: string): Promise<{ folder: string; keys: stri
   });
   const metrics = scoreSubmission(ANSWER, TRUTH);
   const limit = pLimit(WRITES_AT_ONCE);
-  await Promise.all(keys.map((key) => limit(() => writer.writeTask(finished(key, metrics, runDir)))));
+  await Promise.all(keys.map((key) => limit(() => writer.writeTask(...finished(key, metrics, runDir)))));
   return { folder: writer.folder, keys };
 }
 
-function finished(key: string, metrics: FinishedTask['metrics'], runDir: string): FinishedTask {
+function finished(key: string, metrics: TaskMetrics, runDir: string): [TaskRecordDraft, TaskEvidence] {
   const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(key)}.traj.json`) }, log: join(runDir, `${taskFolderName(key)}.log`) };
-  return { task: key, task_id: key, masked_id: null, context_id: `bench-${key}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
+  return [{ task: key, task_id: key, masked_id: null, context_id: `bench-${key}`, finish_reason: 'finished', metrics, run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 } }, evidence];
 }
 
 async function scanAndPlan(folder: string): Promise<void> {
