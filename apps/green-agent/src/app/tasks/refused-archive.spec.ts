@@ -61,7 +61,7 @@ describeWithDocker('green agent, a task whose archive is refused while its conta
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), `Task ID: sample:${id}`, { deadlineMs: 120_000 })) events.push(event);
     const outcome = (events.find((event) => event.kind === 'artifact') as { data: TaskRecordDraft[] }).data[0];
 
-    expect(outcome).toMatchObject({ finish_reason: 'error', run: { commands: 0 }, metrics: { status: 'failed', detail: expect.stringMatching(/archive refused: .*\.\./) } });
+    expect(outcome).toMatchObject({ finish_reason: 'error', run: { commands: 0 }, metrics: { status: 'failed', detail: expect.stringMatching(/archive refused: .*\.\./), error_code: 'BROKEN_ARCHIVE' } });
     expect(solver.runs).toEqual([]);
     const owner = green.get<string>(SANDBOX_OWNER, { strict: false });
     expect(await docker.listContainers({ all: true, filters: { label: [`${LABEL_OWNER}=${owner}`] } })).toEqual([]);
