@@ -1,9 +1,8 @@
 // The Result of an assessment and one task's record: types and the arithmetic over them, without the judge.
-export { SOLVER_USAGE_FIELDS, usageBy, type Nullable, type SolverUsage } from './lib/solver-usage';
+export { SOLVER_USAGE_FIELDS, type Nullable, type SolverUsage } from './lib/solver-usage';
 export type { SolverExit } from './lib/solver-exit';
 export {
   asRootCause,
-  fromRootCause,
   TASK_STATUSES,
   TOP_KS,
   topKOf,
