@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import { recordResult, type RecordScan } from '@arvo-rca/run-record';
 import { runDirectoryName } from '@arvo-rca/task-logging';
 import { freePort, launchAgent, ROOT, stopAgent, waitForCard, type LaunchedAgent } from './agent-launcher';

@@ -1,10 +1,11 @@
 import { A2aPeerError, formatAssessmentSaved, formatTaskProgressData, type PeerEvent, type PeerTaskState, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
-import { aggregateResults, failedTask } from '@arvo-rca/rca-eval';
+import { failedTask } from '@arvo-rca/rca-eval';
+import { aggregateResults } from '@arvo-rca/results';
 import { AssessmentFailed, followAssessment, GreenFailure } from './assessment-stream';
 
 const GREEN = 'http://127.0.0.1:9009/';
 const RECORD = 'logs/log_1/assessments/2026-11-23_20-00-00_ab12cd34';
-const RESULT = aggregateResults([{ taskId: 'sample:1', metrics: failedTask('no image') }], 1);
+const RESULT = aggregateResults([{ task_id: 'sample:1', metrics: failedTask('no image') }], 1);
 
 const status = (text: string, data: unknown[] = [], state: PeerTaskState = 'working'): PeerEvent => ({ kind: 'status', taskId: 't', contextId: 'c', state, text, data });
 const progress = (line: TaskProgressLine): PeerEvent => status('', [formatTaskProgressData(line)]);

@@ -2,7 +2,7 @@
 // folder from the first status that names it, each task's progress, then the Result and its file.
 import { parseAssessmentSaved, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { CodedError } from '@arvo-rca/common';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import type { ShardReport } from './green-shards';
 
 export type GreenFailureCode =

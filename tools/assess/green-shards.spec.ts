@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aggregateResults, failedTask, type AssessmentResult } from '@arvo-rca/rca-eval';
+import { failedTask } from '@arvo-rca/rca-eval';
+import { aggregateResults, type AssessmentResult } from '@arvo-rca/results';
 import { combineShardReports, saveCombinedResult, shardRequests, type ShardReport } from './green-shards';
 
 const TASKS = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
@@ -10,7 +11,7 @@ const PURPLE = 'http://purple:9019/';
 /** What a green agent running `request`'s shard returns: every task failed, the green's figures present. */
 function greenResult(tasks: string[], index: number, count: number, seconds: number): AssessmentResult {
   const mine = tasks.filter((_, position) => position % count === index);
-  const records = mine.map((taskId) => ({ taskId, metrics: failedTask(`${taskId} failed`), run: { seconds, commands: 1, failedCommands: 0, attempts: 1 } }));
+  const records = mine.map((taskId) => ({ task_id: taskId, metrics: failedTask(`${taskId} failed`), run: { seconds, commands: 1, failed_commands: 0, attempts: 1 } }));
   return aggregateResults(records, seconds, { index, count });
 }
 

@@ -3,7 +3,8 @@
 // Results become one.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { combineResults, type AssessmentResult } from '@arvo-rca/rca-eval';
+import { combineResults } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import type { ResumeRequestBody } from './resume-plan';
 
 /** The AgentBeats assessment request the runner sends. */

@@ -1,4 +1,5 @@
-import { aggregateResults, failedTask, scoreSubmission, withSolverExit, type GroundTruth } from '@arvo-rca/rca-eval';
+import { failedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
+import { aggregateResults, withSolverExit } from '@arvo-rca/results';
 import { formatResultsTable } from './results-table';
 
 const TRUTH: GroundTruth = {
@@ -23,9 +24,9 @@ function cells(line: string): string[] {
 describe('the results table', () => {
   const result = aggregateResults(
     [
-      { taskId: 'sample:1', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted', usage: usage(1200, 0.0123) }) },
-      { taskId: 'sample:2', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'ModelError', reason: 'the model failed (401)', usage: usage(800, 0.01) }) },
-      { taskId: 'sample:3', metrics: failedTask('the image could not be pulled') },
+      { task_id: 'sample:1', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted', usage: usage(1200, 0.0123) }) },
+      { task_id: 'sample:2', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'ModelError', reason: 'the model failed (401)', usage: usage(800, 0.01) }) },
+      { task_id: 'sample:3', metrics: failedTask('the image could not be pulled') },
     ],
     1,
   );
@@ -57,9 +58,9 @@ describe('the root-cause block of the results table', () => {
   const fixedFunction = '[{"file": "src/index.c", "function": "index_span", "line_start": 64, "line_end": 70}]';
   const result = aggregateResults(
     [
-      { taskId: 'sample:1', metrics: scoreSubmission(fixedFunction, withTest) },
-      { taskId: 'sample:2', metrics: scoreSubmission(fixedFunction, onlyTests) },
-      { taskId: 'sample:3', metrics: failedTask('the image could not be pulled') },
+      { task_id: 'sample:1', metrics: scoreSubmission(fixedFunction, withTest) },
+      { task_id: 'sample:2', metrics: scoreSubmission(fixedFunction, onlyTests) },
+      { task_id: 'sample:3', metrics: failedTask('the image could not be pulled') },
     ],
     1,
   );

@@ -1,11 +1,11 @@
-import type { AssessmentResult, TaskResult, TaskUsage } from '@arvo-rca/rca-eval';
+import type { AssessmentResult, TaskResult, SolverUsage } from '@arvo-rca/results';
 
 type MetricsRow = Partial<Record<'file_acc' | 'func_recall' | 'func_precision' | 'line_iou' | 'line_proximity', number | null>> & {
   func_topk_recall?: Record<string, number> | null;
   line_topk_recall?: Record<string, number> | null;
 };
 
-type UsageRow = { [K in keyof TaskUsage]: number | null };
+type UsageRow = { [K in keyof SolverUsage]: number | null };
 
 const METRIC_COLUMNS: [string, (m: MetricsRow) => string][] = [
   ['file', (m) => num(m.file_acc)],

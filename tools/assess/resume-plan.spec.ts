@@ -1,20 +1,21 @@
 import { mkdtemp, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { failedTask, interruptedTask, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
-import { RecordError, RecordWriter, type FinishedTask } from '@arvo-rca/run-record';
+import { failedTask, interruptedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
+import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
+import { RecordError, RecordWriter } from '@arvo-rca/run-record';
 import { describeResumePlan, planResume, resumeCommand, resumeRequest } from './resume-plan';
 
 const TRUTH: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 }, change: 'modified' }], project: null, notes: [] };
 const SCORED = scoreSubmission('{"locations": [{"file": "src/a.c", "function": "parse", "line_start": 10, "line_end": 12}]}', TRUTH);
 const NO_EVIDENCE = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 
-function finished(task: string, metrics: TaskMetrics): FinishedTask {
-  return { task, task_id: task, masked_id: null, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: NO_EVIDENCE };
+function finished(task: string, metrics: TaskMetrics): TaskRecordDraft {
+  return { task, task_id: task, masked_id: null, context_id: `ctx-${task}`, finish_reason: 'finished', metrics, run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } };
 }
 
 /** A record of `tasks`, as a green agent leaves it when it is killed after writing `written`. */
-async function record(runDir: string, tasks: string[], written: FinishedTask[]): Promise<RecordWriter> {
+async function record(runDir: string, tasks: string[], written: TaskRecordDraft[]): Promise<RecordWriter> {
   const writer = await RecordWriter.create(
     runDir,
     {
@@ -28,7 +29,7 @@ async function record(runDir: string, tasks: string[], written: FinishedTask[]):
     },
     new Date('2026-11-23T20:00:00Z'),
   );
-  for (const task of written) await writer.writeTask(task);
+  for (const task of written) await writer.writeTask(task, NO_EVIDENCE);
   return writer;
 }
 

@@ -1,7 +1,8 @@
 // What a run's exit status says. A task the solver got wrong (scored, even zero; no or a bad submission;
 // over its disk limit) is a result: 0. A task that failed around the solver or was interrupted has none,
 // nor has a run that assessed nothing: 1, with a last line that says why and what to do.
-import type { AssessmentResult, TaskResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult, TaskResult } from '@arvo-rca/results';
+import { imagesOfTasks } from './task-images';
 
 export interface RunVerdict {
   exitCode: 0 | 1;
@@ -19,7 +20,8 @@ export interface RunPlace {
 }
 
 const NO_RESULT = new Set(['failed', 'interrupted']);
-const IMAGE_FAILURE = /pulling (\S+) (?:failed|did not finish|ended but)/;
+// The sandbox's codes for an image it could not pull; the task's image is then the one its id names.
+const IMAGE_FAILURES = new Set(['IMAGE_PULL_FAILED', 'IMAGE_PULL_TIMEOUT']);
 // Every failed task is named on a line of its own, up to this many; the last line names this many images.
 const TASKS_SHOWN = 10;
 const IMAGES_NAMED = 3;
@@ -27,10 +29,11 @@ const IMAGES_NAMED = 3;
 export function verdictOf(result: AssessmentResult, place: RunPlace): RunVerdict {
   if (result.n_tasks === 0) return { exitCode: 1, lines: ['assess: nothing was assessed: the Result holds no task'] };
   const broken = Object.entries(result.task_metrics).filter(([, metrics]) => NO_RESULT.has(metrics.status));
+  const taskIds = new Map(Object.keys(result.task_metrics).map((key, index) => [key, result.task_ids[index]]));
   if (broken.length === 0) return { exitCode: 0, lines: [] };
   const named = broken.slice(0, TASKS_SHOWN).map(([task, metrics]) => `  ${task}  ${metrics.status}: ${reasonOf(metrics)}`);
   const more = broken.length > TASKS_SHOWN ? [`  ... and ${broken.length - TASKS_SHOWN} more`] : [];
-  return { exitCode: 1, lines: [...named, ...more, `assess: ${howMany(broken, result.n_tasks)}: ${whyAndWhatToDo(broken, place)}`] };
+  return { exitCode: 1, lines: [...named, ...more, `assess: ${howMany(broken, result.n_tasks)}: ${whyAndWhatToDo(broken, taskIds, place)}`] };
 }
 
 function howMany(broken: [string, TaskResult][], total: number): string {
@@ -39,8 +42,9 @@ function howMany(broken: [string, TaskResult][], total: number): string {
   return parts.filter(Boolean).join(', ');
 }
 
-function whyAndWhatToDo(broken: [string, TaskResult][], place: RunPlace): string {
-  const images = [...new Set(broken.flatMap(([, metrics]) => IMAGE_FAILURE.exec(metrics.detail ?? '')?.[1] ?? []))];
+function whyAndWhatToDo(broken: [string, TaskResult][], taskIds: ReadonlyMap<string, string>, place: RunPlace): string {
+  const unpulled = broken.filter(([, metrics]) => IMAGE_FAILURES.has(metrics.error_code ?? '')).map(([key]) => taskIds.get(key) ?? key);
+  const images = imagesOfTasks(unpulled).map((task) => task.image);
   if (images.length > 0) {
     const engine = place.engine ? `the engine at ${place.engine}` : `the engine of the green agent at ${place.greens.join(', ')}`;
     const samples = images.some((image) => image.startsWith('arvo-rca-sample:'));

@@ -7,6 +7,7 @@ import { A2aClientFactory, parseCommandResult, TASK_FINISHED } from '@arvo-rca/a
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { ownerHost } from '@arvo-rca/sandbox';
+import type { TaskRecordDraft } from '@arvo-rca/results';
 import { elapsedMs } from './bench-stats';
 import { GreenProcess } from './green-process';
 import { SolverStandIn, type SolverSession } from './solver-stand-in';
@@ -19,7 +20,7 @@ const TASK_DEADLINE_MS = 600_000;
 export interface TaskRun {
   seconds: number;
   state: string;
-  outcome?: { finishReason: string; commands: number; metrics: { status: string; detail?: string } };
+  outcome?: Pick<TaskRecordDraft, 'finish_reason' | 'run' | 'metrics'>;
 }
 
 /**
@@ -137,7 +138,7 @@ export class BenchRig {
   private async settle(tasks: Promise<TaskRun>[], done: Deferred<void>): Promise<TaskRun[]> {
     done.resolve();
     const runs = await Promise.all(tasks);
-    const failed = runs.filter((run) => run.outcome?.finishReason !== 'finished');
+    const failed = runs.filter((run) => run.outcome?.finish_reason !== 'finished');
     if (failed.length > 0) throw new Error(`${failed.length} task(s) did not finish normally: ${failed.map(describeRun).join('; ')}`);
     if (this.standIn.failures.length > 0) throw this.standIn.failures.splice(0)[0];
     return runs;
@@ -161,7 +162,7 @@ function expectFinished(reply: string): void {
 
 function describeRun(run: TaskRun): string {
   const outcome = run.outcome;
-  return outcome ? `${outcome.finishReason}, ${outcome.metrics.status}${outcome.metrics.detail ? `: ${outcome.metrics.detail}` : ''}` : `no result (state ${run.state})`;
+  return outcome ? `${outcome.finish_reason}, ${outcome.metrics.status}${outcome.metrics.detail ? `: ${outcome.metrics.detail}` : ''}` : `no result (state ${run.state})`;
 }
 
 interface Deferred<T> {

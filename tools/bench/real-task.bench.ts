@@ -123,6 +123,6 @@ async function toFirstCommand(rig: BenchRig, id: string): Promise<number> {
     await session.send(TASK_FINISHED);
   };
   const run = await rig.runTask(`sample:${id}`);
-  if (run.outcome?.finishReason !== 'finished' || took === 0) throw new Error(`the real task ${id} did not run to its first command: ${JSON.stringify(run)}`);
+  if (run.outcome?.finish_reason !== 'finished' || took === 0) throw new Error(`the real task ${id} did not run to its first command: ${JSON.stringify(run)}`);
   return took;
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
-import { RecordWriter, scanRecord, taskFolderName, tasksToRun, type FinishedTask } from '@arvo-rca/run-record';
+import { RecordWriter, scanRecord, taskFolderName, tasksToRun, type TaskEvidence } from '@arvo-rca/run-record';
+import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
 import { elapsedMs, median, round } from './bench-stats';
 
 export interface ResumeScanFigures {
@@ -80,13 +81,13 @@ async function writeRecord(runDir: string): Promise<{ folder: string; taskIds: s
   });
   const metrics = scoreSubmission(ANSWER, TRUTH);
   const limit = pLimit(WRITES_AT_ONCE);
-  await Promise.all(taskIds.map((taskId) => limit(() => writer.writeTask(finished(taskId, metrics, runDir)))));
+  await Promise.all(taskIds.map((taskId) => limit(() => writer.writeTask(...finished(taskId, metrics, runDir)))));
   return { folder: writer.folder, taskIds };
 }
 
-function finished(taskId: string, metrics: FinishedTask['metrics'], runDir: string): FinishedTask {
+function finished(taskId: string, metrics: TaskMetrics, runDir: string): [TaskRecordDraft, TaskEvidence] {
   const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(taskId)}.traj.json`) }, log: join(runDir, `${taskFolderName(taskId)}.log`) };
-  return { task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskId}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
+  return [{ task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskId}`, finish_reason: 'finished', metrics, run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 } }, evidence];
 }
 
 async function scanAndPlan(folder: string): Promise<void> {

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright-core';
-import { failedTask, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
-import { RecordWriter, taskFolderName, type FinishedTask } from '@arvo-rca/run-record';
+import { failedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
+import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
+import { RecordWriter, taskFolderName, type TaskEvidence } from '@arvo-rca/run-record';
 import { median, round } from './bench-stats';
 import { launchChromium, StaticPage, ViewerRig } from './viewer-rig';
 
@@ -128,7 +129,7 @@ async function writeRecords(runDir: string): Promise<string[]> {
       settings_hash: 'bench',
     });
     const limit = pLimit(WRITES_AT_ONCE);
-    await Promise.all(taskIds.map((taskId, index) => limit(() => writer.writeTask(finished(taskId, metricsOf(index + run), trajectory)))));
+    await Promise.all(taskIds.map((taskId, index) => limit(() => writer.writeTask(...finished(taskId, metricsOf(index + run), trajectory)))));
     ids.push(writer.id);
   }
   return ids;
@@ -138,9 +139,9 @@ function metricsOf(index: number): TaskMetrics {
   return index % 17 === 0 ? failedTask('pulling the image failed', TRUTH) : scoreSubmission(ANSWERS[index % ANSWERS.length], TRUTH);
 }
 
-function finished(taskId: string, metrics: TaskMetrics, trajectory: string): FinishedTask {
+function finished(taskId: string, metrics: TaskMetrics, trajectory: string): [TaskRecordDraft, TaskEvidence] {
   const evidence = { crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow', fix: null, submission: null, sources: null, trajectory: { path: trajectory }, log: null };
-  return { task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskFolderName(taskId)}`, metrics, run: { seconds: 312.4, commands: 41, failedCommands: 6, attempts: 1 }, evidence };
+  return [{ task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskFolderName(taskId)}`, finish_reason: 'finished', metrics, run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 } }, evidence];
 }
 
 /** mini-swe-agent's layout, each step with a thought, a command and 2 KB of output. */

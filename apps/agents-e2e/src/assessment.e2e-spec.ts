@@ -6,8 +6,7 @@ import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rc
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
-import type { TaskFile } from '@arvo-rca/run-record';
+import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
@@ -65,7 +64,7 @@ function expectLogLayout(scratch: Scratch, run: Run, mode: 'reply' | 'callback')
   const files = readdirSync(scratch.runDir);
   expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'assessments', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
   const recordDir = parseAssessmentSaved((run.events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-  const solverId = (task: string): string => (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskFile).masked_id ?? task;
+  const solverId = (task: string): string => (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskRecord).masked_id ?? task;
   const agentsLog = readFileSync(join(scratch.runDir, 'agents.log'), 'utf8');
   expect(agentsLog).toMatch(/ green .*listening on/);
   expect(agentsLog).toMatch(/ purple .*listening on/);

@@ -4,6 +4,7 @@ import Docker from 'dockerode';
 import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import type { TaskRecordDraft } from '@arvo-rca/results';
 import { buildDeployImages, ComposeStack } from './support/compose-stack';
 
 const LABEL_OWNER = 'arvo-rca.owner';
@@ -30,13 +31,6 @@ const SAMPLE_1_BASELINE_METRICS = {
   line_topk_recall: { '1': 0, '3': 0, '5': 0 },
   solver_exit_status: 'Submitted',
 };
-
-interface TaskResult {
-  taskKey: string;
-  contextId: string;
-  finishReason: string;
-  metrics: Record<string, unknown>;
-}
 
 describeWithDocker('deploy: the two agent images in docker compose', () => {
   const docker = new Docker();
@@ -115,7 +109,7 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     const stack = running();
     const events = await collect(clients.peer(stack.greenUrl).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 240_000 }));
     const result = resultOf(events);
-    expect(result).toMatchObject({ taskKey: 'sample:1', finishReason: 'finished' });
+    expect(result).toMatchObject({ task: 'sample:1', finish_reason: 'finished' });
     // The judge's record, beside the usage the solver reported on its final reply (the baseline calls no API).
     expect(result.metrics).toMatchObject(SAMPLE_1_BASELINE_METRICS);
     expect(result.metrics).toMatchObject({ input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: 0 });
@@ -128,7 +122,7 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     const agentsLog = stack.exec('purple-agent', `cat /logs/${run}/agents.log`);
     expect(agentsLog).toMatch(/^\S+ +INFO +green /m);
     expect(agentsLog).toMatch(/^\S+ +INFO +purple /m);
-    const trajectory = `/logs/${run}/trajectories/sample_1-${result.contextId}.traj.json`;
+    const trajectory = `/logs/${run}/trajectories/sample_1-${result.context_id}.traj.json`;
     expect(stack.exec('green-agent', `test -f '${trajectory}' && echo present`).trim()).toBe('present');
   });
 
@@ -160,10 +154,10 @@ async function collect(stream: AsyncIterable<PeerEvent>): Promise<PeerEvent[]> {
   return events;
 }
 
-function resultOf(events: PeerEvent[]): TaskResult {
+function resultOf(events: PeerEvent[]): TaskRecordDraft {
   const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result');
   if (artifact?.kind !== 'artifact') throw new Error(`no Result artifact among ${JSON.stringify(events)}`);
-  return artifact.data[0] as TaskResult;
+  return artifact.data[0] as TaskRecordDraft;
 }
 
 // Task containers are labelled with their green agent's owner id, `<hostname>@<table key>:<pid>:<start>:<nonce>`.

@@ -1,6 +1,6 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import { AssessRunner } from './support/assess-runner';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { SAMPLES_DIR, Scratch } from './support/agent-processes';

@@ -55,7 +55,7 @@ describeWithDocker('a hostile solver against the green agent on the Docker sandb
       await expectNoRootForNobody(patient.scratch.tasks, plantedShellHash(planted));
 
       task.end();
-      expect(outcomeOf(await heard)).toMatchObject({ finishReason: 'solver-ended', metrics: { status: 'no_submission' } });
+      expect(outcomeOf(await heard)).toMatchObject({ finish_reason: 'solver-ended', metrics: { status: 'no_submission' } });
       expect(await setuidFilesUnder([patient.scratch.dir])).toEqual([]);
     },
     TEST_TIMEOUT_MS,

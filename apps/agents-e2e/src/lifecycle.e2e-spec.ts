@@ -136,7 +136,7 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     expect(await containers.ofContext(task.contextId)).toEqual([]);
     expect(taskDirs()).toEqual([]);
     // The requester heard how its task ended before the server went away.
-    expect(outcomeOf(await heard)).toMatchObject({ finishReason: 'shutdown', commands: 1, metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 } });
+    expect(outcomeOf(await heard)).toMatchObject({ finish_reason: 'shutdown', run: { commands: 1 }, metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 } });
   });
 
   it('finishes a task whose solver dies mid-command, removes its container and workspace, and keeps serving', async () => {
@@ -146,7 +146,7 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     solver.die();
     const events = await heard;
 
-    expect(outcomeOf(events)).toMatchObject({ finishReason: 'solver-failed', metrics: { status: 'no_submission' } });
+    expect(outcomeOf(events)).toMatchObject({ finish_reason: 'solver-failed', metrics: { status: 'no_submission' } });
     expect(await containers.ofContext(task.contextId)).toEqual([]);
     expect(taskDirs()).toEqual([]);
     expect(await clients.peer(green.url).sendText(randomUUID(), 'execute: id', { deadlineMs: 10_000 })).toMatch(/^Command rejected: no running task/);

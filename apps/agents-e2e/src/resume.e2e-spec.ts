@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { createDockerClient } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import { scanRecord, taskFolderName, type RecordScan } from '@arvo-rca/run-record';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 import { AssessRunner } from './support/assess-runner';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 

@@ -5,7 +5,7 @@ import Docker from 'dockerode';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER, LABEL_TASK } from '@arvo-rca/arvo-docker';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
 import { ROOT, Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 import { startBusySolver, type BusySolver } from './support/busy-solver';

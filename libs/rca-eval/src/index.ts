@@ -9,41 +9,14 @@ export {
   type GroundTruthSpan,
 } from './lib/ground-truth';
 export { countsForRootCause, isTestOrHarnessFile, rootCauseTruth } from './lib/root-cause';
-export type { RootCauseMetrics } from './lib/root-cause-metrics';
 export { filesMatch, normalizeFilePath } from './lib/file-match';
 export {
   evaluateLocalization,
   iou,
   proximity,
   LINE_IOU_THRESHOLD,
-  TOP_KS,
-  type LocalizationMetrics,
   type LocalizationReport,
   type SpanScore,
-  type TopK,
 } from './lib/localization-metrics';
-export {
-  diskLimitTask,
-  failedTask,
-  interruptedTask,
-  scoreReading,
-  scoreSubmission,
-  TASK_USAGE_FIELDS,
-  withSolverExit,
-  type SolverExitReport,
-  type TaskMetrics,
-  type TaskStatus,
-  type TaskUsage,
-} from './lib/task-scoring';
-export {
-  aggregateResults,
-  resultKeys,
-  RESULT_DOMAIN,
-  WHOLE_LIST,
-  type AssessmentResult,
-  type Shard,
-  type TaskRecord,
-  type TaskResult,
-  type TaskRun,
-} from './lib/assessment-result';
+export { diskLimitTask, failedTask, interruptedTask, scoreReading, scoreSubmission } from './lib/task-scoring';
 export { combineResults } from './lib/combined-result';

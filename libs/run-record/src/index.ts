@@ -4,7 +4,6 @@ export {
   ASSESSMENT_FORMAT,
   RECORDS_FOLDER,
   SOURCES_FORMAT,
-  TASK_FORMAT,
   type AgentIdentity,
   type AssessmentFile,
   recordedSandbox,
@@ -16,9 +15,7 @@ export {
   type SourceExcerpt,
   type SourcesFile,
   type Span,
-  type TaskFile,
-  type TaskFiles,
 } from './lib/record-format';
 export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';
-export { RecordWriter, type FinishedTask, type NewAssessment, type TaskEvidence } from './lib/record-writer';
+export { RecordWriter, type NewAssessment, type TaskEvidence } from './lib/record-writer';
 export { taskFolderName } from './lib/task-folder';

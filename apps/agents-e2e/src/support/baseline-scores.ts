@@ -1,4 +1,4 @@
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 
 /**
  * What the no-key baseline scores on each bundled sample, exactly: it names the crash site. sample:1:

@@ -9,7 +9,7 @@ import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { ProcessTable } from '@arvo-rca/common';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import { startAgent, type AgentProcess, type Scratch } from './agent-processes';
 import type { GatewayStandIn } from './gateway-stand-in';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, readdirSync } from 'node:fs';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult } from '@arvo-rca/results';
 import { Scratch, startAgent, type AgentProcess } from './agent-processes';
 import { startHostileSolver, type HostileSolver, type HostileTask } from './hostile-solver';
 import { TaskContainers } from './task-containers';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssessmentResult, TaskResult } from '@arvo-rca/rca-eval';
+import type { AssessmentResult, TaskResult } from '@arvo-rca/results';
 import { taskFolderName, type RecordScan } from '@arvo-rca/run-record';
 import { SAMPLES_DIR } from './agent-processes';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';

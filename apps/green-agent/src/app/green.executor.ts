@@ -7,8 +7,9 @@ import { AssessmentService, describeAssessment, parseAssessmentRequest, type Ass
 import type { TaskRef } from '@arvo-rca/common';
 import { RecordError } from '@arvo-rca/run-record';
 import { GreenConfig } from './green-config';
+import type { TaskRecordDraft } from '@arvo-rca/results';
 import { TaskAssetsError, TaskAssetsService } from './task-assets';
-import { describeProgress, TaskContextService, type TaskOutcome } from './tasks';
+import { describeProgress, TaskContextService } from './tasks';
 
 /**
  * The green agent's A2A entry. A message on the context of a running task is that task's
@@ -94,9 +95,10 @@ export class GreenExecutor implements AgentExecutor {
   private async runTask(task: TaskRef, events: TaskEvents, signal: AbortSignal): Promise<void> {
     events.start(`task ${task.taskId} accepted`);
     const solverUrl = this.config.PURPLE_AGENT_URL;
-    const outcome = await this.tasks.runTask(task, { solverUrl, progress: (event) => events.progress(describeProgress(event)), signal });
-    events.artifact('Result', outcome);
-    events.end(outcome.finishReason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(outcome));
+    const { record } = await this.tasks.runTask(task, { solverUrl, progress: (event) => events.progress(describeProgress(event)), signal });
+    // The task's record is its Result: what an assessment's run record keeps of it, less the files.
+    events.artifact('Result', record);
+    events.end(record.finish_reason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(record));
   }
 
   /** Runs an assessment (new or resumed) into its record: the record's folder on the first status, the Result at the end. */
@@ -127,11 +129,11 @@ export class GreenExecutor implements AgentExecutor {
   }
 }
 
-function summarize(outcome: TaskOutcome): string {
-  const m = outcome.metrics;
+function summarize(record: TaskRecordDraft): string {
+  const m = record.metrics;
   const scores =
     m.status === 'scored'
       ? `file_acc ${m.file_acc}, func_recall ${m.func_recall}, line_iou ${m.line_iou}, line_proximity ${m.line_proximity}`
       : `${m.status}: ${m.detail}`;
-  return `${outcome.taskKey} ${m.status} (${outcome.commands} commands, ${outcome.seconds.toFixed(1)}s): ${scores}`;
+  return `${record.task} ${m.status} (${record.run.commands} commands, ${record.run.seconds.toFixed(1)}s): ${scores}`;
 }

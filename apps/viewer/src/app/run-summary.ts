@@ -1,4 +1,5 @@
-import { recordResult, type TaskFile } from '@arvo-rca/run-record';
+import type { TaskRecord } from '@arvo-rca/results';
+import { recordResult } from '@arvo-rca/run-record';
 import type { OpenRecord } from './record-catalog';
 import type { RunSummary, TaskRow, TaskScores } from './viewer-api';
 
@@ -51,7 +52,7 @@ export function taskRows({ scan }: OpenRecord): TaskRow[] {
   });
 }
 
-export function taskRow(file: TaskFile): TaskRow {
+export function taskRow(file: TaskRecord): TaskRow {
   const { metrics, run } = file;
   return {
     task: file.task,
@@ -65,7 +66,7 @@ export function taskRow(file: TaskFile): TaskRow {
   };
 }
 
-function scoresOf(metrics: TaskFile['metrics']): TaskScores {
+function scoresOf(metrics: TaskRecord['metrics']): TaskScores {
   const { file_acc, func_recall, func_precision, line_iou, line_proximity } = metrics;
   const rc = (value: number | null | undefined): number | null => value ?? null;
   return {

@@ -1,4 +1,5 @@
-import { SOURCES_FORMAT, type TaskFile } from '@arvo-rca/run-record';
+import type { TaskRecord } from '@arvo-rca/results';
+import { SOURCES_FORMAT } from '@arvo-rca/run-record';
 import type { OpenRecord } from './record-catalog';
 import type { RunDirectories } from './run-directories';
 import { summarize, taskRow } from './run-summary';
@@ -12,7 +13,7 @@ const TEXT_LIMIT = 4 * 1024 * 1024;
 const TRAJECTORY_LIMIT = 64 * 1024 * 1024;
 const LOG_LIMIT = 4 * 1024 * 1024;
 
-type FileField = keyof TaskFile['files'];
+type FileField = keyof TaskRecord['files'];
 
 /** A task's files, read only through the paths its result.json names, each confined to the run directories. */
 export class TaskFiles {
@@ -61,7 +62,7 @@ export class TaskFiles {
     return taskLog(read.text, file.context_id, read.cut);
   }
 
-  private task(record: OpenRecord, resultKey: string): TaskFile {
+  private task(record: OpenRecord, resultKey: string): TaskRecord {
     const file = record.scan.done.get(resultKey);
     if (file) return file;
     const id = record.location.key;
@@ -70,7 +71,7 @@ export class TaskFiles {
     throw new ViewerError('TASK_NOT_FOUND', `task ${resultKey} of run record ${id} has no usable result: ${damaged ? damaged.reason : 'none was recorded'}`);
   }
 
-  private async read(record: OpenRecord, file: TaskFile, field: FileField, limit: number, fromEnd = false): Promise<{ text: string; cut: boolean }> {
+  private async read(record: OpenRecord, file: TaskRecord, field: FileField, limit: number, fromEnd = false): Promise<{ text: string; cut: boolean }> {
     const path = file.files[field];
     if (path === null) throw new ViewerError('FILE_NOT_FOUND', `task ${file.task} has no ${field.replace('_', ' ')} in its record`);
     const real = await this.dirs.resolveFile(record.location.runDir, path);
@@ -78,14 +79,14 @@ export class TaskFiles {
   }
 
   // A text shown on the page; null when the record has none, cannot be read, or points outside.
-  private async text(record: OpenRecord, file: TaskFile, field: FileField): Promise<string | null> {
+  private async text(record: OpenRecord, file: TaskRecord, field: FileField): Promise<string | null> {
     return this.read(record, file, field, TEXT_LIMIT).then(
       (read) => (read.cut ? `${read.text}\n[... cut at ${TEXT_LIMIT / 1024 / 1024} MiB ...]` : read.text),
       () => null,
     );
   }
 
-  private async state(record: OpenRecord, file: TaskFile, field: FileField): Promise<FileState> {
+  private async state(record: OpenRecord, file: TaskRecord, field: FileField): Promise<FileState> {
     const path = file.files[field];
     if (path === null) return 'none';
     return this.dirs.resolveFile(record.location.runDir, path).then(

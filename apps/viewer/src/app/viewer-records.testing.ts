@@ -1,21 +1,25 @@
 // Run records for the viewer's specs, written by the run record's own writer, with the files a task
 // keeps: crash report, fix, loc.json, source excerpts, a trajectory and a task log.
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
-import { RecordWriter, type FinishedTask, type SourceExcerpt } from '@arvo-rca/run-record';
+import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
+import { RecordWriter, type SourceExcerpt, type TaskEvidence } from '@arvo-rca/run-record';
 
-export const TRUTH: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 }, change: 'modified' }], project: null, notes: [] };
+// The answers below, and the judge's records of them against a fix of `parse` (lines 10 to 12), as the
+// judge made them (tools/samples/judged-fixtures.spec.ts makes them, and checks they are current).
+const JUDGED = JSON.parse(readFileSync(join(__dirname, 'judged-tasks.json'), 'utf8')) as {
+  answers: { good: string; wrong: string };
+  metrics: { good: TaskMetrics; wrong: TaskMetrics; failed: TaskMetrics };
+};
 
 /** A submission naming `parse`, lines 10 to 12 first, then `main` further down. */
-export const GOOD_ANSWER = JSON.stringify({
-  locations: [
-    { file: 'src/a.c', function: 'parse', line_start: 10, line_end: 12 },
-    { file: 'src/a.c', function: 'main', line_start: 20, line_end: 21 },
-  ],
-});
-export const WRONG_ANSWER = JSON.stringify({ locations: [{ file: 'src/b.c', function: 'other', line_start: 1, line_end: 2 }] });
+export const GOOD_ANSWER = JUDGED.answers.good;
+/** A submission naming another file. */
+export const WRONG_ANSWER = JUDGED.answers.wrong;
+/** The judge's records of the two answers, and of a task whose image could not be pulled (`pulling the image failed`). */
+export const JUDGED_METRICS = JUDGED.metrics;
 
 export const SOURCES: SourceExcerpt[] = [
   {
@@ -78,12 +82,15 @@ export async function writeRecord(runDir: string, model: string, tasks: TaskSpec
     },
     startedAt,
   );
-  for (const spec of tasks) await writer.writeTask(await finishedTask(runDir, spec), new Date(startedAt.getTime() + 60_000));
+  for (const spec of tasks) {
+    const { record, evidence } = await finishedTask(runDir, spec);
+    await writer.writeTask(record, evidence, new Date(startedAt.getTime() + 60_000));
+  }
   return writer;
 }
 
 /** A task as the green agent hands it to the record writer, its trajectory and log written where the agents keep them. */
-export async function finishedTask(runDir: string, spec: TaskSpec): Promise<FinishedTask> {
+export async function finishedTask(runDir: string, spec: TaskSpec): Promise<{ record: TaskRecordDraft; evidence: TaskEvidence }> {
   const context = spec.context ?? `${spec.task.replace(/\W/g, '').padEnd(8, '0')}-context`;
   const folder = spec.task.replace(':', '_');
   const trajectory = join(runDir, 'trajectories', `${folder}-${context}.traj.json`);
@@ -91,14 +98,18 @@ export async function finishedTask(runDir: string, spec: TaskSpec): Promise<Fini
   await writeFile(trajectory, trajectoryText(spec.steps ?? 3));
   const log = join(runDir, `${folder}.log`);
   await writeFile(log, `2026-11-23T10:00:01.000Z INFO  green  ${context.slice(0, 8)} [TaskContextService] preparing ${spec.task}\n`, { flag: 'a' });
-  const metrics = spec.metrics ?? scoreSubmission(GOOD_ANSWER, TRUTH);
-  return {
+  const metrics = spec.metrics ?? JUDGED_METRICS.good;
+  const record: TaskRecordDraft = {
     task: spec.task,
     task_id: spec.task.split('#')[0],
     masked_id: null,
     context_id: context,
+    finish_reason: metrics.status === 'failed' ? 'error' : 'finished',
     metrics: { ...metrics, est_usd_cost: 0.006, llm_requests: spec.steps ?? 3 },
-    run: { seconds: 12.5, commands: 3, failedCommands: 0, attempts: 1 },
+    run: { seconds: 12.5, commands: 3, failed_commands: 0, attempts: 1 },
+  };
+  return {
+    record,
     evidence: {
       crashReport: `==1==ERROR: AddressSanitizer: heap-buffer-overflow in ${spec.task}`,
       fix: '--- a/src/a.c\n+++ b/src/a.c\n@@ -10,3 +10,4 @@\n-  len = n;\n+  if (n > max) return -1;\n+  len = n;\n',

@@ -1,11 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { failedTask, scoreSubmission } from '@arvo-rca/rca-eval';
 import { RecordWriter } from '@arvo-rca/run-record';
 import { RunDirectories } from './run-directories';
 import type { Comparison, RunList, TaskLog, TaskPage, TrajectoryView } from './viewer-api';
-import { finishedTask, rawGet, SOURCES, TRUTH, writeRecord, WRONG_ANSWER } from './viewer-records.testing';
+import { finishedTask, JUDGED_METRICS, rawGet, SOURCES, writeRecord } from './viewer-records.testing';
 import { ViewerServer } from './viewer-server';
 
 const PAGE = join(__dirname, '..', 'public');
@@ -28,8 +27,8 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
     runDir = join(logDir, 'log_2026-11-23_10-00-00');
     await mkdir(runDir);
     baseline = await writeRecord(runDir, 'baseline', [
-      { task: 'sample:1', metrics: scoreSubmission(WRONG_ANSWER, TRUTH), context: 'aaaa1111-one' },
-      { task: 'sample:2', metrics: failedTask('pulling the image failed', TRUTH), context: 'bbbb2222-two' },
+      { task: 'sample:1', metrics: JUDGED_METRICS.wrong, context: 'aaaa1111-one' },
+      { task: 'sample:2', metrics: JUDGED_METRICS.failed, context: 'bbbb2222-two' },
       { task: 'sample:10', context: 'cccc3333-three' },
     ]);
     model = await writeRecord(runDir, 'openai/gpt-4.1', [{ task: 'sample:1', context: 'dddd4444-four', steps: 5 }, { task: 'sample:2' }], new Date('2026-11-23T11:00:00Z'));
@@ -60,6 +59,24 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
       const list = await getJson<RunList>(viewer, '/api/runs');
       expect(list.runs.map((run) => run.key)).toEqual([model.id, baseline.id]);
       expect(list.runs[0].runDir).toBe(join(logDir, 'log_2026-11-23_10-00-00'));
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it('shows a record of the first task format (camelCase run figures, written by 9e6ff0a) as it shows one of today', async () => {
+    const firstFormat = join(__dirname, '../../../../libs/run-record/fixtures/task-format-1');
+    const viewer = await ViewerServer.start(await RunDirectories.open([firstFormat]), PAGE);
+    try {
+      const list = await getJson<RunList>(viewer, '/api/runs');
+      expect(list.runs.map((run) => [run.tasks, run.recorded, run.scored])).toEqual([[4, 4, 1]]);
+      const comparison = await getJson<Comparison>(viewer, `/api/compare?runs=${list.runs[0].key}`);
+      expect(comparison.runs[0].tasks.map((task) => [task.task, task.status, task.seconds, task.attempts])).toEqual([
+        ['sample:1', 'scored', 12.34, 1],
+        ['sample:2', 'failed', 0.5, 2],
+        ['sample:3', 'interrupted', 3, 1],
+        ['sample:4', 'no_submission', 30, 1],
+      ]);
     } finally {
       await viewer.close();
     }
@@ -126,7 +143,8 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
       await writeFile(join(growing.folder, 'assessment.json'), JSON.stringify({ ...growing.assessment, tasks: ['sample:1', 'sample:2'] }));
       expect(await recorded()).toBe(1);
       const resumed = await RecordWriter.resume(folder, growing.folder, { tasks: 1, retryFailed: false });
-      await resumed.writeTask(await finishedTask(folder, { task: 'sample:2' }));
+      const { record, evidence } = await finishedTask(folder, { task: 'sample:2' });
+      await resumed.writeTask(record, evidence);
 
       expect(await recorded()).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 1100));

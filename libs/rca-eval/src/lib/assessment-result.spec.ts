@@ -1,6 +1,6 @@
-import { aggregateResults } from './assessment-result';
+import { aggregateResults, withSolverExit, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
 import type { GroundTruth } from './ground-truth';
-import { failedTask, interruptedTask, scoreSubmission, withSolverExit, type TaskMetrics, type TaskUsage } from './task-scoring';
+import { failedTask, interruptedTask, scoreSubmission } from './task-scoring';
 
 const truth: GroundTruth = {
   project: null,
@@ -29,7 +29,7 @@ const noUsage = {
   llm_requests: null,
 };
 const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null, n_attempts: null, masked_id: null };
-const usage = (input: number, cost: number): TaskUsage => ({
+const usage = (input: number, cost: number): SolverUsage => ({
   input_tokens: input,
   cache_read_tokens: 10,
   cache_creation_tokens: 5,
@@ -43,10 +43,10 @@ describe('aggregateResults', () => {
   it('averages over every requested task, counting missing, invalid and failed tasks as zero', () => {
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: halfRight },
-        { taskId: 'arvo:2', metrics: scoreSubmission(null, truth) },
-        { taskId: 'arvo:3', metrics: scoreSubmission('not json', truth) },
-        { taskId: 'arvo:4', metrics: failedTask('the solver did not answer') },
+        { task_id: 'arvo:1', metrics: halfRight },
+        { task_id: 'arvo:2', metrics: scoreSubmission(null, truth) },
+        { task_id: 'arvo:3', metrics: scoreSubmission('not json', truth) },
+        { task_id: 'arvo:4', metrics: failedTask('the solver did not answer') },
       ],
       812.44,
     );
@@ -87,8 +87,8 @@ describe('aggregateResults', () => {
   it('counts a task interrupted by a shutdown as zero, under its own status, until it is run again', () => {
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: halfRight },
-        { taskId: 'arvo:2', metrics: interruptedTask('the green agent is shutting down', truth) },
+        { task_id: 'arvo:1', metrics: halfRight },
+        { task_id: 'arvo:2', metrics: interruptedTask('the green agent is shutting down', truth) },
       ],
       1,
     );
@@ -99,8 +99,8 @@ describe('aggregateResults', () => {
   it('leaves a task without ground truth out of the means, but reports it', () => {
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: halfRight },
-        { taskId: 'arvo:9', metrics: noGroundTruth },
+        { task_id: 'arvo:1', metrics: halfRight },
+        { task_id: 'arvo:9', metrics: noGroundTruth },
       ],
       1,
     );
@@ -113,9 +113,9 @@ describe('aggregateResults', () => {
     const onlyTests: GroundTruth = { ...truth, rootCause: [] };
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: halfRight },
-        { taskId: 'arvo:2', metrics: scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', onlyTests) },
-        { taskId: 'arvo:9', metrics: noGroundTruth },
+        { task_id: 'arvo:1', metrics: halfRight },
+        { task_id: 'arvo:2', metrics: scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', onlyTests) },
+        { task_id: 'arvo:9', metrics: noGroundTruth },
       ],
       1,
     );
@@ -129,8 +129,8 @@ describe('aggregateResults', () => {
     const earlier = JSON.parse(JSON.stringify(halfRight, (key, value: unknown) => (key.startsWith('rc_') ? undefined : value))) as TaskMetrics;
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: earlier },
-        { taskId: 'arvo:2', metrics: failedTask('the solver did not answer', truth) },
+        { task_id: 'arvo:1', metrics: earlier },
+        { task_id: 'arvo:2', metrics: failedTask('the solver did not answer', truth) },
       ],
       1,
     );
@@ -143,8 +143,8 @@ describe('aggregateResults', () => {
     const second: TaskMetrics = failedTask('container start failed');
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: halfRight },
-        { taskId: 'arvo:1', metrics: second },
+        { task_id: 'arvo:1', metrics: halfRight },
+        { task_id: 'arvo:1', metrics: second },
       ],
       0,
     );
@@ -163,8 +163,8 @@ describe('aggregateResults', () => {
 
   it('survives a JSON round trip unchanged, as the artifact is sent', () => {
     const tasks = [
-      { taskId: 'sample:1', metrics: halfRight },
-      { taskId: 'sample:2', metrics: noGroundTruth },
+      { task_id: 'sample:1', metrics: halfRight },
+      { task_id: 'sample:2', metrics: noGroundTruth },
     ];
     const result = aggregateResults(tasks, 3.25);
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
@@ -173,8 +173,8 @@ describe('aggregateResults', () => {
   it('says which shard of the list it covers, and which tasks', () => {
     const result = aggregateResults(
       [
-        { taskId: 'sample:2', metrics: halfRight },
-        { taskId: 'sample:4', metrics: failedTask('the image could not be pulled') },
+        { task_id: 'sample:2', metrics: halfRight },
+        { task_id: 'sample:4', metrics: failedTask('the image could not be pulled') },
       ],
       1,
       { index: 1, count: 2 },
@@ -186,9 +186,9 @@ describe('aggregateResults', () => {
   it("keeps each task's solver usage under CyberGym's names, and totals it over the tasks that reported any", () => {
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted', usage: usage(1000, 0.1) }) },
-        { taskId: 'arvo:2', metrics: withSolverExit(scoreSubmission(null, truth), { exitStatus: 'LimitsExceeded', usage: usage(3000, 0.2) }) },
-        { taskId: 'arvo:3', metrics: withSolverExit(failedTask('the solver did not answer'), { exitStatus: 'ModelError' }) },
+        { task_id: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted', usage: usage(1000, 0.1) }) },
+        { task_id: 'arvo:2', metrics: withSolverExit(scoreSubmission(null, truth), { exitStatus: 'LimitsExceeded', usage: usage(3000, 0.2) }) },
+        { task_id: 'arvo:3', metrics: withSolverExit(failedTask('the solver did not answer'), { exitStatus: 'ModelError' }) },
       ],
       1,
     );
@@ -207,7 +207,7 @@ describe('aggregateResults', () => {
   });
 
   it('gives null usage totals when no task reported usage', () => {
-    const result = aggregateResults([{ taskId: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted' }) }], 1);
+    const result = aggregateResults([{ task_id: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted' }) }], 1);
 
     expect(result).toMatchObject(noUsage);
     expect(aggregateResults([], 0)).toMatchObject(noUsage);
@@ -216,8 +216,8 @@ describe('aggregateResults', () => {
   it("keeps the green agent's own wall time and command counts of each task, null where it has none", () => {
     const result = aggregateResults(
       [
-        { taskId: 'arvo:1', metrics: halfRight, run: { seconds: 61.27, commands: 14, failedCommands: 3, attempts: 1 } },
-        { taskId: 'arvo:2', metrics: failedTask('no such task') },
+        { task_id: 'arvo:1', metrics: halfRight, run: { seconds: 61.27, commands: 14, failed_commands: 3, attempts: 1 } },
+        { task_id: 'arvo:2', metrics: failedTask('no such task') },
       ],
       62,
     );

@@ -1,7 +1,7 @@
-import { aggregateResults, type AssessmentResult } from './assessment-result';
+import { aggregateResults, withSolverExit, type AssessmentResult } from '@arvo-rca/results';
 import { combineResults } from './combined-result';
 import type { GroundTruth } from './ground-truth';
-import { failedTask, scoreSubmission, withSolverExit } from './task-scoring';
+import { failedTask, scoreSubmission } from './task-scoring';
 
 const truth: GroundTruth = {
   project: null,
@@ -10,23 +10,23 @@ const truth: GroundTruth = {
 };
 const right = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', truth);
 const usage = { input_tokens: 100, cache_read_tokens: 0, cache_creation_tokens: 0, output_tokens: 10, est_usd_cost: 0.25, time_cost_sec: 3, llm_requests: 2 };
-const run = { seconds: 5, commands: 3, failedCommands: 1, attempts: 1 };
+const run = { seconds: 5, commands: 3, failed_commands: 1, attempts: 1 };
 
 // sample:1..5 split over two shards: 0 gets 1, 3, 5; 1 gets 2, 4.
 function shards(): AssessmentResult[] {
   const first = aggregateResults(
     [
-      { taskId: 'sample:1', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
-      { taskId: 'sample:3', metrics: failedTask('no image') },
-      { taskId: 'sample:5', metrics: right, run },
+      { task_id: 'sample:1', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
+      { task_id: 'sample:3', metrics: failedTask('no image') },
+      { task_id: 'sample:5', metrics: right, run },
     ],
     40,
     { index: 0, count: 2 },
   );
   const second = aggregateResults(
     [
-      { taskId: 'sample:2', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
-      { taskId: 'sample:4', metrics: scoreSubmission(null, truth), run },
+      { task_id: 'sample:2', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
+      { task_id: 'sample:4', metrics: scoreSubmission(null, truth), run },
     ],
     55,
     { index: 1, count: 2 },
@@ -63,8 +63,8 @@ describe('combineResults', () => {
 
   it('takes the root-cause means over all the shards, leaving out tasks without root-cause spans wherever they ran', () => {
     const onlyTests = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', { ...truth, rootCause: [] });
-    const first = aggregateResults([{ taskId: 'sample:1', metrics: right }], 1, { index: 0, count: 2 });
-    const second = aggregateResults([{ taskId: 'sample:2', metrics: onlyTests }, { taskId: 'sample:4', metrics: scoreSubmission(null, truth) }], 1, { index: 1, count: 2 });
+    const first = aggregateResults([{ task_id: 'sample:1', metrics: right }], 1, { index: 0, count: 2 });
+    const second = aggregateResults([{ task_id: 'sample:2', metrics: onlyTests }, { task_id: 'sample:4', metrics: scoreSubmission(null, truth) }], 1, { index: 1, count: 2 });
 
     const combined = combineResults([first, second]);
 
@@ -72,7 +72,7 @@ describe('combineResults', () => {
   });
 
   it('is the same Result when there is only one shard', () => {
-    const whole = aggregateResults([{ taskId: 'sample:1', metrics: right, run }], 7);
+    const whole = aggregateResults([{ task_id: 'sample:1', metrics: right, run }], 7);
 
     expect(combineResults([whole])).toEqual(whole);
   });

@@ -1,5 +1,5 @@
 // One Result from the Results of the shards of one assessment, as if one green agent had run the whole list.
-import { aggregateResults, WHOLE_LIST, type AssessmentResult, type TaskRecord, type TaskResult } from './assessment-result';
+import { aggregateResults, WHOLE_LIST, type AssessmentResult, type ResultInput, type TaskResult } from '@arvo-rca/results';
 import { JudgeError } from './judge-error';
 
 /**
@@ -33,16 +33,16 @@ function checkShards(results: readonly AssessmentResult[]): void {
   }
 }
 
-/** A Result's tasks as records again, in its own order, with the green agent's figures where it had them. */
-function recordsOf(result: AssessmentResult): TaskRecord[] {
+/** A Result's tasks as the Result reads records again, in its own order, with the green agent's figures where it had them. */
+function recordsOf(result: AssessmentResult): ResultInput[] {
   const entries: TaskResult[] = Object.values(result.task_metrics);
   if (entries.length !== result.task_ids.length) {
     throw new JudgeError('SHARDS_MISMATCH', `shard ${result.shard.index}/${result.shard.count} lists ${result.task_ids.length} task ids but has ${entries.length} records`);
   }
-  return entries.map((entry, order) => ({ taskId: result.task_ids[order], maskedId: entry.masked_id, metrics: entry, ...runOf(entry) }));
+  return entries.map((entry, order) => ({ task_id: result.task_ids[order], masked_id: entry.masked_id, metrics: entry, ...runOf(entry) }));
 }
 
-function runOf(entry: TaskResult): Pick<TaskRecord, 'run'> {
-  const { wall_time_sec: seconds, n_commands: commands, n_failed_commands: failedCommands, n_attempts: attempts } = entry;
-  return seconds === null || commands === null || failedCommands === null ? {} : { run: { seconds, commands, failedCommands, attempts: attempts ?? 1 } };
+function runOf(entry: TaskResult): Pick<ResultInput, 'run'> {
+  const { wall_time_sec: seconds, n_commands: commands, n_failed_commands: failed_commands, n_attempts: attempts } = entry;
+  return seconds === null || commands === null || failed_commands === null ? {} : { run: { seconds, commands, failed_commands, attempts: attempts ?? 1 } };
 }

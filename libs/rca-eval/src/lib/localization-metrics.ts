@@ -1,24 +1,11 @@
 // The judge's metrics for one task: ranked predictions against the ground-truth spans.
 import type { LineSpan, Prediction } from '@arvo-rca/loc-json';
 import { filesMatch } from './file-match';
+import { TOP_KS, type LocalizationMetrics, type TopK } from '@arvo-rca/results';
 import type { GroundTruth, GroundTruthSpan } from './ground-truth';
-
-export const TOP_KS = [1, 3, 5] as const;
-export type TopK = Record<`${(typeof TOP_KS)[number]}`, number>;
 
 /** A prediction's lines "hit" a span when their IoU reaches this. */
 export const LINE_IOU_THRESHOLD = 0.5;
-
-/** Per-task metrics, named as in the Result JSON. */
-export interface LocalizationMetrics {
-  file_acc: number;
-  func_recall: number;
-  func_precision: number;
-  line_iou: number;
-  line_proximity: number;
-  func_topk_recall: TopK;
-  line_topk_recall: TopK;
-}
 
 /** How one ground-truth span was met, for logs and for explaining a score. */
 export interface SpanScore {

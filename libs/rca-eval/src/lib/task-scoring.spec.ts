@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GroundTruthExtractor, type GroundTruth } from './ground-truth';
-import { failedTask, scoreSubmission, withSolverExit } from './task-scoring';
+import { withSolverExit } from '@arvo-rca/results';
+import { failedTask, scoreSubmission } from './task-scoring';
 
 const truth: GroundTruth = {
   project: 'proj',

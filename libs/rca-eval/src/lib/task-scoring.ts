@@ -1,69 +1,9 @@
 // One task's record in the Result: its metrics, or why it has none worth counting.
 import { readSubmission, type Prediction, type SubmissionReading } from '@arvo-rca/loc-json';
+import { asRootCause, topKOf, type LocalizationMetrics, type Nullable, type TaskMetrics, type TaskStatus } from '@arvo-rca/results';
 import type { GroundTruth } from './ground-truth';
-import { evaluateLocalization, TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
+import { evaluateLocalization } from './localization-metrics';
 import { rootCauseTruth } from './root-cause';
-import { asRootCause, type RootCauseMetrics } from './root-cause-metrics';
-
-/**
- * `scored`: loc.json was read and scored. `no_submission`: no loc.json. `invalid_submission`: loc.json could
- * not be read at all. `failed`: the task broke before scoring. `disk_limit_exceeded`: the solver's writes
- * passed the task's disk limit, which ended it. Those count as zero in the means. `interrupted`: the green
- * agent shut down before the task ended; not the solver's doing, so the task can be run again later, and
- * until then it counts as zero too.
- * `no_ground_truth`: the fix has no code hunk, so nothing can be scored; left out of the means.
- */
-export type TaskStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'interrupted' | 'disk_limit_exceeded' | 'no_ground_truth';
-
-export type Nullable<T> = { [K in keyof T]: T[K] | null };
-
-/** What a solver's run cost, as it reported it, under CyberGym's per-task submission names. */
-export interface TaskUsage {
-  input_tokens: number;
-  cache_read_tokens: number;
-  cache_creation_tokens: number;
-  output_tokens: number;
-  est_usd_cost: number;
-  time_cost_sec: number;
-  llm_requests: number;
-}
-
-export const TASK_USAGE_FIELDS = [
-  'input_tokens',
-  'cache_read_tokens',
-  'cache_creation_tokens',
-  'output_tokens',
-  'est_usd_cost',
-  'time_cost_sec',
-  'llm_requests',
-] as const satisfies readonly (keyof TaskUsage)[];
-
-/**
- * A task's entry in `task_metrics`: the original-parity metrics, null only for `no_ground_truth`; and the
- * root-cause ones (`rc_*`, against the `rc_n_gt` root-cause spans), null also when the fix changes only
- * tests, harnesses and new files.
- */
-export type TaskMetrics = {
-  status: TaskStatus;
-  /** Why a task was not scored normally, or what the lenient reading had to overlook. */
-  detail?: string;
-  n_gt: number;
-  n_pred: number;
-  rc_n_gt: number;
-  /** How the solver said its run ended (`ModelError`, `Submitted`, ...), when it said so. */
-  solver_exit_status?: string;
-  /** The solver's reason for that exit, when it gave one. */
-  solver_reason?: string;
-} & Nullable<LocalizationMetrics> &
-  Nullable<RootCauseMetrics> &
-  Partial<Nullable<TaskUsage>>;
-
-/** What a solver said of its own run. */
-export interface SolverExitReport {
-  exitStatus: string;
-  reason?: string;
-  usage?: TaskUsage;
-}
 
 /** Scores a task's `loc.json` text (null when the file does not exist) against its ground truth. */
 export function scoreSubmission(submission: string | null, truth: GroundTruth): TaskMetrics {
@@ -99,36 +39,26 @@ function metricsOf(predictions: Prediction[], truth: GroundTruth): LocalizationM
   return evaluateLocalization(predictions, truth)?.metrics ?? zeroMetrics();
 }
 
-/** The record of a task that broke before it could be scored: zero, with the reason. */
-export function failedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
-  return zeroTask('failed', reason, truth);
+/** The record of a task that broke before it could be scored: zero, with the reason and the error's code when it had one. */
+export function failedTask(reason: string, truth: GroundTruth | null = null, errorCode?: string): TaskMetrics {
+  return withErrorCode(zeroTask('failed', reason, truth), errorCode);
 }
 
-/** The record of a task cut short by the green agent's shutdown: zero, with the reason, to be run again. */
-export function interruptedTask(reason: string, truth: GroundTruth | null = null): TaskMetrics {
-  return zeroTask('interrupted', reason, truth);
+/** The record of a task cut short by the green agent's shutdown: zero, with the reason (and code, when known), to be run again. */
+export function interruptedTask(reason: string, truth: GroundTruth | null = null, errorCode?: string): TaskMetrics {
+  return withErrorCode(zeroTask('interrupted', reason, truth), errorCode);
+}
+
+/** The code beside the reason, right after it; none when the error had no code. */
+function withErrorCode(metrics: TaskMetrics, errorCode: string | undefined): TaskMetrics {
+  if (errorCode === undefined) return metrics;
+  const { status, detail, ...rest } = metrics;
+  return { status, detail, error_code: errorCode, ...rest };
 }
 
 /** The record of a task its solver's writes ended at the disk limit: zero, with what was written. */
 export function diskLimitTask(detail: string, truth: GroundTruth | null = null): TaskMetrics {
   return zeroTask('disk_limit_exceeded', detail, truth);
-}
-
-/** The record with what the solver said of its own run (how it ended, what it cost), beside what the judge made of it. */
-export function withSolverExit(metrics: TaskMetrics, exit: SolverExitReport | undefined): TaskMetrics {
-  if (!exit) return metrics;
-  return {
-    ...metrics,
-    solver_exit_status: exit.exitStatus,
-    ...(exit.reason ? { solver_reason: exit.reason } : {}),
-    ...(exit.usage ? usageOf(exit.usage) : {}),
-  };
-}
-
-/** The usage fields alone, in CyberGym's order (a solver's report may carry more). */
-function usageOf(usage: TaskUsage): TaskUsage {
-  const { input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, est_usd_cost, time_cost_sec, llm_requests } = usage;
-  return { input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, est_usd_cost, time_cost_sec, llm_requests };
 }
 
 /**
@@ -163,8 +93,4 @@ function noMetrics(): Nullable<LocalizationMetrics> {
     func_topk_recall: null,
     line_topk_recall: null,
   };
-}
-
-export function topKOf(value: number): TopK {
-  return Object.fromEntries(TOP_KS.map((k) => [String(k), value])) as TopK;
 }

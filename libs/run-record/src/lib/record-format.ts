@@ -4,14 +4,13 @@
 //     assessment.json           what was asked, of whom, under which scoring settings (AssessmentFile)
 //     tasks/<task folder>/
 //       crash.txt fix.diff loc.json sources.json   what the viewer shows of the task, written first
-//       result.json             the task's outcome (TaskFile), written last and atomically: its commit point
+//       result.json             the task's record (TaskRecord), written last and atomically: its commit point
 //     result.json               the Result over every task recorded so far
 //
 // Paths inside the record are relative to the run directory, so that a copied or moved run stays whole.
-import type { Shard, TaskMetrics, TaskRun } from '@arvo-rca/rca-eval';
+import type { Shard } from '@arvo-rca/results';
 
 export const ASSESSMENT_FORMAT = 'arvo-rca-assessment-1';
-export const TASK_FORMAT = 'arvo-rca-task-1';
 export const SOURCES_FORMAT = 'arvo-rca-sources-1';
 
 /** Where records live inside a run directory. */
@@ -67,33 +66,6 @@ export type RecordedSandbox = 'docker' | 'local' | 'local-unsafe' | 'unknown';
 export function recordedSandbox(settings: ScoringSettings): RecordedSandbox {
   const sandbox = settings['SANDBOX'];
   return sandbox === 'docker' || sandbox === 'local' || sandbox === 'local-unsafe' ? sandbox : 'unknown';
-}
-
-/** Files of a task inside the record, relative to the run directory; null when there is none. */
-export interface TaskFiles {
-  /** `trajectory.json` in the task's folder; in records made before, or from a solver that sent none, where the solver wrote it. */
-  trajectory: string | null;
-  log: string | null;
-  crash_report: string | null;
-  fix: string | null;
-  submission: string | null;
-  sources: string | null;
-}
-
-export interface TaskFile {
-  format: typeof TASK_FORMAT;
-  /** The task's key in the Result: its id, or `<id>#2` for the same id requested again. */
-  task: string;
-  task_id: string;
-  /** The opaque key the solver was given instead of `task_id` (MASK_TASK_IDS); null when it saw the real one. */
-  masked_id: string | null;
-  context_id: string;
-  /** The session (index into `sessions`) that ran it, and when it ended. */
-  session: number;
-  finished_at: string;
-  metrics: TaskMetrics;
-  run: TaskRun;
-  files: TaskFiles;
 }
 
 /** Source lines around the fix and the solver's answer, read from the vulnerable tree before it was removed. */

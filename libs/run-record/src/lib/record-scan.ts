@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
-import { aggregateResults, resultKeys, type AssessmentResult, type TaskStatus } from '@arvo-rca/rca-eval';
+import { aggregateResults, resultKeys, type AssessmentResult, type TaskRecord, type TaskStatus } from '@arvo-rca/results';
 import { isRecord } from '@arvo-rca/common';
-import { ASSESSMENT_FORMAT, TASK_FORMAT, type AssessmentFile, type TaskFile } from './record-format';
+import { ASSESSMENT_FORMAT, type AssessmentFile } from './record-format';
 import { RecordError } from './record-error';
+import { taskRecordOf } from './task-record-reader';
 import { taskFolderName } from './task-folder';
 
 /** A task whose record cannot be used, and why in words. */
@@ -22,7 +23,7 @@ export interface RecordScan {
   assessment: AssessmentFile;
   /** Every task's result key (its task id, `#2` added for a repeat), in the requested order. */
   resultKeys: string[];
-  done: Map<string, TaskFile>;
+  done: Map<string, TaskRecord>;
   damaged: DamagedTask[];
   /** Tasks with no result yet: they were running, or had not started, when the session ended. */
   missing: string[];
@@ -30,7 +31,6 @@ export interface RecordScan {
 
 // Statuses that say nothing of the solver: the task broke around it, or was cut short.
 const NOT_THE_SOLVERS: readonly TaskStatus[] = ['failed', 'interrupted'];
-const STATUSES: readonly TaskStatus[] = ['scored', 'no_submission', 'invalid_submission', 'failed', 'interrupted', 'disk_limit_exceeded', 'no_ground_truth'];
 // Task files read between two turns of the event loop. Small files read synchronously cost a few
 // microseconds each; through the thread pool each costs four round trips (open, stat, read, close), which
 // made a 1,000-task scan 5 to 8 times slower than reading the same files in a plain loop.
@@ -67,16 +67,16 @@ export function tasksToRun(scan: RecordScan, retryFailed: boolean): string[] {
  * The Result of everything recorded, in the requested order, as one uninterrupted run would give it: its
  * time is the sum of the sessions' (a killed session lasted until its last recorded task).
  */
-export function recordResult(assessment: AssessmentFile, tasks: ReadonlyMap<string, TaskFile>): AssessmentResult {
+export function recordResult(assessment: AssessmentFile, tasks: ReadonlyMap<string, TaskRecord>): AssessmentResult {
   const keys = resultKeys(assessment.tasks);
   const recorded = keys.flatMap((key) => {
     const file = tasks.get(key);
-    return file ? [{ taskId: file.task_id, maskedId: file.masked_id, metrics: file.metrics, run: file.run }] : [];
+    return file ? [file] : [];
   });
   return aggregateResults(recorded, sessionSeconds(assessment, [...tasks.values()]), assessment.shard);
 }
 
-function sessionSeconds(assessment: AssessmentFile, tasks: readonly TaskFile[]): number {
+function sessionSeconds(assessment: AssessmentFile, tasks: readonly TaskRecord[]): number {
   return assessment.sessions.reduce((total, session, index) => {
     const ends = tasks.filter((task) => task.session === index).map((task) => Date.parse(task.finished_at));
     const end = session.ended_at ? Date.parse(session.ended_at) : Math.max(Date.parse(session.started_at), ...ends);
@@ -95,7 +95,7 @@ async function readAssessment(folder: string): Promise<AssessmentFile> {
   return (value as { value: AssessmentFile }).value;
 }
 
-type TaskState = { kind: 'done'; file: TaskFile } | { kind: 'damaged'; reason: string } | { kind: 'missing' };
+type TaskState = { kind: 'done'; file: TaskRecord } | { kind: 'damaged'; reason: string } | { kind: 'missing' };
 
 function readTask(folder: string, resultKey: string): TaskState {
   const path = join(folder, 'tasks', taskFolderName(resultKey), 'result.json');
@@ -108,8 +108,8 @@ function readTask(folder: string, resultKey: string): TaskState {
   }
   const value = parseJson(text);
   if (!value.ok) return { kind: 'damaged', reason: `result.json is ${value.reason}` };
-  const problem = taskProblem(value.value, resultKey);
-  return problem ? { kind: 'damaged', reason: `result.json ${problem}` } : { kind: 'done', file: value.value as TaskFile };
+  const read = taskRecordOf(value.value, resultKey);
+  return 'problem' in read ? { kind: 'damaged', reason: `result.json ${read.problem}` } : { kind: 'done', file: read.record };
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
@@ -129,16 +129,3 @@ function assessmentProblem(value: unknown): string | undefined {
   if (!isRecord(value['solver']) || !isRecord(value['settings']) || typeof value['settings_hash'] !== 'string') return 'it does not say which solver and settings it ran with';
   return undefined;
 }
-
-function taskProblem(value: unknown, key: string): string | undefined {
-  if (!isRecord(value)) return 'is not a JSON object';
-  if (value['format'] !== TASK_FORMAT) return `has format ${JSON.stringify(value['format'])}, not ${TASK_FORMAT}`;
-  if (value['task'] !== key) return `is the record of ${JSON.stringify(value['task'])}, not of ${key}`;
-  const metrics = value['metrics'];
-  if (!isRecord(metrics) || !STATUSES.includes(metrics['status'] as TaskStatus)) return 'has no metrics with a known status';
-  const run = value['run'];
-  if (!isRecord(run) || !['seconds', 'commands', 'failedCommands', 'attempts'].every((field) => typeof run[field] === 'number')) return 'has no run figures';
-  if (typeof value['session'] !== 'number' || typeof value['finished_at'] !== 'string') return 'does not say when it was recorded';
-  return undefined;
-}
-

@@ -2,20 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { SolverTrajectory } from '@arvo-rca/common';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
+import { TASK_FORMAT, type AssessmentResult, type TaskFiles, type TaskRecord, type TaskRecordDraft } from '@arvo-rca/results';
 import { writeFileAtomic, writeJsonAtomic } from './atomic-file';
-import { ASSESSMENT_FORMAT, RECORDS_FOLDER, SOURCES_FORMAT, TASK_FORMAT, type AssessmentFile, type SourceExcerpt, type TaskFile, type TaskFiles } from './record-format';
+import { ASSESSMENT_FORMAT, RECORDS_FOLDER, SOURCES_FORMAT, type AssessmentFile, type SourceExcerpt } from './record-format';
 import { taskFolderName } from './task-folder';
 
 /** What an assessment is, as its record begins. */
 export type NewAssessment = Omit<AssessmentFile, 'format' | 'id' | 'sessions' | 'started_at'>;
 
-/** A finished task as the green agent saw it; `files` are absolute paths on this host (or null). */
-export interface FinishedTask extends Omit<TaskFile, 'format' | 'session' | 'finished_at' | 'files'> {
-  evidence: TaskEvidence;
-}
-
-/** What the viewer shows of a task, kept in its folder. */
+/** What the viewer shows of a task, kept in its folder; paths are absolute on this host (or null). */
 export interface TaskEvidence {
   crashReport: string | null;
   fix: string | null;
@@ -68,11 +63,10 @@ export class RecordWriter {
     return new RecordWriter(runDir, folder, file, sessions.length - 1);
   }
 
-  /** The task's files, then its `result.json`: a task is in the record once that file is. */
-  async writeTask(task: FinishedTask, now = new Date()): Promise<TaskFile> {
-    const folder = join(this.folder, 'tasks', taskFolderName(task.task));
+  /** The task's files, then its `result.json` (the draft with the session, the time and the files): a task is in the record once that file is. */
+  async writeTask(draft: TaskRecordDraft, evidence: TaskEvidence, now = new Date()): Promise<TaskRecord> {
+    const folder = join(this.folder, 'tasks', taskFolderName(draft.task));
     await mkdir(folder, { recursive: true });
-    const { evidence, ...rest } = task;
     const inFolder = async (name: string, content: string | null): Promise<string | null> => {
       if (content === null) return null;
       await writeFileAtomic(join(folder, name), content);
@@ -90,7 +84,7 @@ export class RecordWriter {
           : this.fromRunDir(evidence.trajectory.path),
       log: evidence.log && this.fromRunDir(evidence.log),
     };
-    const file: TaskFile = { format: TASK_FORMAT, ...rest, session: this.session, finished_at: now.toISOString(), files };
+    const file: TaskRecord = { format: TASK_FORMAT, ...draft, session: this.session, finished_at: now.toISOString(), files };
     await writeJsonAtomic(join(folder, 'result.json'), file);
     return file;
   }

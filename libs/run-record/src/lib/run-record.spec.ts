@@ -1,11 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
-import { aggregateResults, failedTask, interruptedTask, scoreSubmission, type GroundTruth, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { aggregateResults, type AssessmentResult, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
 import { RecordError } from './record-error';
 import { recordResult, scanRecord, tasksToRun } from './record-scan';
-import { RecordWriter, type FinishedTask, type NewAssessment } from './record-writer';
+import { RecordWriter, type NewAssessment } from './record-writer';
 
 const assessment = (tasks: string[]): NewAssessment => ({
   tasks,
@@ -19,12 +20,19 @@ const assessment = (tasks: string[]): NewAssessment => ({
 
 const noEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 
-function finished(task: string, metrics: TaskMetrics, taskId = task.split('#')[0]): FinishedTask {
-  return { task, task_id: taskId, masked_id: null, context_id: `ctx-${task}`, metrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 }, evidence: noEvidence };
+function finished(task: string, metrics: TaskMetrics, taskId = task.split('#')[0]): TaskRecordDraft {
+  return { task, task_id: taskId, masked_id: null, context_id: `ctx-${task}`, finish_reason: 'finished', metrics, run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } };
 }
 
-const truth: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 }, change: 'modified' }], project: null, notes: [] };
-const submitted = scoreSubmission('{"locations": [{"file": "src/a.c", "function": "parse", "line_start": 10, "line_end": 12}]}', truth);
+// A record in the first task format, as the code of 9e6ff0a wrote it (see its README): its tasks' metrics
+// are the judge's own (scored, failed, interrupted, no submission), and its result.json that code's Result.
+const FIRST_FORMAT = join(__dirname, '../../fixtures/task-format-1/assessments/2026-11-27_02-00-00_88b86ca9');
+const firstFormat = <T>(path: string): T => JSON.parse(readFileSync(join(FIRST_FORMAT, path), 'utf8')) as T;
+const judged = (folder: string): TaskMetrics => firstFormat<{ metrics: TaskMetrics }>(`tasks/${folder}/result.json`).metrics;
+const submitted = judged('sample_1');
+const failed = judged('sample_2');
+const interrupted = judged('sample_3');
+const noSubmission = judged('sample_4');
 
 describe('the run record', () => {
   let runDir: string;
@@ -39,8 +47,8 @@ describe('the run record', () => {
 
   it('holds each task the moment it is written, and the tasks not yet written as missing', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:1']));
-    await writer.writeTask(finished('sample:1', submitted));
-    await writer.writeTask(finished('sample:1#2', submitted));
+    await writer.writeTask(finished('sample:1', submitted), noEvidence);
+    await writer.writeTask(finished('sample:1#2', submitted), noEvidence);
 
     const scan = await scanRecord(writer.folder);
 
@@ -53,7 +61,7 @@ describe('the run record', () => {
 
   it('reports a truncated, an empty and a foreign result task by task, and runs them again', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:3', 'sample:4']));
-    for (const task of ['sample:1', 'sample:2', 'sample:3', 'sample:4']) await writer.writeTask(finished(task, submitted));
+    for (const task of ['sample:1', 'sample:2', 'sample:3', 'sample:4']) await writer.writeTask(finished(task, submitted), noEvidence);
     const result = (task: string): string => join(writer.folder, 'tasks', task, 'result.json');
     await truncate(result('sample_1'), 40);
     await writeFile(result('sample_2'), '');
@@ -71,9 +79,9 @@ describe('the run record', () => {
 
   it('reruns infrastructure failures and interruptions only when asked, never a task the solver got wrong', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:3']));
-    await writer.writeTask(finished('sample:1', failedTask('pulling the image failed')));
-    await writer.writeTask(finished('sample:2', interruptedTask('the green agent is shutting down')));
-    await writer.writeTask(finished('sample:3', scoreSubmission(null, truth)));
+    await writer.writeTask(finished('sample:1', failed), noEvidence);
+    await writer.writeTask(finished('sample:2', interrupted), noEvidence);
+    await writer.writeTask(finished('sample:3', noSubmission), noEvidence);
 
     const scan = await scanRecord(writer.folder);
 
@@ -83,15 +91,15 @@ describe('the run record', () => {
 
   it('gives the Result of the recorded tasks in the requested order, whichever session wrote them', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2']));
-    await writer.writeTask(finished('sample:2', submitted));
+    await writer.writeTask(finished('sample:2', submitted), noEvidence);
     const resumed = await RecordWriter.resume(runDir, writer.folder, { tasks: 1, retryFailed: false });
-    await resumed.writeTask(finished('sample:1', failedTask('the engine stopped answering')));
+    await resumed.writeTask(finished('sample:1', failed), noEvidence);
     const scan = await scanRecord(writer.folder);
 
     const result = recordResult(scan.assessment, scan.done);
 
     const expected = aggregateResults(
-      ['sample:1', 'sample:2'].map((task) => ({ taskId: task, metrics: scan.done.get(task)?.metrics as TaskMetrics, run: { seconds: 1, commands: 2, failedCommands: 0, attempts: 1 } })),
+      ['sample:1', 'sample:2'].map((task) => ({ task_id: task, metrics: scan.done.get(task)?.metrics as TaskMetrics, run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } })),
       0,
     );
     expect({ ...result, time_used: 0 }).toEqual(expected);
@@ -105,7 +113,7 @@ describe('the run record', () => {
   it('keeps the paths of files in the run directory relative to it, and others as they are', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
     const evidence = { ...noEvidence, crashReport: 'ERROR: AddressSanitizer', trajectory: { path: join(runDir, 'trajectories', 't.traj.json') }, log: '/elsewhere/sample_1.log' };
-    await writer.writeTask({ ...finished('sample:1', submitted), evidence });
+    await writer.writeTask(finished('sample:1', submitted), evidence);
 
     const task = (await scanRecord(writer.folder)).done.get('sample:1');
 
@@ -127,12 +135,31 @@ describe('the run record', () => {
       messages: [{ role: 'assistant', content: 'THOUGHT: done' }],
       trajectory_format: TRAJECTORY_FORMAT,
     };
-    await writer.writeTask({ ...finished('sample:1', submitted), evidence: { ...noEvidence, trajectory: { path: '/solver/host/t.traj.json', document } } });
+    await writer.writeTask(finished('sample:1', submitted), { ...noEvidence, trajectory: { path: '/solver/host/t.traj.json', document } });
 
     const task = (await scanRecord(writer.folder)).done.get('sample:1');
 
     expect(task?.files.trajectory).toBe(`assessments/${writer.id}/tasks/sample_1/trajectory.json`);
     expect(JSON.parse(await readFile(join(runDir, task?.files.trajectory ?? ''), 'utf8'))).toEqual(document);
+  });
+
+  it('reads a record of the first task format (camelCase run figures): it resumes and sums to the Result its own code gave', async () => {
+    const scan = await scanRecord(FIRST_FORMAT);
+
+    expect(scan.damaged).toEqual([]);
+    expect(scan.done.get('sample:1')?.run).toEqual({ seconds: 12.34, commands: 5, failed_commands: 2, attempts: 1 });
+    expect(scan.done.get('sample:1')?.finish_reason).toBeNull();
+    expect(tasksToRun(scan, true)).toEqual(['sample:2', 'sample:3']);
+    expect(recordResult(scan.assessment, scan.done)).toEqual(firstFormat<AssessmentResult>('result.json'));
+  });
+
+  it('writes the run figures in snake_case, in the current task format', async () => {
+    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
+    await writer.writeTask(finished('sample:1', failed), noEvidence);
+
+    const written = JSON.parse(await readFile(join(writer.folder, 'tasks', 'sample_1', 'result.json'), 'utf8'));
+
+    expect(written).toMatchObject({ format: 'arvo-rca-task-2', finish_reason: 'finished', run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } });
   });
 
   it('refuses a folder that is no record, and a damaged assessment.json, naming the problem', async () => {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { IsArray, ArrayNotEmpty, IsInt, IsOptional, IsUrl, Max, Min, validateSync, type ValidationError } from 'class-validator';
 import { isRecord, type TaskRef } from '@arvo-rca/common';
-import type { Shard } from '@arvo-rca/rca-eval';
+import type { Shard } from '@arvo-rca/results';
 import { TaskAssetsError } from '../task-assets';
 import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config';
 

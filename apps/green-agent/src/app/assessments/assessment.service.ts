@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import pLimit from 'p-limit';
 import { A2aClientFactory, PRODUCT_VERSION, type PeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
-import { resultKeys, type AssessmentResult } from '@arvo-rca/rca-eval';
-import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity, type TaskFile } from '@arvo-rca/run-record';
+import { resultKeys, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
+import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity } from '@arvo-rca/run-record';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
 import { TaskAssetsError, TaskAssetsService } from '../task-assets';
-import { TaskContextService, type TaskOrder, type TaskOutcome } from '../tasks';
+import { TaskContextService, type RanTask, type TaskOrder } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import { findRecord } from './record-location';
@@ -46,7 +46,7 @@ interface Session {
   purpleUrl: string;
   concurrency: number;
   /** What the record held before this session: the Result covers both. */
-  recorded: ReadonlyMap<string, TaskFile>;
+  recorded: ReadonlyMap<string, TaskRecord>;
 }
 
 // How long the solver's card may take to answer when an assessment begins.
@@ -133,13 +133,13 @@ export class AssessmentService {
       listener.report({ task: task.ref.taskId, kind: 'started' });
       // A fresh masked id per task and session: nothing the solver sees ties it to the case.
       const maskedId = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
-      const { outcome, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedId }, listener, signal);
-      const { evidence, metrics, commands, failedCommands, seconds, contextId } = outcome;
+      const { ran, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedId }, listener, signal);
+      const { record, evidence } = ran;
       // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
-      const run = { seconds, commands, failedCommands, attempts: attempts + (session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
-      const file = await writer.writeTask({ task: task.resultKey, task_id: task.ref.taskId, masked_id: maskedId ?? null, context_id: contextId, metrics, run, evidence });
+      const run = { ...record.run, attempts: attempts + (session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
+      const file = await writer.writeTask({ ...record, task: task.resultKey, run }, evidence);
       done.set(task.resultKey, file);
-      listener.report({ task: task.ref.taskId, kind: 'finished', status: metrics.status, detail: metrics.detail ?? '' });
+      listener.report({ task: task.ref.taskId, kind: 'finished', status: record.metrics.status, detail: record.metrics.detail ?? '' });
     };
     await Promise.all(tasks.map((task) => slots(() => runTask(task))));
     await writer.endSession();
@@ -150,12 +150,13 @@ export class AssessmentService {
   }
 
   /** The task, run again while it fails around the solver (never when the solver got it wrong, nor once interrupted). */
-  private async runAttempts(task: RecordTask, order: Omit<TaskOrder, 'progress' | 'signal'>, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<{ outcome: TaskOutcome; attempts: number }> {
+  private async runAttempts(task: RecordTask, order: Omit<TaskOrder, 'progress' | 'signal'>, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<{ ran: RanTask; attempts: number }> {
     const { taskId } = task.ref;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.tasks.runTask(task.ref, { ...order, progress: (event) => listener.report(taskLine(taskId, event)), signal });
-      if (outcome.metrics.status !== 'failed' || attempt >= this.attempts || signal?.aborted) return { outcome, attempts: attempt };
-      listener.report({ task: taskId, kind: 'note', text: `attempt ${attempt} of ${this.attempts} failed (${outcome.metrics.detail ?? 'no reason'}); running it again` });
+      const ran = await this.tasks.runTask(task.ref, { ...order, progress: (event) => listener.report(taskLine(taskId, event)), signal });
+      const { metrics } = ran.record;
+      if (metrics.status !== 'failed' || attempt >= this.attempts || signal?.aborted) return { ran, attempts: attempt };
+      listener.report({ task: taskId, kind: 'note', text: `attempt ${attempt} of ${this.attempts} failed (${metrics.detail ?? 'no reason'}); running it again` });
     }
   }
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
-import type { AssessmentFile, SourcesFile, TaskFile } from '@arvo-rca/run-record';
+import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
+import type { AssessmentFile, SourcesFile } from '@arvo-rca/run-record';
 import { startGreenApp } from '../tasks/green-app.testing';
 import { callingBack, startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
@@ -74,7 +74,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     const assessment = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
     expect(assessment).toMatchObject({ tasks: ['sample:1'], concurrency: 1, solver: { url: solver.agent.url, model: null }, settings: { TASK_TIMEOUT_S: 120, SANDBOX: 'docker' } });
     expect(assessment.sessions).toEqual([{ started_at: expect.any(String), ended_at: expect.any(String), tasks: 1, retry_failed: false }]);
-    const task = readJson<TaskFile>(join(recordDir, 'tasks', 'sample_1', 'result.json'));
+    const task = readJson<TaskRecord>(join(recordDir, 'tasks', 'sample_1', 'result.json'));
     const result = resultOf(events);
     expect(task).toMatchObject({ task: 'sample:1', task_id: 'sample:1', session: 0, run: { attempts: 1, commands: 1 }, metrics: { status: 'scored', func_recall: 1 } });
     expect(result.task_metrics['sample:1']).toMatchObject({ ...task.metrics, n_attempts: 1 });
@@ -106,7 +106,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     const notes = resumed.flatMap((event) => (event.kind === 'status' ? [parseTaskProgressData(event.data)] : [])).filter((line) => line?.kind === 'note');
     expect(notes).toContainEqual({ task: 'sample:2', kind: 'note', text: expect.stringMatching(/^its record is damaged \(result\.json is not whole JSON .*\); it runs again$/) });
     expect(withoutTimes(resultOf(resumed))).toEqual(withoutTimes(resultOf(first)));
-    const sessions = ['sample_1', 'sample_3', 'sample_2'].map((folder) => readJson<TaskFile>(join(recordDir, 'tasks', folder, 'result.json')).session);
+    const sessions = ['sample_1', 'sample_3', 'sample_2'].map((folder) => readJson<TaskRecord>(join(recordDir, 'tasks', folder, 'result.json')).session);
     expect(sessions).toEqual([0, 1, 1]);
   }, 300_000);
 

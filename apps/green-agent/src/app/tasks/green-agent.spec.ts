@@ -8,8 +8,7 @@ import { A2aClientFactory, parseAssessmentSaved, parseCommandResult, parseTaskPr
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import type { AssessmentResult } from '@arvo-rca/rca-eval';
-import type { TaskOutcome } from './task-outcome';
+import type { AssessmentResult, TaskRecordDraft } from '@arvo-rca/results';
 import { startGreenApp } from './green-app.testing';
 import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 
@@ -63,11 +62,11 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     solver.script = SOLVING;
   });
 
-  async function runTask(task: string): Promise<{ outcome: TaskOutcome; events: PeerEvent[] }> {
+  async function runTask(task: string): Promise<{ outcome: TaskRecordDraft; events: PeerEvent[] }> {
     const events: PeerEvent[] = [];
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), `Task ID: ${task}`, { deadlineMs: 120_000 })) events.push(event);
     const artifact = events.find((event) => event.kind === 'artifact');
-    return { outcome: (artifact as { data: TaskOutcome[] }).data[0], events };
+    return { outcome: (artifact as { data: TaskRecordDraft[] }).data[0], events };
   }
 
   it('runs a task: commands run in the task container, loc.json is scored, everything is removed', async () => {
@@ -83,7 +82,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(parseCommandResult(run.answers[2])?.output).toBe('Task ID: arvo:123\n');
     // The answer to [TASK FINISHED], after the four commands'.
     expect(run.answers[4]).toMatch(/^\[TASK COMPLETED\] Commands executed: 4, Failed: 0, Time: [\d.]+s$/);
-    expect(outcome).toMatchObject({ taskKey: 'sample:1', finishReason: 'finished', commands: 4, metrics: { status: 'scored', file_acc: 1, func_recall: 1 } });
+    expect(outcome).toMatchObject({ task: 'sample:1', finish_reason: 'finished', run: { commands: 4 }, metrics: { status: 'scored', file_acc: 1, func_recall: 1 } });
     expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
   });
 
@@ -92,7 +91,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
 
     const { outcome } = await runTask('sample:1');
 
-    expect(outcome).toMatchObject({ finishReason: 'solver-failed', commands: 1, metrics: { status: 'no_submission', file_acc: 0 } });
+    expect(outcome).toMatchObject({ finish_reason: 'solver-failed', run: { commands: 1 }, metrics: { status: 'no_submission', file_acc: 0 } });
     solver.script = SOLVING;
     const { outcome: next } = await runTask('sample:1');
     expect(next.metrics.status).toBe('scored');
@@ -103,7 +102,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
 
     const { outcome } = await runTask('sample:1');
 
-    expect(outcome).toMatchObject({ finishReason: 'solver-ended', metrics: { status: 'scored', func_recall: 1 } });
+    expect(outcome).toMatchObject({ finish_reason: 'solver-ended', metrics: { status: 'scored', func_recall: 1 } });
   });
 
   it('keeps the exit status and reason the solver gives on its final status in the task\'s record', async () => {
@@ -119,7 +118,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
 
     const { outcome } = await runTask('sample:1');
 
-    expect(outcome).toMatchObject({ finishReason: 'finished', metrics: { status: 'scored', solver_exit_status: 'Submitted' } });
+    expect(outcome).toMatchObject({ finish_reason: 'finished', metrics: { status: 'scored', solver_exit_status: 'Submitted' } });
     expect(outcome.metrics).not.toHaveProperty('solver_reason');
   });
 

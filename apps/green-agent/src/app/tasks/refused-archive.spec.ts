@@ -9,7 +9,7 @@ import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { tarGz } from '../task-assets/tar-fixture.testing';
-import type { TaskOutcome } from './task-outcome';
+import type { TaskRecordDraft } from '@arvo-rca/results';
 import { startGreenApp } from './green-app.testing';
 import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 
@@ -59,9 +59,9 @@ describeWithDocker('green agent, a task whose archive is refused while its conta
   it("fails the task with the archive's reason, never reaches the solver, and leaves nothing", async () => {
     const events: PeerEvent[] = [];
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), `Task ID: sample:${id}`, { deadlineMs: 120_000 })) events.push(event);
-    const outcome = (events.find((event) => event.kind === 'artifact') as { data: TaskOutcome[] }).data[0];
+    const outcome = (events.find((event) => event.kind === 'artifact') as { data: TaskRecordDraft[] }).data[0];
 
-    expect(outcome).toMatchObject({ finishReason: 'error', commands: 0, metrics: { status: 'failed', detail: expect.stringMatching(/archive refused: .*\.\./) } });
+    expect(outcome).toMatchObject({ finish_reason: 'error', run: { commands: 0 }, metrics: { status: 'failed', detail: expect.stringMatching(/archive refused: .*\.\./), error_code: 'BROKEN_ARCHIVE' } });
     expect(solver.runs).toEqual([]);
     const owner = green.get<string>(SANDBOX_OWNER, { strict: false });
     expect(await docker.listContainers({ all: true, filters: { label: [`${LABEL_OWNER}=${owner}`] } })).toEqual([]);

@@ -8,7 +8,7 @@ import { A2aClientFactory, parseCommandResult, type SolverUsage } from '@arvo-rc
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import type { TaskOutcome } from './task-outcome';
+import type { TaskRecordDraft } from '@arvo-rca/results';
 import { startGreenApp } from './green-app.testing';
 import { startSolverStandIn, type SolverStandIn, type SolverTurn } from './solver-stand-in.testing';
 import { MAX_CORRECTIONS } from './solver-conversation';
@@ -44,7 +44,7 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
 
   afterEach(async () => expectNothingLeft(green, scratch));
 
-  async function runTask(turns: SolverTurn[]): Promise<TaskOutcome> {
+  async function runTask(turns: SolverTurn[]): Promise<TaskRecordDraft> {
     solver.runs.length = 0;
     solver.script = turns;
     return runOn(clients, greenUrl);
@@ -65,7 +65,7 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
     expect(run.received).toHaveLength(3);
     // One A2A task, continued while it waits for input.
     expect(new Set(run.taskIds).size).toBe(1);
-    expect(outcome).toMatchObject({ finishReason: 'finished', commands: 2, failedCommands: 0 });
+    expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 2, failed_commands: 0 } });
     expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1, func_recall: 1, solver_exit_status: 'Submitted', input_tokens: 900, llm_requests: 3 });
   });
 
@@ -86,7 +86,7 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
       // The solver, still waiting for a message, is told that its task is over.
       expect.stringMatching(/^\[TASK COMPLETED\] Commands executed: 0, Failed: 0, Time: /),
     ]);
-    expect(outcome).toMatchObject({ finishReason: 'solver-ended', commands: 0 });
+    expect(outcome).toMatchObject({ finish_reason: 'solver-ended', run: { commands: 0 } });
     expect(outcome.metrics).toMatchObject({ status: 'no_submission' });
   });
 
@@ -101,7 +101,7 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
       { complete: '[TASK FINISHED]' },
     ]);
 
-    expect(outcome).toMatchObject({ finishReason: 'finished', commands: 2 });
+    expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 2 } });
     expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
   });
 
@@ -112,7 +112,7 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
     expect(run.received.slice(1, 3).map((text) => parseCommandResult(text)?.output)).toEqual(['first\n', 'second\n']);
     // Each reply ended its task, so each answer starts a new one on the context.
     expect(new Set(run.taskIds).size).toBe(run.taskIds.length);
-    expect(outcome).toMatchObject({ finishReason: 'finished', commands: 3 });
+    expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 3 } });
     expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
   });
 
@@ -122,21 +122,21 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
     const [run] = solver.runs;
     expect(parseCommandResult(run.answers[0])?.output).toBe('called back\n');
     expect(parseCommandResult(run.received[1])?.output).toBe('replied\n');
-    expect(outcome).toMatchObject({ finishReason: 'finished', commands: 3 });
+    expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 3 } });
     expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
   });
 
   it('ends the task when the solver completes it without an action, and scores what is there', async () => {
     const outcome = await runTask([{ ask: WRITE_ANSWER }, { complete: 'I am done here.', exit: { exitStatus: 'LimitsExceeded', reason: 'step limit' } }]);
 
-    expect(outcome).toMatchObject({ finishReason: 'solver-ended', commands: 1 });
+    expect(outcome).toMatchObject({ finish_reason: 'solver-ended', run: { commands: 1 } });
     expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1, solver_exit_status: 'LimitsExceeded', solver_reason: 'step limit' });
   });
 
   it('reads a failed reply as the solver failing, and keeps why', async () => {
     const outcome = await runTask([{ ask: 'execute: true' }, { fail: 'the model is unreachable', exit: { exitStatus: 'ModelError', reason: 'connection refused' } }]);
 
-    expect(outcome).toMatchObject({ finishReason: 'solver-failed', commands: 1 });
+    expect(outcome).toMatchObject({ finish_reason: 'solver-failed', run: { commands: 1 } });
     expect(outcome.metrics).toMatchObject({ status: 'no_submission', solver_exit_status: 'ModelError', solver_reason: 'connection refused' });
   });
 });
@@ -165,16 +165,16 @@ describeWithDocker('green agent driving the conversation, against a solver that 
   it("stops waiting at the task's time limit, scores what the solver wrote, and leaves nothing behind", async () => {
     const outcome = await runOn(new A2aClientFactory(), greenUrl);
 
-    expect(outcome).toMatchObject({ finishReason: 'timeout', commands: 1 });
+    expect(outcome).toMatchObject({ finish_reason: 'timeout', run: { commands: 1 } });
     expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
     await expectNothingLeft(green, scratch);
   }, 120_000);
 });
 
-async function runOn(clients: A2aClientFactory, greenUrl: string): Promise<TaskOutcome> {
-  let outcome: TaskOutcome | undefined;
+async function runOn(clients: A2aClientFactory, greenUrl: string): Promise<TaskRecordDraft> {
+  let outcome: TaskRecordDraft | undefined;
   for await (const event of clients.peer(greenUrl).streamText(randomUUID(), 'Task ID: sample:1', { deadlineMs: 120_000 })) {
-    if (event.kind === 'artifact') outcome = (event.data as TaskOutcome[])[0];
+    if (event.kind === 'artifact') outcome = (event.data as TaskRecordDraft[])[0];
   }
   if (!outcome) throw new Error('the green agent sent no Result');
   return outcome;

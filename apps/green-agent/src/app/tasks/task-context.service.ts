@@ -9,7 +9,7 @@ import type { TaskRef } from '@arvo-rca/common';
 import { TaskAssetsService } from '../task-assets';
 import { GreenConfig } from '../green-config';
 import type { TaskContext } from './task-context';
-import { NO_EVIDENCE, taskOutcome, type TaskOutcome } from './task-outcome';
+import { NO_EVIDENCE, ranTask, type RanTask } from './ran-task';
 import { runSolverCommand } from './solver-command';
 import type { TaskOrder } from './task-order';
 import { CANCELED, SHUTTING_DOWN, TaskRun, type RunningTasks, type TaskRunDeps } from './task-run';
@@ -27,7 +27,7 @@ const SHUTDOWN_GRACE_MS = 8_000;
 export class TaskContextService implements BeforeApplicationShutdown, RunningTasks {
   private readonly logger = new Logger(TaskContextService.name);
   private readonly contexts = new Map<string, TaskContext>();
-  private readonly running = new Set<Promise<TaskOutcome>>();
+  private readonly running = new Set<Promise<RanTask>>();
   private readonly deps: TaskRunDeps;
   private shutdown: Promise<void> | undefined;
   private closed = false;
@@ -51,11 +51,12 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
 
   /**
    * Runs one task with the solver at `order.solverUrl`: prepare, start, hand over, score, record, clean
-   * up. Never throws: a task that cannot run is an outcome with status `failed` (or `interrupted`).
+   * up. Never throws: a task that cannot run is recorded with status `failed` (or `interrupted`).
    */
-  async runTask(ref: TaskRef, order: TaskOrder): Promise<TaskOutcome> {
-    if (this.closing) return taskOutcome({ taskKey: ref.taskId, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(SHUTTING_DOWN));
-    if (order.signal?.aborted) return taskOutcome({ taskKey: ref.taskId, contextId: '', evidence: NO_EVIDENCE }, 'error', interruptedTask(CANCELED));
+  async runTask(ref: TaskRef, order: TaskOrder): Promise<RanTask> {
+    const unstarted = { taskId: ref.taskId, maskedId: order.maskedId, contextId: '', evidence: NO_EVIDENCE };
+    if (this.closing) return ranTask(unstarted, 'error', interruptedTask(SHUTTING_DOWN));
+    if (order.signal?.aborted) return ranTask(unstarted, 'error', interruptedTask(CANCELED));
     const run = this.runLogged(ref, order);
     this.running.add(run);
     try {
@@ -66,7 +67,7 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
   }
 
   /** The task's run inside its own log scope. */
-  private async runLogged(ref: TaskRef, order: TaskOrder): Promise<TaskOutcome> {
+  private async runLogged(ref: TaskRef, order: TaskOrder): Promise<RanTask> {
     const contextId = randomUUID();
     // The masked id is recorded as the task's alias: the solver's lines about it join the task's log.
     const scope = this.logging.openTask({ taskId: ref.taskId, contextId, alias: order.maskedId });

@@ -3,15 +3,16 @@ import type { PassThrough } from 'node:stream';
 import type { Logger } from '@nestjs/common';
 import { formatTaskCompleted, type A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import type { SandboxFactory } from '@arvo-rca/sandbox';
-import { LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
-import { diskLimitTask, failedTask, interruptedTask, scoreReading, withSolverExit, type GroundTruth, type GroundTruthExtractor, type TaskMetrics } from '@arvo-rca/rca-eval';
+import { CodedError, LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
+import { diskLimitTask, failedTask, interruptedTask, scoreReading, type GroundTruth, type GroundTruthExtractor } from '@arvo-rca/rca-eval';
+import { withSolverExit, type TaskMetrics } from '@arvo-rca/results';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 import type { TaskRef } from '@arvo-rca/common';
 import type { PreparedTask, PreparingTask, TaskAssetsService } from '../task-assets';
 import { TaskContext, type FinishReason } from './task-context';
-import { taskOutcome, type TaskOutcome } from './task-outcome';
+import { ranTask, type RanTask } from './ran-task';
 import type { TaskOrder } from './task-order';
 import { SolverConversation } from './solver-conversation';
 import { runSolverCommand } from './solver-command';
@@ -52,10 +53,12 @@ const IMAGE_NOTE = 'Inside this sandbox the original build tree is also at `/src
 
 /**
  * One task from its files to its cleanup, in its steps: prepare, start, hand over, score, record. Never
- * throws: a task that cannot run is an outcome with status `failed` and the reason (`interrupted` when
+ * throws: a task that cannot run is a record with status `failed`, the reason and the error's code (`interrupted` when
  * the agent is shutting down or the order's signal cancels it: not the solver's doing, and to be run again).
  */
 export class TaskRun {
+  readonly taskId: string;
+  readonly maskedId: string | undefined;
   readonly startedAt = Date.now();
   context: TaskContext | undefined;
   private preparing: PreparingTask | undefined;
@@ -71,14 +74,12 @@ export class TaskRun {
     readonly contextId: string,
     private readonly scope: TaskLogScope,
     readonly evidence: TaskEvidence,
-  ) {}
-
-  /** The task id, under the name the outcome gives it. */
-  get taskKey(): string {
-    return this.ref.taskId;
+  ) {
+    this.taskId = ref.taskId;
+    this.maskedId = order.maskedId;
   }
 
-  async run(): Promise<TaskOutcome> {
+  async run(): Promise<RanTask> {
     const cancel = (): void => this.context?.finish('canceled');
     this.order.signal?.addEventListener('abort', cancel);
     try {
@@ -158,7 +159,7 @@ export class TaskRun {
   }
 
   /** The submission read once; the files it names join the host's tree (the archive's last opening), then it is judged. */
-  private async score(ready: ReadyTask, finishReason: FinishReason): Promise<TaskOutcome> {
+  private async score(ready: ReadyTask, finishReason: FinishReason): Promise<RanTask> {
     const { truth } = ready;
     // Cut short by a shutdown or a cancel, the task says nothing about the solver: it is to be run again, not scored.
     if (finishReason === 'shutdown' || finishReason === 'canceled') {
@@ -177,8 +178,8 @@ export class TaskRun {
     return this.record(ready, finishReason, metrics, predictions);
   }
 
-  /** The outcome, with excerpts of the sources the fix and the submission name. */
-  private async record({ prepared, truth }: ReadyTask, finishReason: FinishReason, metrics: TaskMetrics, predictions: readonly Prediction[]): Promise<TaskOutcome> {
+  /** The task's record, with excerpts of the sources the fix and the submission name. */
+  private async record({ prepared, truth }: ReadyTask, finishReason: FinishReason, metrics: TaskMetrics, predictions: readonly Prediction[]): Promise<RanTask> {
     this.evidence.sources = await sourceExcerpts(prepared.hostTree.dir, truth, predictions).catch((error: Error) => {
       this.deps.logger.warn(`no source excerpts for the record: ${error.message}`);
       return null;
@@ -186,13 +187,14 @@ export class TaskRun {
     return this.outcome(finishReason, metrics);
   }
 
-  private failed(error: Error): TaskOutcome {
+  private failed(error: Error): RanTask {
     // Whoever was to read the tree is gone: its writer goes on without it.
     this.tree?.destroy();
     this.deps.logger.error(`task failed: ${error.message}`);
     // Whatever broke while the agent shut down or the task was canceled (an extraction, a download) was most likely broken by it.
     const interrupted = this.deps.running.closing || this.order.signal?.aborted === true;
-    return taskOutcome(this, 'error', interrupted ? interruptedTask(error.message, this.truth) : failedTask(error.message, this.truth));
+    const code = error instanceof CodedError ? error.code : undefined;
+    return ranTask(this, 'error', interrupted ? interruptedTask(error.message, this.truth, code) : failedTask(error.message, this.truth, code));
   }
 
   /** Ends the task on every path: its sandbox removed (a start still under way too), then its workspace. */
@@ -209,8 +211,8 @@ export class TaskRun {
     );
   }
 
-  private outcome(finishReason: FinishReason, metrics: TaskMetrics): TaskOutcome {
-    return taskOutcome(this, finishReason, withSolverExit(metrics, this.context?.solverExit));
+  private outcome(finishReason: FinishReason, metrics: TaskMetrics): RanTask {
+    return ranTask(this, finishReason, withSolverExit(metrics, this.context?.solverExit));
   }
 
   /** `loc.json` as the solver left it in the sandbox; null when it is not there. */

@@ -8,7 +8,7 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_CONTEXT, ownerFilter } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import type { TaskOutcome } from './task-outcome';
+import type { TaskRecordDraft } from '@arvo-rca/results';
 import { startGreenApp } from './green-app.testing';
 import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
 
@@ -61,8 +61,8 @@ describeWithDocker('green agent shutdown with a task mid-command', () => {
     await heard;
 
     expect(tookMs).toBeLessThan(10_000);
-    const artifact = events.find((event) => event.kind === 'artifact') as { data: TaskOutcome[] } | undefined;
-    expect(artifact?.data[0]).toMatchObject({ finishReason: 'shutdown', commands: 1, metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 } });
+    const artifact = events.find((event) => event.kind === 'artifact') as { data: TaskRecordDraft[] } | undefined;
+    expect(artifact?.data[0]).toMatchObject({ finish_reason: 'shutdown', run: { commands: 1 }, metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 } });
     expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
     expect(readdirSync(join(tmpDir, 'tasks'))).toEqual([]);
   }, 60_000);

@@ -1,6 +1,6 @@
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult, SolverUsage } from '@arvo-rca/a2a-protocol';
 import type { Model, ModelLogger } from '../models/model';
-import type { TokenUsage, UsageSnapshot, UsageTotals } from '../models/usage';
+import type { TokenUsage, UsageTotals } from '../models/usage';
 import type { AgentConfig } from './agent-config';
 import type { ExitStatus } from './agent-errors';
 import type { AgentTemplates } from './agent-templates';
@@ -21,7 +21,7 @@ export interface AgentResult {
   message: string;
   /** The loc.json text as submitted; empty unless Submitted. */
   submission: string;
-  usage: UsageSnapshot;
+  usage: SolverUsage;
 }
 
 export interface CommandRecord extends CommandResult {
@@ -41,7 +41,7 @@ export interface StepProgress {
   steps: number;
   lastCommand?: string;
   exitStatus?: ExitStatus;
-  usage: UsageSnapshot;
+  usage: SolverUsage;
 }
 
 export interface AgentDependencies {

@@ -35,11 +35,11 @@ describe('DefaultAgent in concurrent task contexts', () => {
       expect(textA).not.toMatch(/task for B|b1|b2/);
       expect(textB).not.toMatch(/task for A|a1|a2|a3/);
       expect(modelB.calls.every((call) => call.every((message) => !message.content.includes('a1')))).toBe(true);
-      expect(resultA.usage).toMatchObject({ calls: 3, input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
-      expect(resultA.usage.cost).toBeCloseTo(0.03);
-      expect(resultB.usage).toMatchObject({ calls: 2, input: 14, output: 2, cacheRead: 100, cacheWrite: 0 });
-      expect(resultB.usage.cost).toBeCloseTo(0.004);
-      expect(processUsage.snapshot()).toMatchObject({ calls: 5, input: 314, output: 32, cacheRead: 100 });
+      expect(resultA.usage).toMatchObject({ llm_requests: 3, input_tokens: 300, output_tokens: 30, cache_read_tokens: 0, cache_creation_tokens: 0 });
+      expect(resultA.usage.est_usd_cost).toBeCloseTo(0.03);
+      expect(resultB.usage).toMatchObject({ llm_requests: 2, input_tokens: 14, output_tokens: 2, cache_read_tokens: 100, cache_creation_tokens: 0 });
+      expect(resultB.usage.est_usd_cost).toBeCloseTo(0.004);
+      expect(processUsage.snapshot()).toMatchObject({ llm_requests: 5, input_tokens: 314, output_tokens: 32, cache_read_tokens: 100 });
       expect(processUsage.cost).toBeCloseTo(0.034);
     } finally {
       await Promise.all([envA.dispose(), envB.dispose()]);

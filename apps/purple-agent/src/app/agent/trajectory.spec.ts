@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ScriptedModel } from '../models/scripted-model';
+import { UsageTotals } from '../models/usage';
 import { DEFAULT_AGENT_CONFIG } from './agent-config';
 import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
@@ -20,7 +21,7 @@ class GrowingRun {
   readonly state: RunState = {
     exitStatus: null,
     submission: '',
-    usage: { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 },
+    usage: new UsageTotals().snapshot(),
     config: DEFAULT_AGENT_CONFIG,
     modelName: 'scripted',
     task: { taskId: 'sample:1', contextId: 'ctx', description: 'task' },
@@ -36,9 +37,9 @@ class GrowingRun {
 
   step(): Trajectory {
     const { state } = this;
-    const step = state.usage.calls + 1;
+    const step = state.usage.llm_requests + 1;
     // 0.1 a call makes the total's digits grow and shrink (0.30000000000000004, then 0.4).
-    state.usage = { ...state.usage, calls: step, input: state.usage.input + 900, cost: state.usage.cost + 0.1 };
+    state.usage = { ...state.usage, llm_requests: step, input_tokens: state.usage.input_tokens + 900, est_usd_cost: state.usage.est_usd_cost + 0.1 };
     state.calls = [...state.calls, { input: 900, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0.1, truncated: false }];
     const command = `sed -n '${step},${step + 40}p' src/é→🐛.c`;
     const output = `${step} → λ `.repeat(this.outputChars).slice(0, this.outputChars);

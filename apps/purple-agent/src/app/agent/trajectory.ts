@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import type { SolverUsage } from '@arvo-rca/a2a-protocol';
 import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
 import type { ChatMessage } from '../models/model';
-import type { UsageSnapshot } from '../models/usage';
 import type { AgentConfig } from './agent-config';
 import type { ExitStatus } from './agent-errors';
 import type { AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
@@ -16,7 +16,7 @@ export function trajectoryPath(runLogDir: string, taskId: string, contextId: str
 export interface RunState {
   exitStatus: ExitStatus | null;
   submission: string;
-  usage: UsageSnapshot;
+  usage: SolverUsage;
   config: AgentConfig;
   modelName: string;
   task?: AgentTask;
@@ -31,13 +31,13 @@ export function buildTrajectory(run: RunState): Trajectory {
     info: {
       exit_status: run.exitStatus,
       submission: run.submission,
-      model_stats: { instance_cost: usage.cost, api_calls: usage.calls },
+      model_stats: { instance_cost: usage.est_usd_cost, api_calls: usage.llm_requests },
       config: {
         agent: run.config,
         model: { model_name: run.modelName },
         environment: { task_id: run.task?.taskId ?? '', context_id: run.task?.contextId ?? '' },
       },
-      tokens: { input: usage.input, output: usage.output, cache_read: usage.cacheRead, cache_write: usage.cacheWrite },
+      tokens: { input: usage.input_tokens, output: usage.output_tokens, cache_read: usage.cache_read_tokens, cache_write: usage.cache_creation_tokens },
       model_calls: run.calls.map((call) => ({
         input: call.input,
         output: call.output,

@@ -49,8 +49,8 @@ describe('AnthropicModel against a Messages server', () => {
       { type: 'text', text: agent.messages[1].content, cache_control: { type: 'ephemeral' } },
     ]);
     expect(agent.calls.map((call) => [call.cacheRead, call.cacheWrite])).toEqual([[0, 2000], [2000, 60], [2060, 60]]);
-    expect(result.usage).toMatchObject({ calls: 3, input: 2060, output: 120, cacheRead: 4060, cacheWrite: 2120 });
-    expect(result.usage.cost).toBeCloseTo((2060 * 3 + 120 * 15 + 4060 * 0.3 + 2120 * 3.75) / 1e6, 12);
+    expect(result.usage).toMatchObject({ llm_requests: 3, input_tokens: 2060, output_tokens: 120, cache_read_tokens: 4060, cache_creation_tokens: 2120 });
+    expect(result.usage.est_usd_cost).toBeCloseTo((2060 * 3 + 120 * 15 + 4060 * 0.3 + 2120 * 3.75) / 1e6, 12);
   });
 
   it('retries an overloaded answer and counts the call once', async () => {
@@ -59,7 +59,7 @@ describe('AnthropicModel against a Messages server', () => {
     const result = await rig.agentWith(model(), { stepLimit: 1 }).run(TASK);
 
     expect(rig.server.requests).toHaveLength(2);
-    expect(result.usage).toMatchObject({ calls: 1, input: 10, output: 5 });
+    expect(result.usage).toMatchObject({ llm_requests: 1, input_tokens: 10, output_tokens: 5 });
     expect(rig.environment.commands).toEqual(['echo ok']);
   });
 

@@ -30,8 +30,8 @@ describe('OpenAiModel against a Chat Completions server', () => {
     expect(rig.server.requests).toHaveLength(2);
     expect(rig.server.requests[1].receivedAt - rig.server.requests[0].receivedAt).toBeGreaterThanOrEqual(950);
     expect(rig.environment.commands).toEqual(['echo hi']);
-    expect(result.usage).toMatchObject({ calls: 1, input: 120, output: 30, cacheRead: 880, cacheWrite: 0 });
-    expect(result.usage.cost).toBeCloseTo((120 * 2 + 30 * 8 + 880 * 0.5) / 1e6, 12);
+    expect(result.usage).toMatchObject({ llm_requests: 1, input_tokens: 120, output_tokens: 30, cache_read_tokens: 880, cache_creation_tokens: 0 });
+    expect(result.usage.est_usd_cost).toBeCloseTo((120 * 2 + 30 * 8 + 880 * 0.5) / 1e6, 12);
     expect(rig.server.requests[1].body).toMatchObject({ model: 'gpt-4.1', max_completion_tokens: 256, messages: [{ role: 'system' }, { role: 'user' }] });
   });
 

@@ -1,3 +1,5 @@
+import type { SolverUsage } from '@arvo-rca/a2a-protocol';
+
 /** Token counts of one model call. `input` excludes the prompt tokens read from or written to the cache. */
 export interface TokenUsage {
   input: number;
@@ -8,41 +10,49 @@ export interface TokenUsage {
 
 export const NO_USAGE: TokenUsage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 
-export interface UsageSnapshot extends TokenUsage {
-  /** Successful model calls; retried attempts count once. */
-  calls: number;
-  /** USD, from the price table. */
-  cost: number;
-}
-
 /**
  * Running totals of model calls: one per task context, and one per process (owned by whoever
- * creates the contexts and handed to each of them).
+ * creates the contexts and handed to each of them). What they report is the solver's usage as the
+ * wire and the Result name it.
  */
 export class UsageTotals {
-  private totals: UsageSnapshot = { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+  private tokens: TokenUsage = NO_USAGE;
+  /** Successful model calls; retried attempts count once. */
+  private callCount = 0;
+  /** USD, from the price table. */
+  private totalCost = 0;
+  private readonly started: number;
+
+  constructor(private readonly clock: () => number = Date.now) {
+    this.started = clock();
+  }
 
   add(usage: TokenUsage, cost: number): void {
-    const t = this.totals;
-    this.totals = {
-      calls: t.calls + 1,
-      input: t.input + usage.input,
-      output: t.output + usage.output,
-      cacheRead: t.cacheRead + usage.cacheRead,
-      cacheWrite: t.cacheWrite + usage.cacheWrite,
-      cost: t.cost + cost,
-    };
+    const t = this.tokens;
+    this.tokens = { input: t.input + usage.input, output: t.output + usage.output, cacheRead: t.cacheRead + usage.cacheRead, cacheWrite: t.cacheWrite + usage.cacheWrite };
+    this.callCount += 1;
+    this.totalCost += cost;
   }
 
   get calls(): number {
-    return this.totals.calls;
+    return this.callCount;
   }
 
   get cost(): number {
-    return this.totals.cost;
+    return this.totalCost;
   }
 
-  snapshot(): UsageSnapshot {
-    return { ...this.totals };
+  /** The totals so far under CyberGym's names (`input_tokens` excludes the cache); the time is since these totals began. */
+  snapshot(): SolverUsage {
+    const { input, output, cacheRead, cacheWrite } = this.tokens;
+    return {
+      input_tokens: input,
+      cache_read_tokens: cacheRead,
+      cache_creation_tokens: cacheWrite,
+      output_tokens: output,
+      est_usd_cost: this.totalCost,
+      time_cost_sec: (this.clock() - this.started) / 1000,
+      llm_requests: this.callCount,
+    };
   }
 }

@@ -10,28 +10,10 @@
 // MAX_TRAJECTORY_CHARS of JSON), so that the run record keeps it whether or not the agents share a disk.
 
 import { isRecord, MAX_TRAJECTORY_CHARS, type SolverTrajectory, type Trajectory, TRAJECTORY_FORMAT } from '@arvo-rca/common';
+import { SOLVER_USAGE_FIELDS, type SolverExit, type SolverUsage } from '@arvo-rca/results';
 
-/** What a solver's run cost: CyberGym's per-task submission fields. */
-export interface SolverUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  cache_creation_tokens: number;
-  est_usd_cost: number;
-  llm_requests: number;
-  time_cost_sec: number;
-}
-
-export const SOLVER_USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_creation_tokens', 'est_usd_cost', 'llm_requests', 'time_cost_sec'] as const;
-
-/** How a solver says its run ended. */
-export interface SolverExit {
-  exitStatus: string;
-  reason?: string;
-  usage?: SolverUsage;
-  /** The run's trajectory: where the solver wrote it, and the document (the run record keeps it). */
-  trajectory?: SolverTrajectory;
-}
+// The exit and its usage are the Result's own shapes: both agents and the record speak of them alike.
+export type { SolverExit, SolverUsage };
 
 /** The data part as it travels. */
 export interface SolverExitData {
@@ -78,7 +60,7 @@ export function parseSolverExit(data: readonly unknown[]): SolverExit | undefine
 /** A usage report, when every field is a finite number at or above zero; undefined otherwise (a solver's word, not ours to repair). */
 export function parseSolverUsage(value: unknown): SolverUsage | undefined {
   if (!isRecord(value)) return undefined;
-  const usage: Partial<Record<(typeof SOLVER_USAGE_FIELDS)[number], number>> = {};
+  const usage: Partial<SolverUsage> = {};
   for (const field of SOLVER_USAGE_FIELDS) {
     const figure = value[field];
     if (typeof figure !== 'number' || !Number.isFinite(figure) || figure < 0) return undefined;
@@ -103,7 +85,6 @@ function isTrajectory(value: unknown): value is Trajectory {
 function withinBound(trajectory: Trajectory): boolean {
   return JSON.stringify(trajectory).length <= MAX_TRAJECTORY_CHARS;
 }
-
 
 function cut(reason: string): string {
   return reason.length > MAX_EXIT_REASON_CHARS ? `${reason.slice(0, MAX_EXIT_REASON_CHARS)}…` : reason;

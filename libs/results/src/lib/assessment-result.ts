@@ -1,7 +1,7 @@
-// The `Result` artifact of an assessment: means over the requested tasks and every task's record.
-import { TOP_KS, type LocalizationMetrics, type TopK } from './localization-metrics';
-import { fromRootCause } from './root-cause-metrics';
-import { topKOf, type Nullable, type TaskMetrics, type TaskUsage } from './task-scoring';
+// The `Result` artifact of an assessment: means over the requested tasks and every task's entry.
+import { fromRootCause, TOP_KS, topKOf, type LocalizationMetrics, type TaskMetrics, type TopK } from './task-metrics';
+import type { TaskRecord } from './task-record';
+import { usageBy, type Nullable, type SolverUsage } from './solver-usage';
 
 export const RESULT_DOMAIN = 'arvo_rca';
 
@@ -14,18 +14,9 @@ export interface Shard {
 /** The whole list: what an assessment that was not split covers. */
 export const WHOLE_LIST: Shard = { index: 0, count: 1 };
 
-/** What the green agent saw of a task's run: its wall time and the commands it ran for the solver. */
-export interface TaskRun {
-  seconds: number;
-  commands: number;
-  failedCommands: number;
-  /** How many times the green agent ran the task: more than 1 when an infrastructure failure was retried. */
-  attempts: number;
-}
-
-/** A task's entry in the Result: the judge's record, the solver's usage (null each when it reported none), the green's own figures. */
+/** A task's entry in the Result: the judge's metrics, the solver's usage (null each when it reported none), the green's own figures. */
 export type TaskResult = TaskMetrics &
-  Nullable<TaskUsage> & {
+  Nullable<SolverUsage> & {
     /** Seconds the green agent spent on the task, from accepting it to cleaning up. */
     wall_time_sec: number | null;
     /** Commands the green agent ran for the solver, and how many of those did not return 0. */
@@ -33,12 +24,12 @@ export type TaskResult = TaskMetrics &
     n_failed_commands: number | null;
     /** Times the green agent ran the task (an infrastructure failure is run again). */
     n_attempts: number | null;
-    /** The opaque key the solver knew the task by, when ids were hidden from it; null when it saw the real one. */
+    /** The masked id the solver knew the task by, when ids were hidden from it; null when it saw the real one. */
     masked_id: string | null;
   };
 
 /** The Result; the usage fields are totals over the tasks that reported usage, null when none did. */
-export interface AssessmentResult extends Nullable<TaskUsage> {
+export interface AssessmentResult extends Nullable<SolverUsage> {
   domain: typeof RESULT_DOMAIN;
   shard: Shard;
   /** The tasks this Result covers, in the order they were requested. */
@@ -70,14 +61,8 @@ export interface AssessmentResult extends Nullable<TaskUsage> {
   task_metrics: Record<string, TaskResult>;
 }
 
-export interface TaskRecord {
-  taskId: string;
-  /** The key the solver was given instead of `taskId`, when ids were hidden from it. */
-  maskedId?: string | null;
-  metrics: TaskMetrics;
-  /** Absent when the green agent has no figures of the run (they are null in the Result then). */
-  run?: TaskRun;
-}
+/** What the Result reads of a task's record: its id and metrics, and the green's figures where it has them (null in the Result where not). */
+export type ResultInput = Pick<TaskRecord, 'task_id' | 'metrics'> & Partial<Pick<TaskRecord, 'masked_id' | 'run'>>;
 
 type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'line_topk_recall'>;
 
@@ -88,7 +73,7 @@ type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'lin
  * twice keeps both records, the second as `<id>#2`. The root-cause means go the same way over the tasks
  * with root-cause metrics, leaving out those whose fix has no root-cause span.
  */
-export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: number, shard: Shard = WHOLE_LIST): AssessmentResult {
+export function aggregateResults(tasks: readonly ResultInput[], timeUsedSeconds: number, shard: Shard = WHOLE_LIST): AssessmentResult {
   const entries = tasks.map(taskResult);
   const graded = entries.filter((metrics) => metrics.status !== 'no_ground_truth');
   const means = meansOf(graded);
@@ -98,7 +83,7 @@ export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: 
   return {
     domain: RESULT_DOMAIN,
     shard: { ...shard },
-    task_ids: tasks.map((task) => task.taskId),
+    task_ids: tasks.map((task) => task.task_id),
     n_tasks: tasks.length,
     n_scored: tasks.filter((task) => task.metrics.status === 'scored').length,
     n_without_ground_truth: tasks.length - graded.length,
@@ -119,7 +104,20 @@ export function aggregateResults(tasks: readonly TaskRecord[], timeUsedSeconds: 
     rc_line_proximity_mean: rcMeans.line_proximity,
     rc_func_topk_recall_mean: rcMeans.func_topk_recall,
     rc_line_topk_recall_mean: rcMeans.line_topk_recall,
-    task_metrics: Object.fromEntries(resultKeys(tasks.map((task) => task.taskId)).map((key, index) => [key, entries[index]])),
+    task_metrics: Object.fromEntries(resultKeys(tasks.map((task) => task.task_id)).map((key, index) => [key, entries[index]])),
+  };
+}
+
+/** A task's entry in the Result, from its record: its metrics, every usage field (null when the solver reported none) and the green's figures. */
+export function taskResult({ metrics, run, masked_id }: ResultInput): TaskResult {
+  return {
+    ...metrics,
+    ...usageBy((field) => metrics[field] ?? null),
+    wall_time_sec: run ? tenths(run.seconds) : null,
+    n_commands: run ? run.commands : null,
+    n_failed_commands: run ? run.failed_commands : null,
+    n_attempts: run ? run.attempts : null,
+    masked_id: masked_id ?? null,
   };
 }
 
@@ -142,40 +140,13 @@ function meansOf(graded: readonly Nullable<LocalizationMetrics>[]): Localization
   };
 }
 
-/** The task's entry: its record, every usage field (null when the solver reported none) and the green's figures. */
-function taskResult({ metrics, run, maskedId }: TaskRecord): TaskResult {
-  return {
-    ...metrics,
-    ...usageBy((field) => metrics[field] ?? null),
-    wall_time_sec: run ? tenths(run.seconds) : null,
-    n_commands: run ? run.commands : null,
-    n_failed_commands: run ? run.failedCommands : null,
-    n_attempts: run ? run.attempts : null,
-    masked_id: maskedId ?? null,
-  };
-}
-
 /** Each usage field summed over the tasks that reported it; null when none did. */
-function usageTotals(entries: readonly TaskResult[]): Nullable<TaskUsage> {
-  const total = (field: keyof TaskUsage): number | null => {
+function usageTotals(entries: readonly TaskResult[]): Nullable<SolverUsage> {
+  return usageBy((field) => {
     const reported = entries.flatMap((entry) => (entry[field] === null ? [] : [entry[field]]));
     // Rounded so that sums of costs do not show float noise (0.30000000000000004).
     return reported.length === 0 ? null : Math.round(reported.reduce((sum, value) => sum + value, 0) * 1e6) / 1e6;
-  };
-  return usageBy(total);
-}
-
-/** The usage fields in CyberGym's order, each from `value`. */
-function usageBy(value: (field: keyof TaskUsage) => number | null): Nullable<TaskUsage> {
-  return {
-    input_tokens: value('input_tokens'),
-    cache_read_tokens: value('cache_read_tokens'),
-    cache_creation_tokens: value('cache_creation_tokens'),
-    output_tokens: value('output_tokens'),
-    est_usd_cost: value('est_usd_cost'),
-    time_cost_sec: value('time_cost_sec'),
-    llm_requests: value('llm_requests'),
-  };
+  });
 }
 
 /**

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'results',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/results',
+};

@@ -1,0 +1,27 @@
+// The Result of an assessment and one task's record: types and the arithmetic over them, without the judge.
+export { SOLVER_USAGE_FIELDS, type Nullable, type SolverUsage } from './lib/solver-usage';
+export type { SolverExit } from './lib/solver-exit';
+export {
+  asRootCause,
+  TASK_STATUSES,
+  TOP_KS,
+  topKOf,
+  withSolverExit,
+  type LocalizationMetrics,
+  type RootCauseMetrics,
+  type TaskMetrics,
+  type TaskStatus,
+  type TopK,
+} from './lib/task-metrics';
+export { TASK_FORMAT, type TaskFiles, type TaskRecord, type TaskRecordDraft, type TaskRunFigures } from './lib/task-record';
+export {
+  aggregateResults,
+  RESULT_DOMAIN,
+  resultKeys,
+  taskResult,
+  WHOLE_LIST,
+  type AssessmentResult,
+  type ResultInput,
+  type Shard,
+  type TaskResult,
+} from './lib/assessment-result';
