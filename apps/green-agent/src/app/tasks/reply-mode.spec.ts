@@ -9,7 +9,7 @@ import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskOutcome } from './task-outcome';
 import { greenStage } from './green-stage.testing';
-import { type SolverStandIn, type SolverTurn } from './solver-stand-in.testing';
+import type { SolverStandIn, SolverTurn } from './solver-stand-in.testing';
 import { MAX_CORRECTIONS } from './solver-conversation';
 
 const ANSWER = JSON.stringify({
