@@ -6,7 +6,8 @@ function moduleBoundaries(libTypes) {
     'error',
     {
       enforceBuildableLibDependency: true,
-      allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
+      // Root configs shared by the projects: the lint config, and the apps' webpack build.
+      allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^.*/webpack\\.preset$'],
       depConstraints: [
         { sourceTag: 'type:app', onlyDependOnLibsWithTags: libTypes },
         { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: libTypes },

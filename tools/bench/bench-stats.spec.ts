@@ -1,4 +1,4 @@
-import { median, percentile, round } from './bench-stats';
+import { interleavedTimes, median, percentile, round } from './bench-stats';
 
 describe('bench statistics', () => {
   it('takes the middle value as the median, and the mean of the two middle ones for an even count', () => {
@@ -19,5 +19,14 @@ describe('bench statistics', () => {
   it('rounds figures to the digits asked for', () => {
     expect(round(1.23456)).toBe(1.23);
     expect(round(1.23456, 3)).toBe(1.235);
+  });
+
+  it('times every way once a round after untimed warm-up rounds, the order rotating from round to round', async () => {
+    const order: string[] = [];
+    const times = await interleavedTimes({ a: async () => order.push('a'), b: async () => order.push('b') }, 2, 1);
+
+    expect(order).toEqual(['b', 'a', 'a', 'b', 'b', 'a']);
+    expect(times.a).toHaveLength(2);
+    expect(times.b).toHaveLength(2);
   });
 });

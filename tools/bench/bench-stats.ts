@@ -24,3 +24,25 @@ export function round(value: number, digits = 2): number {
 export function elapsedMs(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/**
+ * Times each of `ways` `rounds` times, interleaved round by round with the order rotating, so that the
+ * machine's noise falls on all of them alike; `warmup` rounds first, untimed. Milliseconds, by way.
+ */
+export async function interleavedTimes<W extends string>(ways: Record<W, () => Promise<unknown>>, rounds: number, warmup = 5): Promise<Record<W, number[]>> {
+  const names = Object.keys(ways) as W[];
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<W, number[]>;
+  for (let index = -warmup; index < rounds; index++) {
+    for (const name of rotated(names, index)) {
+      const started = process.hrtime.bigint();
+      await ways[name]();
+      if (index >= 0) times[name].push(elapsedMs(started));
+    }
+  }
+  return times;
+}
+
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const shift = ((by % items.length) + items.length) % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}

@@ -1,6 +1,6 @@
 import { formatExecute } from '@arvo-rca/a2a-protocol';
 import { expectSuccess, type BenchRig } from './bench-rig';
-import { elapsedMs, median, percentile, round } from './bench-stats';
+import { interleavedTimes, median, percentile, round } from './bench-stats';
 import { cliExec, dockerodeExec } from './direct-exec';
 
 export interface ExecRttFigures {
@@ -19,10 +19,6 @@ export interface ExecRttFigures {
   reply_vs_callback: number;
 }
 
-type Path = 'full' | 'reply' | 'dockerode' | 'cli';
-const PATHS: readonly Path[] = ['full', 'reply', 'dockerode', 'cli'];
-const WARMUP_ROUNDS = 5;
-
 /**
  * Round trip of `true`, four ways on the same container of one live task, interleaved round by
  * round (the order rotating) so that the machine's noise falls on all of them alike:
@@ -36,21 +32,15 @@ const WARMUP_ROUNDS = 5;
 export async function measureExecRtt(rig: BenchRig, n = 200): Promise<ExecRttFigures> {
   const { result: samples } = await rig.withSessions(1, async ([session]) => {
     const container = await rig.containerOf(session.contextId);
-    const run: Record<Path, () => Promise<unknown>> = {
-      full: async () => expectSuccess(await session.send(formatExecute('true')), 'true'),
-      reply: async () => expectSuccess(await session.reply(formatExecute('true')), 'true'),
-      dockerode: async () => expectZero(await dockerodeExec(container, ['true']), 'dockerode exec'),
-      cli: async () => expectZero(await cliExec(container.id, ['true']), 'docker exec'),
-    };
-    const times: Record<Path, number[]> = { full: [], reply: [], dockerode: [], cli: [] };
-    for (let index = -WARMUP_ROUNDS; index < n; index++) {
-      for (const path of rotated(PATHS, index)) {
-        const started = process.hrtime.bigint();
-        await run[path]();
-        if (index >= 0) times[path].push(elapsedMs(started));
-      }
-    }
-    return times;
+    return interleavedTimes(
+      {
+        full: async () => expectSuccess(await session.send(formatExecute('true')), 'true'),
+        reply: async () => expectSuccess(await session.reply(formatExecute('true')), 'true'),
+        dockerode: async () => expectZero(await dockerodeExec(container, ['true']), 'dockerode exec'),
+        cli: async () => expectZero(await cliExec(container.id, ['true']), 'docker exec'),
+      },
+      n,
+    );
   });
   const full = median(samples.full);
   const reply = median(samples.reply);
@@ -70,11 +60,6 @@ export async function measureExecRtt(rig: BenchRig, n = 200): Promise<ExecRttFig
     reply_p90_ms: round(percentile(samples.reply, 90)),
     reply_vs_callback: round(reply / full),
   };
-}
-
-function rotated<T>(items: readonly T[], by: number): T[] {
-  const shift = ((by % items.length) + items.length) % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
 function expectZero(code: number, what: string): void {

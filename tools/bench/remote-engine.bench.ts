@@ -7,7 +7,7 @@ import { errorReportName, SHARED_DIR } from '@arvo-rca/common';
 import { DockerEngine, DockerSandboxFactory } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
-import { elapsedMs, median, percentile, round } from './bench-stats';
+import { interleavedTimes, median, percentile, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
 import { withTlsEngine } from './tls-engine-rig';
 
@@ -29,7 +29,6 @@ export interface RemoteEngineFigures {
 
 type Way = 'local' | 'tls' | 'localDockerode' | 'tlsDockerode';
 const WAYS: readonly Way[] = ['local', 'tls', 'localDockerode', 'tlsDockerode'];
-const WARMUP_ROUNDS = 5;
 
 /**
  * Exec round trip on a remote engine over TCP with TLS against the local socket, in the same run: a
@@ -51,15 +50,7 @@ export async function measureRemoteEngine(root: string, local: Docker, owner: st
         localDockerode: async () => expectZero(await dockerodeExec(localContainer, ['true'])),
         tlsDockerode: async () => expectZero(await dockerodeExec(tlsContainer, ['true'])),
       };
-      const times: Record<Way, number[]> = { local: [], tls: [], localDockerode: [], tlsDockerode: [] };
-      for (let index = -WARMUP_ROUNDS; index < n; index++) {
-        for (const way of rotated(WAYS, index)) {
-          const started = process.hrtime.bigint();
-          await run[way]();
-          if (index >= 0) times[way].push(elapsedMs(started));
-        }
-      }
-      return figures(n, address, times);
+      return figures(n, address, await interleavedTimes(run, n));
     } finally {
       await Promise.all(factories.map((factory) => factory.stopAll()));
       rmSync(scratch, { recursive: true, force: true });
@@ -105,9 +96,4 @@ async function expectTrue(sandbox: Sandbox): Promise<void> {
 
 function expectZero(code: number): void {
   if (code !== 0) throw new Error(`dockerode exec of true exited with ${code}`);
-}
-
-function rotated<T>(items: readonly T[], by: number): T[] {
-  const shift = ((by % items.length) + items.length) % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
 }

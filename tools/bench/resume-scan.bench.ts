@@ -2,10 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pLimit from 'p-limit';
-import { scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
-import { RecordWriter, scanRecord, taskFolderName, tasksToRun, type TaskEvidence } from '@arvo-rca/run-record';
-import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
+import { scoreSubmission } from '@arvo-rca/rca-eval';
+import { scanRecord, taskFolderName, tasksToRun, type TaskEvidence } from '@arvo-rca/run-record';
+import { BENCH_TRUTH, benchTask, benchTaskIds, writeBenchRecord } from './bench-record';
 import { elapsedMs, median, round } from './bench-stats';
 
 export interface ResumeScanFigures {
@@ -24,13 +23,6 @@ export interface ResumeScanFigures {
 
 const TASKS = 1000;
 const RUNS = 9;
-const WRITES_AT_ONCE = 16;
-
-const TRUTH: GroundTruth = {
-  spans: [{ file: 'src/decode.c', function: 'decode_dict', vulSpan: { start: 158, end: 163 }, fixSpan: { start: 158, end: 164 }, change: 'modified' }],
-  project: 'bench',
-  notes: [],
-};
 const ANSWER = JSON.stringify({ locations: [{ file: 'src/decode.c', function: 'decode_dict', line_start: 150, line_end: 160 }, { file: 'src/main.c', function: 'main', line_start: 10, line_end: 12 }] });
 
 /**
@@ -69,25 +61,14 @@ export async function measureResumeScan(): Promise<ResumeScanFigures> {
 }
 
 async function writeRecord(runDir: string): Promise<{ folder: string; taskIds: string[] }> {
-  const taskIds = Array.from({ length: TASKS }, (_, index) => `arvo:${10_000 + index}`);
-  const writer = await RecordWriter.create(runDir, {
-    tasks: taskIds,
-    concurrency: 8,
-    shard: { index: 0, count: 1 },
-    assessor: { name: 'arvo-rca green agent', version: 'bench' },
-    solver: { name: 'arvo-rca purple agent', version: 'bench', model: 'baseline', url: 'http://127.0.0.1:9019/' },
-    settings: { SANDBOX: 'docker', TASK_TIMEOUT_S: 3600 },
-    settings_hash: 'bench',
-  });
-  const metrics = scoreSubmission(ANSWER, TRUTH);
-  const limit = pLimit(WRITES_AT_ONCE);
-  await Promise.all(taskIds.map((taskId) => limit(() => writer.writeTask(...finished(taskId, metrics, runDir)))));
+  const taskIds = benchTaskIds(TASKS);
+  const metrics = scoreSubmission(ANSWER, BENCH_TRUTH);
+  const writer = await writeBenchRecord(runDir, taskIds, 'baseline', (taskId) => benchTask(taskId, metrics, evidenceOf(taskId, runDir)));
   return { folder: writer.folder, taskIds };
 }
 
-function finished(taskId: string, metrics: TaskMetrics, runDir: string): [TaskRecordDraft, TaskEvidence] {
-  const evidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(taskId)}.traj.json`) }, log: join(runDir, `${taskFolderName(taskId)}.log`) };
-  return [{ task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskId}`, finish_reason: 'finished', metrics, run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 } }, evidence];
+function evidenceOf(taskId: string, runDir: string): TaskEvidence {
+  return { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(taskId)}.traj.json`) }, log: join(runDir, `${taskFolderName(taskId)}.log`) };
 }
 
 async function scanAndPlan(folder: string): Promise<void> {

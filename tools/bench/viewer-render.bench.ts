@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import type { Browser } from 'playwright-core';
-import { failedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
-import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
-import { RecordWriter, taskFolderName, type TaskEvidence } from '@arvo-rca/run-record';
+import { failedTask, scoreSubmission } from '@arvo-rca/rca-eval';
+import type { TaskMetrics } from '@arvo-rca/results';
+import type { TaskEvidence } from '@arvo-rca/run-record';
+import { BENCH_TRUTH, benchTask, benchTaskIds, writeBenchRecord } from './bench-record';
 import { median, round } from './bench-stats';
 import { launchChromium, StaticPage, ViewerRig } from './viewer-rig';
 
@@ -27,13 +27,6 @@ const TASKS = 500;
 const RUNS = 2;
 const REPEATS = 7;
 const STEPS = 100;
-const WRITES_AT_ONCE = 16;
-
-const TRUTH: GroundTruth = {
-  spans: [{ file: 'src/decode.c', function: 'decode_dict', vulSpan: { start: 158, end: 163 }, fixSpan: { start: 158, end: 164 }, change: 'modified' }],
-  project: 'bench',
-  notes: [],
-};
 const ANSWERS = [
   JSON.stringify({ locations: [{ file: 'src/decode.c', function: 'decode_dict', line_start: 150, line_end: 160 }] }),
   JSON.stringify({ locations: [{ file: 'src/decode.c', function: 'decode_dict', line_start: 158, line_end: 163 }] }),
@@ -113,35 +106,24 @@ async function renderTime(browser: Browser, url: string, selector: string, count
 }
 
 async function writeRecords(runDir: string): Promise<string[]> {
-  const taskIds = Array.from({ length: TASKS }, (_, index) => `arvo:${10_000 + index}`);
+  const taskIds = benchTaskIds(TASKS);
   const trajectory = join(runDir, 'trajectories', 'bench.traj.json');
   await mkdir(join(runDir, 'trajectories'), { recursive: true });
   await writeFile(trajectory, trajectoryText(STEPS));
   const ids: string[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const writer = await RecordWriter.create(runDir, {
-      tasks: taskIds,
-      concurrency: 8,
-      shard: { index: 0, count: 1 },
-      assessor: { name: 'arvo-rca green agent', version: 'bench' },
-      solver: { name: 'arvo-rca purple agent', version: 'bench', model: `model-${run + 1}`, url: 'http://127.0.0.1:9019/' },
-      settings: { SANDBOX: 'docker', TASK_TIMEOUT_S: 3600 },
-      settings_hash: 'bench',
-    });
-    const limit = pLimit(WRITES_AT_ONCE);
-    await Promise.all(taskIds.map((taskId, index) => limit(() => writer.writeTask(...finished(taskId, metricsOf(index + run), trajectory)))));
+    const writer = await writeBenchRecord(runDir, taskIds, `model-${run + 1}`, (taskId, index) => benchTask(taskId, metricsOf(index + run), evidenceOf(trajectory)));
     ids.push(writer.id);
   }
   return ids;
 }
 
 function metricsOf(index: number): TaskMetrics {
-  return index % 17 === 0 ? failedTask('pulling the image failed', TRUTH) : scoreSubmission(ANSWERS[index % ANSWERS.length], TRUTH);
+  return index % 17 === 0 ? failedTask('pulling the image failed', BENCH_TRUTH) : scoreSubmission(ANSWERS[index % ANSWERS.length], BENCH_TRUTH);
 }
 
-function finished(taskId: string, metrics: TaskMetrics, trajectory: string): [TaskRecordDraft, TaskEvidence] {
-  const evidence = { crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow', fix: null, submission: null, sources: null, trajectory: { path: trajectory }, log: null };
-  return [{ task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskFolderName(taskId)}`, finish_reason: 'finished', metrics, run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 } }, evidence];
+function evidenceOf(trajectory: string): TaskEvidence {
+  return { crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow', fix: null, submission: null, sources: null, trajectory: { path: trajectory }, log: null };
 }
 
 /** mini-swe-agent's layout, each step with a thought, a command and 2 KB of output. */

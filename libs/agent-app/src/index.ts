@@ -7,3 +7,4 @@ export { validateEnvironment } from './lib/validate-environment';
 export { agentLoggingModule } from './lib/agent-logging';
 export { a2aServerOptions } from './lib/a2a-server-options';
 export { bootstrapAgent } from './lib/bootstrap-agent';
+export { agentAppModule } from './lib/agent-app-module';

@@ -19,3 +19,4 @@ export {
 export { isRecord } from './lib/is-record';
 export { quote } from './lib/quote';
 export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef, type TaskRefErrorCode } from './lib/task-ref';
+export { PendingSleeps } from './lib/pending-sleeps';

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { A2aModule, buildAgentCard, PRODUCT_VERSION } from '@arvo-rca/a2a-protocol';
-import { a2aServerOptions, agentLoggingModule, AppConfigModule, publicUrl } from '@arvo-rca/agent-app';
+import { buildAgentCard, PRODUCT_VERSION } from '@arvo-rca/a2a-protocol';
+import { agentAppModule, publicUrl } from '@arvo-rca/agent-app';
 import { GreenConfig } from './green-config';
 import { AssessmentsModule } from './assessments';
 import { GreenExecutor } from './green.executor';
@@ -9,38 +9,30 @@ import { GreenExecutor } from './green.executor';
 @Module({})
 export class AppModule {
   static forRoot(): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        AppConfigModule.forRoot(GreenConfig),
-        agentLoggingModule('green'),
-        A2aModule.forRoot({
-          card: {
-            inject: [GreenConfig],
-            useFactory: (config: GreenConfig) =>
-              buildAgentCard({
-                name: 'arvo-rca green agent',
-                description:
-                  'Assessor of the arvo-rca benchmark: prepares real fuzzer-found C/C++ vulnerabilities (ARVO) in ' +
-                  'hardened containers, runs a solver agent\'s shell commands in them, and scores its root-cause locations.',
-                version: PRODUCT_VERSION,
-                url: publicUrl(config),
-                skills: [
-                  {
-                    id: 'arvo-rca-assessment',
-                    name: 'ARVO root-cause assessment',
-                    description: 'Send "Task ID: arvo:<id>", or an AgentBeats assessment request naming a purple agent and task ids.',
-                    tags: ['benchmark', 'root-cause-analysis', 'vulnerability', 'c', 'c++'],
-                    examples: ['Task ID: arvo:14368', 'Task ID: sample:1'],
-                  },
-                ],
-              }),
-          },
-          server: { inject: [GreenConfig], useFactory: a2aServerOptions },
-          executor: GreenExecutor,
-          imports: [AssessmentsModule],
-        }),
-      ],
-    };
+    return agentAppModule(AppModule, GreenConfig, 'green', {
+      card: {
+        inject: [GreenConfig],
+        useFactory: (config: GreenConfig) =>
+          buildAgentCard({
+            name: 'arvo-rca green agent',
+            description:
+              'Assessor of the arvo-rca benchmark: prepares real fuzzer-found C/C++ vulnerabilities (ARVO) in ' +
+              'hardened containers, runs a solver agent\'s shell commands in them, and scores its root-cause locations.',
+            version: PRODUCT_VERSION,
+            url: publicUrl(config),
+            skills: [
+              {
+                id: 'arvo-rca-assessment',
+                name: 'ARVO root-cause assessment',
+                description: 'Send "Task ID: arvo:<id>", or an AgentBeats assessment request naming a purple agent and task ids.',
+                tags: ['benchmark', 'root-cause-analysis', 'vulnerability', 'c', 'c++'],
+                examples: ['Task ID: arvo:14368', 'Task ID: sample:1'],
+              },
+            ],
+          }),
+      },
+      executor: GreenExecutor,
+      imports: [AssessmentsModule],
+    });
   }
 }

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
@@ -8,32 +7,20 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { startGreenApp } from './tasks/green-app.testing';
-import { startSolverStandIn, type SolverStandIn } from './tasks/solver-stand-in.testing';
+import { greenStage } from './tasks/green-stage.testing';
+import type { SolverStandIn } from './tasks/solver-stand-in.testing';
 
 describeWithDocker("the green agent's entry: cancels for real, refuses what it cannot cancel, and fails a request it cannot serve", () => {
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
-  let scratch: string;
+  const stage = greenStage('entry');
+  let scratch: string, green: NestFastifyApplication, greenUrl: string, solver: SolverStandIn;
   let runDir: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
-  let solver: SolverStandIn;
 
   beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-entry-'));
+    scratch = stage.scratch();
     runDir = join(scratch, 'run');
-    mkdirSync(join(scratch, 'tasks'));
     mkdirSync(runDir);
-    solver = await startSolverStandIn([]);
-    ({ app: green, url: greenUrl } = await startGreenApp(scratch, solver, { LOG_RUN_DIR: runDir }));
-  });
-
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    rmSync(scratch, { recursive: true, force: true });
-    process.env = { ...saved };
+    ({ green, greenUrl, solver } = await stage.start([], { LOG_RUN_DIR: runDir }));
   });
 
   function assessment(taskIds: string[]): string {

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { A2aModule, buildAgentCard, PRODUCT_VERSION, solverModelExtension } from '@arvo-rca/a2a-protocol';
-import { a2aServerOptions, agentLoggingModule, AppConfigModule, publicUrl } from '@arvo-rca/agent-app';
+import { buildAgentCard, PRODUCT_VERSION, solverModelExtension } from '@arvo-rca/a2a-protocol';
+import { agentAppModule, publicUrl } from '@arvo-rca/agent-app';
 import { PurpleConfig } from './purple-config';
 import { ModelFactory } from './models/model-factory';
 import { PurpleExecutor, SolverModule } from './solver';
@@ -9,39 +9,31 @@ import { PurpleExecutor, SolverModule } from './solver';
 @Module({})
 export class AppModule {
   static forRoot(): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        AppConfigModule.forRoot(PurpleConfig),
-        agentLoggingModule('purple'),
-        A2aModule.forRoot({
-          card: {
-            inject: [PurpleConfig, ModelFactory],
-            useFactory: (config: PurpleConfig, models: ModelFactory) =>
-              buildAgentCard({
-                name: 'arvo-rca purple agent',
-                description:
-                  'Root-cause analysis agent: explores a vulnerable C/C++ codebase one shell command at a time through ' +
-                  `the green agent and submits ranked root-cause locations in loc.json. Model: ${models.modelName}.`,
-                version: PRODUCT_VERSION,
-                url: publicUrl(config),
-                extensions: [solverModelExtension(models.modelName)],
-                skills: [
-                  {
-                    id: 'root-cause-analysis',
-                    name: 'Root-cause analysis of a sanitizer crash',
-                    description: 'Receives a task description from a green agent and answers with execute: commands until it submits.',
-                    tags: ['root-cause-analysis', 'vulnerability', 'c', 'c++', 'agent'],
-                    examples: [],
-                  },
-                ],
-              }),
-          },
-          server: { inject: [PurpleConfig], useFactory: a2aServerOptions },
-          executor: PurpleExecutor,
-          imports: [SolverModule],
-        }),
-      ],
-    };
+    return agentAppModule(AppModule, PurpleConfig, 'purple', {
+      card: {
+        inject: [PurpleConfig, ModelFactory],
+        useFactory: (config: PurpleConfig, models: ModelFactory) =>
+          buildAgentCard({
+            name: 'arvo-rca purple agent',
+            description:
+              'Root-cause analysis agent: explores a vulnerable C/C++ codebase one shell command at a time through ' +
+              `the green agent and submits ranked root-cause locations in loc.json. Model: ${models.modelName}.`,
+            version: PRODUCT_VERSION,
+            url: publicUrl(config),
+            extensions: [solverModelExtension(models.modelName)],
+            skills: [
+              {
+                id: 'root-cause-analysis',
+                name: 'Root-cause analysis of a sanitizer crash',
+                description: 'Receives a task description from a green agent and answers with execute: commands until it submits.',
+                tags: ['root-cause-analysis', 'vulnerability', 'c', 'c++', 'agent'],
+                examples: [],
+              },
+            ],
+          }),
+      },
+      executor: PurpleExecutor,
+      imports: [SolverModule],
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PendingSleeps } from '@arvo-rca/common';
 import { defaultUsage, httpError, type FakeLlmStep } from './fake-llm-script';
 import { presentedKey, renderError, renderReply, type FakeApi } from './wire-formats';
 
@@ -34,7 +35,7 @@ const ROUTES: Record<string, FakeApi> = {
 export class FakeLlmServer {
   readonly requests: RecordedRequest[] = [];
   private readonly steps: FakeLlmStep[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly sleeps = new PendingSleeps();
   private replies = 0;
 
   private constructor(
@@ -77,8 +78,7 @@ export class FakeLlmServer {
   }
 
   async close(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.sleeps.cancelAll();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -113,14 +113,7 @@ export class FakeLlmServer {
   }
 
   private delay(ms: number): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
+    return ms <= 0 ? Promise.resolve() : this.sleeps.sleep(ms);
   }
 }
 

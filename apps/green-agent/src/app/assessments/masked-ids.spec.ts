@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { startGreenApp } from '../tasks/green-app.testing';
-import { callingBack, startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage } from '../tasks/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 // An ARVO id no other text here holds by chance: the case is sample 1's files and image under it.
 const ARVO_ID = '7350917';
@@ -27,29 +26,18 @@ const LOOKING_AROUND = [
 describeWithDocker('green agent, task ids hidden from the solver', () => {
   const docker = new Docker();
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
+  const stage = greenStage('masked');
   const image = `n132/arvo:${ARVO_ID}-vul`;
-  let tmpDir: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
-  let solver: SolverStandIn;
+  let tmpDir: string, greenUrl: string, solver: SolverStandIn;
 
   beforeAll(async () => {
-    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-masked-'));
-    mkdirSync(join(tmpDir, 'tasks'));
+    tmpDir = stage.scratch();
     cpSync(SAMPLE_1, join(tmpDir, 'arvo', ARVO_ID), { recursive: true });
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'n132/arvo', tag: `${ARVO_ID}-vul` });
-    solver = await startSolverStandIn(callingBack(LOOKING_AROUND));
-    ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { ARVO_DATA_URL: join(tmpDir, 'arvo') }));
+    ({ greenUrl, solver } = await stage.start(callingBack(LOOKING_AROUND), { ARVO_DATA_URL: join(tmpDir, 'arvo') }));
   });
 
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    await docker.getImage(image).remove({ noprune: true }).catch(() => undefined);
-    rmSync(tmpDir, { recursive: true, force: true });
-    process.env = { ...saved };
-  });
+  afterAll(() => docker.getImage(image).remove({ noprune: true }).catch(() => undefined));
 
   async function assess(config: Record<string, unknown>): Promise<PeerEvent[]> {
     const events: PeerEvent[] = [];

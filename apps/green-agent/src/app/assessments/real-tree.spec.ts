@@ -1,16 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import type { SourcesFile } from '@arvo-rca/run-record';
-import { startGreenApp } from '../tasks/green-app.testing';
-import { callingBack, startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage } from '../tasks/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 // A real tree: Debian's libarchive 3.6.2 source with one of its own fixes (CVE-2024-26256) taken out
 // again, laid out as a task by tools/samples/real-task.sh. CI fetches it (`apt-get source`); elsewhere the
@@ -28,20 +27,16 @@ const READ = 'libarchive/archive_read.c';
 describeWithTree('green agent, a task on a real project tree', () => {
   const docker = new Docker();
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
+  const stage = greenStage('real-tree');
   const id = 'libarchive-e8';
-  let tmpDir: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
-  let solver: SolverStandIn;
+  let tmpDir: string, greenUrl: string, solver: SolverStandIn;
   let files: number;
   let vulnerableLine: number;
   let readNewLine: number;
   let events: PeerEvent[];
 
   beforeAll(async () => {
-    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-real-tree-'));
-    mkdirSync(join(tmpDir, 'tasks'));
+    tmpDir = stage.scratch();
     const task = execFileSync('bash', [join(REPO, 'tools/samples/real-task.sh'), join(tmpDir, 'samples'), id], { encoding: 'utf8' }).trim();
     const listing = execFileSync('tar', ['-tvzf', join(task, 'repo-vul.tar.gz')], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     files = listing.split('\n').filter((line) => line.startsWith('-')).length;
@@ -57,27 +52,21 @@ describeWithTree('green agent, a task on a real project tree', () => {
         { file: READ, function: 'archive_read_new', line_start: readNewLine, line_end: readNewLine + 1 },
       ],
     });
-    solver = await startSolverStandIn(
+    ({ greenUrl, solver } = await stage.start(
       callingBack([
         'find /workspace/src-vul/libarchive -type f | wc -l',
         `grep -n 'length < 4)' /workspace/src-vul/libarchive/${RAR}`,
         'test -e /workspace/src-vul/libarchive/debian; echo debian=$?',
         `cat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF`,
       ]),
-    );
-    ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { SAMPLES_DIR: join(tmpDir, 'samples'), MASK_TASK_IDS: 'off' }));
+      { SAMPLES_DIR: join(tmpDir, 'samples'), MASK_TASK_IDS: 'off' },
+    ));
     const request = JSON.stringify({ participants: { purple_agent: solver.agent.url }, config: { task_ids: [`sample:${id}`] } });
     events = [];
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), request, { deadlineMs: 300_000 })) events.push(event);
   }, 360_000);
 
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    await docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined);
-    rmSync(tmpDir, { recursive: true, force: true });
-    process.env = { ...saved };
-  });
+  afterAll(() => docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined));
 
   it('lays out the whole tree in the sandbox, without its packaging, the fix taken out', () => {
     const [run] = solver.runs;

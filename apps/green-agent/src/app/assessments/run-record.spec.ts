@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import type { AssessmentFile, SourcesFile } from '@arvo-rca/run-record';
-import { startGreenApp } from '../tasks/green-app.testing';
-import { callingBack, startSolverStandIn, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage } from '../tasks/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({
@@ -28,24 +26,11 @@ function withoutTimes(result: AssessmentResult): unknown {
 
 describeWithDocker('green agent, the run record of an assessment', () => {
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
-  let tmpDir: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
-  let solver: SolverStandIn;
+  const stage = greenStage('record');
+  let greenUrl: string, solver: SolverStandIn;
 
   beforeAll(async () => {
-    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-record-'));
-    mkdirSync(join(tmpDir, 'tasks'));
-    solver = await startSolverStandIn(SOLVING);
-    ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { TASK_ATTEMPTS: '2' }));
-  });
-
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    rmSync(tmpDir, { recursive: true, force: true });
-    process.env = { ...saved };
+    ({ greenUrl, solver } = await stage.start(SOLVING, { TASK_ATTEMPTS: '2' }));
   });
 
   beforeEach(() => {

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
@@ -9,8 +8,8 @@ import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecordDraft } from '@arvo-rca/results';
-import { startGreenApp } from './green-app.testing';
-import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
+import { greenStage } from './green-stage.testing';
+import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({
@@ -29,26 +28,13 @@ const SOLVING = callingBack(SOLVING_COMMANDS);
 describeWithDocker('green agent, tasks against solver stand-ins', () => {
   const docker = new Docker();
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
-  let tmpDir: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
+  const stage = greenStage('green');
+  let tmpDir: string, green: NestFastifyApplication, greenUrl: string, solver: SolverStandIn;
   let owner: string;
-  let solver: SolverStandIn;
 
   beforeAll(async () => {
-    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-green-'));
-    mkdirSync(join(tmpDir, 'tasks'));
-    solver = await startSolverStandIn(SOLVING);
-    ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver));
+    ({ scratch: tmpDir, green, greenUrl, solver } = await stage.start(SOLVING));
     owner = green.get<string>(SANDBOX_OWNER, { strict: false });
-  });
-
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    rmSync(tmpDir, { recursive: true, force: true });
-    process.env = { ...saved };
   });
 
   afterEach(async () => {

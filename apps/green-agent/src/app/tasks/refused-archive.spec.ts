@@ -1,5 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
@@ -10,8 +9,8 @@ import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { tarGz } from '../task-assets/tar-fixture.testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
-import { startGreenApp } from './green-app.testing';
-import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
+import { greenStage } from './green-stage.testing';
+import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
 
 const SAMPLES = join(__dirname, '../../../../../samples');
 
@@ -20,16 +19,12 @@ const SAMPLES = join(__dirname, '../../../../../samples');
 describeWithDocker('green agent, a task whose archive is refused while its container starts', () => {
   const docker = new Docker();
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
+  const stage = greenStage('refused');
   const id = 'refused-archive';
-  let tmpDir: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
-  let solver: SolverStandIn;
+  let tmpDir: string, green: NestFastifyApplication, greenUrl: string, solver: SolverStandIn;
 
   beforeAll(async () => {
-    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-refused-'));
-    mkdirSync(join(tmpDir, 'tasks'));
+    tmpDir = stage.scratch();
     const task = join(tmpDir, 'samples', id);
     mkdirSync(task, { recursive: true });
     copyFileSync(join(SAMPLES, '1', 'error.txt'), join(task, 'error.txt'));
@@ -44,17 +39,10 @@ describeWithDocker('green agent, a task whose archive is refused while its conta
       ]),
     );
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
-    solver = await startSolverStandIn(callingBack(['true']));
-    ({ app: green, url: greenUrl } = await startGreenApp(tmpDir, solver, { SAMPLES_DIR: join(tmpDir, 'samples') }));
+    ({ green, greenUrl, solver } = await stage.start(callingBack(['true']), { SAMPLES_DIR: join(tmpDir, 'samples') }));
   });
 
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    await docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined);
-    rmSync(tmpDir, { recursive: true, force: true });
-    process.env = { ...saved };
-  });
+  afterAll(() => docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined));
 
   it("fails the task with the archive's reason, never reaches the solver, and leaves nothing", async () => {
     const events: PeerEvent[] = [];

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
@@ -9,8 +8,8 @@ import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
-import { startGreenApp } from './green-app.testing';
-import { startSolverStandIn, type SolverStandIn, type SolverTurn } from './solver-stand-in.testing';
+import { greenStage } from './green-stage.testing';
+import type { SolverStandIn, SolverTurn } from './solver-stand-in.testing';
 import { MAX_CORRECTIONS } from './solver-conversation';
 
 const ANSWER = JSON.stringify({
@@ -22,24 +21,11 @@ const USAGE: SolverUsage = { input_tokens: 900, output_tokens: 120, cache_read_t
 
 describeWithDocker('green agent driving the conversation (reply mode), against solvers that never call back', () => {
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
-  let scratch: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
-  let solver: SolverStandIn;
+  const stage = greenStage('reply');
+  let scratch: string, green: NestFastifyApplication, greenUrl: string, solver: SolverStandIn;
 
   beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-reply-'));
-    mkdirSync(join(scratch, 'tasks'));
-    solver = await startSolverStandIn([]);
-    ({ app: green, url: greenUrl } = await startGreenApp(scratch, solver));
-  });
-
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    rmSync(scratch, { recursive: true, force: true });
-    process.env = { ...saved };
+    ({ scratch, green, greenUrl, solver } = await stage.start([]));
   });
 
   afterEach(async () => expectNothingLeft(green, scratch));
@@ -142,24 +128,11 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
 });
 
 describeWithDocker('green agent driving the conversation, against a solver that falls silent', () => {
-  const saved = { ...process.env };
-  let scratch: string;
-  let green: NestFastifyApplication;
-  let greenUrl: string;
-  let solver: SolverStandIn;
+  const stage = greenStage('silent');
+  let scratch: string, green: NestFastifyApplication, greenUrl: string;
 
   beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-silent-'));
-    mkdirSync(join(scratch, 'tasks'));
-    solver = await startSolverStandIn([{ ask: WRITE_ANSWER }, { silent: true }]);
-    ({ app: green, url: greenUrl } = await startGreenApp(scratch, solver, { TASK_TIMEOUT_S: '6' }));
-  });
-
-  afterAll(async () => {
-    await green?.close();
-    await solver?.agent.close();
-    rmSync(scratch, { recursive: true, force: true });
-    process.env = { ...saved };
+    ({ scratch, green, greenUrl } = await stage.start([{ ask: WRITE_ANSWER }, { silent: true }], { TASK_TIMEOUT_S: '6' }));
   });
 
   it("stops waiting at the task's time limit, scores what the solver wrote, and leaves nothing behind", async () => {

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
@@ -10,25 +9,18 @@ import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { startGreenApp } from './green-app.testing';
-import { callingBack, startSolverStandIn, type SolverStandIn } from './solver-stand-in.testing';
+import { greenStage } from './green-stage.testing';
+import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
 
 describeWithDocker('green agent shutdown with a task mid-command', () => {
   const docker = new Docker();
   const clients = new A2aClientFactory();
-  const saved = { ...process.env };
-  let tmpDir: string;
-  let solver: SolverStandIn;
+  const stage = greenStage('shutdown');
+  let tmpDir: string, solver: SolverStandIn;
 
   beforeAll(async () => {
-    tmpDir = mkdtempSync(join(tmpdir(), 'arvo-rca-shutdown-'));
-    mkdirSync(join(tmpDir, 'tasks'));
-    solver = await startSolverStandIn(callingBack(['echo ready', 'sleep 30']));
-  });
-
-  afterAll(async () => {
-    await solver?.agent.close();
-    rmSync(tmpDir, { recursive: true, force: true });
-    process.env = { ...saved };
+    tmpDir = stage.scratch();
+    solver = await stage.standIn(callingBack(['echo ready', 'sleep 30']));
   });
 
   async function startGreen(): Promise<NestFastifyApplication> {

@@ -18,16 +18,8 @@ describe('AnthropicModel against a Messages server', () => {
   const rig = useModelRig('key-right');
 
   function model(overrides: Partial<HttpModelOptions> = {}): AnthropicModel {
-    return new AnthropicModel({
-      model: 'claude-sonnet-4-6',
-      apiKey: 'key-right',
-      baseUrl: rig.server.anthropicBaseUrl,
-      maxTokens: 512,
-      timeoutMs: 5000,
-      retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 2000 },
-      price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-      ...overrides,
-    });
+    const price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+    return new AnthropicModel({ ...rig.httpOptions, model: 'claude-sonnet-4-6', baseUrl: rig.server.anthropicBaseUrl, maxTokens: 512, price, ...overrides });
   }
 
   it('sends cache breakpoints on the system prompt and the two latest user turns, and counts cache tokens and their cost', async () => {

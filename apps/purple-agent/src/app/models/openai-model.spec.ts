@@ -9,16 +9,8 @@ describe('OpenAiModel against a Chat Completions server', () => {
   const rig = useModelRig('sk-right');
 
   function model(overrides: Partial<HttpModelOptions> = {}): OpenAiModel {
-    return new OpenAiModel({
-      model: 'gpt-4.1',
-      apiKey: 'sk-right',
-      baseUrl: rig.server.openAiBaseUrl,
-      maxTokens: 256,
-      timeoutMs: 5000,
-      retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 2000 },
-      price: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-      ...overrides,
-    });
+    const price = { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 };
+    return new OpenAiModel({ ...rig.httpOptions, model: 'gpt-4.1', baseUrl: rig.server.openAiBaseUrl, maxTokens: 256, price, ...overrides });
   }
 
   it('retries a 429 after its retry-after, and counts the call and its tokens once', async () => {

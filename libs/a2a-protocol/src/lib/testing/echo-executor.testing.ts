@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { PendingSleeps } from '@arvo-rca/common';
 
 /** What the echo agent saw of one request: its text and the protocol version it came in. */
 export interface EchoCall {
@@ -23,7 +24,7 @@ export interface EchoCall {
 @Injectable()
 export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
   readonly calls: EchoCall[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly sleeps = new PendingSleeps();
   private readonly hangs = new Set<() => void>();
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -39,7 +40,7 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
     if (text.startsWith('data ')) return this.finish(request, bus, TaskState.TASK_STATE_COMPLETED, 'echo: data', JSON.parse(text.slice('data '.length)));
     this.update(request, bus, TaskState.TASK_STATE_WORKING, `working on: ${text}`);
     if (text === 'hang') await new Promise<void>((resolve) => this.hangs.add(resolve));
-    else if (text.startsWith('pause ')) await this.sleep(Number(text.slice('pause '.length)));
+    else if (text.startsWith('pause ')) await this.sleeps.sleep(Number(text.slice('pause '.length)));
     this.finish(request, bus, TaskState.TASK_STATE_COMPLETED, `echo: ${text}`);
   }
 
@@ -48,7 +49,7 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    this.timers.forEach((timer) => clearTimeout(timer));
+    this.sleeps.cancelAll();
     this.hangs.forEach((release) => release());
   }
 
@@ -59,16 +60,6 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
   private finish(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string, data?: unknown): void {
     this.update(request, bus, state, text, data);
     bus.finished();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
   }
 }
 
