@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-plugin-prettier/recommended';
 
 /** Which libs a project's files may import: `libTypes` are the lib types allowed (test doubles only in tests). */
 function moduleBoundaries(libTypes) {
@@ -50,4 +51,6 @@ export default [
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // Formatting is Prettier's (.prettierrc.json, 160 columns): a file it would change fails lint.
+  prettier,
 ];

@@ -5,6 +5,19 @@ export default [
   {
     // The page's modules run in the browser.
     files: ['src/public/**/*.js'],
-    languageOptions: { sourceType: 'module', globals: { window: 'readonly', document: 'readonly', customElements: 'readonly', HTMLElement: 'readonly', fetch: 'readonly', location: 'readonly', history: 'readonly', URLSearchParams: 'readonly', performance: 'readonly' } },
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        customElements: 'readonly',
+        HTMLElement: 'readonly',
+        fetch: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        URLSearchParams: 'readonly',
+        performance: 'readonly',
+      },
+    },
   },
 ];

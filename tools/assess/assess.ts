@@ -40,7 +40,11 @@ async function checkSandbox(): Promise<SandboxPick> {
   return pick;
 }
 
-async function startAgents(options: RunnerOptions, runDir: string, sandbox?: SandboxPick): Promise<{ greens: string[]; purple: string; launched: LaunchedAgent[] }> {
+async function startAgents(
+  options: RunnerOptions,
+  runDir: string,
+  sandbox?: SandboxPick,
+): Promise<{ greens: string[]; purple: string; launched: LaunchedAgent[] }> {
   const launched: LaunchedAgent[] = [];
   const greens = options.greens.length > 0 ? options.greens : [`http://127.0.0.1:${await freePort()}/`];
   const purple = options.purple ?? `http://127.0.0.1:${await freePort()}/`;
@@ -66,7 +70,10 @@ async function runOnGreens(requests: ShardRequest[], total: number | undefined, 
   try {
     const settled = await Promise.allSettled(
       requests.map(({ green, request }) =>
-        followAssessment(green, clients.peer(green).streamText(randomUUID(), JSON.stringify(request)), { recorded: recorded(green), progress: (line) => display.update(line) }),
+        followAssessment(green, clients.peer(green).streamText(randomUUID(), JSON.stringify(request)), {
+          recorded: recorded(green),
+          progress: (line) => display.update(line),
+        }),
       ),
     );
     const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [asGreenFailure(outcome.reason)] : []));
@@ -84,7 +91,13 @@ function asGreenFailure(reason: unknown): GreenFailure {
 /** On the engine the green agent will use, before it starts: the images of the tasks known here (a resume's elsewhere are its own). */
 async function ensureImages(work: Work): Promise<void> {
   const tasks = work.kind === 'assess' ? work.tasks : (work.plan.local?.toRun ?? []);
-  await ensureTaskImages(imagesOfTasks(tasks), { docker: createDockerClient(), engine: DockerEngine.fromEnvironment(), samplesDir: SAMPLES_DIR, root: ROOT, say: (line) => console.log(line) });
+  await ensureTaskImages(imagesOfTasks(tasks), {
+    docker: createDockerClient(),
+    engine: DockerEngine.fromEnvironment(),
+    samplesDir: SAMPLES_DIR,
+    root: ROOT,
+    say: (line) => console.log(line),
+  });
 }
 
 /** What this run does: assess a task list, or resume a record as planned here. */
@@ -102,12 +115,20 @@ async function workOf(options: RunnerOptions): Promise<Work> {
 function requestsFor(work: Work, greens: string[], purple: string): { requests: ShardRequest[]; total?: number; what: string } {
   if (work.kind === 'assess') {
     const spread = greens.length > 1 ? ` on each of ${greens.length} green agents` : '';
-    return { requests: shardRequests(greens, purple, work.tasks, work.concurrency), total: work.tasks.length, what: `assessing ${work.tasks.length} task(s), ${work.concurrency} at a time${spread}` };
+    return {
+      requests: shardRequests(greens, purple, work.tasks, work.concurrency),
+      total: work.tasks.length,
+      what: `assessing ${work.tasks.length} task(s), ${work.concurrency} at a time${spread}`,
+    };
   }
   const { plan, concurrency } = work;
   const count = plan.local ? `${plan.local.toRun.length} task(s)` : 'the tasks the green agent finds to run';
   const pace = concurrency === undefined ? '' : `, ${concurrency} at a time`;
-  return { requests: [{ green: greens[0], request: resumeRequest(purple, plan, concurrency) }], total: plan.local?.toRun.length, what: `resuming record ${plan.recordId}: ${count}${pace}` };
+  return {
+    requests: [{ green: greens[0], request: resumeRequest(purple, plan, concurrency) }],
+    total: plan.local?.toRun.length,
+    what: `resuming record ${plan.recordId}: ${count}${pace}`,
+  };
 }
 
 /** The Result to show and the file that holds it: one green's own file, or the combined Result saved here. */

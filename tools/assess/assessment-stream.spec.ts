@@ -7,7 +7,14 @@ const GREEN = 'http://127.0.0.1:9009/';
 const RECORD = 'logs/log_1/assessments/2026-11-23_20-00-00_ab12cd34';
 const RESULT = aggregateResults([{ task_id: 'sample:1', metrics: failedTask('no image') }], 1);
 
-const status = (text: string, data: unknown[] = [], state: PeerTaskState = 'working'): PeerEvent => ({ kind: 'status', taskId: 't', contextId: 'c', state, text, data });
+const status = (text: string, data: unknown[] = [], state: PeerTaskState = 'working'): PeerEvent => ({
+  kind: 'status',
+  taskId: 't',
+  contextId: 'c',
+  state,
+  text,
+  data,
+});
 const progress = (line: TaskProgressLine): PeerEvent => status('', [formatTaskProgressData(line)]);
 
 /** What a green agent streams, as the peer client yields it: `events`, then `end` (a clean end, or a broken stream). */
@@ -45,27 +52,44 @@ describe("following a green agent's assessment", () => {
     const { outcome } = await follow(begun, new A2aPeerError('PEER_DISCONNECTED', 'the connection to the peer broke (ECONNRESET)'));
 
     expect(outcome).toBeInstanceOf(GreenFailure);
-    expect(outcome).toMatchObject({ code: 'GREEN_STOPPED', green: GREEN, recordDir: RECORD, message: `the green agent at ${GREEN} stopped answering mid-run: the connection to the peer broke (ECONNRESET)` });
+    expect(outcome).toMatchObject({
+      code: 'GREEN_STOPPED',
+      green: GREEN,
+      recordDir: RECORD,
+      message: `the green agent at ${GREEN} stopped answering mid-run: the connection to the peer broke (ECONNRESET)`,
+    });
     expect(new AssessmentFailed([outcome as GreenFailure]).resumable).toEqual([{ green: GREEN, recordDir: RECORD }]);
   });
 
   it('fails with the record when the assessment ends without a Result, saying how it ended', async () => {
     const { outcome } = await follow([...begun, status('the engine went away', [], 'failed')]);
 
-    expect(outcome).toMatchObject({ code: 'NO_RESULT', recordDir: RECORD, message: `the green agent at ${GREEN} ended the assessment without a Result (failed: the engine went away)` });
+    expect(outcome).toMatchObject({
+      code: 'NO_RESULT',
+      recordDir: RECORD,
+      message: `the green agent at ${GREEN} ended the assessment without a Result (failed: the engine went away)`,
+    });
   });
 
   it('fails as refused when the green agent answers with a message, and offers no resume of a refused request', async () => {
-    const { outcome } = await follow([{ kind: 'message', contextId: 'c', text: 'Resume refused, nothing was run: the solver\'s model: "baseline" recorded, "openai/gpt-4.1" now', data: [] }]);
+    const { outcome } = await follow([
+      { kind: 'message', contextId: 'c', text: 'Resume refused, nothing was run: the solver\'s model: "baseline" recorded, "openai/gpt-4.1" now', data: [] },
+    ]);
 
-    expect(outcome).toMatchObject({ code: 'GREEN_REFUSED', message: `the green agent at ${GREEN} refused: Resume refused, nothing was run: the solver's model: "baseline" recorded, "openai/gpt-4.1" now` });
+    expect(outcome).toMatchObject({
+      code: 'GREEN_REFUSED',
+      message: `the green agent at ${GREEN} refused: Resume refused, nothing was run: the solver's model: "baseline" recorded, "openai/gpt-4.1" now`,
+    });
     expect(new AssessmentFailed([outcome as GreenFailure]).resumable).toEqual([]);
   });
 
   it('says the green agent did not answer when the stream fails before any event', async () => {
     const { outcome } = await follow([], new A2aPeerError('PEER_UNREACHABLE', 'cannot reach http://127.0.0.1:9009/ (ECONNREFUSED)'));
 
-    expect(outcome).toMatchObject({ code: 'GREEN_STOPPED', message: `the green agent at ${GREEN} did not answer: cannot reach http://127.0.0.1:9009/ (ECONNREFUSED)` });
+    expect(outcome).toMatchObject({
+      code: 'GREEN_STOPPED',
+      message: `the green agent at ${GREEN} did not answer: cannot reach http://127.0.0.1:9009/ (ECONNREFUSED)`,
+    });
     expect((outcome as GreenFailure).recordDir).toBeUndefined();
   });
 });

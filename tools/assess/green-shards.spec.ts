@@ -11,7 +11,11 @@ const PURPLE = 'http://purple:9019/';
 /** What a green agent running `request`'s shard returns: every task failed, the green's figures present. */
 function greenResult(tasks: string[], index: number, count: number, seconds: number): AssessmentResult {
   const mine = tasks.filter((_, position) => position % count === index);
-  const records = mine.map((taskId) => ({ task_id: taskId, metrics: failedTask(`${taskId} failed`), run: { seconds, commands: 1, failed_commands: 0, attempts: 1 } }));
+  const records = mine.map((taskId) => ({
+    task_id: taskId,
+    metrics: failedTask(`${taskId} failed`),
+    run: { seconds, commands: 1, failed_commands: 0, attempts: 1 },
+  }));
   return aggregateResults(records, seconds, { index, count });
 }
 
@@ -20,8 +24,14 @@ describe('spreading a task list over several green agents', () => {
     const requests = shardRequests(['http://a:9009/', 'http://b:9009/'], PURPLE, TASKS, 2);
 
     expect(requests).toEqual([
-      { green: 'http://a:9009/', request: { participants: { purple_agent: PURPLE }, config: { task_ids: TASKS, concurrency: 2, shard_index: 0, num_shards: 2 } } },
-      { green: 'http://b:9009/', request: { participants: { purple_agent: PURPLE }, config: { task_ids: TASKS, concurrency: 2, shard_index: 1, num_shards: 2 } } },
+      {
+        green: 'http://a:9009/',
+        request: { participants: { purple_agent: PURPLE }, config: { task_ids: TASKS, concurrency: 2, shard_index: 0, num_shards: 2 } },
+      },
+      {
+        green: 'http://b:9009/',
+        request: { participants: { purple_agent: PURPLE }, config: { task_ids: TASKS, concurrency: 2, shard_index: 1, num_shards: 2 } },
+      },
     ]);
   });
 

@@ -40,20 +40,34 @@ export async function ensureTaskImages(images: readonly TaskImage[], check: Imag
 async function ensureTaskImage(task: TaskImage, puller: ImagePuller, check: ImageCheck, refusals: Set<string>): Promise<void> {
   const { docker, samplesDir, say } = check;
   const engine = check.engine.address;
-  if (await docker.getImage(task.image).inspect().then(() => true, () => false)) return;
+  if (
+    await docker
+      .getImage(task.image)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      )
+  )
+    return;
   const buildable = task.source === 'sample' && existsSync(join(samplesDir, task.id, 'sample.json'));
   const limit = buildable ? SAMPLE_PULL_LIMIT_S : DEFAULT_SANDBOX_OPTIONS.pullTimeoutS;
   say(`images: ${task.image} is not on the engine at ${engine}; pulling it (limit ${limit} s)`);
   // The puller's own first line says again what the line above says.
-  const pulled = await puller.ensure(task.image, limit, (line) => {
-    if (!line.startsWith(`image ${task.image} is missing`)) say(`images:   ${line}`);
-  }).then(
-    () => undefined,
-    (error: Error) => oneLine(error.message),
-  );
+  const pulled = await puller
+    .ensure(task.image, limit, (line) => {
+      if (!line.startsWith(`image ${task.image} is missing`)) say(`images:   ${line}`);
+    })
+    .then(
+      () => undefined,
+      (error: Error) => oneLine(error.message),
+    );
   if (pulled === undefined) return say(`images: pulled ${task.image}`);
   if (!buildable) {
-    throw new ImageCheckError('IMAGE_UNAVAILABLE', `image ${task.image} could not be had on the engine at ${engine}: ${pulled}; check that the engine reaches its registry (\`docker pull ${task.image}\`)`);
+    throw new ImageCheckError(
+      'IMAGE_UNAVAILABLE',
+      `image ${task.image} could not be had on the engine at ${engine}: ${pulled}; check that the engine reaches its registry (\`docker pull ${task.image}\`)`,
+    );
   }
   const recipe = folderName(join(samplesDir, 'image'), check.root);
   const refusal = pulled.replaceAll(task.image, '<image>');

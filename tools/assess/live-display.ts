@@ -25,7 +25,10 @@ export class LiveDisplay {
     interactive = Boolean(process.stdout.isTTY),
   ) {
     if (!interactive) return;
-    this.bars = new MultiBar({ clearOnComplete: false, hideCursor: true, format: '{bar} {value}/{total} tasks | {duration_formatted}', autopadding: true }, Presets.shades_classic);
+    this.bars = new MultiBar(
+      { clearOnComplete: false, hideCursor: true, format: '{bar} {value}/{total} tasks | {duration_formatted}', autopadding: true },
+      Presets.shades_classic,
+    );
     if (total !== undefined) this.overall = this.bars.create(total, 0);
     this.ticker = setInterval(() => this.redraw(), 1000);
   }

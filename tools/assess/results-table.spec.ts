@@ -25,7 +25,10 @@ describe('the results table', () => {
   const result = aggregateResults(
     [
       { task_id: 'sample:1', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted', usage: usage(1200, 0.0123) }) },
-      { task_id: 'sample:2', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'ModelError', reason: 'the model failed (401)', usage: usage(800, 0.01) }) },
+      {
+        task_id: 'sample:2',
+        metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'ModelError', reason: 'the model failed (401)', usage: usage(800, 0.01) }),
+      },
       { task_id: 'sample:3', metrics: failedTask('the image could not be pulled') },
     ],
     1,
@@ -51,9 +54,19 @@ describe('the results table', () => {
 });
 
 describe('the root-cause block of the results table', () => {
-  const span = (file: string, fn: string) => ({ file, function: fn, vulSpan: { start: 64, end: 70 }, fixSpan: { start: 64, end: 71 }, change: 'modified' as const });
+  const span = (file: string, fn: string) => ({
+    file,
+    function: fn,
+    vulSpan: { start: 64, end: 70 },
+    fixSpan: { start: 64, end: 71 },
+    change: 'modified' as const,
+  });
   // The fix changes index_span and a test of it; the root cause is index_span alone.
-  const withTest: GroundTruth = { ...TRUTH, spans: [span('src/index.c', 'index_span'), span('tests/test_index.c', 'test_span')], rootCause: [span('src/index.c', 'index_span')] };
+  const withTest: GroundTruth = {
+    ...TRUTH,
+    spans: [span('src/index.c', 'index_span'), span('tests/test_index.c', 'test_span')],
+    rootCause: [span('src/index.c', 'index_span')],
+  };
   const onlyTests: GroundTruth = { ...withTest, rootCause: [] };
   const fixedFunction = '[{"file": "src/index.c", "function": "index_span", "line_start": 64, "line_end": 70}]';
   const result = aggregateResults(

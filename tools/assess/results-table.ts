@@ -76,7 +76,10 @@ export function formatResultsTable(result: AssessmentResult): string {
       .join('  ')
       .trimEnd();
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  const scoresRule = widths.slice(0, 2 + METRIC_COLUMNS.length).map((width) => '-'.repeat(width)).join('  ');
+  const scoresRule = widths
+    .slice(0, 2 + METRIC_COLUMNS.length)
+    .map((width) => '-'.repeat(width))
+    .join('  ');
   return [
     ...[line(header), rule, ...rows.map(line), rule, line(meanRow), line(totalRow)],
     ...['', line(rootCause.header), scoresRule, ...rootCause.rows.map(line), scoresRule, line(rootCause.meanRow)],

@@ -6,12 +6,24 @@ import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
 import { RecordError, RecordWriter } from '@arvo-rca/run-record';
 import { describeResumePlan, planResume, resumeCommand, resumeRequest } from './resume-plan';
 
-const TRUTH: GroundTruth = { spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 }, change: 'modified' }], project: null, notes: [] };
+const TRUTH: GroundTruth = {
+  spans: [{ file: 'src/a.c', function: 'parse', vulSpan: { start: 10, end: 12 }, fixSpan: { start: 10, end: 13 }, change: 'modified' }],
+  project: null,
+  notes: [],
+};
 const SCORED = scoreSubmission('{"locations": [{"file": "src/a.c", "function": "parse", "line_start": 10, "line_end": 12}]}', TRUTH);
 const NO_EVIDENCE = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 
 function finished(task: string, metrics: TaskMetrics): TaskRecordDraft {
-  return { task, task_id: task, masked_id: null, context_id: `ctx-${task}`, finish_reason: 'finished', metrics, run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } };
+  return {
+    task,
+    task_id: task,
+    masked_id: null,
+    context_id: `ctx-${task}`,
+    finish_reason: 'finished',
+    metrics,
+    run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 },
+  };
 }
 
 /** A record of `tasks`, as a green agent leaves it when it is killed after writing `written`. */
@@ -62,7 +74,11 @@ describe('resuming a run record', () => {
 
   it('keeps failed and interrupted tasks, saying that --retry-failed runs them, and runs them with it', async () => {
     const tasks = ['sample:1', 'sample:2', 'sample:3'];
-    const writer = await record(runDir, tasks, [finished('sample:1', failedTask('pulling arvo-rca-sample:9-vul failed')), finished('sample:2', interruptedTask('the green agent is shutting down')), finished('sample:3', SCORED)]);
+    const writer = await record(runDir, tasks, [
+      finished('sample:1', failedTask('pulling arvo-rca-sample:9-vul failed')),
+      finished('sample:2', interruptedTask('the green agent is shutting down')),
+      finished('sample:3', SCORED),
+    ]);
 
     const kept = await planResume(writer.folder, false, false);
     const retried = await planResume(writer.folder, true, false);
@@ -81,21 +97,33 @@ describe('resuming a run record', () => {
     const tasks = Array.from({ length: 20 }, (_, index) => `arvo:${index + 1}`);
     const writer = await record(runDir, tasks, []);
 
-    expect(describeResumePlan(await planResume(writer.folder, false, false)).at(-1)).toBe('to run:  20 (arvo:1, arvo:2, arvo:3, arvo:4, arvo:5, arvo:6, arvo:7, arvo:8, ... (12 more))');
+    expect(describeResumePlan(await planResume(writer.folder, false, false)).at(-1)).toBe(
+      'to run:  20 (arvo:1, arvo:2, arvo:3, arvo:4, arvo:5, arvo:6, arvo:7, arvo:8, ... (12 more))',
+    );
   });
 
   it('refuses a folder that is no record, and names the records of a run directory given instead', async () => {
-    await expect(planResume(join(runDir, 'nothing'), false, false)).rejects.toThrow(new RecordError('RECORD_MISSING', `${join(runDir, 'nothing')} is not a run record: it has no assessment.json`));
+    await expect(planResume(join(runDir, 'nothing'), false, false)).rejects.toThrow(
+      new RecordError('RECORD_MISSING', `${join(runDir, 'nothing')} is not a run record: it has no assessment.json`),
+    );
     const writer = await record(runDir, ['sample:1'], []);
 
-    await expect(planResume(runDir, false, false)).rejects.toThrow(`${runDir} is not a run record: it has no assessment.json; it is a run directory, and its records are ${writer.folder}`);
+    await expect(planResume(runDir, false, false)).rejects.toThrow(
+      `${runDir} is not a run record: it has no assessment.json; it is a run directory, and its records are ${writer.folder}`,
+    );
   });
 
   it('leaves a record that is not on this machine to a green agent that already runs, by its id', async () => {
     const plan = await planResume('/elsewhere/logs/log_1/assessments/2026-11-23_20-00-00_ab12cd34/', true, true);
 
-    expect(plan).toEqual({ folder: '/elsewhere/logs/log_1/assessments/2026-11-23_20-00-00_ab12cd34/', recordId: '2026-11-23_20-00-00_ab12cd34', retryFailed: true });
-    expect(describeResumePlan(plan)).toEqual(['record:  2026-11-23_20-00-00_ab12cd34 is not on this machine; the green agent looks it up in its run directories']);
+    expect(plan).toEqual({
+      folder: '/elsewhere/logs/log_1/assessments/2026-11-23_20-00-00_ab12cd34/',
+      recordId: '2026-11-23_20-00-00_ab12cd34',
+      retryFailed: true,
+    });
+    expect(describeResumePlan(plan)).toEqual([
+      'record:  2026-11-23_20-00-00_ab12cd34 is not on this machine; the green agent looks it up in its run directories',
+    ]);
   });
 
   it('asks the green agent for the record by id, with a concurrency only when one is given', async () => {
@@ -107,6 +135,8 @@ describe('resuming a run record', () => {
 
   it('tells how to go on, naming a green agent that was already running, quoting what the shell would split', () => {
     expect(resumeCommand('logs/log_1/assessments/r1')).toBe('npm run assess -- --resume logs/log_1/assessments/r1');
-    expect(resumeCommand('/runs/my run/assessments/r1', 'http://a:9009/')).toBe("npm run assess -- --resume '/runs/my run/assessments/r1' --green http://a:9009/");
+    expect(resumeCommand('/runs/my run/assessments/r1', 'http://a:9009/')).toBe(
+      "npm run assess -- --resume '/runs/my run/assessments/r1' --green http://a:9009/",
+    );
   });
 });

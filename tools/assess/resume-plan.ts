@@ -38,7 +38,9 @@ export async function planResume(folder: string, retryFailed: boolean, greenElse
   const recordId = basename(resolve(folder));
   if (greenElsewhere && !existsSync(folder)) return { folder, recordId, retryFailed };
   const scan = await scanRecord(folder).catch(async (error: unknown) => {
-    throw error instanceof RecordError && error.code === 'RECORD_MISSING' ? new RecordError(error.code, `${error.message}${await recordsInside(folder)}`) : error;
+    throw error instanceof RecordError && error.code === 'RECORD_MISSING'
+      ? new RecordError(error.code, `${error.message}${await recordsInside(folder)}`)
+      : error;
   });
   return { folder, recordId, retryFailed, local: { scan, toRun: tasksToRun(scan, retryFailed) } };
 }
@@ -54,7 +56,9 @@ export function describeResumePlan(plan: ResumePlan): string[] {
     `record:  ${plan.folder} (${scan.resultKeys.length} task(s), started ${assessment.started_at}, ${assessment.sessions.length} session(s), solver ${solver})`,
     `done:    ${scan.done.size} of ${scan.resultKeys.length}${listed([...scan.done.keys()])}`,
     ...scan.damaged.map(({ task, reason }) => `damaged: ${task}: ${reason}; it runs again`),
-    ...kept.map((task) => `kept:    ${task.task} ${task.metrics.status}${task.metrics.detail ? ` (${task.metrics.detail})` : ''}; --retry-failed runs it again`),
+    ...kept.map(
+      (task) => `kept:    ${task.task} ${task.metrics.status}${task.metrics.detail ? ` (${task.metrics.detail})` : ''}; --retry-failed runs it again`,
+    ),
     `to run:  ${toRun.length}${listed(toRun)}`,
   ];
 }

@@ -25,10 +25,18 @@ describe("the runner's exit status and last line", () => {
   });
 
   it('is 1 when a task could not get its image, naming the image, the engine and what to run', () => {
-    const unpulled = result([1, 2].map((id) => ({ task_id: `sample:${id}`, metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: (HTTP code 500) no such host `, null, 'IMAGE_PULL_FAILED') })));
+    const unpulled = result(
+      [1, 2].map((id) => ({
+        task_id: `sample:${id}`,
+        metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: (HTTP code 500) no such host `, null, 'IMAGE_PULL_FAILED'),
+      })),
+    );
     const { exitCode, lines } = verdictOf(unpulled, place);
     expect(exitCode).toBe(1);
-    expect(lines.slice(0, 2)).toEqual(['  sample:1  failed: pulling arvo-rca-sample:1-vul failed: (HTTP code 500) no such host', '  sample:2  failed: pulling arvo-rca-sample:2-vul failed: (HTTP code 500) no such host']);
+    expect(lines.slice(0, 2)).toEqual([
+      '  sample:1  failed: pulling arvo-rca-sample:1-vul failed: (HTTP code 500) no such host',
+      '  sample:2  failed: pulling arvo-rca-sample:2-vul failed: (HTTP code 500) no such host',
+    ]);
     expect(lines.at(-1)).toBe(
       'assess: 2 of 2 tasks failed: image arvo-rca-sample:1-vul, arvo-rca-sample:2-vul could not be had on the engine at unix:///var/run/docker.sock; ' +
         'run `npm run images` on that engine (`npm start` does it when it starts the green agent); then `npm run assess -- --resume logs/r --retry-failed` runs them again',
@@ -36,12 +44,21 @@ describe("the runner's exit status and last line", () => {
   });
 
   it('names three images at most', () => {
-    const unpulled = result([1, 2, 3, 4, 5].map((id) => ({ task_id: `sample:${id}`, metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: no such host`, null, 'IMAGE_PULL_FAILED') })));
-    expect(verdictOf(unpulled, place).lines.at(-1)).toMatch(/^assess: 5 of 5 tasks failed: image arvo-rca-sample:1-vul, arvo-rca-sample:2-vul, arvo-rca-sample:3-vul and 2 more could not be had on/);
+    const unpulled = result(
+      [1, 2, 3, 4, 5].map((id) => ({
+        task_id: `sample:${id}`,
+        metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: no such host`, null, 'IMAGE_PULL_FAILED'),
+      })),
+    );
+    expect(verdictOf(unpulled, place).lines.at(-1)).toMatch(
+      /^assess: 5 of 5 tasks failed: image arvo-rca-sample:1-vul, arvo-rca-sample:2-vul, arvo-rca-sample:3-vul and 2 more could not be had on/,
+    );
   });
 
   it("asks for a pull by hand of an ARVO image, on the green agent's engine when the green agent was given", () => {
-    const unpulled = result([{ task_id: 'arvo:14368', metrics: failedTask('pulling n132/arvo:14368-vul did not finish within 1800 s', null, 'IMAGE_PULL_TIMEOUT') }]);
+    const unpulled = result([
+      { task_id: 'arvo:14368', metrics: failedTask('pulling n132/arvo:14368-vul did not finish within 1800 s', null, 'IMAGE_PULL_TIMEOUT') },
+    ]);
     expect(verdictOf(unpulled, { greens: ['http://green:9009/'] }).lines.at(-1)).toBe(
       'assess: 1 of 1 tasks failed: image n132/arvo:14368-vul could not be had on the engine of the green agent at http://green:9009/; check that the engine reaches the registry (`docker pull n132/arvo:14368-vul`)',
     );
@@ -51,7 +68,9 @@ describe("the runner's exit status and last line", () => {
     const unpulled = result([{ task_id: 'sample:2', metrics: failedTask('the registry refused', null, 'IMAGE_PULL_FAILED') }]);
     expect(verdictOf(unpulled, place).lines.at(-1)).toMatch(/^assess: 1 of 1 tasks failed: image arvo-rca-sample:2-vul could not be had on/);
     const uncoded = result([{ task_id: 'sample:1', metrics: failedTask('pulling arvo-rca-sample:1-vul failed: no such host') }]);
-    expect(verdictOf(uncoded, place).lines.at(-1)).toMatch(/^assess: 1 of 1 tasks failed: sample:1: pulling arvo-rca-sample:1-vul failed: no such host; its log says more/);
+    expect(verdictOf(uncoded, place).lines.at(-1)).toMatch(
+      /^assess: 1 of 1 tasks failed: sample:1: pulling arvo-rca-sample:1-vul failed: no such host; its log says more/,
+    );
   });
 
   it('is 1 when a task failed otherwise or was interrupted, naming the first failure', () => {

@@ -38,7 +38,10 @@ export function verdictOf(result: AssessmentResult, place: RunPlace): RunVerdict
 
 function howMany(broken: [string, TaskResult][], total: number): string {
   const count = (status: string): number => broken.filter(([, metrics]) => metrics.status === status).length;
-  const parts = [count('failed') && `${count('failed')} of ${total} tasks failed`, count('interrupted') && `${count('interrupted')} of ${total} were interrupted`];
+  const parts = [
+    count('failed') && `${count('failed')} of ${total} tasks failed`,
+    count('interrupted') && `${count('interrupted')} of ${total} were interrupted`,
+  ];
   return parts.filter(Boolean).join(', ');
 }
 
@@ -48,7 +51,9 @@ function whyAndWhatToDo(broken: [string, TaskResult][], taskIds: ReadonlyMap<str
   if (images.length > 0) {
     const engine = place.engine ? `the engine at ${place.engine}` : `the engine of the green agent at ${place.greens.join(', ')}`;
     const samples = images.some((image) => image.startsWith('arvo-rca-sample:'));
-    const todo = samples ? 'run `npm run images` on that engine (`npm start` does it when it starts the green agent)' : `check that the engine reaches the registry (\`docker pull ${images[0]}\`)`;
+    const todo = samples
+      ? 'run `npm run images` on that engine (`npm start` does it when it starts the green agent)'
+      : `check that the engine reaches the registry (\`docker pull ${images[0]}\`)`;
     const more = images.length > IMAGES_NAMED ? ` and ${images.length - IMAGES_NAMED} more` : '';
     return `image ${images.slice(0, IMAGES_NAMED).join(', ')}${more} could not be had on ${engine}; ${todo}${retry(place)}`;
   }

@@ -6,7 +6,7 @@ export const USAGE = [
   '       assess --resume <record folder> [--retry-failed] [--green URL] [--purple URL] [--concurrency N]',
   '',
   '  --resume FOLDER  go on with the run record in FOLDER (<run dir>/assessments/<record id>): run only its',
-  '                   tasks without a valid result, with the record\'s solver and scoring settings',
+  "                   tasks without a valid result, with the record's solver and scoring settings",
   '  --retry-failed   with --resume: also run again the tasks that failed around the solver or were interrupted',
 ].join('\n');
 
@@ -45,7 +45,13 @@ export async function parseRunnerOptions(argv: string[], bundledSamples: () => P
   if (values.resume.trim() === '') throw new UsageError('--resume needs the folder of a run record');
   if (values.tasks !== undefined) throw new UsageError('--resume runs the tasks of the record; leave out --tasks');
   if (agents.greens.length > 1) throw new UsageError('--resume takes one green agent: a record belongs to the green agent that wrote it');
-  return { kind: 'resume', ...agents, folder: values.resume, retryFailed: values['retry-failed'] ?? false, ...(concurrency === undefined ? {} : { concurrency }) };
+  return {
+    kind: 'resume',
+    ...agents,
+    folder: values.resume,
+    retryFailed: values['retry-failed'] ?? false,
+    ...(concurrency === undefined ? {} : { concurrency }),
+  };
 }
 
 function parseFlags(argv: string[]) {

@@ -59,7 +59,11 @@ describe('the runner on a machine without Docker or bubblewrap', () => {
 
 describe('pickSandbox', () => {
   it('runs without isolation only for SANDBOX=local-unsafe, with a plain warning for the terminal', async () => {
-    expect(await pickSandbox('local-unsafe')).toEqual({ sandbox: 'local-unsafe', line: 'sandbox: local-unsafe, nothing isolated', warning: NO_ISOLATION_WARNING });
+    expect(await pickSandbox('local-unsafe')).toEqual({
+      sandbox: 'local-unsafe',
+      line: 'sandbox: local-unsafe, nothing isolated',
+      warning: NO_ISOLATION_WARNING,
+    });
   });
 });
 

@@ -40,7 +40,14 @@ export class BenchDisk {
     if (reason) return BenchDisk.machine(machineEngine, reason);
     try {
       const engine = await LoopEngine.start(root, images);
-      return new BenchDisk('fresh journaled ext4 (loop)', engine.docker, engine.tmpDir, engine.env, 'a dockerd of its own on a loop-mounted image file', engine);
+      return new BenchDisk(
+        'fresh journaled ext4 (loop)',
+        engine.docker,
+        engine.tmpDir,
+        engine.env,
+        'a dockerd of its own on a loop-mounted image file',
+        engine,
+      );
     } catch (error) {
       if (error instanceof LoopMountUnavailable) return BenchDisk.machine(machineEngine, error.message);
       throw error;
@@ -114,7 +121,9 @@ class LoopEngine {
 }
 
 async function takeDown(script: string, state: string): Promise<void> {
-  await run('bash', [script, 'down', state]).catch((error: Error & { stderr?: string }) => console.warn(`bench: loop-engine.sh down failed: ${error.stderr?.trim() || error.message}`));
+  await run('bash', [script, 'down', state]).catch((error: Error & { stderr?: string }) =>
+    console.warn(`bench: loop-engine.sh down failed: ${error.stderr?.trim() || error.message}`),
+  );
   rmSync(state, { recursive: true, force: true });
 }
 

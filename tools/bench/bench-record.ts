@@ -24,7 +24,12 @@ export function benchTaskIds(count: number): string[] {
  * A synthetic run record in `runDir`, written by RecordWriter as a green agent writes it, 16 tasks at once:
  * the tasks of `taskIds`, solved by `model`, each as `finished` makes it.
  */
-export async function writeBenchRecord(runDir: string, taskIds: string[], model: string, finished: (taskId: string, index: number) => BenchTask): Promise<RecordWriter> {
+export async function writeBenchRecord(
+  runDir: string,
+  taskIds: string[],
+  model: string,
+  finished: (taskId: string, index: number) => BenchTask,
+): Promise<RecordWriter> {
   const writer = await RecordWriter.create(runDir, {
     tasks: taskIds,
     concurrency: 8,
@@ -41,6 +46,14 @@ export async function writeBenchRecord(runDir: string, taskIds: string[], model:
 
 /** A task finished as a typical run ends one, with these metrics and this evidence. */
 export function benchTask(taskId: string, metrics: TaskMetrics, evidence: TaskEvidence): BenchTask {
-  const record: TaskRecordDraft = { task: taskId, task_id: taskId, masked_id: null, context_id: `bench-${taskFolderName(taskId)}`, finish_reason: 'finished', metrics, run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 } };
+  const record: TaskRecordDraft = {
+    task: taskId,
+    task_id: taskId,
+    masked_id: null,
+    context_id: `bench-${taskFolderName(taskId)}`,
+    finish_reason: 'finished',
+    metrics,
+    run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 },
+  };
   return [record, evidence];
 }

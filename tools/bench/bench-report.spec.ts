@@ -7,7 +7,20 @@ function report(): BenchReport {
   return {
     at: '2026-11-22T10:00:00Z',
     machine: { cpus: 2, node: 'v20.20.2', docker: '20.10.24', load_1m: 1.5 },
-    exec_rtt: { n: 200, full_ms: 61, dockerode_ms: 56.7, cli_ms: 75.1, full_vs_dockerode: 1.08, dockerode_vs_cli: 0.75, full_p90_ms: 70, dockerode_p90_ms: 65, cli_p90_ms: 90, reply_ms: 79.3, reply_p90_ms: 90, reply_vs_callback: 1.3 },
+    exec_rtt: {
+      n: 200,
+      full_ms: 61,
+      dockerode_ms: 56.7,
+      cli_ms: 75.1,
+      full_vs_dockerode: 1.08,
+      dockerode_vs_cli: 0.75,
+      full_p90_ms: 70,
+      dockerode_p90_ms: 65,
+      cli_p90_ms: 90,
+      reply_ms: 79.3,
+      reply_p90_ms: 90,
+      reply_vs_callback: 1.3,
+    },
     a2a_large_message: { megabytes: 3, runs: 7, a2a_ms: 455.6, json_loopback_ms: 327.9, a2a_vs_json: 1.39, copies_back: [4, 3] },
     memory: { output_bytes: 1024 ** 3, rss_growth_mb: 70, rss_growth_max_mb: 80, rss_before_mb: 150, repeats: 3 },
     leftover_containers: [],
@@ -20,7 +33,12 @@ describe('bench report', () => {
 
     expect(rows.find((row) => row.figure.includes('full path'))).toMatchObject({ value: '61.0 ms', ratio: 1.08, pass: true });
     expect(rows.find((row) => row.figure.includes('direct dockerode'))).toMatchObject({ ratio: 0.75, pass: true });
-    expect(rows.find((row) => row.figure.includes('reply mode'))).toMatchObject({ value: '79.3 ms', target: '≤ 1.2 × callback (full path)', ratio: 1.3, pass: false });
+    expect(rows.find((row) => row.figure.includes('reply mode'))).toMatchObject({
+      value: '79.3 ms',
+      target: '≤ 1.2 × callback (full path)',
+      ratio: 1.3,
+      pass: false,
+    });
     expect(rows.find((row) => row.figure.includes('RSS growth'))).toMatchObject({ value: '70.0 MiB', pass: false });
     expect(rows.find((row) => row.figure.includes('through A2A'))).toMatchObject({ value: '455.6 ms', target: '≤ 1.5 × plain JSON', ratio: 1.39, pass: true });
     const reference = rows.find((row) => row.figure.includes('CLI'));
@@ -29,25 +47,57 @@ describe('bench report', () => {
   });
 
   it("reports resume's scan of a record against reading and parsing its files bare, as a ratio", () => {
-    const rows = tableRows({ ...report(), resume_scan: { tasks: 1000, runs: 9, result_bytes: 842_000, scan_ms: 96.9, read_parse_ms: 20.3, readdir_ms: 0.7, scan_vs_read_parse: 4.77 } });
+    const rows = tableRows({
+      ...report(),
+      resume_scan: { tasks: 1000, runs: 9, result_bytes: 842_000, scan_ms: 96.9, read_parse_ms: 20.3, readdir_ms: 0.7, scan_vs_read_parse: 4.77 },
+    });
 
-    expect(rows.find((row) => row.figure.startsWith('1,000-task record'))).toMatchObject({ figure: expect.stringContaining('(822 KiB)'), value: '20.3 ms', target: 'reference' });
+    expect(rows.find((row) => row.figure.startsWith('1,000-task record'))).toMatchObject({
+      figure: expect.stringContaining('(822 KiB)'),
+      value: '20.3 ms',
+      target: 'reference',
+    });
     const scan = rows.find((row) => row.figure.includes("resume's scan"));
     expect(scan).toMatchObject({ value: '96.9 ms', ratio: 4.77 });
     expect(scan?.pass).toBeUndefined();
   });
 
   it("reports the viewer's first render of a comparison against a static table of the same cells, with its target", () => {
-    const viewer_render = { tasks: 500, runs: 2, repeats: 7, comparison_ms: 894.6, static_table_ms: 373.1, comparison_vs_static: 2.4, task_page_ms: 700.7, trajectory_steps: 100 };
+    const viewer_render = {
+      tasks: 500,
+      runs: 2,
+      repeats: 7,
+      comparison_ms: 894.6,
+      static_table_ms: 373.1,
+      comparison_vs_static: 2.4,
+      task_page_ms: 700.7,
+      trajectory_steps: 100,
+    };
     const rows = tableRows({ ...report(), viewer_render });
 
     expect(rows.find((row) => row.figure.startsWith('static HTML table of 1,000 cells'))).toMatchObject({ value: '373.1 ms', target: 'reference' });
-    expect(rows.find((row) => row.figure.includes('500-task comparison of 2 runs'))).toMatchObject({ value: '894.6 ms', target: '≤ 4 × the static table', ratio: 2.4, pass: true });
+    expect(rows.find((row) => row.figure.includes('500-task comparison of 2 runs'))).toMatchObject({
+      value: '894.6 ms',
+      target: '≤ 4 × the static table',
+      ratio: 2.4,
+      pass: true,
+    });
     expect(rows.find((row) => row.figure.includes('100-step trajectory'))).toMatchObject({ value: '700.7 ms', target: 'info' });
   });
 
   it('reports each real tree against tar, its target, and against the original way', () => {
-    const small = { task: 'small tree', archive_mb: 7, tar_ms: 108, prepare_to_first_command_ms: 345, vs_tar: 3.19, original_way_ms: 330, original_way_vs_tar: 3.06, vs_original_way: 1.05, engine_copy_ms: 200, engine_copy_vs_tar: 1.85 };
+    const small = {
+      task: 'small tree',
+      archive_mb: 7,
+      tar_ms: 108,
+      prepare_to_first_command_ms: 345,
+      vs_tar: 3.19,
+      original_way_ms: 330,
+      original_way_vs_tar: 3.06,
+      vs_original_way: 1.05,
+      engine_copy_ms: 200,
+      engine_copy_vs_tar: 1.85,
+    };
     const large = { ...small, task: 'large tree', tar_ms: 330, prepare_to_first_command_ms: 480, vs_tar: 1.45 };
     const rows = tableRows({ ...report(), real_task: { disk: 'machine disk', runs: 5, trees: [small, large] } });
 
@@ -64,9 +114,31 @@ describe('bench report', () => {
   });
 
   it('names the disk the tree figures ran on', () => {
-    const tree = { task: 'libarchive', archive_mb: 7, tar_ms: 53, prepare_to_first_command_ms: 80, vs_tar: 1.51, original_way_ms: 100, original_way_vs_tar: 1.89, vs_original_way: 0.8, engine_copy_ms: 50, engine_copy_vs_tar: 0.94 };
+    const tree = {
+      task: 'libarchive',
+      archive_mb: 7,
+      tar_ms: 53,
+      prepare_to_first_command_ms: 80,
+      vs_tar: 1.51,
+      original_way_ms: 100,
+      original_way_vs_tar: 1.89,
+      vs_original_way: 0.8,
+      engine_copy_ms: 50,
+      engine_copy_vs_tar: 0.94,
+    };
     const real_task = { disk: 'fresh journaled ext4 (loop)' as const, runs: 5, trees: [tree] };
-    const copy_in = { tree: 'libarchive-3.6.2', disk: 'machine disk' as const, files: 1463, megabytes: 27, runs: 5, prepare_ms: 60, bind_ms: 300, copy_in_ms: 360, copy_in_vs_bind: 1.2, engine_copy_ms: 250 };
+    const copy_in = {
+      tree: 'libarchive-3.6.2',
+      disk: 'machine disk' as const,
+      files: 1463,
+      megabytes: 27,
+      runs: 5,
+      prepare_ms: 60,
+      bind_ms: 300,
+      copy_in_ms: 360,
+      copy_in_vs_bind: 1.2,
+      engine_copy_ms: 250,
+    };
     const rows = tableRows({ ...report(), real_task, copy_in });
 
     expect(rows.find((row) => row.figure.includes('disk of every tree'))).toMatchObject({ value: 'fresh journaled ext4 (loop)', target: 'info' });

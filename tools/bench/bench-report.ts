@@ -6,12 +6,15 @@ import type { ExecRttFigures } from './exec-rtt.bench';
 import type { LargeMessageFigures } from './large-message.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
-import type { RealTaskFigures, RealTreeFigures } from './real-task.bench';
+import type { RealTaskFigures } from './real-task.bench';
 import type { RemoteEngineFigures } from './remote-engine.bench';
 import type { ResumeScanFigures } from './resume-scan.bench';
 import type { ViewerRenderFigures } from './viewer-render.bench';
 import type { StartFigures } from './start-breakdown.bench';
 import type { StartBreakdown } from '@arvo-rca/arvo-docker';
+import { against, largeMessageRows, ms, realTaskRows, remoteEngineRows, resumeScanRows, viewerRenderRows, type TableRow } from './bench-rows';
+
+export type { TableRow } from './bench-rows';
 
 /** `logs/bench/latest.json` (README, Benchmark): every key at least, figures of one run. */
 export interface BenchReport {
@@ -30,16 +33,6 @@ export interface BenchReport {
   remote_engine?: RemoteEngineFigures;
   /** Containers of the benchmark's green agent still present after it stopped (should be none). */
   leftover_containers: string[];
-}
-
-/** One row of the table: a figure, its value, the target and how the value compares. */
-export interface TableRow {
-  figure: string;
-  value: string;
-  target: string;
-  /** The measured ratio for a relative target (read it against the target); value / limit for an absolute one (1 is the line). */
-  ratio?: number;
-  pass?: boolean;
 }
 
 export function tableRows(report: BenchReport): TableRow[] {
@@ -63,9 +56,18 @@ export function tableRows(report: BenchReport): TableRow[] {
         target: 'engine limit (ratio: green / this)',
         ratio: con.parallel_vs_dockerode,
       },
-      { figure: `whole tasks: 1 / ${con.tasks} at once`, value: `${con.task_single_s.toFixed(1)} s / ${con.task_parallel_s.toFixed(1)} s`, target: 'info', ratio: con.task_ratio },
+      {
+        figure: `whole tasks: 1 / ${con.tasks} at once`,
+        value: `${con.task_single_s.toFixed(1)} s / ${con.task_parallel_s.toFixed(1)} s`,
+        target: 'info',
+        ratio: con.task_ratio,
+      },
       against(`green event-loop delay p99 (${con.tasks} tasks)`, ms(con.loop_delay_p99_ms), '≤ 20 ms', con.loop_delay_p99_ms / 20, 1),
-      { figure: `  same, commands only / bench process`, value: `${ms(con.loop_delay_p99_commands_ms)} / ${ms(con.loop_delay_p99_bench_process_ms)}`, target: 'info' },
+      {
+        figure: `  same, commands only / bench process`,
+        value: `${ms(con.loop_delay_p99_commands_ms)} / ${ms(con.loop_delay_p99_bench_process_ms)}`,
+        target: 'info',
+      },
     );
   }
   if (mem) rows.push(against(`green RSS growth, 1 GiB of output`, `${mem.rss_growth_mb.toFixed(1)} MiB`, '< 64 MiB', mem.rss_growth_mb / 64, 1, true));
@@ -94,7 +96,8 @@ export function tableRows(report: BenchReport): TableRow[] {
 }
 
 function startRows(starts: StartFigures): TableRow[] {
-  const phases = (b: StartBreakdown): string => `image ${b.image}, queue ${b.queue}, create ${b.create}, start ${b.start}, probe ${b.probe}, copy ${b.copy} | git ${b.git}`;
+  const phases = (b: StartBreakdown): string =>
+    `image ${b.image}, queue ${b.queue}, create ${b.create}, start ${b.start}, probe ${b.probe}, copy ${b.copy} | git ${b.git}`;
   const pacing = Object.entries(starts.pacing_ms)
     .map(([at, ms]) => `${at}: ${(ms / 1000).toFixed(2)} s`)
     .join(', ');
@@ -104,18 +107,38 @@ function startRows(starts: StartFigures): TableRow[] {
     { figure: `${starts.tasks} starts at once, median start, ms by phase`, value: ms(starts.burst.total), target: 'info' },
     { figure: `  ${phases(starts.burst)}`, value: '', target: 'info' },
     { figure: `engine floor: 1 bare start (create, start, workspace in, 1 command)`, value: ms(starts.engine_single_ms), target: 'engine limit' },
-    { figure: `engine floor: ${starts.tasks} at once (effective parallelism ${starts.engine_parallelism.toFixed(1)})`, value: ms(starts.engine_burst_ms), target: 'engine limit' },
-    against(`${starts.tasks} sandboxes ready, adaptive pacing from ${starts.default_pacing} (the default)`, ms(starts.burst_ms), '≤ 1.2 × engine floor', starts.burst_vs_engine, 1.2),
+    {
+      figure: `engine floor: ${starts.tasks} at once (effective parallelism ${starts.engine_parallelism.toFixed(1)})`,
+      value: ms(starts.engine_burst_ms),
+      target: 'engine limit',
+    },
+    against(
+      `${starts.tasks} sandboxes ready, adaptive pacing from ${starts.default_pacing} (the default)`,
+      ms(starts.burst_ms),
+      '≤ 1.2 × engine floor',
+      starts.burst_vs_engine,
+      1.2,
+    ),
     { figure: `  by pacing (best ${starts.best_pacing}): ${pacing}`, value: '', target: 'info' },
   ];
 }
 
 /** The table, columns aligned, for the terminal. */
 export function formatTable(rows: TableRow[]): string {
-  const cells = rows.map((row) => [row.figure, row.value, row.target, row.ratio === undefined ? '' : row.ratio.toFixed(2), row.pass === undefined ? '' : row.pass ? 'pass' : 'MISS']);
+  const cells = rows.map((row) => [
+    row.figure,
+    row.value,
+    row.target,
+    row.ratio === undefined ? '' : row.ratio.toFixed(2),
+    row.pass === undefined ? '' : row.pass ? 'pass' : 'MISS',
+  ]);
   const header = ['figure', 'value', 'target', 'ratio', 'pass'];
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column].length)));
-  const line = (cell: string[]): string => cell.map((text, column) => text.padEnd(widths[column])).join('  ').trimEnd();
+  const line = (cell: string[]): string =>
+    cell
+      .map((text, column) => text.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
 }
 
@@ -129,57 +152,4 @@ export async function writeReport(dir: string, report: BenchReport, complete: bo
   const latest = join(dir, 'latest.json');
   await writeFile(latest, text);
   return [latest, stamped];
-}
-
-function largeMessageRows(large: LargeMessageFigures): TableRow[] {
-  const [send, stream] = large.copies_back;
-  return [
-    { figure: `${large.megabytes} MiB as plain JSON over loopback, same bytes (median of ${large.runs})`, value: ms(large.json_loopback_ms), target: 'reference' },
-    against(`${large.megabytes} MiB message through A2A: send (${send} back) and stream (${stream} back)`, ms(large.a2a_ms), '≤ 1.5 × plain JSON', large.a2a_vs_json, 1.5),
-  ];
-}
-
-function resumeScanRows(scan: ResumeScanFigures): TableRow[] {
-  const kib = Math.round(scan.result_bytes / 1024);
-  return [
-    { figure: `${scan.tasks.toLocaleString('en')}-task record: its result.json files (${kib} KiB) read with readFileSync and parsed, one by one (median of ${scan.runs})`, value: ms(scan.read_parse_ms), target: 'reference' },
-    { figure: `  resume's scan of the record (scanRecord + tasksToRun)`, value: ms(scan.scan_ms), target: 'reported (ratio: × the reference)', ratio: scan.scan_vs_read_parse },
-    { figure: `  readdir of its tasks folder`, value: ms(scan.readdir_ms, 2), target: 'info' },
-  ];
-}
-
-function realTaskRows(real: RealTaskFigures): TableRow[] {
-  const tree = (t: RealTreeFigures): TableRow[] => [
-    { figure: `${t.task}, ${t.archive_mb} MB archive: tar xzf (median of ${real.runs})`, value: ms(t.tar_ms), target: 'reference' },
-    against(`  prepare to first command, the green agent's whole task path`, ms(t.prepare_to_first_command_ms), '≤ 1.5 × tar', t.vs_tar, 1.5),
-    { figure: `  the original's way: that tar, then the container with it bind-mounted, to the first command`, value: ms(t.original_way_ms), target: 'info', ratio: t.original_way_vs_tar },
-    { figure: `  the green agent's whole task path against the original's way`, value: `${t.vs_original_way} ×`, target: 'info' },
-    { figure: `  the engine alone: tar's tree into a running container, one archive API call (the floor of any copy-in)`, value: ms(t.engine_copy_ms), target: 'info', ratio: t.engine_copy_vs_tar },
-  ];
-  return [...real.trees.flatMap(tree), { figure: `disk of every tree (the green agent's, tar's) and of the engine`, value: real.disk, target: 'info' }];
-}
-
-function viewerRenderRows(render: ViewerRenderFigures): TableRow[] {
-  const cells = (render.tasks * render.runs).toLocaleString('en');
-  return [
-    { figure: `static HTML table of ${cells} cells over loopback, to its first frame in Chromium (median of ${render.repeats})`, value: ms(render.static_table_ms), target: 'reference' },
-    against(`  the viewer: ${render.tasks}-task comparison of ${render.runs} runs, to its first frame`, ms(render.comparison_ms), '≤ 4 × the static table', render.comparison_vs_static, 4),
-    { figure: `  the viewer: a task page to step 1 of its ${render.trajectory_steps}-step trajectory`, value: ms(render.task_page_ms), target: 'info' },
-  ];
-}
-
-function remoteEngineRows(remote: RemoteEngineFigures): TableRow[] {
-  return [
-    { figure: `exec rtt, sandbox on the local socket (median of ${remote.n})`, value: ms(remote.local_ms), target: 'reference' },
-    { figure: `exec rtt, sandbox on an engine over TCP + TLS (${remote.address})`, value: ms(remote.tls_ms), target: 'info', ratio: remote.tls_vs_local },
-    { figure: `  plain dockerode exec: local socket, TCP + TLS`, value: `${ms(remote.local_dockerode_ms)}, ${ms(remote.tls_dockerode_ms)}`, target: 'info', ratio: remote.tls_dockerode_vs_local },
-  ];
-}
-
-function against(figure: string, value: string, target: string, ratio: number, limit: number, strict = false): TableRow {
-  return { figure, value, target, ratio, pass: strict ? ratio < limit : ratio <= limit };
-}
-
-function ms(value: number, digits = 1): string {
-  return `${value.toFixed(digits)} ms`;
 }

@@ -162,7 +162,9 @@ function expectFinished(reply: string): void {
 
 function describeRun(run: TaskRun): string {
   const outcome = run.outcome;
-  return outcome ? `${outcome.finish_reason}, ${outcome.metrics.status}${outcome.metrics.detail ? `: ${outcome.metrics.detail}` : ''}` : `no result (state ${run.state})`;
+  return outcome
+    ? `${outcome.finish_reason}, ${outcome.metrics.status}${outcome.metrics.detail ? `: ${outcome.metrics.detail}` : ''}`
+    : `no result (state ${run.state})`;
 }
 
 interface Deferred<T> {

@@ -24,7 +24,19 @@ import { measureStarts } from './start-breakdown.bench';
 import { measureViewerRender } from './viewer-render.bench';
 
 const ROOT = resolve(__dirname, '..', '..');
-const FIGURES = ['exec_rtt', 'concurrency', 'memory', 'purple_step_overhead', 'a2a_large_message', 'resume_scan', 'viewer_render', 'real_task', 'copy_in', 'starts', 'remote_engine'] as const;
+const FIGURES = [
+  'exec_rtt',
+  'concurrency',
+  'memory',
+  'purple_step_overhead',
+  'a2a_large_message',
+  'resume_scan',
+  'viewer_render',
+  'real_task',
+  'copy_in',
+  'starts',
+  'remote_engine',
+] as const;
 type Figure = (typeof FIGURES)[number];
 
 async function main(argv: string[]): Promise<void> {
@@ -44,7 +56,10 @@ async function main(argv: string[]): Promise<void> {
   if (chosen.has('purple_step_overhead')) report.purple_step_overhead = await timed('purple step overhead', () => measurePurpleStep(ROOT));
   if (chosen.has('a2a_large_message')) report.a2a_large_message = await timed('a 3 MiB message through A2A and as plain JSON', () => measureLargeMessage());
   if (chosen.has('resume_scan')) report.resume_scan = await timed("resume's scan of a 1,000-task record and reading its files bare", () => measureResumeScan());
-  if (chosen.has('viewer_render')) report.viewer_render = await timed('the viewer: a 500-task comparison of 2 runs in Chromium, and a static table of the same cells', () => measureViewerRender(ROOT));
+  if (chosen.has('viewer_render'))
+    report.viewer_render = await timed('the viewer: a 500-task comparison of 2 runs in Chromium, and a static table of the same cells', () =>
+      measureViewerRender(ROOT),
+    );
   if (chosen.has('exec_rtt') || chosen.has('memory') || chosen.has('concurrency')) {
     const rig = await timed('starting the green agent', () => BenchRig.start(ROOT, docker));
     try {
@@ -60,13 +75,17 @@ async function main(argv: string[]): Promise<void> {
     const disk = await timed('the disk for the real trees', () => BenchDisk.open(ROOT, docker, [taskImage('sample', '1')]));
     console.warn(`bench: the real trees and their engine on the ${disk.name} (${disk.reason})`);
     try {
-      if (chosen.has('real_task')) report.real_task = await timed("prepare to first command on two real trees, against tar and the original's way", () => measureRealTask(ROOT, disk, owner));
+      if (chosen.has('real_task'))
+        report.real_task = await timed("prepare to first command on two real trees, against tar and the original's way", () =>
+          measureRealTask(ROOT, disk, owner),
+        );
       if (chosen.has('copy_in')) report.copy_in = await timed('copy-in on a real tree', () => measureCopyIn(ROOT, disk, owner));
     } finally {
       await disk.close();
     }
   }
-  if (chosen.has('remote_engine')) report.remote_engine = await timed('exec round trips on a TLS engine against the local socket', () => measureRemoteEngine(ROOT, docker, owner));
+  if (chosen.has('remote_engine'))
+    report.remote_engine = await timed('exec round trips on a TLS engine against the local socket', () => measureRemoteEngine(ROOT, docker, owner));
   console.log(`\n${formatTable(tableRows(report))}\n`);
   console.log(`machine: ${report.machine.cpus} cpus, node ${report.machine.node}, docker ${report.machine.docker}, load ${report.machine.load_1m}`);
   if (report.leftover_containers.length > 0) console.warn(`the green agent left containers behind (removed now): ${report.leftover_containers.join(', ')}`);
@@ -77,7 +96,13 @@ async function main(argv: string[]): Promise<void> {
 async function checkPrerequisites(docker: Docker): Promise<void> {
   if (!(await DockerEngine.fromEnvironment().answers())) throw new Error('no Docker engine answers (tools/docker-engine.sh starts one)');
   const image = taskImage('sample', '1');
-  const present = await docker.getImage(image).inspect().then(() => true, () => false);
+  const present = await docker
+    .getImage(image)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
   if (!present) throw new Error(`image ${image} is missing: run "npm run images"`);
 }
 

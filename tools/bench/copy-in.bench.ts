@@ -50,7 +50,11 @@ export async function measureCopyIn(root: string, disk: BenchDisk, owner: string
   const scratch = mkdtempSync(join(disk.tmpDir, 'arvo-rca-bench-copy-'));
   const archive = join(scratch, 'repo-vul.tar');
   execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},${SOURCE_TREE}/${basename(tree)},`, '-cf', archive, basename(tree)]);
-  const factory = new DockerSandboxFactory(DockerEngine.fromEnvironment({ ...process.env, ...disk.env }), resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }), owner);
+  const factory = new DockerSandboxFactory(
+    DockerEngine.fromEnvironment({ ...process.env, ...disk.env }),
+    resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }),
+    owner,
+  );
   const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[] };
   try {
     // One round untimed, as in real_task: a fresh engine's first container costs several times the next ones.
@@ -95,7 +99,13 @@ export async function measureCopyIn(root: string, disk: BenchDisk, owner: string
 
 /** The floor: a running container, and the workspace put in with one bare archive API call; the call alone is timed. */
 export async function bareArchiveCopy(docker: Docker, workspace: string): Promise<number> {
-  const container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['600'], WorkingDir: WORKSPACE, HostConfig: { Init: true, NetworkMode: 'none' } });
+  const container = await docker.createContainer({
+    Image: sampleImageTag('1'),
+    Entrypoint: ['sleep'],
+    Cmd: ['600'],
+    WorkingDir: WORKSPACE,
+    HostConfig: { Init: true, NetworkMode: 'none' },
+  });
   try {
     await container.start();
     const tar = spawn('tar', ['-C', workspace, '-c', '-f', '-', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -126,8 +136,12 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
   const started = process.hrtime.bigint();
   const source = createReadStream(archive);
   const tree = new PassThrough({ highWaterMark: 1024 * 1024 });
-  const tar = spawn('tar', ['-C', workspace, '--no-same-owner', '-xf', '-', '--wildcards', '--no-anchored', JUDGED_FILE], { stdio: ['pipe', 'ignore', 'inherit'] });
-  const extracted = new Promise<void>((resolve, reject) => tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}`)))));
+  const tar = spawn('tar', ['-C', workspace, '--no-same-owner', '-xf', '-', '--wildcards', '--no-anchored', JUDGED_FILE], {
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  const extracted = new Promise<void>((resolve, reject) =>
+    tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}`)))),
+  );
   source.pipe(tar.stdin);
   source.pipe(tree);
   const sandbox = factory.create({
@@ -140,7 +154,8 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
   try {
     await sandbox.start();
     const outcome = await sandbox.exec('true');
-    if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0) throw new Error(`first command with copy-in failed: ${JSON.stringify(outcome)}`);
+    if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0)
+      throw new Error(`first command with copy-in failed: ${JSON.stringify(outcome)}`);
     return elapsedMs(started);
   } finally {
     await sandbox.stop();
@@ -150,11 +165,23 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
 /** The host's extraction alone (`tar` reads a gzipped archive as such), and from the archive to the first command's answer with the tree bind-mounted. */
 export async function firstCommandWithBind(docker: Docker, owner: string, workspace: string, archive: string): Promise<[number, number]> {
   const options = resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 600 });
-  const spec = taskContainerSpec({ name: `arvo_bench_${randomUUID().slice(0, 8)}`, image: sampleImageTag('1'), taskFolder: join(workspace, '..'), owner, task: 'bench:1', contextId: 'bench', options, storageLimit: false });
+  const spec = taskContainerSpec({
+    name: `arvo_bench_${randomUUID().slice(0, 8)}`,
+    image: sampleImageTag('1'),
+    taskFolder: join(workspace, '..'),
+    owner,
+    task: 'bench:1',
+    contextId: 'bench',
+    options,
+    storageLimit: false,
+  });
   const started = process.hrtime.bigint();
   execFileSync('tar', ['-C', workspace, '--no-same-owner', '-xf', archive]);
   const prepared = elapsedMs(started);
-  const container = await docker.createContainer({ ...sleepingContainer(spec), HostConfig: { ...spec.HostConfig, Mounts: [{ Type: 'bind', Source: workspace, Target: WORKSPACE, ReadOnly: false }] } });
+  const container = await docker.createContainer({
+    ...sleepingContainer(spec),
+    HostConfig: { ...spec.HostConfig, Mounts: [{ Type: 'bind', Source: workspace, Target: WORKSPACE, ReadOnly: false }] },
+  });
   try {
     await container.start();
     if ((await dockerodeExec(container, ['sh', '-c', REMOVE_GIT])) !== 0) throw new Error('removing .git failed');

@@ -10,7 +10,13 @@ describeWithDocker('the reference exec paths', () => {
   let container: Docker.Container;
 
   beforeAll(async () => {
-    container = await docker.createContainer({ Image: sampleImageTag('1'), Entrypoint: ['sleep'], Cmd: ['120'], Labels: { [LABEL_OWNER]: owner }, HostConfig: { NetworkMode: 'none' } });
+    container = await docker.createContainer({
+      Image: sampleImageTag('1'),
+      Entrypoint: ['sleep'],
+      Cmd: ['120'],
+      Labels: { [LABEL_OWNER]: owner },
+      HostConfig: { NetworkMode: 'none' },
+    });
     await container.start();
   });
 

@@ -74,7 +74,10 @@ export class GreenProcess {
     const deadline = Date.now() + CARD_DEADLINE_MS;
     while (Date.now() < deadline) {
       if (this.exited()) throw new Error(`the green agent exited before serving its card:\n${this.output}`);
-      const ok = await fetch(new URL(AGENT_CARD_PATH, this.url), { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(new URL(AGENT_CARD_PATH, this.url), { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((done) => setTimeout(done, 100));
     }

@@ -4,7 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { A2A_VERSION_HEADER, AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
-import { A2aClientFactory, AGENT_CARD_PATH, buildAgentCard, createHttpFetch, isLegacyVersion, PRODUCT_VERSION, toLegacyAgentCard, type A2aPeer } from '@arvo-rca/a2a-protocol';
+import {
+  A2aClientFactory,
+  AGENT_CARD_PATH,
+  buildAgentCard,
+  createHttpFetch,
+  isLegacyVersion,
+  PRODUCT_VERSION,
+  toLegacyAgentCard,
+  type A2aPeer,
+} from '@arvo-rca/a2a-protocol';
 import { EchoExecutor, freePort } from '@arvo-rca/a2a-protocol/testing';
 import { BoundedTaskStore } from '../../libs/a2a-protocol/src/lib/server/bounded-task-store';
 import { JsonRpcDispatcher } from '../../libs/a2a-protocol/src/lib/server/json-rpc.dispatcher';
@@ -44,11 +53,20 @@ export async function measureLargeMessage(): Promise<LargeMessageFigures> {
     const json: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       a2a.push(await timed(() => sendAndStream(peer, text, `large-${run}`)));
-      json.push(await timed(async () => {
-        for (const count of copies) await postJson(fetchJson, `${plain.url}${count}`, text);
-      }));
+      json.push(
+        await timed(async () => {
+          for (const count of copies) await postJson(fetchJson, `${plain.url}${count}`, text);
+        }),
+      );
     }
-    return { megabytes: MEGABYTES, runs: RUNS, a2a_ms: round(median(a2a), 1), json_loopback_ms: round(median(json), 1), a2a_vs_json: round(median(a2a) / median(json)), copies_back: copies };
+    return {
+      megabytes: MEGABYTES,
+      runs: RUNS,
+      a2a_ms: round(median(a2a), 1),
+      json_loopback_ms: round(median(json), 1),
+      a2a_vs_json: round(median(a2a) / median(json)),
+      copies_back: copies,
+    };
   } finally {
     await agent.close();
     await new Promise((resolve) => plain.server.close(resolve));
@@ -84,7 +102,11 @@ async function copiesBack(url: string, text: string): Promise<[number, number]> 
 }
 
 async function postJson(fetchJson: typeof fetch, url: string, text: string): Promise<void> {
-  const response = await fetchJson(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: { text } }) });
+  const response = await fetchJson(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: { text } }),
+  });
   await response.json();
 }
 
@@ -99,7 +121,13 @@ async function startEchoAgent(): Promise<EchoAgent> {
   // The card names the port, so one is reserved before the routes are added.
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const card = buildAgentCard({ name: 'echo agent', description: 'answers what it is told', version: PRODUCT_VERSION, url, skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['bench'], examples: ['hello'] }] });
+  const card = buildAgentCard({
+    name: 'echo agent',
+    description: 'answers what it is told',
+    version: PRODUCT_VERSION,
+    url,
+    skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['bench'], examples: ['hello'] }],
+  });
   const handler = new DefaultRequestHandler(card, new BoundedTaskStore(), new EchoExecutor());
   const responder = new JsonRpcResponder(new JsonRpcDispatcher(handler), { token: undefined, heartbeatMs: 10_000, maxBodyBytes: 8 * 1024 * 1024 });
   // As the card controller answers: v0.3 unless the caller asks for 1.0.

@@ -128,11 +128,13 @@ async function oneRun(templates: AgentTemplates, description: string, logDir: st
 }
 
 function reply(step: number): string {
-  const thought = `THOUGHT: Step ${step}. The crash is a heap-buffer-overflow read in tlv_cursor_be32, but the cursor only trusts the span it was given. `.repeat(2);
+  const thought =
+    `THOUGHT: Step ${step}. The crash is a heap-buffer-overflow read in tlv_cursor_be32, but the cursor only trusts the span it was given. `.repeat(2);
   return `${thought}\n\n\`\`\`bash\nsed -n '${step * 10},${step * 10 + 40}p' /workspace/src-vul/tlvkit/src/index.c\n\`\`\``;
 }
 
 function listing(command: string): string {
-  const line = (n: number): string => `${String(n).padStart(4)}    if (rec->len > idx->size - TLV_HEADER_SIZE) return TLV_ERR_BOUNDS; /* ${command.length} */\n`;
+  const line = (n: number): string =>
+    `${String(n).padStart(4)}    if (rec->len > idx->size - TLV_HEADER_SIZE) return TLV_ERR_BOUNDS; /* ${command.length} */\n`;
   return Array.from({ length: 24 }, (_, n) => line(n + 1)).join('');
 }

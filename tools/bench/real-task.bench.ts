@@ -58,7 +58,11 @@ export async function measureRealTask(root: string, disk: BenchDisk, owner: stri
   const samples = join(scratch, 'samples');
   try {
     const archives = TASKS.map(({ id }) => {
-      const task = execFileSync('bash', [join(root, 'tools/samples/real-task.sh'), samples, id], { encoding: 'utf8', env: { ...process.env, ...disk.env }, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+      const task = execFileSync('bash', [join(root, 'tools/samples/real-task.sh'), samples, id], {
+        encoding: 'utf8',
+        env: { ...process.env, ...disk.env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }).trim();
       return join(task, 'repo-vul.tar.gz');
     });
     for (const { id } of TASKS) await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
@@ -97,7 +101,11 @@ export async function measureRealTask(root: string, disk: BenchDisk, owner: stri
     });
     return { disk: disk.name, runs: RUNS, trees };
   } finally {
-    for (const { id } of TASKS) await docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined);
+    for (const { id } of TASKS)
+      await docker
+        .getImage(sampleImageTag(id))
+        .remove({ noprune: true })
+        .catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -91,7 +91,8 @@ async function containerOf(docker: Docker, sandbox: Sandbox): Promise<Docker.Con
 
 async function expectTrue(sandbox: Sandbox): Promise<void> {
   const outcome = await sandbox.exec('true');
-  if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0) throw new Error(`true in ${sandbox.name} failed: ${JSON.stringify(outcome)}`);
+  if (outcome.kind !== 'ran' || outcome.timedOut !== undefined || outcome.returncode !== 0)
+    throw new Error(`true in ${sandbox.name} failed: ${JSON.stringify(outcome)}`);
 }
 
 function expectZero(code: number): void {

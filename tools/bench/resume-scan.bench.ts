@@ -23,7 +23,12 @@ export interface ResumeScanFigures {
 
 const TASKS = 1000;
 const RUNS = 9;
-const ANSWER = JSON.stringify({ locations: [{ file: 'src/decode.c', function: 'decode_dict', line_start: 150, line_end: 160 }, { file: 'src/main.c', function: 'main', line_start: 10, line_end: 12 }] });
+const ANSWER = JSON.stringify({
+  locations: [
+    { file: 'src/decode.c', function: 'decode_dict', line_start: 150, line_end: 160 },
+    { file: 'src/main.c', function: 'main', line_start: 10, line_end: 12 },
+  ],
+});
 
 /**
  * Resume's scan of a 1,000-task record, written by RecordWriter as a green agent writes it, against the
@@ -40,7 +45,11 @@ export async function measureResumeScan(): Promise<ResumeScanFigures> {
     const listing: number[] = [];
     // One round untimed: the first reads warm the page cache and the code paths.
     for (let run = -1; run < RUNS; run += 1) {
-      const times = [await timed(() => scanAndPlan(folder)), await timed(async () => readAndParse(files)), await timed(async () => void readdirSync(join(folder, 'tasks')))];
+      const times = [
+        await timed(() => scanAndPlan(folder)),
+        await timed(async () => readAndParse(files)),
+        await timed(async () => void readdirSync(join(folder, 'tasks'))),
+      ];
       if (run < 0) continue;
       scan.push(times[0]);
       readParse.push(times[1]);
@@ -68,12 +77,20 @@ async function writeRecord(runDir: string): Promise<{ folder: string; taskIds: s
 }
 
 function evidenceOf(taskId: string, runDir: string): TaskEvidence {
-  return { crashReport: null, fix: null, submission: null, sources: null, trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(taskId)}.traj.json`) }, log: join(runDir, `${taskFolderName(taskId)}.log`) };
+  return {
+    crashReport: null,
+    fix: null,
+    submission: null,
+    sources: null,
+    trajectory: { path: join(runDir, 'trajectories', `${taskFolderName(taskId)}.traj.json`) },
+    log: join(runDir, `${taskFolderName(taskId)}.log`),
+  };
 }
 
 async function scanAndPlan(folder: string): Promise<void> {
   const scan = await scanRecord(folder);
-  if (scan.done.size !== TASKS || tasksToRun(scan, true).length !== 0) throw new Error(`the record reads as ${scan.done.size} tasks done, ${scan.damaged.length} damaged`);
+  if (scan.done.size !== TASKS || tasksToRun(scan, true).length !== 0)
+    throw new Error(`the record reads as ${scan.done.size} tasks done, ${scan.damaged.length} damaged`);
 }
 
 function readAndParse(files: string[]): void {

@@ -144,7 +144,12 @@ async function answerJsonRpc(transport: JsonRpcTransportHandler, request: Incomi
   } catch {
     return sendJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
   }
-  const context = defaultServerCallContextBuilder({ extensions: undefined, user: new UnauthenticatedUser(), headers: request.headers, requestedVersion: '1.0' });
+  const context = defaultServerCallContextBuilder({
+    extensions: undefined,
+    user: new UnauthenticatedUser(),
+    headers: request.headers,
+    requestedVersion: '1.0',
+  });
   try {
     const result = await transport.handle(body, context);
     if (!(Symbol.asyncIterator in result)) return sendJson(response, 200, result);

@@ -49,7 +49,12 @@ export async function measureStarts(root: string, docker: Docker, owner: string)
   try {
     const workspaces = Array.from({ length: TASKS }, () => prepareWorkspace(root, scratch));
     const options = (pacing?: number) =>
-      resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600, ...(pacing ? { startConcurrency: pacing, startPacing: 'fixed' as const } : {}) });
+      resolveSandboxOptions({
+        sandbox: 'docker',
+        tmpDir: scratch,
+        taskTimeoutS: 600,
+        ...(pacing ? { startConcurrency: pacing, startPacing: 'fixed' as const } : {}),
+      });
     const defaultPacing = options().startConcurrency;
     // Each factory on an engine paced as its options say.
     const factoryOf = (made: SandboxOptions): DockerSandboxFactory => new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, made), made, owner);
@@ -106,7 +111,16 @@ async function bareStarts(docker: Docker, owner: string, workspaces: readonly st
   try {
     await Promise.all(
       workspaces.map(async (workspace) => {
-        const spec = taskContainerSpec({ name: `arvo_bench_${randomUUID().slice(0, 8)}`, image: sampleImageTag('1'), taskFolder: '/nonexistent', owner, task: 'bench:1', contextId: 'bench', options, storageLimit: false });
+        const spec = taskContainerSpec({
+          name: `arvo_bench_${randomUUID().slice(0, 8)}`,
+          image: sampleImageTag('1'),
+          taskFolder: '/nonexistent',
+          owner,
+          task: 'bench:1',
+          contextId: 'bench',
+          options,
+          storageLimit: false,
+        });
         const container = await docker.createContainer(sleepingContainer(spec));
         containers.push(container);
         await container.start();

@@ -112,7 +112,9 @@ async function writeRecords(runDir: string): Promise<string[]> {
   await writeFile(trajectory, trajectoryText(STEPS));
   const ids: string[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const writer = await writeBenchRecord(runDir, taskIds, `model-${run + 1}`, (taskId, index) => benchTask(taskId, metricsOf(index + run), evidenceOf(trajectory)));
+    const writer = await writeBenchRecord(runDir, taskIds, `model-${run + 1}`, (taskId, index) =>
+      benchTask(taskId, metricsOf(index + run), evidenceOf(trajectory)),
+    );
     ids.push(writer.id);
   }
   return ids;
@@ -123,7 +125,14 @@ function metricsOf(index: number): TaskMetrics {
 }
 
 function evidenceOf(trajectory: string): TaskEvidence {
-  return { crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow', fix: null, submission: null, sources: null, trajectory: { path: trajectory }, log: null };
+  return {
+    crashReport: 'ERROR: AddressSanitizer: heap-buffer-overflow',
+    fix: null,
+    submission: null,
+    sources: null,
+    trajectory: { path: trajectory },
+    log: null,
+  };
 }
 
 /** mini-swe-agent's layout, each step with a thought, a command and 2 KB of output. */
@@ -138,11 +147,18 @@ function trajectoryText(steps: number): string {
     messages.push({ role: 'user', content: `<returncode>0</returncode>\n<output>\n${output}\n</output>` });
   }
   const model_calls = Array.from({ length: steps }, () => ({ input: 4000, output: 120, cache_read: 3500, cache_write: 0, cost: 0.003, truncated: false }));
-  return JSON.stringify({ info: { exit_status: 'Submitted', model_stats: { instance_cost: 0.3, api_calls: steps }, model_calls, commands: [] }, messages, trajectory_format: 'mini-swe-agent-1' });
+  return JSON.stringify({
+    info: { exit_status: 'Submitted', model_stats: { instance_cost: 0.3, api_calls: steps }, model_calls, commands: [] },
+    messages,
+    trajectory_format: 'mini-swe-agent-1',
+  });
 }
 
 /** The comparison's cells as a plain table: a task and two scores per row. */
 function staticTable(): string {
-  const rows = Array.from({ length: TASKS }, (_, index) => `<tr><th>arvo:${10_000 + index}</th><td style="background:hsl(60,70%,78%)">0.50</td><td style="background:hsl(120,70%,78%)">1.00</td></tr>`);
+  const rows = Array.from(
+    { length: TASKS },
+    (_, index) => `<tr><th>arvo:${10_000 + index}</th><td style="background:hsl(60,70%,78%)">0.50</td><td style="background:hsl(120,70%,78%)">1.00</td></tr>`,
+  );
   return `<!doctype html><html><head><meta charset="utf-8"><title>static</title></head><body><table><thead><tr><th>task</th><th>run 1</th><th>run 2</th></tr></thead><tbody>${rows.join('')}</tbody></table></body></html>`;
 }

@@ -25,7 +25,10 @@ export class ViewerRig {
 
   static async start(root: string, dirs: readonly string[]): Promise<ViewerRig> {
     const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const child = spawn(process.execPath, [tsx, '--tsconfig', 'apps/viewer/tsconfig.app.json', 'apps/viewer/src/main.ts', '--port', '0', ...dirs], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [tsx, '--tsconfig', 'apps/viewer/tsconfig.app.json', 'apps/viewer/src/main.ts', '--port', '0', ...dirs], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const url = await new Promise<string>((resolve, reject) => {
       const read = (chunk: Buffer): void => {

@@ -65,8 +65,12 @@ function flagValue(argv: string[], flag: string): string | undefined {
 
 /** Every `${config.x}` and `${slots.x...}` a program refers to, `when` conditions included. */
 function references(manifest: Manifest): { config: string[]; slots: string[] } {
-  const texts = [manifest.program.entrypoint, ...Object.values(manifest.program.env ?? {}).flatMap((value) => (typeof value === 'string' ? [value] : [value.value, `\${${value.when}}`]))];
-  const named = (scope: string): string[] => texts.flatMap((text) => [...text.matchAll(new RegExp(`\\$\\{${scope}\\.([a-z0-9_]+)`, 'g'))].map((match) => match[1]));
+  const texts = [
+    manifest.program.entrypoint,
+    ...Object.values(manifest.program.env ?? {}).flatMap((value) => (typeof value === 'string' ? [value] : [value.value, `\${${value.when}}`])),
+  ];
+  const named = (scope: string): string[] =>
+    texts.flatMap((text) => [...text.matchAll(new RegExp(`\\$\\{${scope}\\.([a-z0-9_]+)`, 'g'))].map((match) => match[1]));
   return { config: named('config'), slots: named('slots') };
 }
 
@@ -97,7 +101,7 @@ describe.each(APPS)('the Amber manifest of the %s', (app) => {
     for (const name of slots) expect(Object.keys(manifest.slots ?? {})).toContain(name);
   });
 
-  it('runs the agent the image runs, with the image\'s --host 0.0.0.0 and --port on the port the Dockerfile exposes', () => {
+  it("runs the agent the image runs, with the image's --host 0.0.0.0 and --port on the port the Dockerfile exposes", () => {
     // Amber replaces the image's ENTRYPOINT: the manifest's entrypoint is the whole command. It runs the
     // bundle directly, as the purple image does (the green image's entrypoint script ends the same way).
     const argv = words(manifest.program.entrypoint);
@@ -132,14 +136,14 @@ describe.each(APPS)('the Amber manifest of the %s', (app) => {
 describe('the green agent manifest', () => {
   const green = manifestOf('green-agent');
 
-  it('declares the docker feature and mounts the gateway\'s Docker socket where the agent looks for it', () => {
+  it("declares the docker feature and mounts the gateway's Docker socket where the agent looks for it", () => {
     expect(green.experimental_features).toEqual(['docker']);
     expect(green.program.mounts).toEqual([{ path: '/var/run/docker.sock', from: 'framework.docker' }]);
     expect(green.program.env?.['SANDBOX']).toBe('docker');
     expect(green.program.env).not.toHaveProperty('DOCKER_HOST');
   });
 
-  it('keeps the agent\'s files where its user may write under Amber: under /tmp, not in the image\'s node-owned directories', () => {
+  it("keeps the agent's files where its user may write under Amber: under /tmp, not in the image's node-owned directories", () => {
     // Amber drops every capability: the agent runs as the image's root user, who cannot write into directories of `node`.
     for (const variable of ['TMP_DIR', 'CACHE_DIR', 'LOG_DIR']) expect(green.program.env?.[variable]).toMatch(/^\/tmp\/arvo-rca\/[a-z]+$/);
   });
@@ -192,7 +196,10 @@ describe('the purple agent manifest', () => {
 
 describe('the example leaderboard scenario', () => {
   const children: Record<string, Manifest> = { green: manifestOf('green-agent'), purple_agent: manifestOf('purple-agent') };
-  const gateway = scenario.components['gateway'] as { manifest: string; config: { assessment_config: Record<string, unknown>; participant_roles: Record<string, string> } };
+  const gateway = scenario.components['gateway'] as {
+    manifest: string;
+    config: { assessment_config: Record<string, unknown>; participant_roles: Record<string, string> };
+  };
 
   it('instantiates our two manifests beside the AgentBeats gateway', () => {
     const manifestPath = (name: string): string => {
@@ -203,10 +210,11 @@ describe('the example leaderboard scenario', () => {
     expect(manifestPath('purple_agent')).toBe('./apps/purple-agent/amber-manifest.json5');
     expect(gateway.manifest).toMatch(/^https:\/\/raw\.githubusercontent\.com\/RDI-Foundation\/agentbeats-gateway\/refs\/tags\/v[\d.]+\/amber-manifest\.json5$/);
     // Every feature a child uses must be enabled by its parent.
-    for (const manifest of Object.values(children)) for (const feature of manifest.experimental_features ?? []) expect(scenario.experimental_features).toContain(feature);
+    for (const manifest of Object.values(children))
+      for (const feature of manifest.experimental_features ?? []) expect(scenario.experimental_features).toContain(feature);
   });
 
-  it('binds each agent\'s a2a export into the gateway, and the gateway\'s proxy into the green agent\'s proxy slot', () => {
+  it("binds each agent's a2a export into the gateway, and the gateway's proxy into the green agent's proxy slot", () => {
     expect(scenario.bindings).toEqual([
       { to: '#gateway.green', from: '#green.a2a' },
       { to: '#gateway.purple1', from: '#purple_agent.a2a' },
@@ -222,7 +230,9 @@ describe('the example leaderboard scenario', () => {
   });
 
   it('gives the participant the role the green agent expects, and an assessment_config the green agent accepts', () => {
-    const roles = Object.entries(gateway.config.participant_roles).filter(([slot]) => slot !== 'green').map(([, role]) => role);
+    const roles = Object.entries(gateway.config.participant_roles)
+      .filter(([slot]) => slot !== 'green')
+      .map(([, role]) => role);
     expect(roles).toEqual(children['green'].metadata?.participant_roles);
     expect(parsed(gateway.config.assessment_config)).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: [] } });
   });

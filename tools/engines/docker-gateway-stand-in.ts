@@ -27,7 +27,8 @@ function parseArgs(argv: string[]): StandInArgs {
   const values = new Map<string, string[]>();
   for (let index = 0; index < argv.length; index += 2) {
     const [flag, value] = [argv[index], argv[index + 1]];
-    if (!flag?.startsWith('--') || value === undefined) throw new Error(`usage: --listen unix:<path>|tcp:<port> --state <dir> [--engine <socket>] [--refuse '<METHOD> <path prefix>']`);
+    if (!flag?.startsWith('--') || value === undefined)
+      throw new Error(`usage: --listen unix:<path>|tcp:<port> --state <dir> [--engine <socket>] [--refuse '<METHOD> <path prefix>']`);
     values.set(flag.slice(2), [...(values.get(flag.slice(2)) ?? []), value]);
   }
   const listen = values.get('listen')?.[0] ?? '';

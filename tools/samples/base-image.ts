@@ -14,7 +14,16 @@ const KEPT_LINES = 20;
  * Debian's mirror); its lines go to `onLine` as they come. Throws with the script's last words.
  */
 export async function ensureBaseImage(docker: Docker, onLine: (line: string) => void): Promise<'present' | 'made'> {
-  if (await docker.getImage(BASE_IMAGE).inspect().then(() => true, () => false)) return 'present';
+  if (
+    await docker
+      .getImage(BASE_IMAGE)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      )
+  )
+    return 'present';
   const child = spawn('bash', [SCRIPT, BASE_IMAGE], { stdio: ['ignore', 'pipe', 'pipe'] });
   const kept: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {

@@ -20,7 +20,11 @@ describe("the viewer's judged tasks", () => {
   it("are the judge's records of its answers today", () => {
     const fixture = JSON.parse(readFileSync(VIEWER_FIXTURE, 'utf8')) as JudgedTasks;
     const { truth, answers, failure } = fixture;
-    const metrics = { good: scoreSubmission(answers.good, truth), wrong: scoreSubmission(answers.wrong, truth), failed: failedTask(failure.reason, truth, failure.code) };
+    const metrics = {
+      good: scoreSubmission(answers.good, truth),
+      wrong: scoreSubmission(answers.wrong, truth),
+      failed: failedTask(failure.reason, truth, failure.code),
+    };
     if (process.env['UPDATE_JUDGED_FIXTURES'] === '1') writeFileSync(VIEWER_FIXTURE, `${JSON.stringify({ ...fixture, metrics }, null, 2)}\n`);
 
     expect(JSON.parse(readFileSync(VIEWER_FIXTURE, 'utf8')).metrics).toEqual(metrics);

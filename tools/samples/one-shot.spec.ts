@@ -27,9 +27,9 @@ describeWithDocker('runOneShot against a sample image', () => {
   });
 
   it('removes the container when the command outlives its deadline', async () => {
-    await expect(
-      runOneShot(docker, { image: sampleImageTag('1'), cmd: ['sleep', '30'], owner, timeoutMs: 500 }),
-    ).rejects.toThrow(/did not finish within 500 ms/);
+    await expect(runOneShot(docker, { image: sampleImageTag('1'), cmd: ['sleep', '30'], owner, timeoutMs: 500 })).rejects.toThrow(
+      /did not finish within 500 ms/,
+    );
   });
 
   it('fails clearly on a missing image and leaves nothing behind', async () => {

@@ -42,7 +42,11 @@ export async function runOneShot(docker: Docker, options: OneShotOptions): Promi
     const ended = new Promise<void>((resolve) => stream.on('end', resolve));
 
     await container.start();
-    const { StatusCode } = await withDeadline(container.wait(), timeoutMs, () => new Error(`container of ${options.image} did not finish within ${timeoutMs} ms`));
+    const { StatusCode } = await withDeadline(
+      container.wait(),
+      timeoutMs,
+      () => new Error(`container of ${options.image} did not finish within ${timeoutMs} ms`),
+    );
     await ended;
     return { exitCode: StatusCode, output: Buffer.concat(chunks).toString('utf8') };
   } finally {

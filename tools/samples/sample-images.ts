@@ -73,11 +73,17 @@ export async function ensureSampleImage(
   onProgress: (line: string) => void = () => undefined,
 ): Promise<EnsureImageResult> {
   const tag = taskImage('sample', sample.id);
-  const base = await docker.getImage(BASE_IMAGE).inspect().catch(() => {
-    throw new Error(`base image ${BASE_IMAGE} is missing: run tools/base-image.sh first`);
-  });
+  const base = await docker
+    .getImage(BASE_IMAGE)
+    .inspect()
+    .catch(() => {
+      throw new Error(`base image ${BASE_IMAGE} is missing: run tools/base-image.sh first`);
+    });
   const recipe = await recipeHash(samplesDir, sample, base.Id);
-  const existing = await docker.getImage(tag).inspect().catch(() => undefined);
+  const existing = await docker
+    .getImage(tag)
+    .inspect()
+    .catch(() => undefined);
   if (existing?.Config.Labels?.[LABEL_RECIPE] === recipe) return { tag, built: false, recipe };
 
   const context = createTar({ cwd: samplesDir, portable: true }, await recipeFiles(samplesDir, sample));

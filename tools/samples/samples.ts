@@ -33,7 +33,13 @@ async function buildImages(samples: SampleManifest[]): Promise<void> {
     console.warn('samples: no Docker engine answers, sample images not built (Docker tests will skip)');
     return;
   }
-  const hasBase = await docker.getImage(BASE_IMAGE).inspect().then(() => true, () => false);
+  const hasBase = await docker
+    .getImage(BASE_IMAGE)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
   if (!hasBase && spawnSync('bash', [join(__dirname, '..', 'base-image.sh')], { stdio: 'inherit' }).status !== 0) {
     throw new Error(`could not make ${BASE_IMAGE} available`);
   }

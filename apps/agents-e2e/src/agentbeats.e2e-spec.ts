@@ -51,7 +51,8 @@ describeWithDocker('an assessment split over two green agents, as AgentBeats run
       config: { assessment_config: { task_ids: SAMPLES, concurrency: 2 }, shard_index: index, num_shards: SHARDS, gateway_run: 'run-1' },
     };
     const events: PeerEvent[] = [];
-    for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 })) events.push(event);
+    for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 }))
+      events.push(event);
     const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] } | undefined;
     if (!artifact) throw new Error(`shard ${index}: no Result artifact; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-2000)}`);
     return { events, result: artifact.data[0] };

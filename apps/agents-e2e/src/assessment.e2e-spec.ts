@@ -31,7 +31,12 @@ interface Run {
  * Both agents as real processes, sharing one run directory; the green agent gets a fresh port pair. The
  * purple agent knows no green URL, as on AgentBeats (reply mode), unless `callback` asks it to call back.
  */
-async function startBoth(scratch: Scratch, purpleEnv: NodeJS.ProcessEnv = {}, mode: 'reply' | 'callback' = 'reply', masking: 'on' | 'off' = 'on'): Promise<{ green: AgentProcess; purple: AgentProcess }> {
+async function startBoth(
+  scratch: Scratch,
+  purpleEnv: NodeJS.ProcessEnv = {},
+  mode: 'reply' | 'callback' = 'reply',
+  masking: 'on' | 'off' = 'on',
+): Promise<{ green: AgentProcess; purple: AgentProcess }> {
   const [greenPort, purplePort] = [await freePort(), await freePort()];
   const env = { ...scratch.env(), SANDBOX: 'docker', MASK_TASK_IDS: masking, PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
   const solverEnv = { ...env, ...purpleEnv, ...(mode === 'callback' ? { GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/` } : {}) };
@@ -42,7 +47,8 @@ async function startBoth(scratch: Scratch, purpleEnv: NodeJS.ProcessEnv = {}, mo
 async function assess(green: AgentProcess, purple: AgentProcess, concurrency: number): Promise<Run> {
   const request = { participants: { purple_agent: purple.url }, config: { task_ids: SAMPLES, concurrency } };
   const events: PeerEvent[] = [];
-  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 })) events.push(event);
+  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 }))
+    events.push(event);
   const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] } | undefined;
   if (!artifact) throw new Error(`no Result artifact; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-2000)}`);
   return { events, result: artifact.data[0] };
@@ -64,7 +70,8 @@ function expectLogLayout(scratch: Scratch, run: Run, mode: 'reply' | 'callback')
   const files = readdirSync(scratch.runDir);
   expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'assessments', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
   const recordDir = parseAssessmentSaved((run.events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-  const solverId = (task: string): string => (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskRecord).masked_id ?? task;
+  const solverId = (task: string): string =>
+    (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskRecord).masked_id ?? task;
   const agentsLog = readFileSync(join(scratch.runDir, 'agents.log'), 'utf8');
   expect(agentsLog).toMatch(/ green .*listening on/);
   expect(agentsLog).toMatch(/ purple .*listening on/);
@@ -73,12 +80,18 @@ function expectLogLayout(scratch: Scratch, run: Run, mode: 'reply' | 'callback')
     const shownId = solverId(task);
     const taskLog = readFileSync(join(scratch.runDir, `${task.replace(':', '_')}.log`), 'utf8');
     expect(taskLog).toMatch(/ green {2}[0-9a-f]{8} \[TaskContextService\] sandbox arvo_\d_[0-9a-f]+ started/);
-    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${shownId} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`));
+    expect(taskLog).toMatch(
+      new RegExp(
+        ` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${shownId} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`,
+      ),
+    );
     expect(agentsLog).not.toContain(`solving ${shownId}`);
   }
   expect(files.filter((file) => file.startsWith('task_'))).toEqual([]);
   const trajectories = readdirSync(join(scratch.runDir, 'trajectories'));
-  expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(SAMPLES.map((task) => solverId(task).replace(':', '_')).sort());
+  expect(trajectories.map((file) => file.replace(/-[0-9a-f-]{36}\.traj\.json$/, '')).sort()).toEqual(
+    SAMPLES.map((task) => solverId(task).replace(':', '_')).sort(),
+  );
   for (const file of trajectories) {
     const trajectory = JSON.parse(readFileSync(join(scratch.runDir, 'trajectories', file), 'utf8'));
     expect(trajectory).toMatchObject({ trajectory_format: 'mini-swe-agent-1', info: { exit_status: 'Submitted' } });
@@ -110,7 +123,20 @@ describeWithDocker('an assessment of every sample, both agents as real processes
 
     it('produces the Result artifact in the shape the README gives it', () => {
       expect(Object.keys(run.result)).toEqual(
-        expect.arrayContaining(['domain', 'n_tasks', 'n_scored', 'time_used', 'file_acc_mean', 'func_recall_mean', 'func_precision_mean', 'line_iou_mean', 'line_proximity_mean', 'func_topk_recall_mean', 'line_topk_recall_mean', 'task_metrics']),
+        expect.arrayContaining([
+          'domain',
+          'n_tasks',
+          'n_scored',
+          'time_used',
+          'file_acc_mean',
+          'func_recall_mean',
+          'func_precision_mean',
+          'line_iou_mean',
+          'line_proximity_mean',
+          'func_topk_recall_mean',
+          'line_topk_recall_mean',
+          'task_metrics',
+        ]),
       );
       expect(Object.keys(run.result.func_topk_recall_mean)).toEqual(['1', '3', '5']);
       expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
@@ -165,7 +191,15 @@ describeWithDocker('an assessment of every sample, both agents as real processes
     });
 
     it('scores every sample perfectly when the model names the fix', () => {
-      expect(run.result).toMatchObject({ n_tasks: 5, n_scored: 5, file_acc_mean: 1, func_recall_mean: 1, func_precision_mean: 1, line_iou_mean: 1, line_proximity_mean: 1 });
+      expect(run.result).toMatchObject({
+        n_tasks: 5,
+        n_scored: 5,
+        file_acc_mean: 1,
+        func_recall_mean: 1,
+        func_precision_mean: 1,
+        line_iou_mean: 1,
+        line_proximity_mean: 1,
+      });
       expect(Object.values(run.result.task_metrics).map((metrics) => metrics.solver_exit_status)).toEqual(SAMPLES.map(() => 'Submitted'));
       for (const metrics of Object.values(run.result.task_metrics)) {
         expect(metrics).toMatchObject({ llm_requests: 3 });

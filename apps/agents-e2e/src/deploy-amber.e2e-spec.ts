@@ -108,15 +108,18 @@ describeWithDocker('deploy: each image started as its Amber manifest says', () =
     return { container, startedAt, cardAt: card.at, card: card.body };
   }
 
-  it.each(['green-agent', 'purple-agent'] as const)('answers the %s card within the gateway\'s 30 s of its container starting, naming a loopback URL on the manifest\'s port', (app) => {
-    const boot = booted(app);
-    const elapsed = boot.cardAt - boot.startedAt;
-    console.info(`${app}: agent card answered ${elapsed} ms after its container started`);
-    expect(elapsed).toBeLessThan(GATEWAY_CARD_WAIT_MS);
-    // Amber's router rewrites loopback card URLs to the route the caller came through.
-    const [endpoint] = manifestOf(app).program.network.endpoints;
-    expect(boot.card).toMatchObject({ name: `arvo-rca ${app.replace('-', ' ')}`, url: `http://127.0.0.1:${endpoint.port}/` });
-  });
+  it.each(['green-agent', 'purple-agent'] as const)(
+    "answers the %s card within the gateway's 30 s of its container starting, naming a loopback URL on the manifest's port",
+    (app) => {
+      const boot = booted(app);
+      const elapsed = boot.cardAt - boot.startedAt;
+      console.info(`${app}: agent card answered ${elapsed} ms after its container started`);
+      expect(elapsed).toBeLessThan(GATEWAY_CARD_WAIT_MS);
+      // Amber's router rewrites loopback card URLs to the route the caller came through.
+      const [endpoint] = manifestOf(app).program.network.endpoints;
+      expect(boot.card).toMatchObject({ name: `arvo-rca ${app.replace('-', ' ')}`, url: `http://127.0.0.1:${endpoint.port}/` });
+    },
+  );
 
   it('boots the green agent without pulling, building or loading an image, against an engine that shows no image at all', async () => {
     const green = booted('green-agent');

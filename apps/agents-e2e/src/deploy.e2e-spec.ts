@@ -43,7 +43,14 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
 
   beforeAll(async () => {
     images = buildDeployImages('e2e');
-    stack = new ComposeStack({ greenImage: images.green, purpleImage: images.purple, greenPort: await freePort(), purplePort: await freePort(), owner, env: { MODEL: 'baseline' } });
+    stack = new ComposeStack({
+      greenImage: images.green,
+      purpleImage: images.purple,
+      greenPort: await freePort(),
+      purplePort: await freePort(),
+      owner,
+      env: { MODEL: 'baseline' },
+    });
     stack.up();
     await stack.waitHealthy(['green-agent', 'purple-agent']);
     greenHost = await stack.hostname('green-agent');
@@ -56,7 +63,11 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
       stack?.removeFiles();
       // Task containers of this stack's green agent, should a failed test have left one.
       if (greenHost) {
-        for (const id of await taskContainersOf(docker, greenHost)) await docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
+        for (const id of await taskContainersOf(docker, greenHost))
+          await docker
+            .getContainer(id)
+            .remove({ force: true, v: true })
+            .catch(() => undefined);
       }
     }
   }, 120_000);
@@ -71,7 +82,8 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
       const info = await docker.getImage(image).inspect();
       expect(info.Size).toBeLessThan(IMAGE_BUDGET_BYTES);
     }
-    const installed = (service: 'green-agent' | 'purple-agent'): string[] => running().exec(service, 'ls /app/node_modules /app/node_modules/@nestjs').split(/\s+/);
+    const installed = (service: 'green-agent' | 'purple-agent'): string[] =>
+      running().exec(service, 'ls /app/node_modules /app/node_modules/@nestjs').split(/\s+/);
     const [green, purple] = [installed('green-agent'), installed('purple-agent')];
     // The judge's parser and grammars go with the green agent only: the purple agent never parses code, and
     // it takes the loc.json format from its own lib, not from the judge's.
@@ -126,7 +138,7 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     expect(stack.exec('green-agent', `test -f '${trajectory}' && echo present`).trim()).toBe('present');
   });
 
-  it('copies the workspace into the task container (no mount of the green agent\'s disk), and leaves no task container behind after docker compose down', async () => {
+  it("copies the workspace into the task container (no mount of the green agent's disk), and leaves no task container behind after docker compose down", async () => {
     const stack = running();
     const host = greenHost ?? '';
     const started = new Deferred();
@@ -137,7 +149,10 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
         if (event.kind === 'status' && /^sandbox \S+ started/.test(event.text)) started.resolve();
       }
     })().catch(() => undefined); // the stream may break when the stack goes down
-    await Promise.race([started.promise, consumed.then(() => Promise.reject(new Error(`the task ended before its sandbox started: ${JSON.stringify(events)}`)))]);
+    await Promise.race([
+      started.promise,
+      consumed.then(() => Promise.reject(new Error(`the task ended before its sandbox started: ${JSON.stringify(events)}`))),
+    ]);
 
     const [container] = await taskContainersOf(docker, host);
     expect((await docker.getContainer(container).inspect()).Mounts).toEqual([]);

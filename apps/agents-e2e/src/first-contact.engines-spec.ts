@@ -69,7 +69,15 @@ describe('the first npm start on an engine that holds no image', () => {
 
   it('stops before any agent starts, exits 1 and names the image in its last line when a sample recipe cannot be built', async () => {
     // The engine has its base image (made above, or now) but no sample image; the recipe is a copy, broken on purpose.
-    await Promise.all(SAMPLE_IMAGES.map((tag) => on().client().getImage(tag).remove().catch(() => undefined)));
+    await Promise.all(
+      SAMPLE_IMAGES.map((tag) =>
+        on()
+          .client()
+          .getImage(tag)
+          .remove()
+          .catch(() => undefined),
+      ),
+    );
     const samples = join(scratch.dir, 'samples');
     cpSync(SAMPLES_DIR, samples, { recursive: true });
     writeFileSync(join(samples, 'image', 'Dockerfile'), 'FROM debian:bookworm-slim\nRUN echo "this recipe is broken on purpose" && exit 3\n');

@@ -2,7 +2,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { Scratch } from './support/agent-processes';
 import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
-import { assessThrough, containersLabelled, deadOwnerId, plantDeadOwnersContainer, plantStaleTaskFolder, removeOnEngine, type Assessed } from './support/gateway-assessment';
+import {
+  assessThrough,
+  containersLabelled,
+  deadOwnerId,
+  plantDeadOwnersContainer,
+  plantStaleTaskFolder,
+  removeOnEngine,
+  type Assessed,
+} from './support/gateway-assessment';
 import { GatewayStandIn, type RefusedCall } from './support/gateway-stand-in';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
@@ -67,7 +75,10 @@ describeWithDocker('container removals the gateway refuses (403) are logged, nev
   afterAll(async () => {
     await Promise.all([run?.green.stop(), run?.purple.stop()]);
     // What the refused removals left, removed on the engine itself.
-    await removeOnEngine(gateway, [...(await containersLabelled(gateway, deadOwner)), ...(run ? await containersLabelled(gateway, `:${run.green.child.pid}:`) : [])]);
+    await removeOnEngine(gateway, [
+      ...(await containersLabelled(gateway, deadOwner)),
+      ...(run ? await containersLabelled(gateway, `:${run.green.child.pid}:`) : []),
+    ]);
     await gateway.stop();
     scratch.remove();
   });

@@ -12,7 +12,10 @@ const FIFO_LOC_JSON = `mkfifo ${LOC_JSON}`;
 const SPARSE_LOC_JSON = `truncate -s 1536M ${LOC_JSON}`;
 const LINKED_LOC_JSON = `ln -s /etc/shadow ${LOC_JSON}`;
 const naming = (files: string[]): string =>
-  JSON.stringify({ reasoning: 'hostile', locations: files.map((file) => ({ file: `src/${file}`, function: 'f', line_start: 1, line_end: 2, description: 'x' })) });
+  JSON.stringify({
+    reasoning: 'hostile',
+    locations: files.map((file) => ({ file: `src/${file}`, function: 'f', line_start: 1, line_end: 2, description: 'x' })),
+  });
 const NAMED_FILES = `cd ${TREE} && mkfifo pipe.c && truncate -s 1536M huge.c && ln -s /etc/shadow shadow.c && ln -s /dev/zero zero.c && printf '%s' '${naming(['pipe.c', 'huge.c', 'shadow.c', 'zero.c'])}' > ${LOC_JSON}`;
 const SOLVED = `printf '%s' '${JSON.stringify({ reasoning: 'r', locations: [{ file: 'src/index.c', function: 'index_span', line_start: 60, line_end: 75, description: 'd' }] })}' > ${LOC_JSON}`;
 
@@ -112,7 +115,11 @@ function hostileFileSuite(env: NodeJS.ProcessEnv): void {
       if (reply.kind !== 'result' || reply.result.returncode !== 0) throw new Error(`${command}: ${JSON.stringify(reply)}`);
     }
     task.end();
-    const events = await within(heard, PROMPT_MS, `the task after ${commands.join('; ')} was not scored within ${PROMPT_MS / 1000} s\n${agent.log.slice(-3000)}`);
+    const events = await within(
+      heard,
+      PROMPT_MS,
+      `the task after ${commands.join('; ')} was not scored within ${PROMPT_MS / 1000} s\n${agent.log.slice(-3000)}`,
+    );
     const artifact = events.find((event) => event.kind === 'artifact');
     const outcome = artifact?.kind === 'artifact' ? (artifact.data[0] as { metrics?: { status?: string } }) : undefined;
     return { status: outcome?.metrics?.status, events };

@@ -81,7 +81,9 @@ describeWithDocker('a hostile solver against the green agent on the Docker sandb
     async () => {
       const { task } = await arena.attack(impatient.green);
       // The command itself shows the escaped process running before the time limit cuts it short.
-      const escape = resultOf(await task.run(`env -i setsid sleep 1000 & until (${LIST_PROCESSES}) | grep -q '^sleep 1000'; do sleep 0.1; done; echo escaped; sleep 600`));
+      const escape = resultOf(
+        await task.run(`env -i setsid sleep 1000 & until (${LIST_PROCESSES}) | grep -q '^sleep 1000'; do sleep 0.1; done; echo escaped; sleep 600`),
+      );
       expect(escape.returncode).toBe(-1);
       expect(escape.output).toContain('escaped');
 
@@ -150,7 +152,7 @@ describeWithBubblewrap('a hostile solver against the green agent on the local sa
   );
 
   itAsRoot(
-    "finds no patch.diff of a task source kept under /usr, which the sandbox shows of the host, nor reads it by a path the guard does not know",
+    'finds no patch.diff of a task source kept under /usr, which the sandbox shows of the host, nor reads it by a path the guard does not know',
     async () => {
       // Under a system tree the sandbox mirrors read-only: only covering the source keeps it out of sight.
       const samples = mkdtempSync('/usr/local/share/arvo-rca-e2e-samples-');

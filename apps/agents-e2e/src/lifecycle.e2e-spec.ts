@@ -136,7 +136,11 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     expect(await containers.ofContext(task.contextId)).toEqual([]);
     expect(taskDirs()).toEqual([]);
     // The requester heard how its task ended before the server went away.
-    expect(outcomeOf(await heard)).toMatchObject({ finish_reason: 'shutdown', run: { commands: 1 }, metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 } });
+    expect(outcomeOf(await heard)).toMatchObject({
+      finish_reason: 'shutdown',
+      run: { commands: 1 },
+      metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 },
+    });
   });
 
   it('finishes a task whose solver dies mid-command, removes its container and workspace, and keeps serving', async () => {

@@ -31,7 +31,11 @@ interface TmpDirView {
 function privateMountsWork(): string | undefined {
   const target = mkdtempSync(join(tmpdir(), 'arvo-rca-unshare-probe-'));
   try {
-    const probe = spawnSync(IN_PRIVATE_TMP_DIR[0], [...IN_PRIVATE_TMP_DIR.slice(1), 'true'], { env: { ...process.env, TMP_DIR: target }, encoding: 'utf8', timeout: 10_000 });
+    const probe = spawnSync(IN_PRIVATE_TMP_DIR[0], [...IN_PRIVATE_TMP_DIR.slice(1), 'true'], {
+      env: { ...process.env, TMP_DIR: target },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     if (probe.error) return `unshare cannot run: ${probe.error.message}`;
     return probe.status === 0 ? undefined : `unshare --mount fails here: ${probe.stderr.trim() || `exit ${probe.status}`}`;
   } finally {
@@ -64,11 +68,19 @@ describeWithDocker('an assessment whose green agent keeps its TMP_DIR where the 
     let result: AssessmentResult;
 
     /** TMP_DIR as the host sees it, and as the green agent's mount namespace does (through its /proc root). */
-    const look = (): TmpDirView => ({ host: readdirSync(scratch.tasks), green: green.exited ? [] : readdirSync(join(`/proc/${green.child.pid}/root`, scratch.tasks)) });
+    const look = (): TmpDirView => ({
+      host: readdirSync(scratch.tasks),
+      green: green.exited ? [] : readdirSync(join(`/proc/${green.child.pid}/root`, scratch.tasks)),
+    });
 
     beforeAll(async () => {
       const [greenPort, purplePort] = [await freePort(), await freePort()];
-      const env = { ...scratch.env(), SANDBOX: 'docker', GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/`, PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
+      const env = {
+        ...scratch.env(),
+        SANDBOX: 'docker',
+        GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/`,
+        PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/`,
+      };
       [green, purple] = await Promise.all([
         startAgent('green-agent', env, greenPort, { prefix: IN_PRIVATE_TMP_DIR }),
         startAgent('purple-agent', { ...env, MODEL: '', ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, purplePort),
@@ -76,7 +88,9 @@ describeWithDocker('an assessment whose green agent keeps its TMP_DIR where the 
       const request = { participants: { purple_agent: purple.url }, config: { task_ids: SAMPLES, concurrency: 2 } };
       const events: PeerEvent[] = [];
       // One look at TMP_DIR per thing the assessment reports: each task's start, steps and end.
-      for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: ASSESSMENT_DEADLINE_MS })) {
+      for await (const event of new A2aClientFactory()
+        .peer(green.url)
+        .streamText(randomUUID(), JSON.stringify(request), { deadlineMs: ASSESSMENT_DEADLINE_MS })) {
         events.push(event);
         views.push(look());
       }

@@ -62,13 +62,18 @@ describeWithDocker('bad requests to the green agent as a real process', () => {
   });
 
   it('refuses a shard index that is not below the shard count, as the gateway would send it beside a nested config', async () => {
-    const text = await refusal({ participants: { purple_agent: purple.url }, config: { assessment_config: { task_ids: ['sample:1', 'sample:2'] }, shard_index: 2, num_shards: 2 } });
+    const text = await refusal({
+      participants: { purple_agent: purple.url },
+      config: { assessment_config: { task_ids: ['sample:1', 'sample:2'] }, shard_index: 2, num_shards: 2 },
+    });
 
     expect(text).toBe('Invalid assessment request, nothing was started:\n- config.shard_index (2) must be below config.num_shards (2)');
   });
 
   it('refuses a plain task request naming no configured source, or an id no source could hold', async () => {
-    expect(await refusal('Task ID: foo:1')).toBe('Invalid task request, nothing was started: unknown task source "foo" in task id "foo:1" (known sources: arvo, sample)');
+    expect(await refusal('Task ID: foo:1')).toBe(
+      'Invalid task request, nothing was started: unknown task source "foo" in task id "foo:1" (known sources: arvo, sample)',
+    );
     expect(await refusal('Task ID: arvo:1.2')).toMatch(/^Invalid task request, nothing was started: invalid task id "arvo:1\.2"/);
   });
 });

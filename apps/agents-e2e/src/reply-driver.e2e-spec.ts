@@ -8,7 +8,10 @@ import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 
 const DESCRIPTION = 'Root-cause analysis task arvo:14368.\nThe crash report is at /workspace/14368_error.txt.';
-const ANSWER = JSON.stringify({ reasoning: 'scripted', locations: [{ file: 'src/index.c', function: 'index_span', line_start: 64, line_end: 70, description: 'the fix' }] });
+const ANSWER = JSON.stringify({
+  reasoning: 'scripted',
+  locations: [{ file: 'src/index.c', function: 'index_span', line_start: 64, line_end: 70, description: 'the fix' }],
+});
 
 /** What one turn of the conversation brought back: every event, and the last one's state and text. */
 interface Turn {
@@ -31,7 +34,14 @@ describe('the purple agent answering an assessor that drives the conversation (r
 
   beforeAll(async () => {
     llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
-    const env = { ...scratch.env(), MODEL: 'openai/gpt-4.1', OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test', MODEL_MAX_RETRIES: '0', GREEN_CALL_TIMEOUT_S: '3' };
+    const env = {
+      ...scratch.env(),
+      MODEL: 'openai/gpt-4.1',
+      OPENAI_BASE_URL: llm.openAiBaseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      MODEL_MAX_RETRIES: '0',
+      GREEN_CALL_TIMEOUT_S: '3',
+    };
     purple = await startAgent('purple-agent', env, await freePort());
     solver = new A2aClientFactory().peer(purple.url);
   });
@@ -61,9 +71,15 @@ describe('the purple agent answering an assessor that drives the conversation (r
     const first = await turn(contextId, DESCRIPTION);
     expect(first).toMatchObject({ state: 'input-required', text: 'execute: head -n 3 /workspace/14368_error.txt' });
     const second = await turn(contextId, formatCommandResult({ returncode: 0, output: '==1==ERROR: AddressSanitizer: heap-buffer-overflow\n' }), first.taskId);
-    expect(second).toMatchObject({ state: 'input-required', taskId: first.taskId, text: expect.stringMatching(/^execute: cat > \/workspace\/shared\/loc\.json <<'EOF'/) });
+    expect(second).toMatchObject({
+      state: 'input-required',
+      taskId: first.taskId,
+      text: expect.stringMatching(/^execute: cat > \/workspace\/shared\/loc\.json <<'EOF'/),
+    });
     // Each step is reported as it is taken, before the next command.
-    expect(second.events).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'status', state: 'working', text: expect.stringMatching(/^step 1: head -n 3/) })]));
+    expect(second.events).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'status', state: 'working', text: expect.stringMatching(/^step 1: head -n 3/) })]),
+    );
     const third = await turn(contextId, formatCommandResult({ returncode: 0, output: '' }), first.taskId);
     expect(third).toMatchObject({ state: 'input-required', text: 'execute: echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT' });
     // The marker makes the agent read loc.json back before it submits.
@@ -74,8 +90,19 @@ describe('the purple agent answering an assessor that drives the conversation (r
     expect(last).toMatchObject({ state: 'completed', taskId: first.taskId, text: expect.stringMatching(/^\[TASK FINISHED\] Submitted/) });
     expect(parseSolverExit(last.data)).toEqual({
       exitStatus: 'Submitted',
-      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: expect.any(Number), llm_requests: 3, time_cost_sec: expect.any(Number) },
-      trajectory: { path: expect.stringMatching(/\/trajectories\/[^/]+\.traj\.json$/), document: expect.objectContaining({ trajectory_format: TRAJECTORY_FORMAT }) },
+      usage: {
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+        cache_read_tokens: 0,
+        cache_creation_tokens: 0,
+        est_usd_cost: expect.any(Number),
+        llm_requests: 3,
+        time_cost_sec: expect.any(Number),
+      },
+      trajectory: {
+        path: expect.stringMatching(/\/trajectories\/[^/]+\.traj\.json$/),
+        document: expect.objectContaining({ trajectory_format: TRAJECTORY_FORMAT }),
+      },
     });
     expect(parseSolverExit(last.data)?.usage?.input_tokens).toBeGreaterThan(0);
     // The trajectory travels with the exit, and is the one the solver wrote where it says.

@@ -43,7 +43,10 @@ describe('both agents as real processes, sent a 50 MB message', () => {
     const chunked = await timed(() => postRaw(agent.url, fillerStream(HOSTILE_BYTES)));
 
     for (const answer of [sized, chunked]) {
-      expect(answer).toMatchObject({ status: 413, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('A2A_MAX_BODY_BYTES') } } });
+      expect(answer).toMatchObject({
+        status: 413,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('A2A_MAX_BODY_BYTES') } },
+      });
       expect(answer.ms).toBeLessThan(2_000);
     }
     // The default limit (8 MiB) is read at most once; the 50 MB never are.

@@ -63,7 +63,10 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
 
     beforeAll(async () => {
       const { green, purple } = await startPair('log_interrupted');
-      const runner = AssessRunner.start(['--tasks', SAMPLES.join(','), '--concurrency', '1', '--green', green.url, '--purple', purple.url], env('log_interrupted'));
+      const runner = AssessRunner.start(
+        ['--tasks', SAMPLES.join(','), '--concurrency', '1', '--green', green.url, '--purple', purple.url],
+        env('log_interrupted'),
+      );
       // Each task's result.json is written before its `finished` line goes out: by now two are in the record.
       await runner.linesMatching(FINISHED_LINE, 2);
       await green.stop('SIGKILL');
@@ -91,11 +94,17 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
 
     it('refuses a resume with a solver of another model, naming the difference, and writes nothing', async () => {
       // Another run directory of the same LOG_DIR: a restarted green agent finds the record beside its own.
-      const { green, purple } = await startPair('log_refused', { MODEL: 'openai/gpt-4.1', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+      const { green, purple } = await startPair('log_refused', {
+        MODEL: 'openai/gpt-4.1',
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      });
 
       const runner = await AssessRunner.run(['--resume', killed.folder, '--green', green.url, '--purple', purple.url], env('log_refused'));
 
-      expect(runner.output).toMatch(new RegExp(`assess: the green agent at ${green.url} refused: Resume refused.*the solver's model: "baseline" recorded, "openai/gpt-4\\.1" now`));
+      expect(runner.output).toMatch(
+        new RegExp(`assess: the green agent at ${green.url} refused: Resume refused.*the solver's model: "baseline" recorded, "openai/gpt-4\\.1" now`),
+      );
       expect(runner.output).not.toContain('resume with:');
       expect(runner.code).toBe(1);
       const scan = await scanRecord(killed.folder);
@@ -150,7 +159,9 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
 
         const again = await AssessRunner.run(['--resume', killed.folder], env('log_not_used'));
 
-        expect(again.lines).toEqual(expect.arrayContaining([expect.stringMatching(/^damaged: sample:4: result\.json is not whole JSON .*; it runs again$/), 'to run:  1 (sample:4)']));
+        expect(again.lines).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^damaged: sample:4: result\.json is not whole JSON .*; it runs again$/), 'to run:  1 (sample:4)']),
+        );
         expect(again.captures(STARTED_LINE)).toEqual(['sample:4']);
         const scan = await scanRecord(killed.folder);
         expect(scan.done.get('sample:4')?.session).toBe(2);
@@ -180,7 +191,10 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
 
     afterAll(async () => {
       // Only the tag this suite gave: the sample's own image stays.
-      await createDockerClient().getImage(samples.image).remove().catch(() => undefined);
+      await createDockerClient()
+        .getImage(samples.image)
+        .remove()
+        .catch(() => undefined);
     });
 
     it(`fails that task after ${TASK_ATTEMPTS} attempts, both counted, scores the others, and exits 1 naming the image`, async () => {
@@ -191,13 +205,19 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
       expect((await scanRecord(folder)).done.get(samples.task)?.run.attempts).toBe(TASK_ATTEMPTS);
       for (const task of ['sample:1', 'sample:2']) expect(result.task_metrics[task]).toMatchObject({ status: 'scored', n_attempts: 1 });
       expect(first.code).toBe(1);
-      expect(first.lines.at(-1)).toMatch(new RegExp(`^assess: 1 of 3 tasks failed: image ${samples.image} could not be had on the engine of the green agent at .*--retry-failed\` runs them again$`));
+      expect(first.lines.at(-1)).toMatch(
+        new RegExp(
+          `^assess: 1 of 3 tasks failed: image ${samples.image} could not be had on the engine of the green agent at .*--retry-failed\` runs them again$`,
+        ),
+      );
     });
 
     it('keeps the failed task on a resume without --retry-failed, and says that flag runs it again', async () => {
       const resume = await AssessRunner.run(['--resume', folder], retryEnv());
 
-      expect(resume.lines).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^kept: {4}${samples.task} failed \\(.*\\); --retry-failed runs it again$`)), 'to run:  0']));
+      expect(resume.lines).toEqual(
+        expect.arrayContaining([expect.stringMatching(new RegExp(`^kept: {4}${samples.task} failed \\(.*\\); --retry-failed runs it again$`)), 'to run:  0']),
+      );
       expect(resume.output).toContain('nothing to run');
       expect(resume.code).toBe(0);
     });

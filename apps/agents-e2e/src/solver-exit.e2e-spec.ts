@@ -6,7 +6,7 @@ import type { AssessmentResult } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 
-describeWithDocker('the solver\'s own exit status, from the real purple agent into the green agent\'s record', () => {
+describeWithDocker("the solver's own exit status, from the real purple agent into the green agent's record", () => {
   const scratch = new Scratch();
   let llm: FakeLlmServer;
   let green: AgentProcess;
@@ -29,7 +29,8 @@ describeWithDocker('the solver\'s own exit status, from the real purple agent in
   async function assess(taskIds: string[]): Promise<AssessmentResult> {
     const request = { participants: { purple_agent: purple.url }, config: { task_ids: taskIds } };
     const events: PeerEvent[] = [];
-    for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 120_000 })) events.push(event);
+    for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 120_000 }))
+      events.push(event);
     const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] } | undefined;
     if (!artifact) throw new Error(`no Result artifact; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-2000)}`);
     return artifact.data[0];
@@ -48,8 +49,15 @@ describeWithDocker('the solver\'s own exit status, from the real purple agent in
   });
 
   it('records Submitted, without a reason, for a task the solver submitted', async () => {
-    const answer = JSON.stringify({ reasoning: 'scripted', locations: [{ file: 'src/index.c', function: 'index_span', line_start: 64, line_end: 70, description: 'the fix' }] });
-    llm.script(reply(`THOUGHT: the root cause is known.\n\n\`\`\`bash\ncat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n\`\`\``));
+    const answer = JSON.stringify({
+      reasoning: 'scripted',
+      locations: [{ file: 'src/index.c', function: 'index_span', line_start: 64, line_end: 70, description: 'the fix' }],
+    });
+    llm.script(
+      reply(
+        `THOUGHT: the root cause is known.\n\n\`\`\`bash\ncat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n\`\`\``,
+      ),
+    );
 
     const result = await assess(['sample:1']);
 

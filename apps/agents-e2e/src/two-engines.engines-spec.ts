@@ -17,7 +17,11 @@ const LOCAL_ENGINE = { DOCKER_HOST: undefined, DOCKER_TLS_VERIFY: undefined, DOC
 
 /** Which tasks an engine created containers for since `since` (epoch s), for owners matching `owner`. */
 async function tasksCreatedOn(docker: Docker, since: number, owner: RegExp): Promise<string[]> {
-  const stream = (await docker.getEvents({ since, until: Math.ceil(Date.now() / 1000), filters: { type: ['container'], event: ['create'] } })) as NodeJS.ReadableStream;
+  const stream = (await docker.getEvents({
+    since,
+    until: Math.ceil(Date.now() / 1000),
+    filters: { type: ['container'], event: ['create'] },
+  })) as NodeJS.ReadableStream;
   let text = '';
   for await (const chunk of stream) text += chunk.toString();
   return text
@@ -31,8 +35,24 @@ async function tasksCreatedOn(docker: Docker, since: number, owner: RegExp): Pro
 
 /** `npm run assess -- --green URL1,URL2 --purple URL`, as a process; its combined Result. */
 async function runAssess(greens: AgentProcess[], purple: AgentProcess, scratch: Scratch): Promise<{ result: AssessmentResult; output: string }> {
-  const args = ['--tsconfig', 'tools/tsconfig.json', 'tools/assess/assess.ts', '--tasks', SAMPLES.join(','), '--green', greens.map((green) => green.url).join(','), '--purple', purple.url, '--concurrency', '2'];
-  const child = spawn(`${ROOT}/node_modules/.bin/tsx`, args, { cwd: ROOT, env: { ...process.env, ...scratch.env(), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [
+    '--tsconfig',
+    'tools/tsconfig.json',
+    'tools/assess/assess.ts',
+    '--tasks',
+    SAMPLES.join(','),
+    '--green',
+    greens.map((green) => green.url).join(','),
+    '--purple',
+    purple.url,
+    '--concurrency',
+    '2',
+  ];
+  const child = spawn(`${ROOT}/node_modules/.bin/tsx`, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...scratch.env(), CI: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -93,7 +113,11 @@ describeWithDocker('two green agents on two engines, one remote over TLS', () =>
     // Shard i holds tasks i, i + 2, ...: the local engine ran 1, 3, 5 and the remote one 2 and 4.
     expect(await tasksCreatedOn(new Docker(), since, new RegExp(`:${onLocal.child.pid}:`))).toEqual(['sample:1', 'sample:3', 'sample:5']);
     expect(await tasksCreatedOn(tls().client(), since, new RegExp(`:${onRemote.child.pid}:`))).toEqual(['sample:2', 'sample:4']);
-    expect(await tls().client().listContainers({ all: true, filters: { label: [LABEL_OWNER] } })).toEqual([]);
+    expect(
+      await tls()
+        .client()
+        .listContainers({ all: true, filters: { label: [LABEL_OWNER] } }),
+    ).toEqual([]);
   }, 280_000);
 
   it('fails the task whose engine stops answering, with the reason, and keeps serving', async () => {
@@ -121,7 +145,15 @@ describeWithDocker('two green agents on two engines, one remote over TLS', () =>
     const card = await fetch(new URL('.well-known/agent-card.json', green.url));
     expect(card.ok).toBe(true);
     expect(green.exited).toBe(false);
-    await waitFor(async () => (await tls().client().listContainers({ all: true, filters: { label: [LABEL_OWNER] } })).length === 0, 60_000);
+    await waitFor(
+      async () =>
+        (
+          await tls()
+            .client()
+            .listContainers({ all: true, filters: { label: [LABEL_OWNER] } })
+        ).length === 0,
+      60_000,
+    );
   }, 280_000);
 });
 

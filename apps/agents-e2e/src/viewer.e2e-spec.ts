@@ -95,10 +95,16 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       await expect(model.locator('td').nth(4).textContent()).resolves.toBe('openai/gpt-4.1');
       await expect(baseline.locator('td').nth(5).textContent()).resolves.toBe('5 of 5, 5 scored');
       await expect(model.locator('td').nth(5).textContent()).resolves.toBe('5 of 5, 4 scored');
-      await expect(baseline.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(recordResult(runs.baseline.assessment, runs.baseline.done).line_iou_mean.toFixed(2));
-      await expect(model.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(recordResult(runs.model.assessment, runs.model.done).line_iou_mean.toFixed(2));
+      await expect(baseline.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(
+        recordResult(runs.baseline.assessment, runs.baseline.done).line_iou_mean.toFixed(2),
+      );
+      await expect(model.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(
+        recordResult(runs.model.assessment, runs.model.done).line_iou_mean.toFixed(2),
+      );
       // The root cause's line IoU beside the original's: the same on the samples, whose fixes change code only.
-      await expect(model.locator('td[data-score="rc_line_iou"]').textContent()).resolves.toBe(recordResult(runs.model.assessment, runs.model.done).rc_line_iou_mean.toFixed(2));
+      await expect(model.locator('td[data-score="rc_line_iou"]').textContent()).resolves.toBe(
+        recordResult(runs.model.assessment, runs.model.done).rc_line_iou_mean.toFixed(2),
+      );
       await expect(model.locator('td').nth(12).textContent()).resolves.toMatch(/^\d+(\.\d)? s$/);
     });
 
@@ -207,7 +213,13 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
 
     it('takes the README screenshots of the three views when asked (VIEWER_SCREENSHOTS=docs)', async () => {
       if (!SCREENSHOTS_DIR) return;
-      const shots = await saveScreenshots(browser, viewer.url, [runs.baseline.assessment.id, runs.model.assessment.id], { run: runs.model.assessment.id, task: 'sample:3' }, SCREENSHOTS_DIR);
+      const shots = await saveScreenshots(
+        browser,
+        viewer.url,
+        [runs.baseline.assessment.id, runs.model.assessment.id],
+        { run: runs.model.assessment.id, task: 'sample:3' },
+        SCREENSHOTS_DIR,
+      );
       expect(shots).toHaveLength(3);
     });
   });
@@ -229,8 +241,10 @@ function scriptFor(task: string) {
 async function assess(green: AgentProcess, purple: AgentProcess, concurrency: number): Promise<void> {
   const request = { participants: { purple_agent: purple.url }, config: { task_ids: SAMPLES, concurrency } };
   const events: PeerEvent[] = [];
-  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 })) events.push(event);
-  if (!events.some((event) => event.kind === 'artifact' && event.name === 'Result')) throw new Error(`no Result; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-2000)}`);
+  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 }))
+    events.push(event);
+  if (!events.some((event) => event.kind === 'artifact' && event.name === 'Result'))
+    throw new Error(`no Result; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-2000)}`);
 }
 
 async function readRuns(runDir: string): Promise<Runs> {
@@ -278,7 +292,9 @@ async function openComparison(page: Page, base: string, runs: Runs): Promise<voi
 
 /** Each shown row as the person reads it: the task, then each run's cell. */
 function tableCells(page: Page): Promise<string[][]> {
-  return page.locator('table.compare tbody tr').evaluateAll((rows: PageElement[]) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent ?? '')));
+  return page
+    .locator('table.compare tbody tr')
+    .evaluateAll((rows: PageElement[]) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent ?? '')));
 }
 
 function cellColour(page: Page, task: string, run: number): Promise<string> {

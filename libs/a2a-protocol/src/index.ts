@@ -24,7 +24,15 @@ export {
   type SolverMessage,
   type SolverReply,
 } from './lib/vocabulary/solver-message';
-export { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, parseSolverUsage, type SolverExit, type SolverExitData, type SolverUsage } from './lib/vocabulary/solver-exit';
+export {
+  formatSolverExit,
+  MAX_EXIT_REASON_CHARS,
+  parseSolverExit,
+  parseSolverUsage,
+  type SolverExit,
+  type SolverExitData,
+  type SolverUsage,
+} from './lib/vocabulary/solver-exit';
 export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
 export { formatAssessmentSaved, parseAssessmentSaved, type AssessmentSaved, type AssessmentSavedData } from './lib/vocabulary/assessment-saved';
 export { readPeerCard, SOLVER_MODEL_EXTENSION, solverModelExtension, type PeerCard } from './lib/vocabulary/peer-card';

@@ -2,4 +2,14 @@
 // executor, for suites of apps that talk to a peer agent.
 export { EchoExecutor, type EchoCall } from './lib/testing/echo-executor.testing';
 export { freePort, startTestAgent, type TestAgent, type TestAgentOptions } from './lib/testing/test-agent.testing';
-export { fillerStream, parseSseBody, postRaw, readJson, sendMessageBody, serveModule, type LooseJson, type RawAnswer, type SseBody } from './lib/testing/http.testing';
+export {
+  fillerStream,
+  parseSseBody,
+  postRaw,
+  readJson,
+  sendMessageBody,
+  serveModule,
+  type LooseJson,
+  type RawAnswer,
+  type SseBody,
+} from './lib/testing/http.testing';

@@ -3,7 +3,17 @@
 // command's run shares on every backend (its shell, its guard, its capped output), and the owners of what
 // a green agent makes. The Docker backend is @arvo-rca/arvo-docker.
 export { SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER } from './lib/sandbox-tokens';
-export type { CommandOutput, ExecOptions, ExecOutcome, PendingWorkspace, Sandbox, SandboxBackendName, SandboxFactory, SandboxKind, SandboxSpec } from './lib/sandbox';
+export type {
+  CommandOutput,
+  ExecOptions,
+  ExecOutcome,
+  PendingWorkspace,
+  Sandbox,
+  SandboxBackendName,
+  SandboxFactory,
+  SandboxKind,
+  SandboxSpec,
+} from './lib/sandbox';
 export { engineReason, SandboxError, type SandboxErrorCode } from './lib/sandbox-error';
 export {
   DEFAULT_SANDBOX_OPTIONS,

@@ -36,7 +36,14 @@ describeWithDocker("the stand-in for AgentBeats' Docker gateway, in front of the
   });
 
   afterAll(async () => {
-    await Promise.all(made.map((id) => engine.getContainer(id).remove({ force: true }).catch(() => undefined)));
+    await Promise.all(
+      made.map((id) =>
+        engine
+          .getContainer(id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+    );
     await gateway.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -60,7 +67,7 @@ describeWithDocker("the stand-in for AgentBeats' Docker gateway, in front of the
     expect(gateway.refused).toEqual([]);
   });
 
-  it('refuses, and records, anything on a container it did not make; one that does not exist gets the engine\'s 404', async () => {
+  it("refuses, and records, anything on a container it did not make; one that does not exist gets the engine's 404", async () => {
     const foreign = await create(engine);
     await expect(through.getContainer(foreign.id).inspect()).rejects.toMatchObject({ statusCode: 403 });
     await expect(through.getContainer(foreign.id).remove({ force: true })).rejects.toMatchObject({ statusCode: 403 });
@@ -80,7 +87,9 @@ describeWithDocker("the stand-in for AgentBeats' Docker gateway, in front of the
     const before = gateway.refused.length;
     await expect(through.getImage('arvo-rca-gateway-spec:none').remove()).rejects.toMatchObject({ statusCode: 403 });
     await expect(through.listImages()).rejects.toMatchObject({ statusCode: 403 });
-    await expect(through.buildImage(new PassThrough().end() as unknown as NodeJS.ReadableStream, { t: 'arvo-rca-gateway-spec:none' })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(through.buildImage(new PassThrough().end() as unknown as NodeJS.ReadableStream, { t: 'arvo-rca-gateway-spec:none' })).rejects.toMatchObject({
+      statusCode: 403,
+    });
     expect(gateway.refused.length - before).toBe(3);
   });
 });

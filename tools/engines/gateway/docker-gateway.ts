@@ -102,7 +102,9 @@ export class DockerGatewayStandIn {
     } catch (error) {
       const refusal = this.refusalOf(incoming, error);
       const body = refusal.body ?? Buffer.from(JSON.stringify({ message: refusal.message }));
-      socket.end(`HTTP/1.1 ${refusal.status} Refused\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.toString()}`);
+      socket.end(
+        `HTTP/1.1 ${refusal.status} Refused\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.toString()}`,
+      );
     }
   }
 
@@ -111,7 +113,9 @@ export class DockerGatewayStandIn {
     const url = new URL(incoming.url ?? '/', 'http://docker');
     const method = incoming.method ?? 'GET';
     const extra = this.extraRefusal(method, url.pathname);
-    const route: Route = extra ? { kind: 'refuse', reason: `refused by the stand-in's test setting (${extra.method} ${extra.pathPrefix})` } : routeOf(method, url.pathname, url.searchParams);
+    const route: Route = extra
+      ? { kind: 'refuse', reason: `refused by the stand-in's test setting (${extra.method} ${extra.pathPrefix})` }
+      : routeOf(method, url.pathname, url.searchParams);
     const prefix = versionPrefix(url.pathname);
     const original = `${url.pathname}${url.search}`;
     switch (route.kind) {
@@ -171,7 +175,10 @@ export class DockerGatewayStandIn {
     const path = reference.resource === 'containers' ? `${prefix}/containers/${reference.id}/json` : `${prefix}/${reference.resource}/${reference.id}`;
     const answer = await this.engine.call('GET', path);
     if (answer.status !== 200) throw new Refusal(answer.status, 'engine answer', answer.body);
-    const inspected = JSON.parse(answer.body.toString('utf8')) as { Config?: { Labels?: Record<string, string> | null }; Labels?: Record<string, string> | null };
+    const inspected = JSON.parse(answer.body.toString('utf8')) as {
+      Config?: { Labels?: Record<string, string> | null };
+      Labels?: Record<string, string> | null;
+    };
     const labels = reference.resource === 'containers' ? inspected.Config?.Labels : inspected.Labels;
     if (!isOwnedBy(labels, this.options.owner)) throw new PolicyViolation(403, `not authorized for this ${reference.resource.slice(0, -1)}`);
   }

@@ -61,7 +61,12 @@ describe("the gateway's policy", () => {
   it('forces the owner labels into a list filter, replacing any compose project the caller named', () => {
     const query = new URLSearchParams({ all: '1', filters: JSON.stringify({ label: ['arvo-rca.owner', 'com.docker.compose.project=other'] }) });
     const filters = JSON.parse(scopeQuery(query, owner).get('filters') ?? '');
-    expect(filters.label).toEqual({ 'arvo-rca.owner': true, 'amber.component=green-agent': true, 'amber.project=p': true, 'com.docker.compose.project=p': true });
+    expect(filters.label).toEqual({
+      'arvo-rca.owner': true,
+      'amber.component=green-agent': true,
+      'amber.project=p': true,
+      'com.docker.compose.project=p': true,
+    });
     expect(() => scopeQuery(new URLSearchParams({ filters: '[1]' }), owner)).toThrow(PolicyViolation);
   });
 

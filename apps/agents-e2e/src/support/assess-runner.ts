@@ -40,7 +40,12 @@ export class AssessRunner {
   /** `npm start` itself, as a newcomer runs it: the agents' builds, then the runner on the bundled samples. */
   static npmStart(env: NodeJS.ProcessEnv): AssessRunner {
     // A group of its own: npm, its shell, nx and the runner with its agents all go with stopGroup().
-    const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env, CI: process.env['CI'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, CI: process.env['CI'] ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     return new AssessRunner(child);
   }
 

@@ -56,7 +56,9 @@ export class ComposeStack {
     this.greenUrl = `http://127.0.0.1:${settings.greenPort}/`;
     this.purpleUrl = `http://127.0.0.1:${settings.purplePort}/`;
     // Only what compose needs: no model keys of the caller's shell reach the purple agent.
-    const inherited = Object.fromEntries(['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+    const inherited = Object.fromEntries(
+      ['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+    );
     this.env = {
       ...inherited,
       COMPOSE_PROJECT_NAME: this.project,
@@ -129,9 +131,11 @@ export class ComposeStack {
 
   /** The real, effective, saved and file-system ids of the agent's process, as /proc reports them. */
   agentIdentity(service: ServiceName): { uid: number[]; gid: number[]; groups: number[] } {
-    const status = this.exec(service, 'for p in /proc/[0-9]*; do if tr "\\0" " " <"$p/cmdline" | grep -q "/app/main.js"; then cat "$p/status"; break; fi; done');
-    const ids = (field: string): number[] =>
-      (new RegExp(`^${field}:\\s*(.*)$`, 'm').exec(status)?.[1] ?? '').trim().split(/\s+/).filter(Boolean).map(Number);
+    const status = this.exec(
+      service,
+      'for p in /proc/[0-9]*; do if tr "\\0" " " <"$p/cmdline" | grep -q "/app/main.js"; then cat "$p/status"; break; fi; done',
+    );
+    const ids = (field: string): number[] => (new RegExp(`^${field}:\\s*(.*)$`, 'm').exec(status)?.[1] ?? '').trim().split(/\s+/).filter(Boolean).map(Number);
     return { uid: ids('Uid'), gid: ids('Gid'), groups: ids('Groups') };
   }
 

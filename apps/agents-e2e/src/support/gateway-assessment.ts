@@ -30,7 +30,8 @@ export async function assessThrough(gateway: GatewayStandIn, scratch: Scratch, t
   ]);
   const request = { participants: { purple_agent: purple.url }, config: { task_ids: taskIds, concurrency: 2 } };
   const events: PeerEvent[] = [];
-  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 })) events.push(event);
+  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 }))
+    events.push(event);
   const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] } | undefined;
   if (!artifact) throw new Error(`no Result artifact; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-3000)}`);
   return { green, purple, result: artifact.data[0] };
@@ -44,7 +45,14 @@ export async function containersLabelled(gateway: GatewayStandIn, ownerPart: str
 
 export async function removeOnEngine(gateway: GatewayStandIn, ids: string[]): Promise<void> {
   const engine = gateway.engine();
-  await Promise.all(ids.map((id) => engine.getContainer(id).remove({ force: true, v: true }).catch(() => undefined)));
+  await Promise.all(
+    ids.map((id) =>
+      engine
+        .getContainer(id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined),
+    ),
+  );
 }
 
 /** The owner id of a process of this host that has exited: what a crashed assessor leaves on its containers. */

@@ -63,7 +63,8 @@ export interface ReachableSetuid {
  * hashed by `nobody` itself: what an unprivileged local user could run.
  */
 export async function setuidFilesNobodyReaches(): Promise<ReachableSetuid[]> {
-  const script = 'find / \\( -path /proc -o -path /sys \\) -prune -o -type f -perm -4000 -print 2>/dev/null | while IFS= read -r f; do sha256sum "$f" 2>/dev/null; done; true';
+  const script =
+    'find / \\( -path /proc -o -path /sys \\) -prune -o -type f -perm -4000 -print 2>/dev/null | while IFS= read -r f; do sha256sum "$f" 2>/dev/null; done; true';
   const run = await runAsNobody(['sh', '-c', script]);
   if (run.status !== 0) throw new Error(`the scan as nobody failed (${run.status}): ${run.stderr}`);
   return lines(run.stdout).map((line) => {

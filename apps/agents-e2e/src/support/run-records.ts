@@ -27,7 +27,18 @@ export function samplesWithoutImage(parent: string): SamplesWithoutImage {
 
 // What may differ between two runs of the same tasks: how long they took, what the solver spent, and the
 // masked id it knew each task by (drawn afresh for every run).
-const TIMES_AND_COSTS = ['time_used', 'wall_time_sec', 'input_tokens', 'cache_read_tokens', 'cache_creation_tokens', 'output_tokens', 'est_usd_cost', 'time_cost_sec', 'llm_requests', 'masked_id'] as const;
+const TIMES_AND_COSTS = [
+  'time_used',
+  'wall_time_sec',
+  'input_tokens',
+  'cache_read_tokens',
+  'cache_creation_tokens',
+  'output_tokens',
+  'est_usd_cost',
+  'time_cost_sec',
+  'llm_requests',
+  'masked_id',
+] as const;
 
 type Comparable<T> = Omit<T, (typeof TIMES_AND_COSTS)[number]>;
 
@@ -48,7 +59,9 @@ function withoutTimesAndCosts<T extends object>(value: T): Comparable<T> {
 
 /** Each recorded task's result.json as it is on disk, by result key: a task written again would differ. */
 export function resultFiles(scan: RecordScan): Map<string, string> {
-  return new Map([...scan.done.keys()].map((resultKey) => [resultKey, readFileSync(join(scan.folder, 'tasks', taskFolderName(resultKey), 'result.json'), 'utf8')]));
+  return new Map(
+    [...scan.done.keys()].map((resultKey) => [resultKey, readFileSync(join(scan.folder, 'tasks', taskFolderName(resultKey), 'result.json'), 'utf8')]),
+  );
 }
 
 export function readResult(file: string): AssessmentResult {

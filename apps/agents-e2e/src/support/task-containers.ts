@@ -42,7 +42,11 @@ export class TaskContainers {
   /** Removes, with force, every container these processes own (a failed test's leftovers). */
   async removeOfProcesses(pids: number[]): Promise<void> {
     for (const pid of pids) {
-      for (const info of await this.ofProcess(pid)) await this.docker.getContainer(info.Id).remove({ force: true, v: true }).catch(() => undefined);
+      for (const info of await this.ofProcess(pid))
+        await this.docker
+          .getContainer(info.Id)
+          .remove({ force: true, v: true })
+          .catch(() => undefined);
     }
   }
 }

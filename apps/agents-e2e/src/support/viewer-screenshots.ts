@@ -6,7 +6,13 @@ import type { Browser } from 'playwright-core';
 export const SCREENSHOTS_DIR = process.env['VIEWER_SCREENSHOTS'];
 
 /** The three views as a person first sees them: the runs, the comparison, and a task page at its second step. */
-export async function saveScreenshots(browser: Browser, base: string, runs: readonly string[], task: { run: string; task: string }, dir: string): Promise<string[]> {
+export async function saveScreenshots(
+  browser: Browser,
+  base: string,
+  runs: readonly string[],
+  task: { run: string; task: string },
+  dir: string,
+): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const page = await browser.newPage({ viewport: { width: 1280, height: 400 }, deviceScaleFactor: 1 });
   try {

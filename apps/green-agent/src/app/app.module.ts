@@ -17,7 +17,7 @@ export class AppModule {
             name: 'arvo-rca green agent',
             description:
               'Assessor of the arvo-rca benchmark: prepares real fuzzer-found C/C++ vulnerabilities (ARVO) in ' +
-              'hardened containers, runs a solver agent\'s shell commands in them, and scores its root-cause locations.',
+              "hardened containers, runs a solver agent's shell commands in them, and scores its root-cause locations.",
             version: PRODUCT_VERSION,
             url: publicUrl(config),
             skills: [

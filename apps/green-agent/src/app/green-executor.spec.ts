@@ -32,7 +32,8 @@ describeWithDocker("the green agent's entry: cancels for real, refuses what it c
     solver.script = [{ ask: 'execute: echo working' }, { silent: true }];
     const events: PeerEvent[] = [];
     const stream = (async () => {
-      for await (const event of clients.peer(greenUrl).streamText(randomUUID(), assessment(['sample:1', 'sample:2']), { deadlineMs: 120_000 })) events.push(event);
+      for await (const event of clients.peer(greenUrl).streamText(randomUUID(), assessment(['sample:1', 'sample:2']), { deadlineMs: 120_000 }))
+        events.push(event);
     })();
     await waitFor(() => events.some((event) => event.kind === 'status' && /step 1: echo working/.test(event.text)), 60_000);
     const taskId = events.find((event) => event.kind === 'task' || event.kind === 'status')?.taskId ?? '';
@@ -66,7 +67,11 @@ describeWithDocker("the green agent's entry: cancels for real, refuses what it c
       const events: PeerEvent[] = [];
       for await (const event of clients.peer(greenUrl).streamText(randomUUID(), assessment(['sample:1']), { deadlineMs: 120_000 })) events.push(event);
 
-      expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'failed', text: expect.stringMatching(/^the green agent failed unexpectedly: .*assessments/) });
+      expect(events.at(-1)).toMatchObject({
+        kind: 'status',
+        state: 'failed',
+        text: expect.stringMatching(/^the green agent failed unexpectedly: .*assessments/),
+      });
     } finally {
       rmSync(join(runDir, 'assessments'), { force: true });
     }

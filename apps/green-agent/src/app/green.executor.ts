@@ -2,8 +2,24 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aPeerError, findTaskId, formatAssessmentSaved, formatTaskProgress, formatTaskProgressData, parseSolverMessage, TaskEvents } from '@arvo-rca/a2a-protocol';
-import { AssessmentService, describeAssessment, parseAssessmentRequest, type AssessmentListener, type AssessmentReport, type ResumePlan, type ResumeRequest } from './assessments';
+import {
+  A2aPeerError,
+  findTaskId,
+  formatAssessmentSaved,
+  formatTaskProgress,
+  formatTaskProgressData,
+  parseSolverMessage,
+  TaskEvents,
+} from '@arvo-rca/a2a-protocol';
+import {
+  AssessmentService,
+  describeAssessment,
+  parseAssessmentRequest,
+  type AssessmentListener,
+  type AssessmentReport,
+  type ResumePlan,
+  type ResumeRequest,
+} from './assessments';
 import type { TaskRef } from '@arvo-rca/common';
 import { RecordError } from '@arvo-rca/run-record';
 import { GreenConfig } from './green-config';
@@ -66,7 +82,8 @@ export class GreenExecutor implements AgentExecutor {
     }
     // Task ids are checked against the configured sources here, where they arrive: a bad one starts nothing.
     const assessment = parseAssessmentRequest(text, events.userData(), this.assets);
-    if (assessment.kind === 'request') return this.runAssessment(events, describeAssessment(assessment.request), (listener) => this.assessments.run(assessment.request, listener, signal));
+    if (assessment.kind === 'request')
+      return this.runAssessment(events, describeAssessment(assessment.request), (listener) => this.assessments.run(assessment.request, listener, signal));
     if (assessment.kind === 'resume') return this.resumeAssessment(assessment.resume, events, signal);
     if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
     const taskId = findTaskId(text);

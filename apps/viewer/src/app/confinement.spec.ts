@@ -52,7 +52,10 @@ describe('what the viewer refuses: it reads nothing outside the run directories 
   });
 
   it('answers a task the record does not hold with 404, naming both', async () => {
-    expect(await error(`/api/runs/${record.id}/tasks/sample:9`)).toEqual({ status: 404, body: { error: 'TASK_NOT_FOUND', message: `run record ${record.id} has no task "sample:9"` } });
+    expect(await error(`/api/runs/${record.id}/tasks/sample:9`)).toEqual({
+      status: 404,
+      body: { error: 'TASK_NOT_FOUND', message: `run record ${record.id} has no task "sample:9"` },
+    });
   });
 
   it.each([
@@ -99,7 +102,9 @@ describe('what the viewer refuses: it reads nothing outside the run directories 
 
     expect(list.runs.map((run) => run.key)).toEqual([record.id]);
     expect(list.runs[0]).toMatchObject({ recorded: 3, damaged: 1 });
-    expect((await error(`/api/runs/${record.id}/tasks/sample:1`)).body.message).toBe(`task sample:1 of run record ${record.id} has no usable result: result.json is outside the run directories this viewer serves`);
+    expect((await error(`/api/runs/${record.id}/tasks/sample:1`)).body.message).toBe(
+      `task sample:1 of run record ${record.id} has no usable result: result.json is outside the run directories this viewer serves`,
+    );
   });
 
   it('lists no directory: a record or its tasks folder is not a resource', async () => {
@@ -109,7 +114,10 @@ describe('what the viewer refuses: it reads nothing outside the run directories 
   });
 
   it('is read-only: any method but GET and HEAD is refused', async () => {
-    expect(await error('/api/runs', 'POST')).toEqual({ status: 405, body: { error: 'METHOD_NOT_ALLOWED', message: 'the viewer is read-only: it answers GET and HEAD' } });
+    expect(await error('/api/runs', 'POST')).toEqual({
+      status: 405,
+      body: { error: 'METHOD_NOT_ALLOWED', message: 'the viewer is read-only: it answers GET and HEAD' },
+    });
     expect((await error('/api/runs', 'DELETE')).status).toBe(405);
   });
 });

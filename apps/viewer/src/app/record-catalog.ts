@@ -33,7 +33,16 @@ export class RecordCatalog {
   async list(): Promise<RunList> {
     const locations = await this.dirs.records();
     const limit = pLimit(SCANS_AT_ONCE);
-    const opened = await Promise.all(locations.map((location) => limit(() => this.read(location).then((record) => ({ record }), (error: Error) => ({ error, location })))));
+    const opened = await Promise.all(
+      locations.map((location) =>
+        limit(() =>
+          this.read(location).then(
+            (record) => ({ record }),
+            (error: Error) => ({ error, location }),
+          ),
+        ),
+      ),
+    );
     const list: RunList = { runs: [], unreadable: [] };
     for (const entry of opened) {
       if ('record' in entry) list.runs.push(summarize(entry.record));

@@ -96,7 +96,9 @@ export class RunDirectories {
     if (await this.hasRecords(root.real)) return this.recordsOf(root.real, root.given);
     const children = await readdir(root.real, { withFileTypes: true });
     const runDirs = children.filter((child) => child.isDirectory()).map((child) => child.name);
-    const nested = await Promise.all(runDirs.map(async (name) => ((await this.hasRecords(join(root.real, name))) ? this.recordsOf(join(root.real, name), join(root.given, name)) : [])));
+    const nested = await Promise.all(
+      runDirs.map(async (name) => ((await this.hasRecords(join(root.real, name))) ? this.recordsOf(join(root.real, name), join(root.given, name)) : [])),
+    );
     return nested.flat();
   }
 

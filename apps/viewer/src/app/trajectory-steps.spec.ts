@@ -1,7 +1,8 @@
 import { trajectorySteps } from './trajectory-steps';
 import { ViewerError } from './viewer-error';
 
-const trajectory = (messages: { role: string; content: string }[], info: object = {}): string => JSON.stringify({ info, messages, trajectory_format: 'mini-swe-agent-1' });
+const trajectory = (messages: { role: string; content: string }[], info: object = {}): string =>
+  JSON.stringify({ info, messages, trajectory_format: 'mini-swe-agent-1' });
 
 describe('a trajectory read as steps', () => {
   it('makes each model reply a step, with what the solver was shown next', () => {

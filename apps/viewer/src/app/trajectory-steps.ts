@@ -51,7 +51,10 @@ function stepsOf(messages: Message[], calls: Partial<TrajectoryModelCall>[], com
       command: actions.length === 1 ? actions[0] : null,
       output: next && next.role !== 'assistant' ? next.content : null,
       returncode: actions.length === 1 && typeof ran?.returncode === 'number' ? ran.returncode : null,
-      tokens: call && [call.input, call.output, call.cache_read, call.cache_write].every((n) => typeof n === 'number') ? { input: call.input ?? 0, output: call.output ?? 0, cache_read: call.cache_read ?? 0, cache_write: call.cache_write ?? 0 } : null,
+      tokens:
+        call && [call.input, call.output, call.cache_read, call.cache_write].every((n) => typeof n === 'number')
+          ? { input: call.input ?? 0, output: call.output ?? 0, cache_read: call.cache_read ?? 0, cache_write: call.cache_write ?? 0 }
+          : null,
       cost: numberOr(call?.cost),
     });
   });

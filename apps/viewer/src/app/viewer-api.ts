@@ -2,7 +2,8 @@
 // file imports nothing: it is the one contract between the server and the page.
 
 /** A status of the Result, or what the record says of a task that has no usable result. */
-export type CellStatus = 'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'interrupted' | 'disk_limit_exceeded' | 'no_ground_truth' | 'damaged' | 'missing';
+export type CellStatus =
+  'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'interrupted' | 'disk_limit_exceeded' | 'no_ground_truth' | 'damaged' | 'missing';
 
 /** The scores a cell can show; null when the task has none (not scored, or no ground truth). */
 export interface TaskScores {

@@ -1,6 +1,15 @@
 import { CodedError } from '@arvo-rca/common';
 
-export type ViewerErrorCode = 'NOT_FOUND' | 'RECORD_NOT_FOUND' | 'TASK_NOT_FOUND' | 'FILE_NOT_FOUND' | 'OUTSIDE_RUN_DIRS' | 'METHOD_NOT_ALLOWED' | 'BAD_REQUEST' | 'UNREADABLE' | 'INTERNAL';
+export type ViewerErrorCode =
+  | 'NOT_FOUND'
+  | 'RECORD_NOT_FOUND'
+  | 'TASK_NOT_FOUND'
+  | 'FILE_NOT_FOUND'
+  | 'OUTSIDE_RUN_DIRS'
+  | 'METHOD_NOT_ALLOWED'
+  | 'BAD_REQUEST'
+  | 'UNREADABLE'
+  | 'INTERNAL';
 
 const STATUS: Record<ViewerErrorCode, number> = {
   NOT_FOUND: 404,

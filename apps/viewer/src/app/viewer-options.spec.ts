@@ -7,7 +7,11 @@ describe('the viewer command line', () => {
   });
 
   it('takes run directories, host and port in any order', () => {
-    expect(parseViewerOptions(['logs/log_a', '--port', '0', 'logs/log_b', '--host', '::1'], {})).toEqual({ host: '::1', port: 0, dirs: ['logs/log_a', 'logs/log_b'] });
+    expect(parseViewerOptions(['logs/log_a', '--port', '0', 'logs/log_b', '--host', '::1'], {})).toEqual({
+      host: '::1',
+      port: 0,
+      dirs: ['logs/log_a', 'logs/log_b'],
+    });
   });
 
   it('refuses an unknown option, a missing value and a bad port, with the usage', () => {

@@ -23,7 +23,8 @@ export function parseViewerOptions(argv: readonly string[], env: NodeJS.ProcessE
       options.dirs.push(arg);
     }
   }
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new Error(`the port must be a number from 0 to 65535\n${VIEWER_USAGE}`);
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
+    throw new Error(`the port must be a number from 0 to 65535\n${VIEWER_USAGE}`);
   if (options.dirs.length === 0) options.dirs.push(env['LOG_DIR'] || 'logs');
   return options;
 }

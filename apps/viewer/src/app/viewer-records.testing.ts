@@ -44,8 +44,22 @@ export function trajectoryText(steps: number): string {
     messages.push({ role: 'assistant', content: `THOUGHT: look at part ${step}.\n\n\`\`\`bash\nsed -n ${step}p src/a.c\n\`\`\`` });
     messages.push({ role: 'user', content: `<returncode>0</returncode>\n<output>\nline ${step};\n</output>` });
   }
-  const calls = Array.from({ length: steps }, (_, index) => ({ input: 1000 + index, output: 50, cache_read: 900, cache_write: 0, cost: 0.002, truncated: false }));
-  const commands = Array.from({ length: steps }, (_, index) => ({ step: index + 1, command: `sed -n ${index + 1}p src/a.c`, returncode: 0, timed_out: false, output_chars: 8, by: 'model' }));
+  const calls = Array.from({ length: steps }, (_, index) => ({
+    input: 1000 + index,
+    output: 50,
+    cache_read: 900,
+    cache_write: 0,
+    cost: 0.002,
+    truncated: false,
+  }));
+  const commands = Array.from({ length: steps }, (_, index) => ({
+    step: index + 1,
+    command: `sed -n ${index + 1}p src/a.c`,
+    returncode: 0,
+    timed_out: false,
+    output_chars: 8,
+    by: 'model',
+  }));
   const info = {
     exit_status: 'Submitted',
     submission: GOOD_ANSWER,

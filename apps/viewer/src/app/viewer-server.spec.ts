@@ -31,7 +31,12 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
       { task: 'sample:2', metrics: JUDGED_METRICS.failed, context: 'bbbb2222-two' },
       { task: 'sample:10', context: 'cccc3333-three' },
     ]);
-    model = await writeRecord(runDir, 'openai/gpt-4.1', [{ task: 'sample:1', context: 'dddd4444-four', steps: 5 }, { task: 'sample:2' }], new Date('2026-11-23T11:00:00Z'));
+    model = await writeRecord(
+      runDir,
+      'openai/gpt-4.1',
+      [{ task: 'sample:1', context: 'dddd4444-four', steps: 5 }, { task: 'sample:2' }],
+      new Date('2026-11-23T11:00:00Z'),
+    );
     server = await ViewerServer.start(await RunDirectories.open([runDir]), PAGE);
   });
 
@@ -93,7 +98,9 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
       const list = await getJson<RunList>(viewer, '/api/runs');
 
       expect(list.runs.map((run) => run.key)).toEqual([whole.id]);
-      expect(list.unreadable).toEqual([{ folder: join(folder, 'assessments', broken.id), reason: expect.stringMatching(/assessment\.json is damaged: not whole JSON/) }]);
+      expect(list.unreadable).toEqual([
+        { folder: join(folder, 'assessments', broken.id), reason: expect.stringMatching(/assessment\.json is damaged: not whole JSON/) },
+      ]);
     } finally {
       await viewer.close();
       await rm(folder, { recursive: true, force: true });
@@ -186,10 +193,16 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
   it("gives the task log's lines of that task's context only, though both runs wrote to one file", async () => {
     const log = await getJson<TaskLog>(server, `/api/runs/${model.id}/tasks/sample:1/log`);
 
-    expect(log).toEqual({ text: '2026-11-23T10:00:01.000Z INFO  green  dddd4444 [TaskContextService] preparing sample:1', context: 'dddd4444', lines: 1, total_lines: 2, cut: false });
+    expect(log).toEqual({
+      text: '2026-11-23T10:00:01.000Z INFO  green  dddd4444 [TaskContextService] preparing sample:1',
+      context: 'dddd4444',
+      lines: 1,
+      total_lines: 2,
+      cut: false,
+    });
   });
 
-  it("serves the page and its modules under a policy that loads nothing from elsewhere", async () => {
+  it('serves the page and its modules under a policy that loads nothing from elsewhere', async () => {
     const index = await rawGet(server.url, '/');
     const module = await rawGet(server.url, '/app.js');
 

@@ -75,7 +75,8 @@ class ViewerRoutes {
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let reply: Reply;
     try {
-      if (request.method !== 'GET' && request.method !== 'HEAD') throw new ViewerError('METHOD_NOT_ALLOWED', 'the viewer is read-only: it answers GET and HEAD');
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        throw new ViewerError('METHOD_NOT_ALLOWED', 'the viewer is read-only: it answers GET and HEAD');
       reply = await this.route(new URL(request.url ?? '/', 'http://viewer'));
     } catch (error) {
       reply = errorReply(error);

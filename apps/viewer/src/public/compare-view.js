@@ -43,7 +43,12 @@ class CompareView extends HTMLElement {
     this.body = h('tbody');
     this.table = h('table', { class: 'compare' }, this.head(), this.body);
     this.counter = h('span', { class: 'count' });
-    this.replaceChildren(h('h1', {}, runs.length > 1 ? `${runs.length} runs, ${tasks.length} tasks` : `${runs[0]?.summary.id}: ${tasks.length} tasks`), this.controls(), this.table, this.means());
+    this.replaceChildren(
+      h('h1', {}, runs.length > 1 ? `${runs.length} runs, ${tasks.length} tasks` : `${runs[0]?.summary.id}: ${tasks.length} tasks`),
+      this.controls(),
+      this.table,
+      this.means(),
+    );
     this.fill();
   }
 
@@ -56,7 +61,14 @@ class CompareView extends HTMLElement {
       th.addEventListener('keydown', (event) => event.key === 'Enter' && sortBy());
       return th;
     };
-    const runHeads = runs.map((run, column) => header(column, h('span', { class: 'solver' }, `${run.summary.solver.model ?? run.summary.solver.name}`), h('br'), h('span', { class: 'hint' }, date(run.summary.started_at))));
+    const runHeads = runs.map((run, column) =>
+      header(
+        column,
+        h('span', { class: 'solver' }, `${run.summary.solver.model ?? run.summary.solver.name}`),
+        h('br'),
+        h('span', { class: 'hint' }, date(run.summary.started_at)),
+      ),
+    );
     return h('thead', {}, h('tr', {}, header(-1, 'task'), ...runHeads));
   }
 
@@ -64,7 +76,8 @@ class CompareView extends HTMLElement {
     const select = h('select', { 'aria-label': 'headline score' }, ...SCORES.map((s) => h('option', { value: s.name }, s.label)));
     select.value = this.headline;
     const meaning = h('span', { class: 'hint' });
-    const explain = () => (meaning.textContent = `— ${SCORES.find((s) => s.name === this.headline)?.meaning}. A task that was not scored shows its status instead.`);
+    const explain = () =>
+      (meaning.textContent = `— ${SCORES.find((s) => s.name === this.headline)?.meaning}. A task that was not scored shows its status instead.`);
     select.addEventListener('change', () => {
       this.headline = /** @type {ScoreName} */ (select.value);
       explain();
@@ -81,7 +94,13 @@ class CompareView extends HTMLElement {
       });
       return h('label', { class: 'filter' }, box, ` ${status.replace(/_/g, ' ')}`);
     });
-    return h('div', { class: 'controls' }, h('label', {}, 'Each cell: ', select), meaning, h('div', { class: 'filters' }, 'Only tasks with a run whose status is: ', ...filters, ' ', this.counter ?? ''));
+    return h(
+      'div',
+      { class: 'controls' },
+      h('label', {}, 'Each cell: ', select),
+      meaning,
+      h('div', { class: 'filters' }, 'Only tasks with a run whose status is: ', ...filters, ' ', this.counter ?? ''),
+    );
   }
 
   // Every cell's text and colour for the headline score; then the rows in order.
@@ -102,7 +121,11 @@ class CompareView extends HTMLElement {
     if (!row) return h('td', { class: 'absent', title: 'not in this run' }, '');
     const value = row.scores[this.headline];
     const scored = row.status === 'scored' && value !== null;
-    const td = h('td', { class: scored ? 'score' : `status ${row.status}`, 'data-status': row.status, title: [row.status, row.detail].filter(Boolean).join(': ') });
+    const td = h('td', {
+      class: scored ? 'score' : `status ${row.status}`,
+      'data-status': row.status,
+      title: [row.status, row.detail].filter(Boolean).join(': '),
+    });
     if (scored) {
       td.style.backgroundColor = scoreColour(value);
       td.dataset['score'] = String(value);
@@ -142,7 +165,12 @@ class CompareView extends HTMLElement {
     const lines = runs.map((run) => {
       const { summary } = run;
       const figures = RUN_MEANS.map((s) => `${s.label} ${score(summary.means[s.name])}`).join(' · ');
-      return h('li', {}, h('strong', {}, `${summary.solver.name} ${summary.solver.model ?? ''}`), ` (${summary.id}, ${summary.recorded} of ${summary.tasks} recorded): ${figures}`);
+      return h(
+        'li',
+        {},
+        h('strong', {}, `${summary.solver.name} ${summary.solver.model ?? ''}`),
+        ` (${summary.id}, ${summary.recorded} of ${summary.tasks} recorded): ${figures}`,
+      );
     });
     return h('div', { class: 'means' }, h('h2', {}, 'Means'), h('ul', {}, ...lines));
   }

@@ -4,12 +4,20 @@
 
 /** @type {{ name: ScoreName, label: string, meaning: string }[]} */
 export const SCORES = [
-  { name: 'line_iou', label: 'line IoU', meaning: 'per span of the fix, the best overlap (IoU) of its lines with a predicted span in the same file; mean over spans' },
+  {
+    name: 'line_iou',
+    label: 'line IoU',
+    meaning: 'per span of the fix, the best overlap (IoU) of its lines with a predicted span in the same file; mean over spans',
+  },
   { name: 'func_recall', label: 'func recall', meaning: 'share of the fix’s spans whose function the solver named' },
   { name: 'file_acc', label: 'file acc', meaning: 'share of the fix’s spans with a prediction in the same file' },
   { name: 'line_proximity', label: 'line prox', meaning: 'per span, how close the nearest predicted span’s centre is; mean over spans' },
   { name: 'func_precision', label: 'func prec', meaning: 'share of predictions whose file and function match a span of the fix' },
-  { name: 'rc_line_iou', label: 'root cause: line IoU', meaning: 'line IoU against the root-cause spans only: hunks of tests, fuzz harnesses and files the fix adds left out' },
+  {
+    name: 'rc_line_iou',
+    label: 'root cause: line IoU',
+    meaning: 'line IoU against the root-cause spans only: hunks of tests, fuzz harnesses and files the fix adds left out',
+  },
   { name: 'rc_func_recall', label: 'root cause: func recall', meaning: 'func recall against the root-cause spans only' },
   { name: 'rc_file_acc', label: 'root cause: file acc', meaning: 'file acc against the root-cause spans only' },
   { name: 'rc_line_proximity', label: 'root cause: line prox', meaning: 'line prox against the root-cause spans only' },
@@ -48,7 +56,10 @@ export function duration(seconds) {
 
 /** @param {string} iso */
 export function date(iso) {
-  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace(/Z$/, ' UTC');
+  return iso
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/Z$/, ' UTC');
 }
 
 /** @param {number | null | undefined} count */

@@ -23,7 +23,19 @@ class RunsView extends HTMLElement {
     const table = h(
       'table',
       { class: 'runs' },
-      h('thead', {}, h('tr', {}, h('th', {}, ''), ...['started', 'run directory', 'solver', 'model', 'tasks'].map((title) => h('th', {}, title)), ...RUN_MEANS.map((s) => h('th', { class: 'num', title: s.meaning }, s.label)), h('th', { class: 'num' }, 'cost'), h('th', { class: 'num' }, 'time'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, ''),
+          ...['started', 'run directory', 'solver', 'model', 'tasks'].map((title) => h('th', {}, title)),
+          ...RUN_MEANS.map((s) => h('th', { class: 'num', title: s.meaning }, s.label)),
+          h('th', { class: 'num' }, 'cost'),
+          h('th', { class: 'num' }, 'time'),
+        ),
+      ),
       h('tbody', {}, ...runs.map((run) => this.row(run))),
     );
     table.addEventListener('change', () => {
@@ -32,7 +44,16 @@ class RunsView extends HTMLElement {
       compare.textContent = chosen.length > 1 ? `Compare ${chosen.length} runs` : 'Compare selected runs';
     });
     compare.addEventListener('click', () => (location.hash = route('compare', this.chosen().join(',')).replace(/%2C/g, ',')));
-    return [h('h1', {}, `Runs (${runs.length})`), h('p', { class: 'hint' }, 'Means are over the tasks recorded so far; a task without a usable result is not in them. Tick runs to compare them task by task.'), table, h('p', {}, compare)];
+    return [
+      h('h1', {}, `Runs (${runs.length})`),
+      h(
+        'p',
+        { class: 'hint' },
+        'Means are over the tasks recorded so far; a task without a usable result is not in them. Tick runs to compare them task by task.',
+      ),
+      table,
+      h('p', {}, compare),
+    ];
   }
 
   /** @param {RunSummary} run */

@@ -33,7 +33,11 @@ function excerptView(excerpt) {
       'tr',
       { 'data-line': String(line), class: classes },
       h('td', { class: fixed ? 'gt mark-fix' : 'gt', title: fixed ? 'changed by the fix' : '' }, fixed ? 'fix' : ''),
-      h('td', { class: ranks.length ? 'pred mark-pred' : 'pred', title: ranks.length ? `named by the solver (rank ${ranks.join(', ')})` : '' }, ranks.map((rank) => `#${rank}`).join(' ')),
+      h(
+        'td',
+        { class: ranks.length ? 'pred mark-pred' : 'pred', title: ranks.length ? `named by the solver (rank ${ranks.join(', ')})` : '' },
+        ranks.map((rank) => `#${rank}`).join(' '),
+      ),
       h('td', { class: 'lineno' }, String(line)),
       h('td', { class: 'code' }, text),
     );
@@ -43,6 +47,11 @@ function excerptView(excerpt) {
     'figure',
     { class: 'excerpt', 'data-path': excerpt.path },
     h('figcaption', {}, `${excerpt.path}, lines ${excerpt.start}–${end}`),
-    h('table', { class: 'source' }, h('thead', {}, h('tr', {}, h('th', {}, 'fix'), h('th', {}, 'solver'), h('th', {}, 'line'), h('th', {}, ''))), h('tbody', {}, ...rows)),
+    h(
+      'table',
+      { class: 'source' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'fix'), h('th', {}, 'solver'), h('th', {}, 'line'), h('th', {}, ''))),
+      h('tbody', {}, ...rows),
+    ),
   );
 }

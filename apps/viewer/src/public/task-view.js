@@ -23,7 +23,10 @@ class TaskView extends HTMLElement {
     try {
       this.render(await fetchTask(run, task));
     } catch (error) {
-      this.replaceChildren(h('p', {}, h('a', { href: route('compare', run) }, '← the run')), problem(`${task} cannot be shown: ${/** @type {Error} */ (error).message}`));
+      this.replaceChildren(
+        h('p', {}, h('a', { href: route('compare', run) }, '← the run')),
+        problem(`${task} cannot be shown: ${/** @type {Error} */ (error).message}`),
+      );
     }
   }
 
@@ -48,7 +51,10 @@ class TaskView extends HTMLElement {
       section('Where the fix was, and where the solver pointed', sourcesView(page.sources)),
       section('Crash report', page.crash_report === null ? absent('none was recorded') : h('pre', { class: 'crash' }, page.crash_report)),
       section('The fix', page.fix === null ? absent('none was recorded') : diffView(page.fix)),
-      section('The solver’s answer (loc.json)', page.submission === null ? absent('the solver wrote none') : h('pre', { class: 'submission' }, page.submission)),
+      section(
+        'The solver’s answer (loc.json)',
+        page.submission === null ? absent('the solver wrote none') : h('pre', { class: 'submission' }, page.submission),
+      ),
       section('Trajectory', page.trajectory === 'present' ? h('rca-trajectory', { run: run.key, task: row.task }) : absent(UNAVAILABLE[page.trajectory])),
       this.log(page),
     );
@@ -111,7 +117,16 @@ function absent(why) {
 /** @param {string} diff */
 function diffView(diff) {
   const lines = diff.split('\n').map((line) => {
-    const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : '';
+    const kind =
+      line.startsWith('+++') || line.startsWith('---')
+        ? 'file'
+        : line.startsWith('@@')
+          ? 'hunk'
+          : line.startsWith('+')
+            ? 'add'
+            : line.startsWith('-')
+              ? 'del'
+              : '';
     return h('span', { class: kind }, `${line}\n`);
   });
   return h('pre', { class: 'diff' }, ...lines);

@@ -39,7 +39,11 @@ class TrajectoryPanel extends HTMLElement {
   /** @param {TrajectoryView} trajectory */
   build(trajectory) {
     const total = trajectory.tokens ? `, ${tokens(trajectory.tokens.input)} tokens in, ${tokens(trajectory.tokens.output)} out` : '';
-    const about = h('p', { class: 'hint' }, `${trajectory.steps.length} steps with ${trajectory.model ?? 'an unnamed model'}, ended ${trajectory.exit_status ?? 'without an exit status'}; ${cost(trajectory.cost)}${total}.`);
+    const about = h(
+      'p',
+      { class: 'hint' },
+      `${trajectory.steps.length} steps with ${trajectory.model ?? 'an unnamed model'}, ended ${trajectory.exit_status ?? 'without an exit status'}; ${cost(trajectory.cost)}${total}.`,
+    );
     const instance = trajectory.instance ? h('details', {}, h('summary', {}, 'the task as the solver was given it'), h('pre', {}, trajectory.instance)) : null;
     if (trajectory.steps.length === 0) {
       this.replaceChildren(about, instance ?? '', h('p', {}, 'The solver made no step.'));
@@ -53,7 +57,14 @@ class TrajectoryPanel extends HTMLElement {
     this.strip = h('div', { class: 'strip' }, ...trajectory.steps.map((step, index) => this.stripButton(step, index)));
     this.stepView = h('div', { class: 'step' });
     const closing = trajectory.closing ? h('details', {}, h('summary', {}, 'how the run ended'), h('pre', {}, trajectory.closing)) : null;
-    this.replaceChildren(about, instance ?? '', h('nav', { class: 'stepper' }, this.previous, this.position, this.next), this.strip, this.stepView, closing ?? '');
+    this.replaceChildren(
+      about,
+      instance ?? '',
+      h('nav', { class: 'stepper' }, this.previous, this.position, this.next),
+      this.strip,
+      this.stepView,
+      closing ?? '',
+    );
     this.go(0);
   }
 
@@ -84,7 +95,9 @@ class TrajectoryPanel extends HTMLElement {
 
 /** @param {TrajectoryStep} step */
 function stepContent(step) {
-  const usage = step.tokens ? `tokens: ${tokens(step.tokens.input)} in (${tokens(step.tokens.cache_read)} cached), ${tokens(step.tokens.output)} out · cost ${cost(step.cost)}` : 'no usage recorded for this step';
+  const usage = step.tokens
+    ? `tokens: ${tokens(step.tokens.input)} in (${tokens(step.tokens.cache_read)} cached), ${tokens(step.tokens.output)} out · cost ${cost(step.cost)}`
+    : 'no usage recorded for this step';
   const exit = step.returncode === null ? '' : ` → exit ${step.returncode}`;
   return [
     h('p', { class: 'usage' }, usage),

@@ -67,7 +67,11 @@ export class A2aModule {
         inject: [APP_AGENT_CARD, A2A_SERVER_SETTINGS],
         useFactory: (card: AgentCard, settings: A2aServerSettings) => (settings.token ? withBearerAuth(card) : card),
       },
-      { provide: A2aClientFactory, inject: [A2A_SERVER_SETTINGS], useFactory: (settings: A2aServerSettings) => new A2aClientFactory({ token: settings.token }) },
+      {
+        provide: A2aClientFactory,
+        inject: [A2A_SERVER_SETTINGS],
+        useFactory: (settings: A2aServerSettings) => new A2aClientFactory({ token: settings.token }),
+      },
       ...(options.executor ? jsonRpcProviders(options.executor) : []),
     ];
     return {

@@ -12,9 +12,18 @@ import { AppConfigModule } from './app-config.module';
  * `agent`, and its A2A surface (`a2a`: card, executor and the modules behind it), whose server takes its
  * options (shared secret, body limit) from the configuration.
  */
-export function agentAppModule<C extends AppConfig>(module: Type<unknown>, config: ClassConstructor<C>, agent: AgentName, a2a: Omit<A2aModuleOptions, 'server'>): DynamicModule {
+export function agentAppModule<C extends AppConfig>(
+  module: Type<unknown>,
+  config: ClassConstructor<C>,
+  agent: AgentName,
+  a2a: Omit<A2aModuleOptions, 'server'>,
+): DynamicModule {
   return {
     module,
-    imports: [AppConfigModule.forRoot(config), agentLoggingModule(agent), A2aModule.forRoot({ ...a2a, server: { inject: [AppConfig], useFactory: a2aServerOptions } })],
+    imports: [
+      AppConfigModule.forRoot(config),
+      agentLoggingModule(agent),
+      A2aModule.forRoot({ ...a2a, server: { inject: [AppConfig], useFactory: a2aServerOptions } }),
+    ],
   };
 }

@@ -1,6 +1,15 @@
 import { Logger, Module, type DynamicModule, type FactoryProvider, type ModuleMetadata } from '@nestjs/common';
 import { ProcessTable } from '@arvo-rca/common';
-import { currentOwner, formatOwnerId, resolveSandboxOptions, SANDBOX_FACTORY, SANDBOX_OPTIONS, SANDBOX_OWNER, type SandboxOptions, type SandboxOptionsInput } from '@arvo-rca/sandbox';
+import {
+  currentOwner,
+  formatOwnerId,
+  resolveSandboxOptions,
+  SANDBOX_FACTORY,
+  SANDBOX_OPTIONS,
+  SANDBOX_OWNER,
+  type SandboxOptions,
+  type SandboxOptionsInput,
+} from '@arvo-rca/sandbox';
 import { DockerEngine } from './docker-engine';
 import type { EngineSettings } from './engine-settings';
 import { createSandboxFactory } from './sandbox-factory';
@@ -42,8 +51,16 @@ export class ArvoDockerModule {
       providers: [
         ProcessTable,
         { provide: OPTIONS_INPUT, inject: async.inject ?? [], useFactory: async (...args: unknown[]) => useFactory(...args) },
-        { provide: SANDBOX_OPTIONS, inject: [OPTIONS_INPUT], useFactory: ({ engine: _engine, ...sandbox }: ArvoDockerOptionsInput) => resolveSandboxOptions(sandbox) },
-        { provide: DockerEngine, inject: [OPTIONS_INPUT, SANDBOX_OPTIONS], useFactory: (input: ArvoDockerOptionsInput, options: SandboxOptions) => new DockerEngine(input.engine, options) },
+        {
+          provide: SANDBOX_OPTIONS,
+          inject: [OPTIONS_INPUT],
+          useFactory: ({ engine: _engine, ...sandbox }: ArvoDockerOptionsInput) => resolveSandboxOptions(sandbox),
+        },
+        {
+          provide: DockerEngine,
+          inject: [OPTIONS_INPUT, SANDBOX_OPTIONS],
+          useFactory: (input: ArvoDockerOptionsInput, options: SandboxOptions) => new DockerEngine(input.engine, options),
+        },
         { provide: SANDBOX_OWNER, inject: [ProcessTable], useFactory: (processes: ProcessTable) => formatOwnerId(currentOwner(processes)) },
         {
           provide: SANDBOX_FACTORY,

@@ -26,7 +26,13 @@ describeWithDocker('ContainerBoot after a stop', () => {
   let container: Docker.Container;
 
   beforeEach(async () => {
-    container = await docker.createContainer({ Image: sampleImageTag('1'), ...bootCommand(120), OpenStdin: true, StdinOnce: true, HostConfig: { NetworkMode: 'none', Init: true } });
+    container = await docker.createContainer({
+      Image: sampleImageTag('1'),
+      ...bootCommand(120),
+      OpenStdin: true,
+      StdinOnce: true,
+      HostConfig: { NetworkMode: 'none', Init: true },
+    });
   });
 
   afterEach(async () => {

@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { WORKSPACE } from '@arvo-rca/common';
-import { commandOutcome, type CommandRun, engineReason, envList, EXEC_MARKER, type ExecOptions, type ExecOutcome, HeadTailCap, NON_INTERACTIVE_ENV, SandboxError, type SandboxOptions, shellCommandPrefix } from '@arvo-rca/sandbox';
+import {
+  commandOutcome,
+  type CommandRun,
+  engineReason,
+  envList,
+  EXEC_MARKER,
+  type ExecOptions,
+  type ExecOutcome,
+  HeadTailCap,
+  NON_INTERACTIVE_ENV,
+  SandboxError,
+  type SandboxOptions,
+  shellCommandPrefix,
+} from '@arvo-rca/sandbox';
 import { ContainerBoot } from './container-boot';
 import { runContainerExec } from './container-exec';
 import type { ContainerHandle } from './container-handle';
@@ -135,7 +148,13 @@ export class ContainerCommands {
       return this.runAside(prefix, text, onOutput, deadlineMs, false);
     }
     const env = envList({ ...NON_INTERACTIVE_ENV, [EXEC_MARKER]: marker });
-    return runContainerExec(this.context.container, { cmd: [...prefix, text], env, workingDir: WORKSPACE, onOutput: (_type, payload) => onOutput(payload), deadlineMs });
+    return runContainerExec(this.context.container, {
+      cmd: [...prefix, text],
+      env,
+      workingDir: WORKSPACE,
+      onOutput: (_type, payload) => onOutput(payload),
+      deadlineMs,
+    });
   }
 
   /**
@@ -148,9 +167,11 @@ export class ContainerCommands {
     this.session?.close();
     this.session = undefined;
     if (this.context.stopped()) return;
-    await this.context.engine.paced(() => restartContainer(this.context.container)).catch((error: unknown) => {
-      this.context.onProgress?.(`${this.context.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
-    });
+    await this.context.engine
+      .paced(() => restartContainer(this.context.container))
+      .catch((error: unknown) => {
+        this.context.onProgress?.(`${this.context.name}: restarting after a timed-out command failed: ${engineReason(error)}`);
+      });
   }
 
   private async housekeeping(script: string, what: string): Promise<{ output: string }> {

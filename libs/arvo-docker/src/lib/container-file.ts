@@ -30,10 +30,14 @@ export async function readContainerFile(container: ContainerHandle, path: string
       if (error) reject(error);
       else resolve(Buffer.concat(chunks, size));
     };
-    const timer = setTimeout(() => settle(new SandboxError('FILE_NOT_READABLE', `cannot read ${path}: the engine did not send it within ${deadlineMs / 1000} s`)), deadlineMs);
+    const timer = setTimeout(
+      () => settle(new SandboxError('FILE_NOT_READABLE', `cannot read ${path}: the engine did not send it within ${deadlineMs / 1000} s`)),
+      deadlineMs,
+    );
     const parser = new Parser({
       onReadEntry: (entry: ReadEntry) => {
-        if (!REGULAR.has(entry.type)) return settle(new SandboxError('FILE_NOT_REGULAR', `cannot read ${path}: it is ${describeEntry(entry)}, not a regular file`));
+        if (!REGULAR.has(entry.type))
+          return settle(new SandboxError('FILE_NOT_REGULAR', `cannot read ${path}: it is ${describeEntry(entry)}, not a regular file`));
         if (entry.size > maxBytes) return settle(new SandboxError('FILE_TOO_LARGE', `cannot read ${path}: it is larger than ${maxBytes} bytes`));
         entry.on('data', (chunk: Buffer) => {
           size += chunk.length;

@@ -78,7 +78,10 @@ export async function startTaskContainer(control: StartControl): Promise<StartBr
   } catch (error) {
     // Its writer goes on without it.
     pending?.tree?.tar.destroy();
-    void copying?.then((copy) => copy.close(), () => undefined);
+    void copying?.then(
+      (copy) => copy.close(),
+      () => undefined,
+    );
     boot?.close();
     throw error;
   }
@@ -116,26 +119,30 @@ async function createContainer({ name, context, spec }: StartControl): Promise<C
 // Attached before the start: the workspace goes in through the main process's stdin, and its own
 // output (normally none) says why a container stopped right after its start.
 async function bootContainer(container: ContainerHandle, name: string, clock: StartClock): Promise<ContainerBoot> {
-  return clock.time('start', async () => {
-    const boot = await ContainerBoot.attach(container);
-    await container.start().catch((error: unknown) => {
-      boot.close();
-      throw error;
+  return clock
+    .time('start', async () => {
+      const boot = await ContainerBoot.attach(container);
+      await container.start().catch((error: unknown) => {
+        boot.close();
+        throw error;
+      });
+      return boot;
+    })
+    .catch((error: unknown) => {
+      throw new SandboxError('CONTAINER_START_FAILED', `starting container ${name} failed: ${engineReason(error)}`, { cause: error });
     });
-    return boot;
-  }).catch((error: unknown) => {
-    throw new SandboxError('CONTAINER_START_FAILED', `starting container ${name} failed: ${engineReason(error)}`, { cause: error });
-  });
 }
 
 // Up once the session's first command answers; a container that stopped at once says why in its output.
 async function awaitReady(container: ContainerHandle, boot: ContainerBoot, commands: ContainerCommands, name: string, clock: StartClock): Promise<void> {
-  await clock.time('probe', () => commands.probeTools()).catch(async (error: unknown) => {
-    const state = await container.state().catch(() => undefined);
-    if (state?.running) throw error;
-    const reason = boot.ownOutput().trim() || `exit code ${state?.exitCode ?? 'unknown'}`;
-    throw new SandboxError('CONTAINER_START_FAILED', `starting container ${name} failed: it stopped at once: ${reason}`, { cause: error });
-  });
+  await clock
+    .time('probe', () => commands.probeTools())
+    .catch(async (error: unknown) => {
+      const state = await container.state().catch(() => undefined);
+      if (state?.running) throw error;
+      const reason = boot.ownOutput().trim() || `exit code ${state?.exitCode ?? 'unknown'}`;
+      throw new SandboxError('CONTAINER_START_FAILED', `starting container ${name} failed: it stopped at once: ${reason}`, { cause: error });
+    });
 }
 
 function watchDisk(control: StartControl, container: ContainerHandle): void {

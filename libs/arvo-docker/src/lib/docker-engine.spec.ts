@@ -11,7 +11,11 @@ describe('the Docker engine', () => {
   });
 
   it('reads its settings from the environment only where a tool asks it to', () => {
-    expect(engineSettingsFromEnvironment({ DOCKER_HOST: 'tcp://10.0.0.2:2376', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/certs' })).toEqual({ host: 'tcp://10.0.0.2:2376', tlsVerify: true, certPath: '/certs' });
+    expect(engineSettingsFromEnvironment({ DOCKER_HOST: 'tcp://10.0.0.2:2376', DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: '/certs' })).toEqual({
+      host: 'tcp://10.0.0.2:2376',
+      tlsVerify: true,
+      certPath: '/certs',
+    });
     expect(engineSettingsFromEnvironment({})).toEqual({ host: undefined, tlsVerify: false, certPath: undefined });
   });
 });

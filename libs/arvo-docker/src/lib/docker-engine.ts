@@ -113,7 +113,10 @@ function clientOptions(settings: EngineSettings): { options: Docker.DockerOption
   }
   const tls = settings.tlsVerify === true || url.port === '2376';
   const certificates = settings.certPath ? certificatesIn(settings.certPath) : {};
-  return { options: { ...none, protocol: tls ? 'https' : 'http', host: url.hostname, port: url.port, ...certificates }, address: `tcp://${url.hostname}${url.port ? `:${url.port}` : ''}` };
+  return {
+    options: { ...none, protocol: tls ? 'https' : 'http', host: url.hostname, port: url.port, ...certificates },
+    address: `tcp://${url.hostname}${url.port ? `:${url.port}` : ''}`,
+  };
 }
 
 function certificatesIn(folder: string): { ca: Buffer; cert: Buffer; key: Buffer } {
@@ -137,7 +140,15 @@ function containerHandle(container: Docker.Container): ContainerHandle {
     },
     attach: async () => (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex,
     exec: async (request) => {
-      const exec = await container.exec({ Cmd: request.cmd, Env: request.env, WorkingDir: request.workingDir, AttachStdin: request.stdin, AttachStdout: true, AttachStderr: true, Tty: false });
+      const exec = await container.exec({
+        Cmd: request.cmd,
+        Env: request.env,
+        WorkingDir: request.workingDir,
+        AttachStdin: request.stdin,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      });
       const stream = await exec.start({ hijack: true, stdin: request.stdin });
       return { stream, state: () => exec.inspect().then((info) => ({ running: info.Running, exitCode: info.ExitCode ?? undefined })) };
     },

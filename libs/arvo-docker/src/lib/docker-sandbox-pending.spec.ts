@@ -51,12 +51,22 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
   const ourContainers = async (): Promise<string[]> => (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.State);
 
   /** A sandbox of sample 1 whose `src-vul/` comes on `tree` and whose workspace is laid out once `ready` settles. */
-  async function pendingSandbox(contextId: string, options: { workspaceDir?: string; progress?: string[] } = {}): Promise<{ sandbox: Sandbox; ready: Deferred; tree: PassThrough }> {
+  async function pendingSandbox(
+    contextId: string,
+    options: { workspaceDir?: string; progress?: string[] } = {},
+  ): Promise<{ sandbox: Sandbox; ready: Deferred; tree: PassThrough }> {
     const ready = deferred();
     const tree = new PassThrough();
     const pendingWorkspace: PendingWorkspace = { ready: ready.promise, tree: { folder: 'src-vul', tar: tree } };
     const workspaceDir = options.workspaceDir ?? (await makeTaskWorkspace(root));
-    const sandbox = factory.create({ task: 'sample:1', contextId, image: sampleImageTag('1'), workspaceDir, pendingWorkspace, onProgress: (line) => options.progress?.push(line) });
+    const sandbox = factory.create({
+      task: 'sample:1',
+      contextId,
+      image: sampleImageTag('1'),
+      workspaceDir,
+      pendingWorkspace,
+      onProgress: (line) => options.progress?.push(line),
+    });
     return { sandbox, ready, tree };
   }
 
@@ -124,7 +134,10 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     tree.end(Buffer.alloc(64 * 1024, 'not a tar archive\n'));
     ready.resolve();
 
-    await expect(started).rejects.toMatchObject({ code: 'WORKSPACE_COPY_FAILED', message: expect.stringMatching(/^tar in the container .*does not look like a tar archive/) });
+    await expect(started).rejects.toMatchObject({
+      code: 'WORKSPACE_COPY_FAILED',
+      message: expect.stringMatching(/^tar in the container .*does not look like a tar archive/),
+    });
     expect(await ourContainers()).toEqual([]);
   }, 60_000);
 
@@ -141,7 +154,10 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     tree.end(Buffer.alloc(64 * 1024 * 1024));
     ready.resolve();
 
-    await expect(started).rejects.toMatchObject({ code: 'WORKSPACE_COPY_FAILED', message: expect.stringMatching(/^tar in the container stopped before the end of its input: .*compressed/) });
+    await expect(started).rejects.toMatchObject({
+      code: 'WORKSPACE_COPY_FAILED',
+      message: expect.stringMatching(/^tar in the container stopped before the end of its input: .*compressed/),
+    });
     expect(await ourContainers()).toEqual([]);
   }, 60_000);
 
@@ -161,7 +177,10 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     const { sandbox, tree } = await pendingSandbox('ctx-pending-stopped');
 
     const started = sandbox.start();
-    const outcome = started.then(() => 'started', (error: Error) => error.message);
+    const outcome = started.then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
     const deadline = Date.now() + 30_000;
     while ((await ourContainers()).join() !== 'running' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await ourContainers()).toEqual(['running']);

@@ -42,7 +42,11 @@ describeWithRealTree('systemd', 'DockerSandbox on a real tree (systemd 252.39)',
       const workspace = await makeTaskWorkspace(root, 'sample_systemd-udev');
       execFileSync('tar', ['-xzf', join(task, 'repo-vul.tar.gz'), '-C', workspace, '--no-same-owner']);
       tree = join(workspace, 'src-vul', 'systemd');
-      factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 60 }), owner);
+      factory = new DockerSandboxFactory(
+        DockerEngine.fromEnvironment(),
+        resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, commandTimeoutS: 60 }),
+        owner,
+      );
       sandbox = factory.create({ task: 'sample:systemd-udev', contextId: `ctx-${randomUUID()}`, image: sampleImageTag('1'), workspaceDir: workspace });
       await sandbox.start();
     }, 300_000);

@@ -66,7 +66,9 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     // No shell (so the main process cannot start); no bash and no timeout (so commands fall back to sh and the host deadline),
     // no base64 either (the shell session needs nothing but sh), and no tar (the workspace goes in through the engine).
     await buildTestImage(docker, noShellImage, { Dockerfile: 'FROM scratch\nCOPY marker /marker\n', marker: 'x\n' });
-    await buildTestImage(docker, noBashImage, { Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout /usr/bin/base64 /bin/tar /usr/bin/tar\n` });
+    await buildTestImage(docker, noBashImage, {
+      Dockerfile: `FROM ${sampleImageTag('1')}\nRUN rm -f /bin/bash /usr/bin/bash /usr/bin/timeout /usr/bin/base64 /bin/tar /usr/bin/tar\n`,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -114,7 +116,10 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     await sandbox.start();
     try {
       expect(await sandbox.exec(`printf '%s\\n' "two words"\necho 'line two'`)).toMatchObject({ kind: 'ran', output: 'two words\nline two\n' });
-      expect(await sandbox.exec('cat /workspace/1_error.txt; ls /workspace')).toMatchObject({ kind: 'ran', output: expect.stringMatching(/AddressSanitizer[^]*shared/) });
+      expect(await sandbox.exec('cat /workspace/1_error.txt; ls /workspace')).toMatchObject({
+        kind: 'ran',
+        output: expect.stringMatching(/AddressSanitizer[^]*shared/),
+      });
       const execs = (await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length;
       expect(await sandbox.exec('echo again')).toMatchObject({ kind: 'ran', output: 'again\n' });
       expect((await docker.getContainer(sandbox.name).inspect()).ExecIDs?.length).toBe(execs);
@@ -141,14 +146,20 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     let extracted = (): void => undefined;
     const ready = new Promise<void>((resolve) => (extracted = resolve));
     const progress: string[] = [];
-    const sandbox = factory().create({ ...spec(noBashImage, await makeTaskWorkspace(root), progress), pendingWorkspace: { ready, tree: { folder: 'src-vul', tar: tree } } });
+    const sandbox = factory().create({
+      ...spec(noBashImage, await makeTaskWorkspace(root), progress),
+      pendingWorkspace: { ready, tree: { folder: 'src-vul', tar: tree } },
+    });
 
     const started = sandbox.start();
     tree.end(execFileSync('tar', ['-C', streamed, '-c', '-f', '-', 'src-vul']));
     extracted();
     await started;
     try {
-      expect(await sandbox.exec('cat src-vul/p/a.c 1_error.txt; ls shared | wc -l')).toMatchObject({ kind: 'ran', output: 'int a;\nERROR: AddressSanitizer: heap-buffer-overflow\n0\n' });
+      expect(await sandbox.exec('cat src-vul/p/a.c 1_error.txt; ls shared | wc -l')).toMatchObject({
+        kind: 'ran',
+        output: 'int a;\nERROR: AddressSanitizer: heap-buffer-overflow\n0\n',
+      });
       expect(progress).toContainEqual(expect.stringContaining("the image has no GNU tar: the workspace goes in through the engine's archive API"));
     } finally {
       await sandbox.stop();
@@ -172,7 +183,12 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
       const started = Date.now();
       const outcome = await sandbox.exec("trap '' TERM; echo partial; sleep 4247; echo survived", { timeoutS: 1 });
 
-      expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'partial\n', timedOut: expect.stringMatching(/^command timed out after 1 s; every process of the task was ended/) });
+      expect(outcome).toMatchObject({
+        kind: 'ran',
+        returncode: -1,
+        output: 'partial\n',
+        timedOut: expect.stringMatching(/^command timed out after 1 s; every process of the task was ended/),
+      });
       expect(Date.now() - started).toBeLessThan(6000);
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'ran', output: expect.not.stringContaining('sleep 4247') });
     } finally {
@@ -216,7 +232,6 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
       expect(next).toMatchObject({ kind: 'ran', returncode: 0, output: expect.stringMatching(/^\d+\n$/) });
       expect(Number((next as { output: string }).output)).toBeLessThan(20);
       expect(progress).toContainEqual(expect.stringContaining('filled its pids limit'));
-
     } finally {
       await sandbox.stop();
     }
@@ -273,19 +288,23 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     // In the order they happened: podman delivers its events in batches, not always in that order.
     const seen: { at: number; text: string }[] = [];
     const happened = (): string[] => [...seen].sort((a, b) => a.at - b.at).map((event) => event.text);
-    const stream = (await docker.getEvents({ filters: JSON.stringify({ label: [`${LABEL_OWNER}=${owner}`] }) as never })) as NodeJS.ReadableStream & { destroy(): void };
+    const stream = (await docker.getEvents({ filters: JSON.stringify({ label: [`${LABEL_OWNER}=${owner}`] }) as never })) as NodeJS.ReadableStream & {
+      destroy(): void;
+    };
     stream.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
         const event = JSON.parse(line) as { Action: string; timeNano: number; Actor: { Attributes: { name: string } } };
         const said = event.Action.split(':')[0];
         const action = EVENT_ALIASES[said] ?? said;
-        if (names.has(event.Actor.Attributes.name) && ['create', readyEvent, stopEvent, 'destroy'].includes(action)) seen.push({ at: event.timeNano, text: `${action} ${event.Actor.Attributes.name}` });
+        if (names.has(event.Actor.Attributes.name) && ['create', readyEvent, stopEvent, 'destroy'].includes(action))
+          seen.push({ at: event.timeNano, text: `${action} ${event.Actor.Attributes.name}` });
       }
     });
     try {
       await Promise.all(sandboxes.map((sandbox) => sandbox.start()));
       await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
-      const destroyed = (): number => happened().filter((event, at, all) => at > all.findIndex((first) => first.startsWith('create')) && event.startsWith('destroy')).length;
+      const destroyed = (): number =>
+        happened().filter((event, at, all) => at > all.findIndex((first) => first.startsWith('create')) && event.startsWith('destroy')).length;
       await waitFor(() => destroyed() === 3);
     } finally {
       stream.destroy();
@@ -298,7 +317,10 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     const starts = events.filter((event, at) => event.startsWith('create') || (event.startsWith(readyEvent) && events.indexOf(event) === at));
     expect(starts).toEqual(order.flatMap((name) => [`create ${name}`, `${readyEvent} ${name}`]));
     // A first create that asks for a disk limit the storage driver cannot give leaves a `destroy` before it.
-    const removals = events.slice(events.indexOf(`create ${order[0]}`)).filter((event) => /^(kill|die|destroy)/.test(event)).map((event) => event.split(' ')[0]);
+    const removals = events
+      .slice(events.indexOf(`create ${order[0]}`))
+      .filter((event) => /^(kill|die|destroy)/.test(event))
+      .map((event) => event.split(' ')[0]);
     expect(removals).toEqual([stopEvent, 'destroy', stopEvent, 'destroy', stopEvent, 'destroy']);
   }, 60_000);
 

@@ -13,7 +13,15 @@ import { KEEP_ALIVE, LIST_PROCESSES } from './sandbox-fixtures.testing';
 import { sampleImageTag } from './sample-image.testing';
 
 // Linux capability numbers (linux/capability.h) of the capabilities a task container keeps.
-const CAPABILITY_NUMBERS: Record<(typeof BUILD_CAPABILITIES)[number], number> = { CHOWN: 0, DAC_OVERRIDE: 1, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7 };
+const CAPABILITY_NUMBERS: Record<(typeof BUILD_CAPABILITIES)[number], number> = {
+  CHOWN: 0,
+  DAC_OVERRIDE: 1,
+  FOWNER: 3,
+  FSETID: 4,
+  KILL: 5,
+  SETGID: 6,
+  SETUID: 7,
+};
 
 function completed(outcome: ExecOutcome): { returncode: number; output: string } {
   if (outcome.kind !== 'ran' || outcome.timedOut !== undefined) throw new Error(`expected a completed command, got ${JSON.stringify(outcome).slice(0, 500)}`);
@@ -40,7 +48,13 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     workspace = await makeTaskWorkspace(root);
     const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, privatePaths: [cache], commandTimeoutS: 30, taskTimeoutS: 600 });
     factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), options, owner);
-    sandbox = factory.create({ task: 'sample:1', contextId: 'ctx-env', image: sampleImageTag('1'), workspaceDir: workspace, onProgress: (line) => progress.push(line) });
+    sandbox = factory.create({
+      task: 'sample:1',
+      contextId: 'ctx-env',
+      image: sampleImageTag('1'),
+      workspaceDir: workspace,
+      onProgress: (line) => progress.push(line),
+    });
     await sandbox.start();
   }, 60_000);
 
@@ -54,7 +68,12 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     const info = await docker.getContainer(sandbox.name).inspect();
 
     expect(sandbox.name).toMatch(/^arvo_1_[0-9a-f]{8}$/);
-    expect(info.Config.Labels).toMatchObject({ [LABEL_OWNER]: owner, [LABEL_TASK]: 'sample:1', [LABEL_CONTEXT]: 'ctx-env', [LABEL_TASK_FOLDER]: dirname(workspace) });
+    expect(info.Config.Labels).toMatchObject({
+      [LABEL_OWNER]: owner,
+      [LABEL_TASK]: 'sample:1',
+      [LABEL_CONTEXT]: 'ctx-env',
+      [LABEL_TASK_FOLDER]: dirname(workspace),
+    });
     expect(info.HostConfig).toMatchObject({
       NetworkMode: 'none',
       Init: true,
@@ -85,7 +104,13 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     const { output } = completed(await sandbox.exec("grep -E '^Cap(Prm|Eff|Bnd):' /proc/self/status"));
     const mask = BUILD_CAPABILITIES.reduce((bits, name) => bits | (1n << BigInt(CAPABILITY_NUMBERS[name])), 0n);
 
-    const held = Object.fromEntries(output.trim().split('\n').map((line) => line.split(/:\s+/)).map(([key, hex]) => [key, BigInt(`0x${hex}`)]));
+    const held = Object.fromEntries(
+      output
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/:\s+/))
+        .map(([key, hex]) => [key, BigInt(`0x${hex}`)]),
+    );
     expect(held).toEqual({ CapPrm: mask, CapEff: mask, CapBnd: mask });
   });
 
@@ -114,7 +139,10 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     expect(completed(outcome).returncode).toBe(0);
     expect((await sandbox.readFile('/workspace/shared/loc.json')).toString()).toBe('ERROR: AddressSanitizer: heap-buffer-overflow\n');
     expect((await sandbox.readFile(`${workspace}/shared/loc.json`)).toString()).toContain('AddressSanitizer');
-    await expect(sandbox.readFile('/workspace/shared/missing.json')).rejects.toMatchObject({ code: 'FILE_NOT_READABLE', message: expect.stringMatching(/Could not find the file|no such file/i) });
+    await expect(sandbox.readFile('/workspace/shared/missing.json')).rejects.toMatchObject({
+      code: 'FILE_NOT_READABLE',
+      message: expect.stringMatching(/Could not find the file|no such file/i),
+    });
   });
 
   it('refuses a FIFO, a device, a link and a 1.5 GiB sparse file from their tar headers, at once and reading none of them', async () => {
@@ -124,7 +152,11 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     const started = Date.now();
 
     const refused = await Promise.all(['fifo.json', 'endless.json', 'shadow.json', 'sparse.json', '../../dev/zero'].map(refusal));
-    const outcomes = refused.map((error) => (Buffer.isBuffer(error) ? ['READ', error.toString().split(':')[0]] : [(error as { code: string }).code, (error as Error).message.replace(/^cannot read \S+: /, '').replace(/ \(in .*$/, '')]));
+    const outcomes = refused.map((error) =>
+      Buffer.isBuffer(error)
+        ? ['READ', error.toString().split(':')[0]]
+        : [(error as { code: string }).code, (error as Error).message.replace(/^cannot read \S+: /, '').replace(/ \(in .*$/, '')],
+    );
     if (engine === 'docker') {
       expect(outcomes).toEqual([
         ['FILE_NOT_REGULAR', 'it is a FIFO, not a regular file'],
@@ -154,13 +186,18 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     expect(outcome).toEqual({ kind: 'rejected', reason: `the command refers to ${cache}, which holds the assessor's private files` });
   });
 
-  it('returns -1, the partial output and a note on timeout, and leaves none of the command\'s processes behind', async () => {
+  it("returns -1, the partial output and a note on timeout, and leaves none of the command's processes behind", async () => {
     const command = 'echo started; setsid sleep 4242 >/dev/null 2>&1 & nohup sleep 4243 >/dev/null 2>&1 & sleep 4244; echo never';
     const started = Date.now();
     const outcome = await sandbox.exec(command, { timeoutS: 2 });
     const { output } = completed(await sandbox.exec(LIST_PROCESSES));
 
-    expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'started\n', timedOut: expect.stringMatching(/^command timed out after 2 s; every process of the task was ended/) });
+    expect(outcome).toMatchObject({
+      kind: 'ran',
+      returncode: -1,
+      output: 'started\n',
+      timedOut: expect.stringMatching(/^command timed out after 2 s; every process of the task was ended/),
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(output).toMatch(KEEP_ALIVE); // the keep-alive is still there
     expect(output).not.toMatch(/sleep 424[234]/);
@@ -214,7 +251,9 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
 
   it('keeps what the solver writes in the container: nothing lands in the host workspace', async () => {
     const before = await readdir(workspace, { recursive: true });
-    const outcome = await sandbox.exec('cp /bin/sh /workspace/shell && chmod 4755 /workspace/shell && echo x > /workspace/shared/written && ls /workspace/shell');
+    const outcome = await sandbox.exec(
+      'cp /bin/sh /workspace/shell && chmod 4755 /workspace/shell && echo x > /workspace/shared/written && ls /workspace/shell',
+    );
 
     expect(completed(outcome)).toEqual({ returncode: 0, output: '/workspace/shell\n' });
     expect(await readdir(workspace, { recursive: true })).toEqual(before);
@@ -236,7 +275,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
   });
 
   it('survives a command that kills the session shell: -1 for it, a fresh session for the next', async () => {
-    const killed = await sandbox.exec('echo before; kill -9 $(awk \'{print $4}\' /proc/$PPID/stat); sleep 5');
+    const killed = await sandbox.exec("echo before; kill -9 $(awk '{print $4}' /proc/$PPID/stat); sleep 5");
 
     expect(completed(killed)).toEqual({ returncode: -1, output: 'before\n' });
     expect(completed(await sandbox.exec('echo after'))).toEqual({ returncode: 0, output: 'after\n' });

@@ -1,4 +1,14 @@
-import { CommandGuard, containerName, engineReason, type ExecOptions, type ExecOutcome, type Sandbox, SandboxError, type SandboxOptions, type SandboxSpec } from '@arvo-rca/sandbox';
+import {
+  CommandGuard,
+  containerName,
+  engineReason,
+  type ExecOptions,
+  type ExecOutcome,
+  type Sandbox,
+  SandboxError,
+  type SandboxOptions,
+  type SandboxSpec,
+} from '@arvo-rca/sandbox';
 import { ContainerCommands, notRunning } from './container-commands';
 import { readContainerFile } from './container-file';
 import type { ContainerHandle } from './container-handle';
@@ -115,7 +125,14 @@ export class DockerSandbox implements Sandbox {
       untilStopped: <T>(work: Promise<T>) => this.untilStopped(work),
       adopt: (container) => {
         this.container = container;
-        this.commands = new ContainerCommands({ engine: context.engine, container, name, options: context.options, onProgress: spec.onProgress, stopped: () => this.stopped });
+        this.commands = new ContainerCommands({
+          engine: context.engine,
+          container,
+          name,
+          options: context.options,
+          onProgress: spec.onProgress,
+          stopped: () => this.stopped,
+        });
         return this.commands;
       },
       watch: (watchdog) => {

@@ -70,7 +70,13 @@ export function createEngineGate(initial: number, options: EngineGateOptions = {
         piece.then(resolve, reject);
         let timer: NodeJS.Timeout | undefined;
         const freed = new Promise<void>((done) => (timer = setTimeout(done, slotLimitMs)));
-        void Promise.race([piece.then(() => true, () => false), freed.then(() => false)]).then((succeeded) => {
+        void Promise.race([
+          piece.then(
+            () => true,
+            () => false,
+          ),
+          freed.then(() => false),
+        ]).then((succeeded) => {
           clearTimeout(timer);
           if (succeeded && kind === 'start') learn(performance.now() - began, full);
           running -= 1;

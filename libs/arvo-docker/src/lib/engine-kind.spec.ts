@@ -11,6 +11,16 @@ describe('engineKind', () => {
   });
 
   it('knows podman by its component', () => {
-    expect(engineKind(versionOf([{ Name: 'Podman Engine', Version: '4.3.1' }, { Name: 'Conmon', Version: '2.1.6' }], '4.3.1'))).toBe('podman');
+    expect(
+      engineKind(
+        versionOf(
+          [
+            { Name: 'Podman Engine', Version: '4.3.1' },
+            { Name: 'Conmon', Version: '2.1.6' },
+          ],
+          '4.3.1',
+        ),
+      ),
+    ).toBe('podman');
   });
 });

@@ -26,7 +26,10 @@ export interface EngineProbe {
 export async function whileEngineAnswers<T>(engine: EngineProbe, what: string, work: Promise<T>, timing: EngineWatchTiming = ENGINE_WATCH_TIMING): Promise<T> {
   const watch = new AbortController();
   const lost = watchEngine(engine, watch.signal, timing).then((silentMs) => {
-    throw new SandboxError('ENGINE_UNAVAILABLE', `the Docker engine at ${engine.address} stopped answering (${timing.misses} pings in a row unanswered, ${Math.round(silentMs / 1000)} s) while ${what}`);
+    throw new SandboxError(
+      'ENGINE_UNAVAILABLE',
+      `the Docker engine at ${engine.address} stopped answering (${timing.misses} pings in a row unanswered, ${Math.round(silentMs / 1000)} s) while ${what}`,
+    );
   });
   try {
     return await Promise.race([work, lost]);

@@ -37,9 +37,15 @@ export class ImagePuller {
   private async pull(image: string, signal: AbortSignal, onProgress: (line: string) => void): Promise<void> {
     // What the progress said failed, before the engine's own reason.
     let failure: string | undefined;
-    await this.engine.pullImage(image, signal, progressReporter(onProgress, (reason) => (failure = reason))).catch((error: unknown) => {
-      throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${failure ?? engineReason(error)}`, { cause: error });
-    });
+    await this.engine
+      .pullImage(
+        image,
+        signal,
+        progressReporter(onProgress, (reason) => (failure = reason)),
+      )
+      .catch((error: unknown) => {
+        throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${failure ?? engineReason(error)}`, { cause: error });
+      });
     if (failure !== undefined) throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${failure}`);
   }
 }

@@ -1,6 +1,15 @@
 import { PassThrough } from 'node:stream';
 import type { ProcessTable } from '@arvo-rca/common';
-import { chooseSandbox, LocalSandboxFactory, NO_ISOLATION_WARNING, probeBubblewrap, type Sandbox, type SandboxFactory, type SandboxOptions, type SandboxSpec } from '@arvo-rca/sandbox';
+import {
+  chooseSandbox,
+  LocalSandboxFactory,
+  NO_ISOLATION_WARNING,
+  probeBubblewrap,
+  type Sandbox,
+  type SandboxFactory,
+  type SandboxOptions,
+  type SandboxSpec,
+} from '@arvo-rca/sandbox';
 import { removeContainer } from './container-removal';
 import type { DockerEngine } from './docker-engine';
 import { DockerSandbox } from './docker-sandbox';
@@ -23,7 +32,10 @@ export async function createSandboxFactory(options: SandboxOptions, deps: Sandbo
   const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => deps.engine.answers(), probeBubblewrap: () => probeBubblewrap() });
   if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner);
   if (backend.isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
-  else deps.logger.log(`local sandbox: commands run inside bubblewrap, without network${options.sandbox === 'auto' ? ' (SANDBOX=auto: no Docker engine answers)' : ''}`);
+  else
+    deps.logger.log(
+      `local sandbox: commands run inside bubblewrap, without network${options.sandbox === 'auto' ? ' (SANDBOX=auto: no Docker engine answers)' : ''}`,
+    );
   return new LocalSandboxFactory(backend.isolation, options, deps.processes);
 }
 
@@ -52,7 +64,14 @@ export class DockerSandboxFactory implements SandboxFactory {
   }
 
   create(spec: SandboxSpec): Sandbox {
-    const context = { engine: this.engine, images: this.images, owner: this.owner, options: this.options, storageLimits: this.storageLimits, onStopped: this.forget };
+    const context = {
+      engine: this.engine,
+      images: this.images,
+      owner: this.owner,
+      options: this.options,
+      storageLimits: this.storageLimits,
+      onStopped: this.forget,
+    };
     const sandbox = new DockerSandbox(context, spec);
     this.live.add(sandbox);
     return sandbox;

@@ -8,7 +8,9 @@ import { engineSettingsFromEnvironment } from './engine-settings';
 
 async function main(): Promise<void> {
   const [tmpDir, workspaceDir, image] = process.argv.slice(2);
-  const app = await NestFactory.createApplicationContext(ArvoDockerModule.forRoot({ sandbox: 'docker', tmpDir, engine: engineSettingsFromEnvironment() }), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(ArvoDockerModule.forRoot({ sandbox: 'docker', tmpDir, engine: engineSettingsFromEnvironment() }), {
+    logger: ['error'],
+  });
   app.enableShutdownHooks();
   const sandbox = app.get<SandboxFactory>(SANDBOX_FACTORY).create({ task: 'sample:1', contextId: 'ctx-shutdown', image, workspaceDir });
   await sandbox.start();

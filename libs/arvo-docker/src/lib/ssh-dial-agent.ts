@@ -58,7 +58,10 @@ export class SshDialAgent extends Agent {
 
   override destroy(): void {
     super.destroy();
-    void this.connection?.then(({ client }) => client.end(), () => undefined);
+    void this.connection?.then(
+      ({ client }) => client.end(),
+      () => undefined,
+    );
     this.connection = undefined;
   }
 
@@ -75,7 +78,10 @@ export class SshDialAgent extends Agent {
   /** The ssh socket keeps the process alive only while a call is under way. */
   private refresh(): void {
     const active = this.pending > 0 || this.busy.size > 0;
-    void this.connection?.then(({ sock }) => (active ? sock.ref() : sock.unref()), () => undefined);
+    void this.connection?.then(
+      ({ sock }) => (active ? sock.ref() : sock.unref()),
+      () => undefined,
+    );
   }
 
   private connected(): Promise<SshConnection> {

@@ -37,10 +37,11 @@ export async function beginWorkspaceCopy(
     if (tree) await copyTreeIn(container, tree.tar, deadlineMs);
     return { complete: () => copyWorkspaceIn(container, workspaceDir, deadlineMs, tree?.folder), close: () => undefined };
   }
-  if (tree) await inside.feed(tree.tar).catch((error: unknown) => {
-    inside.close();
-    throw error;
-  });
+  if (tree)
+    await inside.feed(tree.tar).catch((error: unknown) => {
+      inside.close();
+      throw error;
+    });
   return {
     complete: async () => {
       const packer = packWorkspace(workspaceDir, tree?.folder);
@@ -90,7 +91,8 @@ async function copyTreeIn(container: ContainerHandle, tar: Readable, deadlineMs:
     throw new SandboxError('WORKSPACE_COPY_FAILED', `the engine refused the source tree: ${engineReason(error)}`, { cause: error });
   });
   try {
-    const late = (): SandboxError => new SandboxError('WORKSPACE_COPY_FAILED', `copying the source tree in took longer than ${Math.round(deadlineMs / 1000)} s`);
+    const late = (): SandboxError =>
+      new SandboxError('WORKSPACE_COPY_FAILED', `copying the source tree in took longer than ${Math.round(deadlineMs / 1000)} s`);
     await withDeadline(Promise.race([copy, failure.failed]), deadlineMs, late);
   } catch (error) {
     // Out of time, or its stream broke or was closed before its end: the request would wait for the rest forever.

@@ -51,20 +51,32 @@ describe('reading a file someone else controls', () => {
   it('never follows a symbolic link in the last component, inside the folder or out of it', async () => {
     symlinkSync('/etc/shadow', join(tree, 'shadow.c'));
     symlinkSync('a.c', join(tree, 'alias.c'));
-    await expect(readRegularFile(join(tree, 'shadow.c'), { maxBytes: MAX })).rejects.toMatchObject({ code: 'FILE_NOT_REGULAR', message: expect.stringMatching(/symbolic link/) });
+    await expect(readRegularFile(join(tree, 'shadow.c'), { maxBytes: MAX })).rejects.toMatchObject({
+      code: 'FILE_NOT_REGULAR',
+      message: expect.stringMatching(/symbolic link/),
+    });
     await expect(readRegularFile(join(tree, 'alias.c'), { maxBytes: MAX })).rejects.toMatchObject({ code: 'FILE_NOT_REGULAR' });
   });
 
   it('refuses a file that a linked folder leads out of the folder it must lie in', async () => {
     writeFileSync(join(dir, 'secret.c'), 'the fix\n');
     symlinkSync(dir, join(tree, 'up'));
-    await expect(readRegularFile(join(tree, 'up', 'secret.c'), { maxBytes: MAX, within: tree })).rejects.toMatchObject({ code: 'FILE_NOT_READABLE', message: expect.stringMatching(/leads out of/) });
+    await expect(readRegularFile(join(tree, 'up', 'secret.c'), { maxBytes: MAX, within: tree })).rejects.toMatchObject({
+      code: 'FILE_NOT_READABLE',
+      message: expect.stringMatching(/leads out of/),
+    });
   });
 
   it('refuses a device, a folder and a missing file, each saying why', async () => {
-    await expect(readRegularFile('/dev/zero', { maxBytes: MAX })).rejects.toMatchObject({ code: 'FILE_NOT_REGULAR', message: expect.stringMatching(/a device/) });
+    await expect(readRegularFile('/dev/zero', { maxBytes: MAX })).rejects.toMatchObject({
+      code: 'FILE_NOT_REGULAR',
+      message: expect.stringMatching(/a device/),
+    });
     await expect(readRegularFile(tree, { maxBytes: MAX })).rejects.toMatchObject({ code: 'FILE_NOT_REGULAR', message: expect.stringMatching(/a folder/) });
-    await expect(readRegularFile(join(tree, 'gone.c'), { maxBytes: MAX })).rejects.toMatchObject({ code: 'FILE_NOT_READABLE', message: expect.stringMatching(/ENOENT/) });
+    await expect(readRegularFile(join(tree, 'gone.c'), { maxBytes: MAX })).rejects.toMatchObject({
+      code: 'FILE_NOT_READABLE',
+      message: expect.stringMatching(/ENOENT/),
+    });
   });
 
   it('reads no more than one byte past the bound, so a file at the bound is read and one past it is not', async () => {

@@ -34,7 +34,7 @@ export function parseTaskRef(text: string, knownSources: readonly string[], defa
   const colon = trimmed.indexOf(':');
   const source = colon < 0 ? defaultSource : trimmed.slice(0, colon).toLowerCase();
   const id = colon < 0 ? trimmed : trimmed.slice(colon + 1);
-  const problem = colon < 0 ? idProblem(id) : sourceProblem(source) ?? idProblem(id, source);
+  const problem = colon < 0 ? idProblem(id) : (sourceProblem(source) ?? idProblem(id, source));
   if (problem) throw new TaskRefError('INVALID_TASK_ID', `invalid task id ${quote(text)}: ${problem}; expected <source>:<id> such as arvo:14368`);
   if (!knownSources.includes(source)) {
     throw new TaskRefError('UNKNOWN_TASK_SOURCE', `unknown task source ${quote(source)} in task id ${quote(text)} (known sources: ${knownSources.join(', ')})`);

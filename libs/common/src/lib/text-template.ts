@@ -22,7 +22,7 @@ export function renderTemplate(template: string, vars: TemplateVars, name = 'tem
     return vars[key];
   };
   let text = template;
-  for (let previous = ''; previous !== text; ) {
+  for (let previous = ''; previous !== text;) {
     previous = text;
     text = text.replace(SECTION, (_, kind: string, key: string, body: string) => (Boolean(value(key)) === (kind === '#') ? body : ''));
   }

@@ -63,7 +63,10 @@ describe('readSubmission (the judge’s lenient reading)', () => {
   });
 
   it('keeps the rank of an entry without usable lines, which can still match on file and function', () => {
-    const entries = [{ file: 'a.c', function: 'f', line_start: 'ten' }, { file: 'b.c', line: 3 }];
+    const entries = [
+      { file: 'a.c', function: 'f', line_start: 'ten' },
+      { file: 'b.c', line: 3 },
+    ];
     const reading = readSubmission(JSON.stringify(entries));
     expect(predictionsOf(reading)).toEqual([
       { file: 'a.c', function: 'f', span: null },
@@ -115,16 +118,12 @@ describe('validateLocJson (the strict check the solver runs before submitting)',
   });
 
   it('asks for the object around a bare list', () => {
-    expect(validateLocJson(JSON.stringify([good]))).toEqual([
-      'the top level is a list; wrap it as {"reasoning": "...", "locations": [...]}',
-    ]);
+    expect(validateLocJson(JSON.stringify([good]))).toEqual(['the top level is a list; wrap it as {"reasoning": "...", "locations": [...]}']);
   });
 
   it('says what is wrong with the top level', () => {
     expect(validateLocJson('"text"')).toEqual(['the top level must be a JSON object, not the string "text"']);
-    expect(validateLocJson('{"reasoning": "r"}')).toEqual([
-      '"locations" is missing; it must be a list of locations, best first',
-    ]);
+    expect(validateLocJson('{"reasoning": "r"}')).toEqual(['"locations" is missing; it must be a list of locations, best first']);
     expect(validateLocJson('{"reasoning": 1, "locations": {}}')).toEqual([
       '"reasoning" must be a string, not the number 1',
       '"locations" must be a list, not an object',
@@ -134,12 +133,13 @@ describe('validateLocJson (the strict check the solver runs before submitting)',
 
   it('lists every problem of every location, by index', () => {
     const problems = validateLocJson(
-      withLocations(
-        good,
-        { function: 'g', line_start: '12', line_end: 14.5 },
-        'src/a.c:3',
-        { file: '', function: 3, line_start: 9, line_end: 4, description: ['x'] },
-      ),
+      withLocations(good, { function: 'g', line_start: '12', line_end: 14.5 }, 'src/a.c:3', {
+        file: '',
+        function: 3,
+        line_start: 9,
+        line_end: 4,
+        description: ['x'],
+      }),
     );
     expect(problems).toEqual([
       'locations[1] has no "file"',

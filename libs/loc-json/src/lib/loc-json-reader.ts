@@ -3,18 +3,13 @@
 import { isRecord, LOC_JSON_PATH } from '@arvo-rca/common';
 import { MAX_SPAN_LINES, type LineSpan, type Prediction } from './loc-json';
 
-export type SubmissionReading =
-  | { kind: 'read'; predictions: Prediction[]; warnings: string[] }
-  | { kind: 'unreadable'; reason: string };
+export type SubmissionReading = { kind: 'read'; predictions: Prediction[]; warnings: string[] } | { kind: 'unreadable'; reason: string };
 
 type JsonObject = Record<string, unknown>;
 
 /** The top level of a submission's text, which both readings start from. */
 type TopLevel =
-  | { kind: 'not-json'; error: string }
-  | { kind: 'list'; entries: unknown[] }
-  | { kind: 'object'; data: JsonObject }
-  | { kind: 'other'; data: unknown };
+  { kind: 'not-json'; error: string } | { kind: 'list'; entries: unknown[] } | { kind: 'object'; data: JsonObject } | { kind: 'other'; data: unknown };
 
 function readTopLevel(text: string): TopLevel {
   let data: unknown;
@@ -177,4 +172,3 @@ function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
 }
-

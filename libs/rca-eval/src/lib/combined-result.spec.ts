@@ -64,7 +64,14 @@ describe('combineResults', () => {
   it('takes the root-cause means over all the shards, leaving out tasks without root-cause spans wherever they ran', () => {
     const onlyTests = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', { ...truth, rootCause: [] });
     const first = aggregateResults([{ task_id: 'sample:1', metrics: right }], 1, { index: 0, count: 2 });
-    const second = aggregateResults([{ task_id: 'sample:2', metrics: onlyTests }, { task_id: 'sample:4', metrics: scoreSubmission(null, truth) }], 1, { index: 1, count: 2 });
+    const second = aggregateResults(
+      [
+        { task_id: 'sample:2', metrics: onlyTests },
+        { task_id: 'sample:4', metrics: scoreSubmission(null, truth) },
+      ],
+      1,
+      { index: 1, count: 2 },
+    );
 
     const combined = combineResults([first, second]);
 

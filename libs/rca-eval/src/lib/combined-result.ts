@@ -37,7 +37,10 @@ function checkShards(results: readonly AssessmentResult[]): void {
 function recordsOf(result: AssessmentResult): ResultInput[] {
   const entries: TaskResult[] = Object.values(result.task_metrics);
   if (entries.length !== result.task_ids.length) {
-    throw new JudgeError('SHARDS_MISMATCH', `shard ${result.shard.index}/${result.shard.count} lists ${result.task_ids.length} task ids but has ${entries.length} records`);
+    throw new JudgeError(
+      'SHARDS_MISMATCH',
+      `shard ${result.shard.index}/${result.shard.count} lists ${result.task_ids.length} task ids but has ${entries.length} records`,
+    );
   }
   return entries.map((entry, order) => ({ task_id: result.task_ids[order], masked_id: entry.masked_id, metrics: entry, ...runOf(entry) }));
 }

@@ -10,7 +10,7 @@ const WORKSPACE_PREFIXES = ['./', '/', `${SOURCE_TREE}/`, 'src/', `${WORKSPACE.s
 export function normalizeFilePath(path: string, project: string | null = null): string {
   const prefixes = project ? [...WORKSPACE_PREFIXES, `${project}/`] : WORKSPACE_PREFIXES;
   let normalized = path.replace(/\\/g, '/').replace(/\/+$/, '');
-  for (let stripped = true; stripped; ) {
+  for (let stripped = true; stripped;) {
     const prefix = prefixes.find((candidate) => normalized.startsWith(candidate));
     stripped = prefix !== undefined;
     if (prefix) normalized = normalized.slice(prefix.length);

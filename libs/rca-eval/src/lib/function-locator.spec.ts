@@ -110,7 +110,17 @@ describe('FunctionLocator', () => {
   });
 
   it('tells the dialect by the extension, and nothing for other languages', () => {
-    expect(['x.c', 'x.H', 'x.cc', 'x.cpp', 'x.CXX', 'x.hpp', 'x.hh', 'x.rs', 'Makefile'].map(dialectOf)).toEqual(['c', 'c-or-cpp', 'cpp', 'cpp', 'cpp', 'cpp', 'cpp', undefined, undefined]);
+    expect(['x.c', 'x.H', 'x.cc', 'x.cpp', 'x.CXX', 'x.hpp', 'x.hh', 'x.rs', 'Makefile'].map(dialectOf)).toEqual([
+      'c',
+      'c-or-cpp',
+      'cpp',
+      'cpp',
+      'cpp',
+      'cpp',
+      'cpp',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('finds the innermost definition when several nodes share the line', () => {
@@ -149,6 +159,8 @@ describe('FunctionLocator', () => {
     const failure = FunctionLocator.create({ ...defaultWasmPaths(), cGrammar: '/nonexistent/tree-sitter-c.wasm' });
     await expect(failure).rejects.toThrow(/^cannot load the C grammar \/nonexistent\/tree-sitter-c\.wasm: ENOENT/);
     await expect(failure).rejects.toHaveProperty('code', 'PARSER_UNAVAILABLE');
-    await expect(FunctionLocator.create({ ...defaultWasmPaths(), cppGrammar: '/nonexistent/tree-sitter-cpp.wasm' })).rejects.toThrow(/^cannot load the C\+\+ grammar/);
+    await expect(FunctionLocator.create({ ...defaultWasmPaths(), cppGrammar: '/nonexistent/tree-sitter-cpp.wasm' })).rejects.toThrow(
+      /^cannot load the C\+\+ grammar/,
+    );
   });
 });

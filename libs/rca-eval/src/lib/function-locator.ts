@@ -62,7 +62,8 @@ export class FunctionLocator {
         runtimeReady = undefined; // a failed init may be retried
         throw unavailable(`the tree-sitter runtime ${paths.runtime}`, error);
       });
-    const grammar = (what: string, path: string): Promise<Buffer> => readFile(path).catch((error: unknown) => Promise.reject(unavailable(`${what} ${path}`, error)));
+    const grammar = (what: string, path: string): Promise<Buffer> =>
+      readFile(path).catch((error: unknown) => Promise.reject(unavailable(`${what} ${path}`, error)));
     const [c, cpp] = await Promise.all([grammar('the C grammar', paths.cGrammar), grammar('the C++ grammar', paths.cppGrammar), runtimeReady]);
     return new FunctionLocator({ c: await Language.load(new Uint8Array(c)), cpp: await Language.load(new Uint8Array(cpp)) });
   }

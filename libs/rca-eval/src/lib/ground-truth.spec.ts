@@ -148,9 +148,7 @@ describe('GroundTruthExtractor', () => {
       '+  int h = read_header(p, n - 1);',
     );
     const truth = await extractor.fromPatch(patch, join(workspace, 'src-vul'));
-    expect(truth.spans).toEqual([
-      { file: 'src/parser.c', function: 'parse', change: 'modified', ...spans(11, 12, 11, 12) },
-    ]);
+    expect(truth.spans).toEqual([{ file: 'src/parser.c', function: 'parse', change: 'modified', ...spans(11, 12, 11, 12) }]);
   });
 
   it('keeps hunks of files it cannot find or parse, without a function, and says which', async () => {
@@ -195,17 +193,20 @@ describe('GroundTruthExtractor', () => {
   });
 
   it('finds no root-cause span in a fix that changes only tests, and keeps its spans for the original', async () => {
-    const patch = lines('--- a/tests/test_parser.c', '+++ b/tests/test_parser.c', '@@ -5 +5 @@', "-  return parse(\"abcd\", 4) == 'a' + 1 ? 0 : 1;", "+  return parse(\"abc\", 3) < 0 ? 0 : 1;");
+    const patch = lines(
+      '--- a/tests/test_parser.c',
+      '+++ b/tests/test_parser.c',
+      '@@ -5 +5 @@',
+      '-  return parse("abcd", 4) == \'a\' + 1 ? 0 : 1;',
+      '+  return parse("abc", 3) < 0 ? 0 : 1;',
+    );
     const truth = await extractor.fromPatch(patch, join(workspace, 'src-vul'));
     expect(truth.spans).toEqual([{ file: 'tests/test_parser.c', function: 'main', change: 'modified', ...spans(5, 5, 5, 5) }]);
     expect(truth.rootCause).toEqual([]);
   });
 
   it('finds no span in a fix that changes no code file', async () => {
-    const patch = lines(
-      ...['--- a/NEWS', '+++ b/NEWS', '@@ -1 +1 @@', '-a', '+b'],
-      ...['--- a/docs/api.md', '+++ b/docs/api.md', '@@ -1 +1 @@', '-a', '+b'],
-    );
+    const patch = lines(...['--- a/NEWS', '+++ b/NEWS', '@@ -1 +1 @@', '-a', '+b'], ...['--- a/docs/api.md', '+++ b/docs/api.md', '@@ -1 +1 @@', '-a', '+b']);
     const truth = await extractor.fromPatch(patch, join(workspace, 'src-vul'));
     expect(truth).toEqual({ spans: [], project: 'libparse', notes: [], rootCause: [] });
   });

@@ -132,11 +132,7 @@ describe('evaluateLocalization', () => {
 
   it('credits the better-ranked prediction when two reach the same IoU', () => {
     const single = truthOf([truthSpan('a.c', 'f', span(10, 19), span(10, 19))]);
-    const tied = [
-      predict('b.c', 'f', span(10, 19)),
-      predict('a.c', 'g', span(5, 14)),
-      predict('a.c', 'f', span(15, 24)),
-    ];
+    const tied = [predict('b.c', 'f', span(10, 19)), predict('a.c', 'g', span(5, 14)), predict('a.c', 'f', span(15, 24))];
     const report = evaluate(tied, single);
     // #1 and #2 both overlap 5 of 15 lines: 1/3 each; #1 ranks first.
     expect(report.perSpan[0]).toMatchObject({ bestIou: 5 / 15, bestIouPrediction: 1 });

@@ -33,14 +33,11 @@ export function evaluateLocalization(predictions: Prediction[], truth: GroundTru
   const spans = truth.spans;
   if (spans.length === 0) return null;
   const sameFile: Matcher = (prediction, span) => filesMatch(prediction.file, span.file, truth.project);
-  const sameFunction: Matcher = (prediction, span) =>
-    span.function !== '' && prediction.function === span.function && sameFile(prediction, span);
+  const sameFunction: Matcher = (prediction, span) => span.function !== '' && prediction.function === span.function && sameFile(prediction, span);
 
   const perSpan = spans.map((span) => scoreSpan(span, predictions, sameFile, sameFunction));
   const topK = (hit: Matcher): TopK =>
-    Object.fromEntries(
-      TOP_KS.map((k) => [String(k), share(spans, (span) => predictions.slice(0, k).some((p) => hit(p, span)))]),
-    ) as TopK;
+    Object.fromEntries(TOP_KS.map((k) => [String(k), share(spans, (span) => predictions.slice(0, k).some((p) => hit(p, span)))])) as TopK;
 
   const metrics: LocalizationMetrics = {
     file_acc: mean(perSpan.map((score) => (score.fileMatched ? 1 : 0))),
@@ -55,12 +52,7 @@ export function evaluateLocalization(predictions: Prediction[], truth: GroundTru
   return { metrics, perSpan };
 }
 
-function scoreSpan(
-  span: GroundTruthSpan,
-  predictions: Prediction[],
-  sameFile: Matcher,
-  sameFunction: Matcher,
-): SpanScore {
+function scoreSpan(span: GroundTruthSpan, predictions: Prediction[], sameFile: Matcher, sameFunction: Matcher): SpanScore {
   let bestIou = 0;
   let bestIouPrediction: number | null = null;
   predictions.forEach((prediction, rank) => {

@@ -53,9 +53,7 @@ describe('parsePatchHunks', () => {
       '+#define A 1',
       '+#define B 2',
     );
-    expect(parsePatchHunks(patch)).toEqual([
-      { file: 'src/limits.h', change: 'added', vulSpan: null, fixSpan: { start: 1, end: 3 } },
-    ]);
+    expect(parsePatchHunks(patch)).toEqual([{ file: 'src/limits.h', change: 'added', vulSpan: null, fixSpan: { start: 1, end: 3 } }]);
   });
 
   it('reads a deleted file (to /dev/null) by its old path, with no fixed span', () => {
@@ -68,9 +66,7 @@ describe('parsePatchHunks', () => {
       '-int a;',
       '-int b;',
     );
-    expect(parsePatchHunks(patch)).toEqual([
-      { file: 'src/old.c', change: 'deleted', vulSpan: { start: 1, end: 2 }, fixSpan: null },
-    ]);
+    expect(parsePatchHunks(patch)).toEqual([{ file: 'src/old.c', change: 'deleted', vulSpan: { start: 1, end: 2 }, fixSpan: null }]);
   });
 
   it('takes the two lines around a pure insertion or deletion of a context-free diff', () => {
@@ -145,9 +141,7 @@ describe('parsePatchHunks', () => {
       '-@@ -100,2 +100,2 @@',
       '+x',
     );
-    expect(parsePatchHunks(patch)).toEqual([
-      { file: 'src/x.c', change: 'modified', vulSpan: { start: 1, end: 3 }, fixSpan: { start: 1, end: 3 } },
-    ]);
+    expect(parsePatchHunks(patch)).toEqual([{ file: 'src/x.c', change: 'modified', vulSpan: { start: 1, end: 3 }, fixSpan: { start: 1, end: 3 } }]);
   });
 
   it('tolerates CRLF line ends, "no newline" markers, and text before the first file', () => {
@@ -165,9 +159,7 @@ describe('parsePatchHunks', () => {
       '+b',
       ' c',
     ].join('\r\n');
-    expect(parsePatchHunks(patch)).toEqual([
-      { file: 'src/x.c', change: 'modified', vulSpan: { start: 7, end: 8 }, fixSpan: { start: 7, end: 8 } },
-    ]);
+    expect(parsePatchHunks(patch)).toEqual([{ file: 'src/x.c', change: 'modified', vulSpan: { start: 7, end: 8 }, fixSpan: { start: 7, end: 8 } }]);
   });
 
   it('notes where a hunk that only adds lines inserts them, as the vulnerable-file line each insertion follows', () => {
@@ -240,12 +232,10 @@ describe('parsePatchHunks', () => {
 });
 
 describe('isCodeFile', () => {
-  it.each(['a.c', 'src/a.cc', 'a.CPP', 'x/a.cxx', 'a.h', 'a.hpp', 'a.hh', 'lib.rs', 'main.go', 'tool.py'])(
-    'counts %s as code',
-    (path) => expect(isCodeFile(path)).toBe(true),
+  it.each(['a.c', 'src/a.cc', 'a.CPP', 'x/a.cxx', 'a.h', 'a.hpp', 'a.hh', 'lib.rs', 'main.go', 'tool.py'])('counts %s as code', (path) =>
+    expect(isCodeFile(path)).toBe(true),
   );
-  it.each(['ChangeLog', 'NEWS', 'docs/index.md', 'doc/a.html', 'Makefile', 'configure.ac', 'a.cmake', '.c', 'x.pyc'])(
-    'does not count %s',
-    (path) => expect(isCodeFile(path)).toBe(false),
+  it.each(['ChangeLog', 'NEWS', 'docs/index.md', 'doc/a.html', 'Makefile', 'configure.ac', 'a.cmake', '.c', 'x.pyc'])('does not count %s', (path) =>
+    expect(isCodeFile(path)).toBe(false),
   );
 });

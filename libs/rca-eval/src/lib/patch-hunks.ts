@@ -53,9 +53,7 @@ export function parsePatchHunks(patchText: string): PatchHunk[] {
     } else {
       const match = HUNK_HEADER.exec(line);
       if (!match) continue;
-      const [oldStart, oldCount, newStart, newCount] = [match[1], match[2], match[3], match[4]].map((n) =>
-        n === undefined ? 1 : Number(n),
-      );
+      const [oldStart, oldCount, newStart, newCount] = [match[1], match[2], match[3], match[4]].map((n) => (n === undefined ? 1 : Number(n)));
       body = new HunkBody(toHunk(header, oldStart, oldCount, newStart, newCount), oldStart, oldCount, newCount);
     }
   }
@@ -73,8 +71,7 @@ function toHunk(header: FileHeader, oldStart: number, oldCount: number, newStart
   const { oldPath, newPath } = header;
   if (oldPath === undefined && newPath === undefined) return null;
   const change: FileChange = oldPath === null ? 'added' : newPath === null ? 'deleted' : 'modified';
-  const gitStyle =
-    header.gitStyle || ((oldPath == null || oldPath.startsWith('a/')) && (newPath == null || newPath.startsWith('b/')));
+  const gitStyle = header.gitStyle || ((oldPath == null || oldPath.startsWith('a/')) && (newPath == null || newPath.startsWith('b/')));
   const file = newPath ? stripPrefix(newPath, 'b/', gitStyle) : oldPath ? stripPrefix(oldPath, 'a/', gitStyle) : '';
   if (!file) return null;
   return {
@@ -98,7 +95,12 @@ class HunkBody {
   private readonly insertions: number[] = [];
   private adding = false;
 
-  constructor(private readonly hunk: PatchHunk | null, oldStart: number, oldCount: number, newCount: number) {
+  constructor(
+    private readonly hunk: PatchHunk | null,
+    oldStart: number,
+    oldCount: number,
+    newCount: number,
+  ) {
     this.oldLeft = oldCount;
     this.newLeft = newCount;
     this.oldLine = oldCount > 0 ? oldStart - 1 : oldStart;

@@ -29,10 +29,16 @@ describe('isTestOrHarnessFile', () => {
     'corpus/seed.h',
   ])('counts %s as a test, a fuzz harness or a fuzz input', (path) => expect(isTestOrHarnessFile(path)).toBe(true));
 
-  it.each(['src/header.c', 'lib/contest.c', 'src/attest.c', 'src/testbed.c', 'src/fuzzy_match.c', 'src/latest_test_data.h', 'src/testing.c', 'src/fuzzer_api.h'])(
-    'counts %s as code of the project',
-    (path) => expect(isTestOrHarnessFile(path)).toBe(false),
-  );
+  it.each([
+    'src/header.c',
+    'lib/contest.c',
+    'src/attest.c',
+    'src/testbed.c',
+    'src/fuzzy_match.c',
+    'src/latest_test_data.h',
+    'src/testing.c',
+    'src/fuzzer_api.h',
+  ])('counts %s as code of the project', (path) => expect(isTestOrHarnessFile(path)).toBe(false));
 });
 
 describe('countsForRootCause', () => {

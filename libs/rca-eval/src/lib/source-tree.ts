@@ -51,7 +51,12 @@ export class SourceTree {
   /** The folders directly under the root, in name order: the candidates for the project folder. */
   projectFolders(): Promise<string[]> {
     this.folders ??= readdir(this.root, { withFileTypes: true })
-      .then((entries) => entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort())
+      .then((entries) =>
+        entries
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name)
+          .sort(),
+      )
       .catch(() => []);
     return this.folders;
   }

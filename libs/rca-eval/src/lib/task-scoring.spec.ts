@@ -169,7 +169,15 @@ describe('withSolverExit', () => {
 
   it("keeps the solver's usage under CyberGym's names, and nothing else the report carried", () => {
     const record = scoreSubmission(null, truth);
-    const usage = { input_tokens: 1200, cache_read_tokens: 0, cache_creation_tokens: 0, output_tokens: 300, est_usd_cost: 0.0123, time_cost_sec: 12.5, llm_requests: 4 };
+    const usage = {
+      input_tokens: 1200,
+      cache_read_tokens: 0,
+      cache_creation_tokens: 0,
+      output_tokens: 300,
+      est_usd_cost: 0.0123,
+      time_cost_sec: 12.5,
+      llm_requests: 4,
+    };
 
     const report = { ...usage, model: 'x' };
 

@@ -87,7 +87,10 @@ function sessionSeconds(assessment: AssessmentFile, tasks: readonly TaskRecord[]
 async function readAssessment(folder: string): Promise<AssessmentFile> {
   const path = join(folder, 'assessment.json');
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new RecordError('RECORD_MISSING', `${folder} is not a run record: ${error.code === 'ENOENT' ? 'it has no assessment.json' : `assessment.json cannot be read (${error.message})`}`);
+    throw new RecordError(
+      'RECORD_MISSING',
+      `${folder} is not a run record: ${error.code === 'ENOENT' ? 'it has no assessment.json' : `assessment.json cannot be read (${error.message})`}`,
+    );
   });
   const value = parseJson(text);
   const problem = value.ok ? assessmentProblem(value.value) : value.reason;
@@ -126,6 +129,7 @@ function assessmentProblem(value: unknown): string | undefined {
   if (value['format'] !== ASSESSMENT_FORMAT) return `its format is ${JSON.stringify(value['format'])}, not ${ASSESSMENT_FORMAT}`;
   if (!Array.isArray(value['tasks']) || !value['tasks'].every((task) => typeof task === 'string')) return 'it has no list of tasks';
   if (!Array.isArray(value['sessions'])) return 'it has no sessions';
-  if (!isRecord(value['solver']) || !isRecord(value['settings']) || typeof value['settings_hash'] !== 'string') return 'it does not say which solver and settings it ran with';
+  if (!isRecord(value['solver']) || !isRecord(value['settings']) || typeof value['settings_hash'] !== 'string')
+    return 'it does not say which solver and settings it ran with';
   return undefined;
 }

@@ -21,7 +21,15 @@ const assessment = (tasks: string[]): NewAssessment => ({
 const noEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 
 function finished(task: string, metrics: TaskMetrics, taskId = task.split('#')[0]): TaskRecordDraft {
-  return { task, task_id: taskId, masked_id: null, context_id: `ctx-${task}`, finish_reason: 'finished', metrics, run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } };
+  return {
+    task,
+    task_id: taskId,
+    masked_id: null,
+    context_id: `ctx-${task}`,
+    finish_reason: 'finished',
+    metrics,
+    run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 },
+  };
 }
 
 // A record in the first task format, as the code of 9e6ff0a wrote it (see its README): its tasks' metrics
@@ -99,7 +107,11 @@ describe('the run record', () => {
     const result = recordResult(scan.assessment, scan.done);
 
     const expected = aggregateResults(
-      ['sample:1', 'sample:2'].map((task) => ({ task_id: task, metrics: scan.done.get(task)?.metrics as TaskMetrics, run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } })),
+      ['sample:1', 'sample:2'].map((task) => ({
+        task_id: task,
+        metrics: scan.done.get(task)?.metrics as TaskMetrics,
+        run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 },
+      })),
       0,
     );
     expect({ ...result, time_used: 0 }).toEqual(expected);
@@ -112,7 +124,12 @@ describe('the run record', () => {
 
   it('keeps the paths of files in the run directory relative to it, and others as they are', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
-    const evidence = { ...noEvidence, crashReport: 'ERROR: AddressSanitizer', trajectory: { path: join(runDir, 'trajectories', 't.traj.json') }, log: '/elsewhere/sample_1.log' };
+    const evidence = {
+      ...noEvidence,
+      crashReport: 'ERROR: AddressSanitizer',
+      trajectory: { path: join(runDir, 'trajectories', 't.traj.json') },
+      log: '/elsewhere/sample_1.log',
+    };
     await writer.writeTask(finished('sample:1', submitted), evidence);
 
     const task = (await scanRecord(writer.folder)).done.get('sample:1');
@@ -131,7 +148,15 @@ describe('the run record', () => {
   it("keeps the trajectory the solver sent in the task's folder, so that it reads with the solver's files out of reach", async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
     const document: Trajectory = {
-      info: { exit_status: 'Submitted', submission: '', model_stats: { instance_cost: 0, api_calls: 1 }, config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: 'task:1', context_id: 'c' } }, tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 }, model_calls: [], commands: [] },
+      info: {
+        exit_status: 'Submitted',
+        submission: '',
+        model_stats: { instance_cost: 0, api_calls: 1 },
+        config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: 'task:1', context_id: 'c' } },
+        tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+        model_calls: [],
+        commands: [],
+      },
       messages: [{ role: 'assistant', content: 'THOUGHT: done' }],
       trajectory_format: TRAJECTORY_FORMAT,
     };

@@ -5,7 +5,10 @@ import { TASK_FORMAT, TASK_STATUSES, type TaskRecord, type TaskStatus } from '@a
 /** The first task format: the same record, but `run` in camelCase (`failedCommands`) and no `finish_reason`. */
 export const TASK_FORMAT_1 = 'arvo-rca-task-1';
 
-const RUN_FIGURES = { [TASK_FORMAT]: ['seconds', 'commands', 'failed_commands', 'attempts'], [TASK_FORMAT_1]: ['seconds', 'commands', 'failedCommands', 'attempts'] } as const;
+const RUN_FIGURES = {
+  [TASK_FORMAT]: ['seconds', 'commands', 'failed_commands', 'attempts'],
+  [TASK_FORMAT_1]: ['seconds', 'commands', 'failedCommands', 'attempts'],
+} as const;
 
 /** The record of task `key` in `value`, a record of either format made today's; or why it is none. */
 export function taskRecordOf(value: unknown, key: string): { record: TaskRecord } | { problem: string } {
@@ -23,7 +26,19 @@ interface FirstFormatRecord extends Omit<TaskRecord, 'format' | 'finish_reason' 
 function fromFirstFormat({ format: _format, run, ...rest }: FirstFormatRecord): TaskRecord {
   const { seconds, commands, failedCommands, attempts } = run;
   const { task, task_id, masked_id, context_id, metrics, session, finished_at, files } = rest;
-  return { format: TASK_FORMAT, task, task_id, masked_id, context_id, finish_reason: null, metrics, run: { seconds, commands, failed_commands: failedCommands, attempts }, session, finished_at, files };
+  return {
+    format: TASK_FORMAT,
+    task,
+    task_id,
+    masked_id,
+    context_id,
+    finish_reason: null,
+    metrics,
+    run: { seconds, commands, failed_commands: failedCommands, attempts },
+    session,
+    finished_at,
+    files,
+  };
 }
 
 function taskProblem(value: unknown, key: string): string | undefined {

@@ -35,12 +35,7 @@ export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
  * /dev/null.
  */
 export function bubblewrapArgs(workspaceDir: string, hidden: readonly string[]): string[] {
-  return [
-    ...systemView(),
-    ...hidden.flatMap(cover),
-    ...['--bind', workspaceDir, WORKSPACE, '--chdir', WORKSPACE],
-    ...ISOLATION,
-  ];
+  return [...systemView(), ...hidden.flatMap(cover), ...['--bind', workspaceDir, WORKSPACE, '--chdir', WORKSPACE], ...ISOLATION];
 }
 
 // As root, bwrap would keep every capability of its user namespace; the commands need none. The command

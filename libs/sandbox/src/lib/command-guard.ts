@@ -2,7 +2,6 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WORKSPACE } from '@arvo-rca/common';
 
-
 export type GuardVerdict = { kind: 'run'; command: string } | { kind: 'rejected'; reason: string };
 
 /**

@@ -108,10 +108,14 @@ function describeLocal(isolation: LocalIsolation, body: (fixture: LocalFixture) 
     });
 
     it('refuses a loc.json the solver made a FIFO, a 1.5 GiB sparse file or a link, at once and reading none of it', async () => {
-      await sandbox.exec('cd /workspace/shared && mkfifo fifo.json && truncate -s 1536M sparse.json && ln -s /etc/shadow shadow.json && ln -s fifo.json fifo-link.json');
+      await sandbox.exec(
+        'cd /workspace/shared && mkfifo fifo.json && truncate -s 1536M sparse.json && ln -s /etc/shadow shadow.json && ln -s fifo.json fifo-link.json',
+      );
       const refusal = (path: string): Promise<unknown> => sandbox.readFile(`/workspace/shared/${path}`).catch((error: unknown) => error);
       const started = performance.now();
-      const refused = await Promise.all(['fifo.json', 'fifo.json', 'fifo.json', 'fifo.json', 'fifo.json', 'sparse.json', 'shadow.json', 'fifo-link.json'].map(refusal));
+      const refused = await Promise.all(
+        ['fifo.json', 'fifo.json', 'fifo.json', 'fifo.json', 'fifo.json', 'sparse.json', 'shadow.json', 'fifo-link.json'].map(refusal),
+      );
       expect(refused.map((error) => (error as { code: string }).code)).toEqual([
         ...Array(5).fill('FILE_NOT_REGULAR'),
         'FILE_TOO_LARGE',
@@ -141,7 +145,12 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
   // Another sandbox of the same task, with private paths of its own; stopped by the test.
   async function otherSandbox(privatePaths: string[] = []): Promise<Sandbox> {
     const options = resolveSandboxOptions({ tmpDir: dirname(dirname(workspace())), privatePaths, commandTimeoutS: 20, killAfterS: 1 });
-    const other = new LocalSandboxFactory('bwrap', options, new ProcessTable()).create({ task: 'sample:1', contextId: 'ctx', image: 'unused', workspaceDir: workspace() });
+    const other = new LocalSandboxFactory('bwrap', options, new ProcessTable()).create({
+      task: 'sample:1',
+      contextId: 'ctx',
+      image: 'unused',
+      workspaceDir: workspace(),
+    });
     await other.start();
     return other;
   }
@@ -167,15 +176,28 @@ describeLocal('bwrap', ({ sandbox, workspace, cache }) => {
 
   it("shows of the host only the system's trees, a few files of /etc, and fresh /proc, /dev and /tmp", async () => {
     const outcome = await sandbox().exec('ls -A /; echo --; ls -A /etc');
-    const [root, etc] = outcome.kind === 'ran' && outcome.timedOut === undefined ? outcome.output.split('--\n').map((list) => list.split('\n').filter(Boolean)) : [[], []];
+    const [root, etc] =
+      outcome.kind === 'ran' && outcome.timedOut === undefined ? outcome.output.split('--\n').map((list) => list.split('\n').filter(Boolean)) : [[], []];
 
     expect(root).toEqual(expect.arrayContaining(['etc', 'proc', 'dev', 'tmp', 'usr', 'workspace']));
     for (const entry of root) expect(['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'usr', 'etc', 'proc', 'dev', 'tmp', 'workspace']).toContain(entry);
-    const config = ['alternatives', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'passwd', 'group', 'nsswitch.conf', 'hosts', 'localtime', 'timezone', 'os-release'];
+    const config = [
+      'alternatives',
+      'ld.so.cache',
+      'ld.so.conf',
+      'ld.so.conf.d',
+      'passwd',
+      'group',
+      'nsswitch.conf',
+      'hosts',
+      'localtime',
+      'timezone',
+      'os-release',
+    ];
     for (const entry of etc) expect(config).toContain(entry);
   });
 
-  it('finds no patch.diff anywhere: not in the private cache, a task source read in place, or the repository\'s samples', async () => {
+  it("finds no patch.diff anywhere: not in the private cache, a task source read in place, or the repository's samples", async () => {
     expect((await readdir(join(REPO_SAMPLES, '1'))).includes('patch.diff')).toBe(true);
     expect((await readdir(join(sources, '1'))).includes('patch.diff')).toBe(true);
 
@@ -275,7 +297,12 @@ describeLocal('process', ({ sandbox, workspace, progress }) => {
     // `timeout` is the shell's parent: stopped, it never fires.
     const outcome = await sandbox().exec('echo started; kill -STOP $PPID; sleep 5161 >/dev/null 2>&1 & sleep 5162', { timeoutS: 1 });
 
-    expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'started\n', timedOut: 'command timed out after 1 s and did not stop; it was killed' });
+    expect(outcome).toMatchObject({
+      kind: 'ran',
+      returncode: -1,
+      output: 'started\n',
+      timedOut: 'command timed out after 1 s and did not stop; it was killed',
+    });
     expect(await hostProcesses('sleep 516')).toEqual([]);
     expect(await sandbox().exec('echo next')).toMatchObject({ kind: 'ran', returncode: 0, output: 'next\n' });
   }, 20_000);

@@ -73,7 +73,14 @@ export class LocalSandbox implements Sandbox {
     const inner = this.context.isolation === 'bwrap' ? verdict.command : this.toHostPaths(verdict.command);
     // The host's login profile is not the task's environment: a plain `bash -c`.
     const argv = shellCommandArgv({ shell: ['bash', '-c'], command: inner, timeoutS, killAfterS, useTimeout: true });
-    const running = new LocalCommand({ isolation: this.context.isolation, argv, workspaceDir: this.spec.workspaceDir, hidden: this.context.hidden, env: this.commandEnv(marker), cap });
+    const running = new LocalCommand({
+      isolation: this.context.isolation,
+      argv,
+      workspaceDir: this.spec.workspaceDir,
+      hidden: this.context.hidden,
+      env: this.commandEnv(marker),
+      cap,
+    });
     this.running.add(running);
     try {
       const run = await running.finished((timeoutS + killAfterS + hostGraceS) * 1000);

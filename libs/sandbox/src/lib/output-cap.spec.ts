@@ -25,7 +25,10 @@ describe('HeadTailCap', () => {
   it('gives the same result whatever the chunking', () => {
     const text = 'line 1\nline 2\nline 3\nline 4\nline 5\n'.repeat(7);
     const whole = capped(40, [text]);
-    const byteByByte = capped(40, [...Buffer.from(text)].map((byte) => Buffer.from([byte])));
+    const byteByByte = capped(
+      40,
+      [...Buffer.from(text)].map((byte) => Buffer.from([byte])),
+    );
     const uneven = capped(40, [text.slice(0, 3), text.slice(3, 50), text.slice(50, 51), text.slice(51)]);
 
     expect(byteByByte).toEqual(whole);

@@ -26,7 +26,9 @@ export function describeWithRealTree(pkg: string, name: string, body: () => void
   } else if (process.env['CI'] === 'true') {
     describe(name, () => {
       it(`has the ${pkg} source tree to run on`, () => {
-        throw new Error(`no ${pkg} source in ${join(realTreeCache(), pkg)}, and CI=true forbids skipping (.ci/run fetches it: tools/bench/real-tree.sh ${pkg})`);
+        throw new Error(
+          `no ${pkg} source in ${join(realTreeCache(), pkg)}, and CI=true forbids skipping (.ci/run fetches it: tools/bench/real-tree.sh ${pkg})`,
+        );
       });
     });
   } else {
@@ -37,5 +39,8 @@ export function describeWithRealTree(pkg: string, name: string, body: () => void
 
 /** Lays out a task on a real tree in the samples' layout (tools/samples/real-task.sh) under `outDir`; its folder. */
 export function layOutRealTask(outDir: string, task: 'libarchive-e8' | 'systemd-udev'): string {
-  return execFileSync('bash', [join(REPO, 'tools', 'samples', 'real-task.sh'), outDir, task], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync('bash', [join(REPO, 'tools', 'samples', 'real-task.sh'), outDir, task], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }

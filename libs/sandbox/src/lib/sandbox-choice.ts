@@ -44,7 +44,8 @@ function inBubblewrap(choice: 'local' | 'auto', probe: BubblewrapProbe): Sandbox
 
 function noIsolation(choice: 'local' | 'auto', probe: Exclude<BubblewrapProbe, { kind: 'works' }>): string {
   const problem = probe.kind === 'missing' ? 'is not installed' : `cannot run here (${probe.reason})`;
-  const fix = probe.kind === 'missing' ? 'install bubblewrap (apt-get install bubblewrap)' : 'let bubblewrap make its namespaces (allow unprivileged user namespaces)';
+  const fix =
+    probe.kind === 'missing' ? 'install bubblewrap (apt-get install bubblewrap)' : 'let bubblewrap make its namespaces (allow unprivileged user namespaces)';
   if (choice === 'local') return `SANDBOX=local needs bubblewrap, which ${problem}: ${fix}`;
   return `no sandbox can run here: ${NO_ENGINE}, and bubblewrap ${problem}. Install Docker (apt-get install docker.io), or ${fix}`;
 }

@@ -94,7 +94,10 @@ export function resolveSandboxOptions(input: SandboxOptionsInput): SandboxOption
   const options: SandboxOptions = { ...DEFAULT_SANDBOX_OPTIONS, ...defined };
   const bad = POSITIVE.filter((key) => !(typeof options[key] === 'number' && Number.isFinite(options[key]) && (options[key] as number) > 0));
   if (bad.length > 0) {
-    throw new SandboxError('INVALID_OPTIONS', `invalid sandbox options: ${bad.map((key) => `${key}=${JSON.stringify(options[key])}`).join(', ')} (each must be a positive number)`);
+    throw new SandboxError(
+      'INVALID_OPTIONS',
+      `invalid sandbox options: ${bad.map((key) => `${key}=${JSON.stringify(options[key])}`).join(', ')} (each must be a positive number)`,
+    );
   }
   return { ...options, tmpDir: resolve(options.tmpDir), privatePaths: options.privatePaths.map((path) => resolve(path)) };
 }

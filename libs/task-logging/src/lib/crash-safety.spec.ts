@@ -33,10 +33,7 @@ describe('a process killed with SIGKILL', () => {
 
   const expectEveryLine = (runDir: string, last: string): void => {
     const taskLines = readFileSync(join(runDir, 'arvo_7.log'), 'utf8').split('\n').filter(Boolean);
-    expect(taskLines.map((line) => line.replace(/^.*\[Child\] /, ''))).toEqual([
-      ...Array.from({ length: CHILD_TASK_LINES }, (_, i) => `task line ${i}`),
-      last,
-    ]);
+    expect(taskLines.map((line) => line.replace(/^.*\[Child\] /, ''))).toEqual([...Array.from({ length: CHILD_TASK_LINES }, (_, i) => `task line ${i}`), last]);
     expect(readFileSync(join(runDir, 'agents.log'), 'utf8')).toMatch(/\[Child\] agent up\n$/);
   };
 

@@ -11,7 +11,6 @@ import { WinstonLoggerFactory } from './winston-logger.factory';
 import type { AgentName } from './log-line';
 import { CHILD_TASK, CHILD_TASK_LINES } from './log-processes.testing';
 
-
 // "go <epoch ms>" on stdin; then a spin until that instant, so that the children start within a millisecond.
 async function waitForGo(): Promise<void> {
   const input = createInterface({ input: process.stdin });

@@ -48,7 +48,10 @@ function contextLabel(event: LogEvent): string {
 }
 
 function body(message: string): string {
-  return message.replace(/\r?\n+$/, '').split(/\r?\n/).join(CONTINUATION);
+  return message
+    .replace(/\r?\n+$/, '')
+    .split(/\r?\n/)
+    .join(CONTINUATION);
 }
 
 function localTime(at: Date): string {

@@ -37,7 +37,9 @@ export class LoggingHarness {
   }
 
   lines(file: string): string[] {
-    return readFileSync(join(this.runDir, file), 'utf8').split('\n').filter((line) => line !== '');
+    return readFileSync(join(this.runDir, file), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
   }
 
   files(): string[] {

@@ -38,7 +38,7 @@ describe('run directory resolution', () => {
     creator,
   });
 
-  it('uses the launcher\'s LOG_RUN_DIR as it is, creating it, and records nothing', async () => {
+  it("uses the launcher's LOG_RUN_DIR as it is, creating it, and records nothing", async () => {
     const runDir = join(root, 'chosen', 'run');
 
     await expect(new RunDirectoryResolver().resolve({ logDir, runDir })).resolves.toBe(runDir);

@@ -50,7 +50,9 @@ describe('a task known to the solver by an alias, both agents writing one run di
   });
 
   it('refuses an alias that is not <source>:<id> before it touches a path', () => {
-    expect(() => harness.factory.openTask({ taskId: 'sample:1', contextId: CONTEXT, alias: '../x:y' })).toThrow(expect.objectContaining({ code: 'INVALID_TASK_ID' }));
+    expect(() => harness.factory.openTask({ taskId: 'sample:1', contextId: CONTEXT, alias: '../x:y' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TASK_ID' }),
+    );
     expect(harness.files()).toEqual(['agents.log']);
   });
 });

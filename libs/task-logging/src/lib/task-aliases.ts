@@ -29,7 +29,9 @@ export class TaskAliases {
       writeFileSync(partial, taskId);
       renameSync(partial, path);
     } catch (error) {
-      throw new TaskLoggingError('TASK_LOG_UNWRITABLE', `cannot record ${alias} as an alias of ${taskId} in ${this.folder}: ${systemReason(error)}`, { cause: error });
+      throw new TaskLoggingError('TASK_LOG_UNWRITABLE', `cannot record ${alias} as an alias of ${taskId} in ${this.folder}: ${systemReason(error)}`, {
+        cause: error,
+      });
     }
   }
 

@@ -30,14 +30,10 @@ describe('the Nest logger through winston', () => {
 
     new Logger('CommandRunner').debug(`output of cat:\nfirst\n${forged}\n`);
 
-    expect(harness.lines('agents.log')).toEqual([
-      expect.stringMatching(/DEBUG green {2}- {8}\[CommandRunner\] output of cat:$/),
-      '  | first',
-      `  | ${forged}`,
-    ]);
+    expect(harness.lines('agents.log')).toEqual([expect.stringMatching(/DEBUG green {2}- {8}\[CommandRunner\] output of cat:$/), '  | first', `  | ${forged}`]);
   });
 
-  it('follows Nest\'s conventions for errors, stacks, objects and static calls', async () => {
+  it("follows Nest's conventions for errors, stacks, objects and static calls", async () => {
     await harness.open();
     const error = new Error('engine gone');
 

@@ -42,7 +42,7 @@ describe('TaskLoggingModule in a Nest app', () => {
     ],
   });
 
-  it('is the whole app logger: Nest\'s own boot lines go to agents.log, task lines to the task file', async () => {
+  it("is the whole app logger: Nest's own boot lines go to agents.log, task lines to the task file", async () => {
     const app = await NestFactory.createApplicationContext(rootModule(join(root, 'logs')), { bufferLogs: true, abortOnError: false });
     const logging = app.get(WinstonLoggerFactory);
     app.useLogger(logging.createNestLogger());
@@ -56,7 +56,9 @@ describe('TaskLoggingModule in a Nest app', () => {
     expect(agentsLog).toMatch(/INFO {2}purple - {8}\[NestFactory\] Starting Nest application\.\.\./);
     expect(agentsLog).toMatch(/\[InstanceLoader\] TaskLoggingModule dependencies initialized/);
     expect(agentsLog).not.toContain('task started');
-    expect(readFileSync(join(logging.runDirectory, 'sample_3.log'), 'utf8')).toMatch(/^.* purple bbbbbbbb \[TaskRunner\] task started\n.* purple bbbbbbbb \[TaskRunner\] task scored\n$/);
+    expect(readFileSync(join(logging.runDirectory, 'sample_3.log'), 'utf8')).toMatch(
+      /^.* purple bbbbbbbb \[TaskRunner\] task started\n.* purple bbbbbbbb \[TaskRunner\] task scored\n$/,
+    );
     expect(descriptorsUnder(root)).toEqual([]);
   });
 
@@ -70,7 +72,7 @@ describe('TaskLoggingModule in a Nest app', () => {
     await expect(boot).rejects.toThrow(`cannot write logs in ${logDir} (LOG_DIR): ENOTDIR: not a directory`);
   });
 
-  it('hands out the options it was given, and the run\'s trajectories/ and results/ directories', async () => {
+  it("hands out the options it was given, and the run's trajectories/ and results/ directories", async () => {
     const app = await NestFactory.createApplicationContext(rootModule(join(root, 'logs')), { logger: false });
     const logging = app.get(WinstonLoggerFactory);
 

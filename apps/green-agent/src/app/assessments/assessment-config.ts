@@ -41,4 +41,3 @@ export function readConfig(config: Record<string, unknown>): ConfigReading {
   ];
   return { values, path, ignored };
 }
-

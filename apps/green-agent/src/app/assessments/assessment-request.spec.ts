@@ -49,7 +49,11 @@ describe('parseAssessmentRequest', () => {
 
   describe('shards', () => {
     it('gives task i of the list to shard i mod num_shards', () => {
-      expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, shard_index: 0, num_shards: 2 } }))).toEqual(['sample:1', 'sample:3', 'sample:5']);
+      expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, shard_index: 0, num_shards: 2 } }))).toEqual([
+        'sample:1',
+        'sample:3',
+        'sample:5',
+      ]);
       expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, shard_index: 1, num_shards: 2 } }))).toEqual(['sample:2', 'sample:4']);
     });
 
@@ -115,7 +119,10 @@ describe('parseAssessmentRequest', () => {
   });
 
   it('accepts config keys it does not use, and names them, nested ones by their path', () => {
-    const parsed = parse({ participants: purple, config: { task_ids: five, timeout: 600, gateway: 'amber', assessment_config: { task_ids: ['sample:9'], seed: 1 } } });
+    const parsed = parse({
+      participants: purple,
+      config: { task_ids: five, timeout: 600, gateway: 'amber', assessment_config: { task_ids: ['sample:9'], seed: 1 } },
+    });
 
     expect(parsed).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: ['timeout', 'gateway', 'assessment_config'] } });
     expect(taskIdsOf(parsed)).toEqual(five);
@@ -150,13 +157,21 @@ describe('parseAssessmentRequest', () => {
   });
 
   it('names missing parts and an empty task list', () => {
-    expect(problemsOf(parse({ config: { task_ids: [] } }))).toEqual(['participants must be an object naming purple_agent', 'config.task_ids must name at least one task']);
+    expect(problemsOf(parse({ config: { task_ids: [] } }))).toEqual([
+      'participants must be an object naming purple_agent',
+      'config.task_ids must name at least one task',
+    ]);
     expect(problemsOf(parse({ participants: purple }))).toEqual(['config must be an object with task_ids']);
-    expect(problemsOf(parse({ participants: purple, config: { assessment_config: {} } }))).toEqual(['config.assessment_config.task_ids must be a list of task ids']);
+    expect(problemsOf(parse({ participants: purple, config: { assessment_config: {} } }))).toEqual([
+      'config.assessment_config.task_ids must be a list of task ids',
+    ]);
   });
 
   it('says so when the text looks like JSON but is not', () => {
-    expect(parseAssessmentRequest('{"participants": ', [], sources)).toEqual({ kind: 'invalid', problems: [expect.stringMatching(/^the request is not valid JSON: /)] });
+    expect(parseAssessmentRequest('{"participants": ', [], sources)).toEqual({
+      kind: 'invalid',
+      problems: [expect.stringMatching(/^the request is not valid JSON: /)],
+    });
   });
 
   it('leaves texts that are no assessment request to others', () => {

@@ -69,10 +69,7 @@ export interface ResumeRequest {
 }
 
 export type AssessmentParse =
-  | { kind: 'request'; request: AssessmentRequest }
-  | { kind: 'resume'; resume: ResumeRequest }
-  | { kind: 'invalid'; problems: string[] }
-  | { kind: 'none' };
+  { kind: 'request'; request: AssessmentRequest } | { kind: 'resume'; resume: ResumeRequest } | { kind: 'invalid'; problems: string[] } | { kind: 'none' };
 
 const RECORD_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
 
@@ -87,7 +84,9 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
   if ('resume' in body['config']) return parseResume(body['config'], participants.purple_agent, problems);
   const reading = readConfig(body['config']);
   const config = plainToInstance(TaskConfig, reading.values);
-  problems.push(...validateSync(config, { stopAtFirstError: true }).flatMap((error) => messagesOf(error).map((message) => `${pathOf(error.property, reading)} ${message}`)));
+  problems.push(
+    ...validateSync(config, { stopAtFirstError: true }).flatMap((error) => messagesOf(error).map((message) => `${pathOf(error.property, reading)} ${message}`)),
+  );
   problems.push(...shardProblems(config, reading));
   const listed = (Array.isArray(config.task_ids) ? config.task_ids : []).map((id, index) => parseTaskId(id, `${reading.path('task_ids')}[${index}]`, taskIds));
   problems.push(...listed.flatMap((task) => (typeof task === 'string' ? [task] : [])));
@@ -110,7 +109,8 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
 /** `config.resume` (a record id), `config.retry_failed` and `config.concurrency`; nothing else goes with them. */
 function parseResume(config: Record<string, unknown>, purpleUrl: string, problems: string[]): AssessmentParse {
   const { resume, retry_failed: retryFailed, concurrency, ...rest } = config;
-  if (typeof resume !== 'string' || !RECORD_ID.test(resume)) problems.push(`config.resume (${JSON.stringify(resume)}) must be the id of a run record, the name of its folder under assessments/`);
+  if (typeof resume !== 'string' || !RECORD_ID.test(resume))
+    problems.push(`config.resume (${JSON.stringify(resume)}) must be the id of a run record, the name of its folder under assessments/`);
   if (retryFailed !== undefined && typeof retryFailed !== 'boolean') problems.push('config.retry_failed must be true or false');
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1 && (concurrency as number) <= MAX_CONCURRENCY)) {
     problems.push(`config.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
@@ -120,7 +120,12 @@ function parseResume(config: Record<string, unknown>, purpleUrl: string, problem
   if (problems.length > 0) return { kind: 'invalid', problems };
   return {
     kind: 'resume',
-    resume: { purpleUrl, recordId: resume as string, retryFailed: retryFailed === true, ...(concurrency === undefined ? {} : { concurrency: concurrency as number }) },
+    resume: {
+      purpleUrl,
+      recordId: resume as string,
+      retryFailed: retryFailed === true,
+      ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
+    },
   };
 }
 

@@ -108,7 +108,10 @@ export class AssessmentService {
     const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];
     if (differences.length > 0) throw new RecordError('RESUME_REFUSED', `record ${assessment.id} was run otherwise: ${differences.join('; ')}`);
     const taskIds = new Map(scan.resultKeys.map((resultKey, index) => [resultKey, assessment.tasks[index]]));
-    const tasks = tasksToRun(scan, request.retryFailed).map((resultKey) => ({ resultKey, ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id) }));
+    const tasks = tasksToRun(scan, request.retryFailed).map((resultKey) => ({
+      resultKey,
+      ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id),
+    }));
     return { request, scan, tasks };
   }
 
@@ -150,13 +153,22 @@ export class AssessmentService {
   }
 
   /** The task, run again while it fails around the solver (never when the solver got it wrong, nor once interrupted). */
-  private async runAttempts(task: RecordTask, order: Omit<TaskOrder, 'progress' | 'signal'>, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<{ ran: RanTask; attempts: number }> {
+  private async runAttempts(
+    task: RecordTask,
+    order: Omit<TaskOrder, 'progress' | 'signal'>,
+    listener: AssessmentListener,
+    signal: AbortSignal | undefined,
+  ): Promise<{ ran: RanTask; attempts: number }> {
     const { taskId } = task.ref;
     for (let attempt = 1; ; attempt++) {
       const ran = await this.tasks.runTask(task.ref, { ...order, progress: (event) => listener.report(taskLine(taskId, event)), signal });
       const { metrics } = ran.record;
       if (metrics.status !== 'failed' || attempt >= this.attempts || signal?.aborted) return { ran, attempts: attempt };
-      listener.report({ task: taskId, kind: 'note', text: `attempt ${attempt} of ${this.attempts} failed (${metrics.detail ?? 'no reason'}); running it again` });
+      listener.report({
+        task: taskId,
+        kind: 'note',
+        text: `attempt ${attempt} of ${this.attempts} failed (${metrics.detail ?? 'no reason'}); running it again`,
+      });
     }
   }
 
@@ -173,7 +185,8 @@ export class AssessmentService {
     try {
       return this.assets.parse(taskId);
     } catch (error) {
-      if (error instanceof TaskAssetsError) throw new RecordError('RESUME_REFUSED', `record ${recordId} names task ${taskId}, which this green agent cannot run: ${error.message}`);
+      if (error instanceof TaskAssetsError)
+        throw new RecordError('RESUME_REFUSED', `record ${recordId} names task ${taskId}, which this green agent cannot run: ${error.message}`);
       throw error;
     }
   }

@@ -37,7 +37,12 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
     ({ greenUrl, solver } = await stage.start(callingBack(LOOKING_AROUND), { ARVO_DATA_URL: join(tmpDir, 'arvo') }));
   });
 
-  afterAll(() => docker.getImage(image).remove({ noprune: true }).catch(() => undefined));
+  afterAll(() =>
+    docker
+      .getImage(image)
+      .remove({ noprune: true })
+      .catch(() => undefined),
+  );
 
   async function assess(config: Record<string, unknown>): Promise<PeerEvent[]> {
     const events: PeerEvent[] = [];

@@ -43,7 +43,10 @@ describeWithTree('green agent, a task on a real project tree', () => {
     vulnerableLine = Number(/^@@ -(\d+)/m.exec(readFileSync(join(task, 'patch.diff'), 'utf8'))?.[1]) + 3;
     await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
     // A second guess, in a file the fix does not touch: the host gets that file from the archive for its excerpt.
-    const readSource = execFileSync('tar', ['-xzOf', join(task, 'repo-vul.tar.gz'), `src-vul/libarchive/${READ}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const readSource = execFileSync('tar', ['-xzOf', join(task, 'repo-vul.tar.gz'), `src-vul/libarchive/${READ}`], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     readNewLine = readSource.split('\n').indexOf('archive_read_new(void)') + 1;
     const answer = JSON.stringify({
       reasoning: 'a filter of length 4 reads past its window',
@@ -66,7 +69,12 @@ describeWithTree('green agent, a task on a real project tree', () => {
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), request, { deadlineMs: 300_000 })) events.push(event);
   }, 360_000);
 
-  afterAll(() => docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined));
+  afterAll(() =>
+    docker
+      .getImage(sampleImageTag(id))
+      .remove({ noprune: true })
+      .catch(() => undefined),
+  );
 
   it('lays out the whole tree in the sandbox, without its packaging, the fix taken out', () => {
     const [run] = solver.runs;
@@ -99,8 +107,12 @@ describeWithTree('green agent, a task on a real project tree', () => {
     expect(JSON.stringify(events)).toContain('(on this host, only the files the judge reads: the container has the whole tree)');
     const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
     const task = JSON.parse(readFileSync(join(recordDir, 'tasks', `sample_${id}`, 'result.json'), 'utf8')) as TaskRecord;
-    const excerpt = (JSON.parse(readFileSync(join(recordDir, '..', '..', task.files.sources ?? ''), 'utf8')) as SourcesFile).files.find((file) => file.path === READ);
+    const excerpt = (JSON.parse(readFileSync(join(recordDir, '..', '..', task.files.sources ?? ''), 'utf8')) as SourcesFile).files.find(
+      (file) => file.path === READ,
+    );
     expect(readNewLine).toBeGreaterThan(0);
-    expect(excerpt?.predicted.map((span) => excerpt.lines.slice(span.start - excerpt.start, span.end - excerpt.start + 1))).toEqual([['archive_read_new(void)', '{']]);
+    expect(excerpt?.predicted.map((span) => excerpt.lines.slice(span.start - excerpt.start, span.end - excerpt.start + 1))).toEqual([
+      ['archive_read_new(void)', '{'],
+    ]);
   });
 });

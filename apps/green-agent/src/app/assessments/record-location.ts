@@ -11,7 +11,13 @@ export async function findRecord(runDir: string, id: string): Promise<string> {
   const candidates = [runDir, ...siblings.map((name) => join(dirname(runDir), name)).filter((dir) => dir !== runDir)];
   for (const dir of candidates) {
     const folder = join(dir, RECORDS_FOLDER, id);
-    if (await stat(join(folder, 'assessment.json')).then(() => true, () => false)) return folder;
+    if (
+      await stat(join(folder, 'assessment.json')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return folder;
   }
   throw new RecordError('RECORD_MISSING', `no run record ${id} in ${runDir} or beside it (${dirname(runDir)}/*/${RECORDS_FOLDER}/${id})`);
 }

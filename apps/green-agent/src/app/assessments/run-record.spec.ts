@@ -57,11 +57,22 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     const firstFinish = events.findIndex((event) => event.kind === 'status' && parseTaskProgressData(event.data)?.kind === 'finished');
     expect(events.findIndex((event) => event.kind === 'status' && parseAssessmentSaved(event.data))).toBeLessThan(firstFinish);
     const assessment = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
-    expect(assessment).toMatchObject({ tasks: ['sample:1'], concurrency: 1, solver: { url: solver.agent.url, model: null }, settings: { TASK_TIMEOUT_S: 120, SANDBOX: 'docker' } });
+    expect(assessment).toMatchObject({
+      tasks: ['sample:1'],
+      concurrency: 1,
+      solver: { url: solver.agent.url, model: null },
+      settings: { TASK_TIMEOUT_S: 120, SANDBOX: 'docker' },
+    });
     expect(assessment.sessions).toEqual([{ started_at: expect.any(String), ended_at: expect.any(String), tasks: 1, retry_failed: false }]);
     const task = readJson<TaskRecord>(join(recordDir, 'tasks', 'sample_1', 'result.json'));
     const result = resultOf(events);
-    expect(task).toMatchObject({ task: 'sample:1', task_id: 'sample:1', session: 0, run: { attempts: 1, commands: 1 }, metrics: { status: 'scored', func_recall: 1 } });
+    expect(task).toMatchObject({
+      task: 'sample:1',
+      task_id: 'sample:1',
+      session: 0,
+      run: { attempts: 1, commands: 1 },
+      metrics: { status: 'scored', func_recall: 1 },
+    });
     expect(result.task_metrics['sample:1']).toMatchObject({ ...task.metrics, n_attempts: 1 });
     expect(readJson(join(recordDir, 'result.json'))).toEqual(result);
     const runDir = join(recordDir, '..', '..');
@@ -89,7 +100,11 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     expect(solver.runs).toHaveLength(2);
     expect(recordOf(resumed)).toBe(recordDir);
     const notes = resumed.flatMap((event) => (event.kind === 'status' ? [parseTaskProgressData(event.data)] : [])).filter((line) => line?.kind === 'note');
-    expect(notes).toContainEqual({ task: 'sample:2', kind: 'note', text: expect.stringMatching(/^its record is damaged \(result\.json is not whole JSON .*\); it runs again$/) });
+    expect(notes).toContainEqual({
+      task: 'sample:2',
+      kind: 'note',
+      text: expect.stringMatching(/^its record is damaged \(result\.json is not whole JSON .*\); it runs again$/),
+    });
     expect(withoutTimes(resultOf(resumed))).toEqual(withoutTimes(resultOf(first)));
     const sessions = ['sample_1', 'sample_3', 'sample_2'].map((folder) => readJson<TaskRecord>(join(recordDir, 'tasks', folder, 'result.json')).session);
     expect(sessions).toEqual([0, 1, 1]);
@@ -118,7 +133,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     expect(resultOf(retried).task_metrics['sample:1']).toMatchObject({ status: 'scored', n_attempts: 3 });
   }, 300_000);
 
-  it("refuses to resume under another solver model or other scoring settings, naming each difference, and runs nothing", async () => {
+  it('refuses to resume under another solver model or other scoring settings, naming each difference, and runs nothing', async () => {
     const recordDir = recordOf(await send({ task_ids: ['sample:1'] }));
     const assessment = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
     unlinkSync(join(recordDir, 'tasks', 'sample_1', 'result.json'));

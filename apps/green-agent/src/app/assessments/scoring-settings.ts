@@ -6,7 +6,15 @@ import type { GreenConfig } from '../green-config';
 
 // What can change a task's score: the judge, the sandbox and its limits. URLs, ports, concurrency and
 // attempts do not, and are left out: a run moved to another port is the same run.
-const SCORING_KEYS = ['TASK_TIMEOUT_S', 'COMMAND_TIMEOUT_S', 'MAX_OUTPUT_BYTES', 'CONTAINER_MEMORY', 'CONTAINER_PIDS', 'CONTAINER_CPUS', 'CONTAINER_DISK'] as const;
+const SCORING_KEYS = [
+  'TASK_TIMEOUT_S',
+  'COMMAND_TIMEOUT_S',
+  'MAX_OUTPUT_BYTES',
+  'CONTAINER_MEMORY',
+  'CONTAINER_PIDS',
+  'CONTAINER_CPUS',
+  'CONTAINER_DISK',
+] as const;
 
 /** `SANDBOX` is the sandbox that runs the tasks, not the choice: `auto` would hide a run in bubblewrap as a Docker one. */
 export function scoringSettings(environment: Pick<GreenConfig, (typeof SCORING_KEYS)[number]>, sandbox: SandboxBackendName): ScoringSettings {
@@ -17,7 +25,11 @@ export function scoringSettings(environment: Pick<GreenConfig, (typeof SCORING_K
 
 /** A short hash of the settings, the same whatever order their keys come in. */
 export function settingsHash(settings: ScoringSettings): string {
-  const canonical = JSON.stringify(Object.keys(settings).sort().map((key) => [key, settings[key]]));
+  const canonical = JSON.stringify(
+    Object.keys(settings)
+      .sort()
+      .map((key) => [key, settings[key]]),
+  );
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
@@ -32,7 +44,9 @@ export function settingsDifferences(recorded: ScoringSettings, now: ScoringSetti
 /** Each way the solver differs from the recorded one: its model, name or version (never its URL). */
 export function solverDifferences(recorded: SolverIdentity, now: PeerCard): string[] {
   const fields = ['model', 'name', 'version'] as const;
-  return fields.filter((field) => recorded[field] !== now[field]).map((field) => `the solver's ${field}: ${describe(recorded[field])} recorded, ${describe(now[field])} now`);
+  return fields
+    .filter((field) => recorded[field] !== now[field])
+    .map((field) => `the solver's ${field}: ${describe(recorded[field])} recorded, ${describe(now[field])} now`);
 }
 
 function describe(value: string | number | null | undefined): string {

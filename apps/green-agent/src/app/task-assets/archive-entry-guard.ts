@@ -13,10 +13,7 @@ export interface ArchiveEntry {
  * followed: write it under that name and nothing is written through a link. `linkpath` is what a link
  * should hold: a symbolic link's own text, or the checked location of a hard link's file.
  */
-export type EntryVerdict =
-  | { action: 'extract'; path: string; linkpath?: string }
-  | { action: 'skip' }
-  | { action: 'refuse'; reason: string };
+export type EntryVerdict = { action: 'extract'; path: string; linkpath?: string } | { action: 'skip' } | { action: 'refuse'; reason: string };
 
 /** What the guard knows of one path below the extraction root. */
 interface PathNode {

@@ -189,7 +189,13 @@ describe('ArchiveExtractor', () => {
 
     it('adds files to a tree it wrote before, and leaves that tree as it was when adding fails', async () => {
       const archive = join(caseDir, 'archive.tar.gz');
-      await writeFile(archive, tarGz([{ type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' }, { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' }]));
+      await writeFile(
+        archive,
+        tarGz([
+          { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' },
+          { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' },
+        ]),
+      );
       await extractor.extract(archive, targetDir, 'src-vul', { keep: (path) => path.endsWith('/a.c') });
 
       await extractor.extract(archive, targetDir, 'src-vul', { keep: (path) => path.endsWith('/b.c'), adding: true });

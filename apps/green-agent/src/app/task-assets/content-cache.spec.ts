@@ -82,7 +82,10 @@ describe('ContentCache over HTTP', () => {
     const missing = parseTaskRef('arvo:99', ['arvo'], 'arvo');
 
     await expect(cache().fetch(source, missing, 'error.txt', log)).rejects.toThrow(
-      expect.objectContaining({ code: 'TASK_NOT_FOUND', message: expect.stringMatching(/task not found: no error.txt at http:\/\/127\.0\.0\.1:\d+\/data\/arvo\/99\/error.txt \(HTTP 404\)/) }),
+      expect.objectContaining({
+        code: 'TASK_NOT_FOUND',
+        message: expect.stringMatching(/task not found: no error.txt at http:\/\/127\.0\.0\.1:\d+\/data\/arvo\/99\/error.txt \(HTTP 404\)/),
+      }),
     );
     expect(server.requests).toEqual(['/data/arvo/99/error.txt']);
   });

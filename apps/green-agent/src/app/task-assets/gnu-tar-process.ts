@@ -43,7 +43,18 @@ export class GnuTarProcess {
 
   /** `copy` gets the bytes tar is fed, as it is fed them, and those written for the copy alone. */
   static extractInto(dir: string, copy?: TreeCopy): GnuTarProcess {
-    const args = ['-x', '-f', '-', '-C', dir, '--no-same-owner', '--no-same-permissions', '--no-overwrite-dir', '--delay-directory-restore', '--warning=no-timestamp'];
+    const args = [
+      '-x',
+      '-f',
+      '-',
+      '-C',
+      dir,
+      '--no-same-owner',
+      '--no-same-permissions',
+      '--no-overwrite-dir',
+      '--delay-directory-restore',
+      '--warning=no-timestamp',
+    ];
     return new GnuTarProcess(spawn('tar', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' } }), copy);
   }
 
@@ -113,7 +124,10 @@ export class GnuTarProcess {
     const { exitCode, signalCode } = this.child;
     if (this.killed || (exitCode === null && signalCode === null) || (exitCode === 0 && this.ended)) return undefined;
     const said = this.stderr.trim().split('\n').slice(-3).join('; ');
-    return new TaskAssetsError('EXTRACTION_FAILED', `tar exited with ${exitCode ?? signalCode}${this.ended ? '' : ' before the end of the archive'}: ${said || 'no message'}`);
+    return new TaskAssetsError(
+      'EXTRACTION_FAILED',
+      `tar exited with ${exitCode ?? signalCode}${this.ended ? '' : ' before the end of the archive'}: ${said || 'no message'}`,
+    );
   }
 
   private flush(): void {

@@ -89,7 +89,9 @@ describe('ArchiveExtractor with hostile archives', () => {
           { type: 'File', path: 'src-vul/bin/sh', content: 'pwned', mode: 0o4755 },
         ]),
       ),
-    ).rejects.toThrow(expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/"src-vul\/bin\/sh" lies behind a link that leaves src-vul\//) }));
+    ).rejects.toThrow(
+      expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/"src-vul\/bin\/sh" lies behind a link that leaves src-vul\//) }),
+    );
     expect(await listTree(scene.workspace)).toEqual([]);
   });
 
@@ -114,7 +116,9 @@ describe('ArchiveExtractor with hostile archives', () => {
     await expect(extract(tarGz(zeros))).rejects.toThrow(
       expect.objectContaining({
         code: 'ARCHIVE_TOO_LARGE',
-        message: expect.stringMatching(/^archive refused by the compression-ratio guard: it unpacked to \d+\.\d+ times the bytes read of it, past the limit of 1000 \(ARCHIVE_MAX_COMPRESSION_RATIO; .*0 to turn the guard off/),
+        message: expect.stringMatching(
+          /^archive refused by the compression-ratio guard: it unpacked to \d+\.\d+ times the bytes read of it, past the limit of 1000 \(ARCHIVE_MAX_COMPRESSION_RATIO; .*0 to turn the guard off/,
+        ),
       }),
     );
     expect(await listTree(scene.workspace)).toEqual([]);
@@ -149,7 +153,10 @@ describe('ArchiveExtractor with hostile archives', () => {
     const copy = new Writable({ write: (chunk: Buffer, _encoding, done) => ((copied += chunk.length), done()) });
 
     await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', { limits, signal: new AbortController().signal, copy })).rejects.toThrow(
-      expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: expect.stringMatching(/more than 8 MiB, the limit of one file \(ARCHIVE_MAX_FILE_BYTES\)/) }),
+      expect.objectContaining({
+        code: 'ARCHIVE_TOO_LARGE',
+        message: expect.stringMatching(/more than 8 MiB, the limit of one file \(ARCHIVE_MAX_FILE_BYTES\)/),
+      }),
     );
     expect(copied).toBe(0);
     expect(await listTree(scene.workspace)).toEqual([]);

@@ -47,7 +47,13 @@ async function treeEntries(workspace: string): Promise<Map<string, TreeEntry>> {
       const path = join(workspace, child);
       if (entry.isDirectory()) await walk(child);
       else if (entry.isSymbolicLink()) entries.set(child, { kind: 'link', target: await readlink(path) });
-      else entries.set(child, { kind: 'file', sha256: createHash('sha256').update(await readFile(path)).digest('hex') });
+      else
+        entries.set(child, {
+          kind: 'file',
+          sha256: createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex'),
+        });
     }
   };
   await walk('src-vul');
@@ -82,7 +88,10 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
     const task = layOutRealTask(join(root, 'samples'), ID);
     archive = await archiveEntries(join(task, 'repo-vul.tar.gz'));
     const sources = taskSources({ ARVO_DATA_URL: 'https://arvo.invalid/', SAMPLES_DIR: join(root, 'samples') });
-    const assets = new TaskAssetsService({ tmpDir: join(root, 'tmp'), cacheDir: join(root, 'cache'), sources }, { http: new HttpFetcher(), files: new TaskFileSystem(), archives: new ArchiveExtractor() });
+    const assets = new TaskAssetsService(
+      { tmpDir: join(root, 'tmp'), cacheDir: join(root, 'cache'), sources },
+      { http: new HttpFetcher(), files: new TaskFileSystem(), archives: new ArchiveExtractor() },
+    );
     prepared = await assets.prepare(assets.parse(`sample:${ID}`));
     laidOut = await treeEntries(prepared.workspaceDir);
     const extractor = await GroundTruthExtractor.create();
@@ -151,10 +160,15 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
 
     beforeAll(async () => {
       const sources = taskSources({ ARVO_DATA_URL: 'https://arvo.invalid/', SAMPLES_DIR: join(root, 'samples') });
-      const assets = new TaskAssetsService({ tmpDir: join(root, 'tmp'), cacheDir: join(root, 'cache'), sources }, { http: new HttpFetcher(), files: new TaskFileSystem(), archives: new ArchiveExtractor() });
+      const assets = new TaskAssetsService(
+        { tmpDir: join(root, 'tmp'), cacheDir: join(root, 'cache'), sources },
+        { http: new HttpFetcher(), files: new TaskFileSystem(), archives: new ArchiveExtractor() },
+      );
       const tree = new PassThrough();
       copied = [];
-      const read = new Promise<void>((resolve) => tree.pipe(new Parser({ onReadEntry: (entry) => (copied.push(entry.path.replace(/\/$/, '')), entry.resume()) })).on('end', resolve));
+      const read = new Promise<void>((resolve) =>
+        tree.pipe(new Parser({ onReadEntry: (entry) => (copied.push(entry.path.replace(/\/$/, '')), entry.resume()) })).on('end', resolve),
+      );
       judged = await (await assets.begin(assets.parse(`sample:${ID}`), undefined, { tree })).prepared;
       await read;
       onHost = await treeEntries(judged.workspaceDir);
@@ -195,7 +209,11 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
     let sandbox: Sandbox;
 
     beforeAll(async () => {
-      factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), resolveSandboxOptions({ sandbox: 'docker', tmpDir: join(root, 'tmp'), commandTimeoutS: 60 }), formatOwnerId(currentOwner(new ProcessTable())));
+      factory = new DockerSandboxFactory(
+        DockerEngine.fromEnvironment(),
+        resolveSandboxOptions({ sandbox: 'docker', tmpDir: join(root, 'tmp'), commandTimeoutS: 60 }),
+        formatOwnerId(currentOwner(new ProcessTable())),
+      );
       // The task's own image (prepared.image) does not exist: sample 1's stands in, which differs only in /src.
       sandbox = factory.create({ task: `sample:${ID}`, contextId: `ctx-${randomUUID()}`, image: sampleImageTag('1'), workspaceDir: prepared.workspaceDir });
       await sandbox.start();
@@ -207,16 +225,22 @@ describeWithRealTree('systemd', 'a task on a real tree: systemd 252.39 without i
 
     it('lets a command see the whole tree, its links and its bytes', async () => {
       const hash = (archive.get(BINARY) as { sha256: string }).sha256;
-      const seen = output(await sandbox.exec(`cd src-vul/systemd && find . -type f | wc -l && find . -type l | wc -l && readlink test/testdata && sha256sum ${BINARY.slice('src-vul/systemd/'.length)}`));
+      const seen = output(
+        await sandbox.exec(
+          `cd src-vul/systemd && find . -type f | wc -l && find . -type l | wc -l && readlink test/testdata && sha256sum ${BINARY.slice('src-vul/systemd/'.length)}`,
+        ),
+      );
 
       expect(seen).toBe(`4997\n77\n.\n${hash}  test/test-bcd/win10.bcd.zst\n`);
     });
 
-    it("shows the line the fix changes where the ground truth says it is, unfixed", async () => {
+    it('shows the line the fix changes where the ground truth says it is, unfixed', async () => {
       const span = truth.spans.find((each) => each.function === 'main');
       const line = (span?.vulSpan?.start ?? 0) + 3;
 
-      expect(output(await sandbox.exec(`sed -n ${line}p src-vul/systemd/src/udev/v4l_id/v4l_id.c`))).toBe('                printf("ID_V4L_PRODUCT=%s\\n", v2cap.card);\n');
+      expect(output(await sandbox.exec(`sed -n ${line}p src-vul/systemd/src/udev/v4l_id/v4l_id.c`))).toBe(
+        '                printf("ID_V4L_PRODUCT=%s\\n", v2cap.card);\n',
+      );
     });
   });
 });

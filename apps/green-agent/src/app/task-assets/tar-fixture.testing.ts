@@ -67,7 +67,7 @@ export async function writeZipBomb(file: string, path: string, size: number): Pr
     const member = left >= run ? zeros : gzipSync(Buffer.alloc(left), { level: 1 });
     if (!output.write(member)) await once(output, 'drain');
   }
-  output.end(gzipSync(Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK + BLOCK * 2)));
+  output.end(gzipSync(Buffer.alloc(((BLOCK - (size % BLOCK)) % BLOCK) + BLOCK * 2)));
   await once(output, 'close');
 }
 

@@ -72,7 +72,9 @@ describe('TaskAssetsService at shutdown', () => {
     const abortedAt = Date.now();
     assets.abortExtractions();
 
-    await expect(preparing).rejects.toThrow(expect.objectContaining({ code: 'EXTRACTION_ABORTED', message: 'arvo:1: extraction stopped: the green agent is shutting down' }));
+    await expect(preparing).rejects.toThrow(
+      expect.objectContaining({ code: 'EXTRACTION_ABORTED', message: 'arvo:1: extraction stopped: the green agent is shutting down' }),
+    );
     expect(Date.now() - abortedAt).toBeLessThan(2_000);
     expect(await readdir(tmpDir)).toEqual([]);
     expect(await snapshot(root)).toEqual(outside);

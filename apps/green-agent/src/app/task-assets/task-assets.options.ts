@@ -34,7 +34,17 @@ export function taskSources(env: Pick<GreenConfig, 'ARVO_DATA_URL' | 'SAMPLES_DI
 
 /** Relative directories are taken from the working directory, as the other path variables are. */
 export function taskAssetsOptionsFrom(
-  env: Pick<GreenConfig, 'TMP_DIR' | 'CACHE_DIR' | 'ARVO_DATA_URL' | 'SAMPLES_DIR' | 'ARCHIVE_MAX_BYTES' | 'ARCHIVE_MAX_ENTRIES' | 'ARCHIVE_MAX_FILE_BYTES' | 'ARCHIVE_MAX_COMPRESSION_RATIO'>,
+  env: Pick<
+    GreenConfig,
+    | 'TMP_DIR'
+    | 'CACHE_DIR'
+    | 'ARVO_DATA_URL'
+    | 'SAMPLES_DIR'
+    | 'ARCHIVE_MAX_BYTES'
+    | 'ARCHIVE_MAX_ENTRIES'
+    | 'ARCHIVE_MAX_FILE_BYTES'
+    | 'ARCHIVE_MAX_COMPRESSION_RATIO'
+  >,
 ): TaskAssetsOptions {
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
   const archiveLimits: ArchiveLimits = {
@@ -43,5 +53,12 @@ export function taskAssetsOptionsFrom(
     maxFileBytes: env.ARCHIVE_MAX_FILE_BYTES,
     maxCompressionRatio: env.ARCHIVE_MAX_COMPRESSION_RATIO,
   };
-  return { tmpDir: resolve(env.TMP_DIR), cacheDir: resolve(env.CACHE_DIR), sources: taskSources(env), defaultSource: DEFAULT_TASK_SOURCE, owner, archiveLimits };
+  return {
+    tmpDir: resolve(env.TMP_DIR),
+    cacheDir: resolve(env.CACHE_DIR),
+    sources: taskSources(env),
+    defaultSource: DEFAULT_TASK_SOURCE,
+    owner,
+    archiveLimits,
+  };
 }

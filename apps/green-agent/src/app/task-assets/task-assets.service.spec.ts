@@ -248,7 +248,10 @@ describe('TaskAssetsService', () => {
       const attempt = (): Promise<PreparedTask> => prepare(assets, 'arvo:666');
 
       await expect(attempt()).rejects.toThrow(
-        expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(/^arvo:666: archive refused: symbolic link "src-vul\/root" -> "..\/..\/..\/.." points outside/) }),
+        expect.objectContaining({
+          code: 'BROKEN_ARCHIVE',
+          message: expect.stringMatching(/^arvo:666: archive refused: symbolic link "src-vul\/root" -> "..\/..\/..\/.." points outside/),
+        }),
       );
       expect(await listOrNothing(tmpDir)).toEqual([]);
       await expect(attempt()).rejects.toThrow(expect.objectContaining({ code: 'BROKEN_ARCHIVE' }));

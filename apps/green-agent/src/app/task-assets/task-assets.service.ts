@@ -147,7 +147,12 @@ export class TaskAssetsService {
       extent,
       addFiles: async (paths) => {
         if (extent === 'whole' || paths.length === 0) return;
-        await this.archives.extract(files.archive, workspaceDir, SOURCE_TREE, { limits: this.options.archiveLimits, signal: this.shutdown.signal, keep: filesNamedAs(paths), adding: true });
+        await this.archives.extract(files.archive, workspaceDir, SOURCE_TREE, {
+          limits: this.options.archiveLimits,
+          signal: this.shutdown.signal,
+          keep: filesNamedAs(paths),
+          adding: true,
+        });
       },
     };
     const written = (async (): Promise<PreparedTask> => {
@@ -161,7 +166,9 @@ export class TaskAssetsService {
       const keep = extent === 'judged' ? filesNamedAs(filesOfFix(fix)) : undefined;
       await this.extract(source, ref, files.archive, workspaceDir, { copy: layout.tree, keep });
       const errorReport = await this.files.readText(errorReportPath);
-      log(`workspace of ${ref.taskId} ready at ${workspaceDir}${keep ? " (on this host, only the files the judge reads: the container has the whole tree)" : ''}`);
+      log(
+        `workspace of ${ref.taskId} ready at ${workspaceDir}${keep ? ' (on this host, only the files the judge reads: the container has the whole tree)' : ''}`,
+      );
       return { ref, taskRoot, workspaceDir, errorReport, errorReportPath, groundTruthPath: files.groundTruth, fix, image, hostTree, dispose };
     })();
     const prepared = written.catch(async (error: unknown) => {

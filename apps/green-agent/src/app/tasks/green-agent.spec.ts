@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Docker from 'dockerode';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { A2aClientFactory, parseAssessmentSaved, parseCommandResult, parseTaskProgress, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import {
+  A2aClientFactory,
+  parseAssessmentSaved,
+  parseCommandResult,
+  parseTaskProgress,
+  parseTaskProgressData,
+  type PeerEvent,
+  type TaskProgressLine,
+} from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
@@ -68,7 +76,12 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(parseCommandResult(run.answers[2])?.output).toBe('Task ID: arvo:123\n');
     // The answer to [TASK FINISHED], after the four commands'.
     expect(run.answers[4]).toMatch(/^\[TASK COMPLETED\] Commands executed: 4, Failed: 0, Time: [\d.]+s$/);
-    expect(outcome).toMatchObject({ task: 'sample:1', finish_reason: 'finished', run: { commands: 4 }, metrics: { status: 'scored', file_acc: 1, func_recall: 1 } });
+    expect(outcome).toMatchObject({
+      task: 'sample:1',
+      finish_reason: 'finished',
+      run: { commands: 4 },
+      metrics: { status: 'scored', file_acc: 1, func_recall: 1 },
+    });
     expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
   });
 
@@ -91,8 +104,11 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(outcome).toMatchObject({ finish_reason: 'solver-ended', metrics: { status: 'scored', func_recall: 1 } });
   });
 
-  it('keeps the exit status and reason the solver gives on its final status in the task\'s record', async () => {
-    solver.script = callingBack(SOLVING_COMMANDS, { skipFinished: true, exit: { exitStatus: 'ModelError', reason: 'the model failed (401): invalid api key' } });
+  it("keeps the exit status and reason the solver gives on its final status in the task's record", async () => {
+    solver.script = callingBack(SOLVING_COMMANDS, {
+      skipFinished: true,
+      exit: { exitStatus: 'ModelError', reason: 'the model failed (401): invalid api key' },
+    });
 
     const { outcome } = await runTask('sample:1');
 
@@ -140,7 +156,12 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   it('refuses a malformed task id by name where it arrives, before it reaches a path, an image or a URL', async () => {
     const events = await refusal('Task ID: arvo:../../etc');
 
-    expect(events).toEqual([expect.objectContaining({ kind: 'message', text: expect.stringMatching(/^Invalid task request, nothing was started: invalid task id "arvo:..\/..\/etc"/) })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        kind: 'message',
+        text: expect.stringMatching(/^Invalid task request, nothing was started: invalid task id "arvo:..\/..\/etc"/),
+      }),
+    ]);
     expect(solver.runs).toEqual([]);
   });
 
@@ -183,8 +204,18 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     // Each line travels as data for drivers (a step's command whole), and as text for people.
     const sayingOf = (line?: TaskProgressLine): string | undefined => line && `${line.task} ${line.kind}`;
     expect(statuses.map((status) => sayingOf(parseTaskProgressData(status.data)))).toEqual(statuses.map((status) => sayingOf(parseTaskProgress(status.text))));
-    expect(lines).toEqual(expect.arrayContaining([{ task: 'sample:1', kind: 'started' }, { task: 'sample:3', kind: 'started' }]));
-    expect(lines.filter((line) => line.kind === 'finished').map((line) => line.task).sort()).toEqual(['sample:1', 'sample:3']);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        { task: 'sample:1', kind: 'started' },
+        { task: 'sample:3', kind: 'started' },
+      ]),
+    );
+    expect(
+      lines
+        .filter((line) => line.kind === 'finished')
+        .map((line) => line.task)
+        .sort(),
+    ).toEqual(['sample:1', 'sample:3']);
     expect(lines.some((line) => line.kind === 'step')).toBe(true);
     const artifact = events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] };
     const result = artifact.data[0];
@@ -212,7 +243,10 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('refuses bad shard values and ids of no configured source, naming each, and starts nothing', async () => {
-    const events = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'foo:1', 'arvo:1.2'], shard_index: 2, num_shards: 2 } });
+    const events = await assess({
+      participants: { purple_agent: solver.agent.url },
+      config: { task_ids: ['sample:1', 'foo:1', 'arvo:1.2'], shard_index: 2, num_shards: 2 },
+    });
 
     expect(events).toEqual([expect.objectContaining({ kind: 'message' })]);
     const text = (events[0] as { text: string }).text;
@@ -223,13 +257,23 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it("runs its shard of the list, names the config keys it ignores first, and keeps the solver's usage in the Result", async () => {
-    const usage = { input_tokens: 900, output_tokens: 80, cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: 0.01, llm_requests: 3, time_cost_sec: 2 };
+    const usage = {
+      input_tokens: 900,
+      output_tokens: 80,
+      cache_read_tokens: 0,
+      cache_creation_tokens: 0,
+      est_usd_cost: 0.01,
+      llm_requests: 3,
+      time_cost_sec: 2,
+    };
     solver.script = callingBack(SOLVING_COMMANDS, { exit: { exitStatus: 'Submitted', usage } });
     const config = { assessment_config: { task_ids: ['sample:3', 'sample:1', 'sample:2'], seed: 7 }, shard_index: 1, num_shards: 2, gateway_id: 'g-1' };
 
     const events = await assess({ participants: { purple_agent: solver.agent.url }, config });
 
-    expect(events.find((event) => event.kind === 'status')?.text).toMatch(/^assessment of 1 tasks \(shard 1 of 2\).*; ignoring config keys: gateway_id, assessment_config\.seed$/);
+    expect(events.find((event) => event.kind === 'status')?.text).toMatch(
+      /^assessment of 1 tasks \(shard 1 of 2\).*; ignoring config keys: gateway_id, assessment_config\.seed$/,
+    );
     const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
     expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:1'], n_tasks: 1, n_scored: 1, ...usage });
     expect(result.task_metrics['sample:1']).toMatchObject({ ...usage, n_commands: 4, n_failed_commands: 0, wall_time_sec: expect.any(Number) });

@@ -42,14 +42,23 @@ describeWithDocker('green agent, a task whose archive is refused while its conta
     ({ green, greenUrl, solver } = await stage.start(callingBack(['true']), { SAMPLES_DIR: join(tmpDir, 'samples') }));
   });
 
-  afterAll(() => docker.getImage(sampleImageTag(id)).remove({ noprune: true }).catch(() => undefined));
+  afterAll(() =>
+    docker
+      .getImage(sampleImageTag(id))
+      .remove({ noprune: true })
+      .catch(() => undefined),
+  );
 
   it("fails the task with the archive's reason, never reaches the solver, and leaves nothing", async () => {
     const events: PeerEvent[] = [];
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), `Task ID: sample:${id}`, { deadlineMs: 120_000 })) events.push(event);
     const outcome = (events.find((event) => event.kind === 'artifact') as { data: TaskRecordDraft[] }).data[0];
 
-    expect(outcome).toMatchObject({ finish_reason: 'error', run: { commands: 0 }, metrics: { status: 'failed', detail: expect.stringMatching(/archive refused: .*\.\./), error_code: 'BROKEN_ARCHIVE' } });
+    expect(outcome).toMatchObject({
+      finish_reason: 'error',
+      run: { commands: 0 },
+      metrics: { status: 'failed', detail: expect.stringMatching(/archive refused: .*\.\./), error_code: 'BROKEN_ARCHIVE' },
+    });
     expect(solver.runs).toEqual([]);
     const owner = green.get<string>(SANDBOX_OWNER, { strict: false });
     expect(await docker.listContainers({ all: true, filters: { label: [`${LABEL_OWNER}=${owner}`] } })).toEqual([]);

@@ -17,7 +17,15 @@ const ANSWER = JSON.stringify({
   locations: [{ file: 'src/index.c', function: 'index_span', line_start: 60, line_end: 75, description: 'bound off by the header' }],
 });
 const WRITE_ANSWER = `execute: cat > /workspace/shared/loc.json <<'EOF'\n${ANSWER}\nEOF`;
-const USAGE: SolverUsage = { input_tokens: 900, output_tokens: 120, cache_read_tokens: 0, cache_creation_tokens: 0, est_usd_cost: 0.004, llm_requests: 3, time_cost_sec: 2.5 };
+const USAGE: SolverUsage = {
+  input_tokens: 900,
+  output_tokens: 120,
+  cache_read_tokens: 0,
+  cache_creation_tokens: 0,
+  est_usd_cost: 0.004,
+  llm_requests: 3,
+  time_cost_sec: 2.5,
+};
 
 describeWithDocker('green agent driving the conversation (reply mode), against solvers that never call back', () => {
   const clients = new A2aClientFactory();
@@ -36,7 +44,7 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
     return runOn(clients, greenUrl);
   }
 
-  it('sends each reply\'s command to the sandbox and its result back on the same task, until [TASK FINISHED]; then scores', async () => {
+  it("sends each reply's command to the sandbox and its result back on the same task, until [TASK FINISHED]; then scores", async () => {
     const outcome = await runTask([
       { ask: 'THOUGHT: what is there?\nexecute: ls /workspace/src-vul' },
       { ask: WRITE_ANSWER },
@@ -52,7 +60,14 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
     // One A2A task, continued while it waits for input.
     expect(new Set(run.taskIds).size).toBe(1);
     expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 2, failed_commands: 0 } });
-    expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1, func_recall: 1, solver_exit_status: 'Submitted', input_tokens: 900, llm_requests: 3 });
+    expect(outcome.metrics).toMatchObject({
+      status: 'scored',
+      file_acc: 1,
+      func_recall: 1,
+      solver_exit_status: 'Submitted',
+      input_tokens: 900,
+      llm_requests: 3,
+    });
   });
 
   it(`corrects replies that hold no single action, ${MAX_CORRECTIONS} times in a row at most; then the task ends and is scored`, async () => {
@@ -92,7 +107,12 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
   });
 
   it('takes the command of a reply that completed its task or came as a message, and answers on the same context', async () => {
-    const outcome = await runTask([{ complete: 'execute: echo first' }, { message: 'execute: echo second' }, { complete: WRITE_ANSWER }, { complete: '[TASK FINISHED]' }]);
+    const outcome = await runTask([
+      { complete: 'execute: echo first' },
+      { message: 'execute: echo second' },
+      { complete: WRITE_ANSWER },
+      { complete: '[TASK FINISHED]' },
+    ]);
 
     const [run] = solver.runs;
     expect(run.received.slice(1, 3).map((text) => parseCommandResult(text)?.output)).toEqual(['first\n', 'second\n']);
@@ -103,7 +123,12 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
   });
 
   it('serves a solver that calls back and replies on the same context at once', async () => {
-    const outcome = await runTask([{ send: 'execute: echo called back' }, { ask: 'execute: echo replied' }, { send: WRITE_ANSWER }, { ask: '[TASK FINISHED]' }]);
+    const outcome = await runTask([
+      { send: 'execute: echo called back' },
+      { ask: 'execute: echo replied' },
+      { send: WRITE_ANSWER },
+      { ask: '[TASK FINISHED]' },
+    ]);
 
     const [run] = solver.runs;
     expect(parseCommandResult(run.answers[0])?.output).toBe('called back\n');
@@ -120,7 +145,10 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
   });
 
   it('reads a failed reply as the solver failing, and keeps why', async () => {
-    const outcome = await runTask([{ ask: 'execute: true' }, { fail: 'the model is unreachable', exit: { exitStatus: 'ModelError', reason: 'connection refused' } }]);
+    const outcome = await runTask([
+      { ask: 'execute: true' },
+      { fail: 'the model is unreachable', exit: { exitStatus: 'ModelError', reason: 'connection refused' } },
+    ]);
 
     expect(outcome).toMatchObject({ finish_reason: 'solver-failed', run: { commands: 1 } });
     expect(outcome.metrics).toMatchObject({ status: 'no_submission', solver_exit_status: 'ModelError', solver_reason: 'connection refused' });

@@ -1,4 +1,12 @@
-import { A2aPeerError, formatReplyCorrection, isTerminalState, parseSolverExit, parseSolverReply, type A2aPeer, type PeerTaskState } from '@arvo-rca/a2a-protocol';
+import {
+  A2aPeerError,
+  formatReplyCorrection,
+  isTerminalState,
+  parseSolverExit,
+  parseSolverReply,
+  type A2aPeer,
+  type PeerTaskState,
+} from '@arvo-rca/a2a-protocol';
 import type { FinishReason, TaskContext } from './task-context';
 
 /** What the conversation needs from the task it belongs to. */
@@ -100,7 +108,8 @@ export class SolverConversation {
     if (!task || isTerminalState(task.state)) return;
     const { solver, context, log } = this.task;
     const options = { deadlineMs: CLOSE_DEADLINE_MS };
-    const told = task.state === 'input-required' ? solver.sendText(context.contextId, summary, { ...options, taskId: task.id }) : solver.cancel(task.id, options);
+    const told =
+      task.state === 'input-required' ? solver.sendText(context.contextId, summary, { ...options, taskId: task.id }) : solver.cancel(task.id, options);
     await told.catch((error: Error) => log(`the solver was not told that its task is over: ${error.message}`));
   }
 

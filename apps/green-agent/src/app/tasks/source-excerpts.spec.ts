@@ -12,7 +12,11 @@ const lines = (count: number): string => Array.from({ length: count }, (_, index
 describe('source excerpts for the record', () => {
   let root: string;
   let srcVul: string;
-  const truth: GroundTruth = { spans: [{ file: 'src/a.c', function: 'f', vulSpan: { start: 50, end: 52 }, fixSpan: { start: 50, end: 53 }, change: 'modified' }], project: 'proj', notes: [] };
+  const truth: GroundTruth = {
+    spans: [{ file: 'src/a.c', function: 'f', vulSpan: { start: 50, end: 52 }, fixSpan: { start: 50, end: 53 }, change: 'modified' }],
+    project: 'proj',
+    notes: [],
+  };
   const answer = (...locations: { file: string; line_start: number; line_end: number }[]): Prediction[] =>
     locations.map(({ file, line_start, line_end }) => ({ file, function: 'f', span: { start: line_start, end: line_end } }));
 
@@ -29,7 +33,9 @@ describe('source excerpts for the record', () => {
   it("marks the fix's lines and the solver's ranked guesses on one excerpt when they are near, with context around them", async () => {
     const excerpts = await sourceExcerpts(srcVul, truth, answer({ file: '/workspace/src-vul/proj/src/a.c', line_start: 55, line_end: 56 }));
 
-    expect(excerpts).toEqual([{ path: 'src/a.c', start: 42, lines: expect.any(Array), fix: [{ start: 50, end: 52 }], predicted: [{ start: 55, end: 56, rank: 1 }] }]);
+    expect(excerpts).toEqual([
+      { path: 'src/a.c', start: 42, lines: expect.any(Array), fix: [{ start: 50, end: 52 }], predicted: [{ start: 55, end: 56, rank: 1 }] },
+    ]);
     expect(excerpts[0].lines[0]).toBe('line 42');
     expect(excerpts[0].lines.at(-1)).toBe('line 64');
   });
@@ -44,7 +50,11 @@ describe('source excerpts for the record', () => {
   });
 
   it('shows nothing of a file outside the tree, or of one that is not there, whatever the solver names', async () => {
-    const excerpts = await sourceExcerpts(srcVul, truth, answer({ file: '../../secret.txt', line_start: 1, line_end: 1 }, { file: 'src/missing.c', line_start: 1, line_end: 2 }));
+    const excerpts = await sourceExcerpts(
+      srcVul,
+      truth,
+      answer({ file: '../../secret.txt', line_start: 1, line_end: 1 }, { file: 'src/missing.c', line_start: 1, line_end: 2 }),
+    );
 
     expect(excerpts.map((excerpt) => excerpt.path)).toEqual(['src/a.c']);
     expect(JSON.stringify(excerpts)).not.toContain('not for the record');

@@ -12,7 +12,8 @@ import type { TaskContext } from './task-context';
 import { NO_EVIDENCE, ranTask, type RanTask } from './ran-task';
 import { runSolverCommand } from './solver-command';
 import type { TaskOrder } from './task-order';
-import { CANCELED, SHUTTING_DOWN, TaskRun, type RunningTasks, type TaskRunDeps } from './task-run';
+import { CANCELED, SHUTTING_DOWN, TaskRun } from './task-run';
+import type { RunningTasks, TaskRunDeps } from './task-run-deps';
 import { loadTemplate } from './task-description';
 
 // How long shutdown waits for running tasks to clean up after themselves.

@@ -1,43 +1,21 @@
 import { basename } from 'node:path';
 import type { PassThrough } from 'node:stream';
-import type { Logger } from '@nestjs/common';
-import { formatTaskCompleted, type A2aClientFactory } from '@arvo-rca/a2a-protocol';
-import type { SandboxFactory } from '@arvo-rca/sandbox';
+import { formatTaskCompleted } from '@arvo-rca/a2a-protocol';
 import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
-import { CodedError, LOC_JSON_PATH, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
-import { diskLimitTask, failedTask, interruptedTask, scoreReading, type GroundTruth, type GroundTruthExtractor } from '@arvo-rca/rca-eval';
+import { CodedError, LOC_JSON_PATH, SOURCE_TREE, WORKSPACE, type TaskRef } from '@arvo-rca/common';
+import { diskLimitTask, failedTask, interruptedTask, scoreReading, type GroundTruth } from '@arvo-rca/rca-eval';
 import { withSolverExit, type TaskMetrics } from '@arvo-rca/results';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
-import type { TaskRef } from '@arvo-rca/common';
-import type { PreparedTask, PreparingTask, TaskAssetsService } from '../task-assets';
+import type { PreparedTask, PreparingTask } from '../task-assets';
 import { TaskContext, type FinishReason } from './task-context';
 import { ranTask, type RanTask } from './ran-task';
 import type { TaskOrder } from './task-order';
+import type { TaskRunDeps } from './task-run-deps';
 import { SolverConversation } from './solver-conversation';
 import { runSolverCommand } from './solver-command';
 import { filesNamedIn, sourceExcerpts } from './source-excerpts';
 import { renderTaskDescription } from './task-description';
-
-/** Where the running tasks are held: the solver's call-backs find a task there by its context id. */
-export interface RunningTasks {
-  /** Set once shutdown begins: a task still being prepared gets no sandbox. */
-  readonly closing: boolean;
-  add(context: TaskContext): void;
-  remove(contextId: string): void;
-}
-
-/** What every task's run shares: the green agent's services and settings. */
-export interface TaskRunDeps {
-  assets: TaskAssetsService;
-  sandboxes: SandboxFactory;
-  groundTruth: GroundTruthExtractor;
-  peers: A2aClientFactory;
-  running: RunningTasks;
-  logger: Logger;
-  template: string;
-  taskTimeoutS: number;
-}
 
 /** A task whose sandbox runs: its workspace complete, its ground truth read. */
 interface ReadyTask {
@@ -119,7 +97,15 @@ export class TaskRun {
     ready.catch(() => undefined); // awaited below, unless the task ends before its sandbox is made
     const pendingWorkspace = { ready: preparing.prepared.then(() => undefined), tree: this.tree && { folder: SOURCE_TREE, tar: this.tree } };
     const { contextId, scope } = this;
-    const sandbox = this.deps.sandboxes.create({ task: this.ref.taskId, contextId, image: preparing.image, workspaceDir: preparing.workspaceDir, pendingWorkspace, onProgress: this.log, onDiskLimit: this.onDiskLimit });
+    const sandbox = this.deps.sandboxes.create({
+      task: this.ref.taskId,
+      contextId,
+      image: preparing.image,
+      workspaceDir: preparing.workspaceDir,
+      pendingWorkspace,
+      onProgress: this.log,
+      onDiskLimit: this.onDiskLimit,
+    });
     this.context = new TaskContext(contextId, this.ref, preparing.workspaceDir, sandbox, scope, this.order.progress ?? (() => undefined));
     this.deps.running.add(this.context);
     const [, started] = await Promise.all([sandbox.start(), ready]);
@@ -151,7 +137,9 @@ export class TaskRun {
       const reason = await Promise.race([context.finishing, solver, context.broken]);
       if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
       context.handover.abort();
-      await conversation.close(formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() }));
+      await conversation.close(
+        formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() }),
+      );
       return reason;
     } finally {
       clearTimeout(timer);
@@ -172,7 +160,9 @@ export class TaskRun {
     const reading = this.evidence.submission === null ? null : readSubmission(this.evidence.submission);
     const predictions = reading?.kind === 'read' ? reading.predictions : [];
     // A tree that went into the container is on this host only as far as the judge reads it: the submission's files join it.
-    await ready.prepared.hostTree.addFiles(filesNamedIn(predictions)).catch((error: Error) => this.deps.logger.warn(`the submission's files are not on this host: ${error.message}`));
+    await ready.prepared.hostTree
+      .addFiles(filesNamedIn(predictions))
+      .catch((error: Error) => this.deps.logger.warn(`the submission's files are not on this host: ${error.message}`));
     const metrics = finishReason === 'disk-limit' && this.diskLimit ? diskLimitTask(this.diskLimit, truth) : scoreReading(reading, truth);
     this.log(`finished (${finishReason}): ${metrics.status}${metrics.detail ? `, ${metrics.detail}` : ''}`);
     return this.record(ready, finishReason, metrics, predictions);

@@ -28,7 +28,7 @@ describeWithDocker('green agent shutdown with a task mid-command', () => {
   }
 
   async function untilSleeping(contextId: () => string | undefined): Promise<string> {
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
       const id = contextId();
       const [container] = id ? await docker.listContainers({ filters: { label: [`${LABEL_CONTEXT}=${id}`] } }) : [];
       const top = container ? ((await docker.getContainer(container.Id).top({ ps_args: '-eo pid,args' })) as { Processes?: string[][] }) : undefined;
@@ -54,7 +54,11 @@ describeWithDocker('green agent shutdown with a task mid-command', () => {
 
     expect(tookMs).toBeLessThan(10_000);
     const artifact = events.find((event) => event.kind === 'artifact') as { data: TaskRecordDraft[] } | undefined;
-    expect(artifact?.data[0]).toMatchObject({ finish_reason: 'shutdown', run: { commands: 1 }, metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 } });
+    expect(artifact?.data[0]).toMatchObject({
+      finish_reason: 'shutdown',
+      run: { commands: 1 },
+      metrics: { status: 'interrupted', detail: 'the green agent is shutting down', file_acc: 0 },
+    });
     expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
     expect(readdirSync(join(tmpDir, 'tasks'))).toEqual([]);
   }, 60_000);

@@ -8,10 +8,7 @@ import { TaskContextService } from './task-context.service';
 
 /** Everything a task needs: assets, sandboxes and the judge's ground truth (the solver's client comes from the global A2aModule). */
 @Module({
-  imports: [
-    TaskAssetsModule,
-    ArvoDockerModule.forRootAsync({ inject: [GreenConfig], useFactory: sandboxOptionsOf }),
-  ],
+  imports: [TaskAssetsModule, ArvoDockerModule.forRootAsync({ inject: [GreenConfig], useFactory: sandboxOptionsOf })],
   providers: [
     TaskContextService,
     // One parser runtime per process.

@@ -14,7 +14,9 @@ describe('DefaultAgent in concurrent task contexts', () => {
     const [envA, envB] = await Promise.all([LocalWorkspaceEnvironment.empty(), LocalWorkspaceEnvironment.empty()]);
     try {
       // The sleeps interleave the two runs' steps.
-      const modelA = new ScriptedModel(['a1', 'a2', 'a3'].map((tag) => ({ content: bash(`sleep 0.05; echo ${tag}`), usage: { input: 100, output: 10 }, cost: 0.01 })));
+      const modelA = new ScriptedModel(
+        ['a1', 'a2', 'a3'].map((tag) => ({ content: bash(`sleep 0.05; echo ${tag}`), usage: { input: 100, output: 10 }, cost: 0.01 })),
+      );
       const modelB = new ScriptedModel(
         ['b1', 'b2'].map((tag) => ({ content: bash(`echo ${tag}; sleep 0.08`), usage: { input: 7, output: 1, cacheRead: 50 }, cost: 0.002 })),
       );

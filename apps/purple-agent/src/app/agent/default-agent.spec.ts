@@ -96,7 +96,13 @@ describe('DefaultAgent', () => {
 
   it.each([
     ['the step limit', { stepLimit: 2 }, [bash('true'), bash('true'), bash('true')], 'LimitsExceeded', /step limit reached: 2 model calls/],
-    ['the cost limit', { costLimit: 0.5 }, [{ content: bash('true'), cost: 0.3 }, { content: bash('true'), cost: 0.3 }, bash('true')], 'LimitsExceeded', /cost limit reached/],
+    [
+      'the cost limit',
+      { costLimit: 0.5 },
+      [{ content: bash('true'), cost: 0.3 }, { content: bash('true'), cost: 0.3 }, bash('true')],
+      'LimitsExceeded',
+      /cost limit reached/,
+    ],
   ] as const)('ends at %s with its exit status, before the next model call', async (_, config, replies, status, message) => {
     const { agent, model } = agentWith([...replies], config);
 
@@ -230,7 +236,9 @@ describe('DefaultAgent', () => {
 
   it('does not take the marker as a submission when the command failed or printed something first', async () => {
     writeFileSync(join(environment.workspace, 'shared', 'loc.json'), VALID_LOC_JSON);
-    const { agent } = agentWith([bash('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT; false'), bash('echo x; echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT')], { stepLimit: 2 });
+    const { agent } = agentWith([bash('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT; false'), bash('echo x; echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT')], {
+      stepLimit: 2,
+    });
 
     const result = await agent.run(TASK);
 

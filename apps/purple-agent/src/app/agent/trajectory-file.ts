@@ -192,7 +192,7 @@ function tail(trajectory: Trajectory): string {
 }
 
 async function writeFully(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
-  for (let done = 0; done < bytes.length; ) {
+  for (let done = 0; done < bytes.length;) {
     const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
     done += bytesWritten;
   }

@@ -3,7 +3,6 @@ import { AnthropicModel } from './anthropic-model';
 import type { HttpModelOptions } from './model';
 import { bash, RIG_TASK as TASK, useModelRig } from './model-rig.testing';
 
-
 interface SentBlock {
   type: string;
   text: string;
@@ -35,12 +34,18 @@ describe('AnthropicModel against a Messages server', () => {
     const last = rig.server.requests[2].body as SentMessages;
     expect(last.system).toEqual([{ type: 'text', text: agent.messages[0].content, cache_control: { type: 'ephemeral' } }]);
     expect(last.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
-    const marked = last.messages.map((message) => typeof message.content !== 'string' && message.content.some((block) => block.cache_control?.type === 'ephemeral'));
+    const marked = last.messages.map(
+      (message) => typeof message.content !== 'string' && message.content.some((block) => block.cache_control?.type === 'ephemeral'),
+    );
     expect(marked).toEqual([false, false, true, false, true]);
     expect((rig.server.requests[0].body as SentMessages).messages[0].content).toEqual([
       { type: 'text', text: agent.messages[1].content, cache_control: { type: 'ephemeral' } },
     ]);
-    expect(agent.calls.map((call) => [call.cacheRead, call.cacheWrite])).toEqual([[0, 2000], [2000, 60], [2060, 60]]);
+    expect(agent.calls.map((call) => [call.cacheRead, call.cacheWrite])).toEqual([
+      [0, 2000],
+      [2000, 60],
+      [2060, 60],
+    ]);
     expect(result.usage).toMatchObject({ llm_requests: 3, input_tokens: 2060, output_tokens: 120, cache_read_tokens: 4060, cache_creation_tokens: 2120 });
     expect(result.usage.est_usd_cost).toBeCloseTo((2060 * 3 + 120 * 15 + 4060 * 0.3 + 2120 * 3.75) / 1e6, 12);
   });

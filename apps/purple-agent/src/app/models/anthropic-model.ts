@@ -69,7 +69,9 @@ export function toAnthropicRequest(messages: readonly ChatMessage[]): { system: 
       .slice(-CACHED_USER_TURNS),
   );
   const turns: MessageParam[] = merged.map((turn, index) =>
-    cachedTurns.has(index) ? { role: turn.role, content: [{ type: 'text', text: turn.text, cache_control: EPHEMERAL }] } : { role: turn.role, content: turn.text },
+    cachedTurns.has(index)
+      ? { role: turn.role, content: [{ type: 'text', text: turn.text, cache_control: EPHEMERAL }] }
+      : { role: turn.role, content: turn.text },
   );
   const system: TextBlockParam[] = systemText ? [{ type: 'text', text: systemText, cache_control: EPHEMERAL }] : [];
   return { system, turns };

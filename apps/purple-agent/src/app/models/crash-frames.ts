@@ -113,7 +113,7 @@ export function treeRelativePath(reportedFile: string): string {
  */
 export function shortFunctionName(func: string): string {
   let name = func.replace(/\(anonymous namespace\)::/g, '');
-  for (let previous = ''; previous !== name; ) {
+  for (let previous = ''; previous !== name;) {
     previous = name;
     name = name.replace(/<[^<>]*>/g, '');
   }

@@ -22,15 +22,39 @@ function triage(report: string): { sanitizer: string; kind: string; top: Pick<St
 }
 
 const EXPECTED: Record<string, ReturnType<typeof triage>> = {
-  'gcc-asan-heap-buffer-overflow': { sanitizer: 'AddressSanitizer', kind: 'heap-buffer-overflow', top: { file: 'proj/buffer.c', line: 17, function: 'checksum' } },
-  'clang-asan-heap-buffer-overflow': { sanitizer: 'AddressSanitizer', kind: 'heap-buffer-overflow', top: { file: '/src/proj/buffer.c', line: 17, function: 'checksum' } },
-  'clang-asan-heap-use-after-free': { sanitizer: 'AddressSanitizer', kind: 'heap-use-after-free', top: { file: '/src/proj/buffer.c', line: 26, function: 'use_after_free' } },
-  'cxx-asan-template-operator': { sanitizer: 'AddressSanitizer', kind: 'heap-buffer-overflow', top: { file: '/src/proj/tables.cc', line: 14, function: 'lookup' } },
-  'msan-use-of-uninitialized-value': { sanitizer: 'MemorySanitizer', kind: 'use-of-uninitialized-value', top: { file: '/src/proj/buffer.c', line: 32, function: 'read_flag' } },
+  'gcc-asan-heap-buffer-overflow': {
+    sanitizer: 'AddressSanitizer',
+    kind: 'heap-buffer-overflow',
+    top: { file: 'proj/buffer.c', line: 17, function: 'checksum' },
+  },
+  'clang-asan-heap-buffer-overflow': {
+    sanitizer: 'AddressSanitizer',
+    kind: 'heap-buffer-overflow',
+    top: { file: '/src/proj/buffer.c', line: 17, function: 'checksum' },
+  },
+  'clang-asan-heap-use-after-free': {
+    sanitizer: 'AddressSanitizer',
+    kind: 'heap-use-after-free',
+    top: { file: '/src/proj/buffer.c', line: 26, function: 'use_after_free' },
+  },
+  'cxx-asan-template-operator': {
+    sanitizer: 'AddressSanitizer',
+    kind: 'heap-buffer-overflow',
+    top: { file: '/src/proj/tables.cc', line: 14, function: 'lookup' },
+  },
+  'msan-use-of-uninitialized-value': {
+    sanitizer: 'MemorySanitizer',
+    kind: 'use-of-uninitialized-value',
+    top: { file: '/src/proj/buffer.c', line: 32, function: 'read_flag' },
+  },
   'clang-asan-stack-overflow': { sanitizer: 'AddressSanitizer', kind: 'stack-overflow', top: { file: '/src/proj/buffer.c', line: 40, function: 'depth' } },
   'clang-asan-segv': { sanitizer: 'AddressSanitizer', kind: 'SEGV', top: { file: '/src/proj/buffer.c', line: 47, function: 'poke' } },
   'ubsan-single-line': { sanitizer: 'UndefinedBehaviorSanitizer', kind: 'signed integer overflow', top: { file: 'proj/buffer.c', line: 37, function: '' } },
-  'ubsan-abort-with-stack': { sanitizer: 'UndefinedBehaviorSanitizer', kind: 'signed integer overflow', top: { file: '/src/proj/buffer.c', line: 37, function: 'scale' } },
+  'ubsan-abort-with-stack': {
+    sanitizer: 'UndefinedBehaviorSanitizer',
+    kind: 'signed integer overflow',
+    top: { file: '/src/proj/buffer.c', line: 37, function: 'scale' },
+  },
   'libfuzzer-deadly-signal': { sanitizer: 'libFuzzer', kind: 'deadly signal', top: { file: '/src/proj/buffer.c', line: 51, function: 'stop' } },
   'libfuzzer-timeout': { sanitizer: 'libFuzzer', kind: 'timeout', top: { file: '/src/proj/buffer.c', line: 55, function: 'spin' } },
   'libfuzzer-out-of-memory': { sanitizer: 'libFuzzer', kind: 'out-of-memory', top: { file: '/src/proj/buffer.c', line: 60, function: 'hoard' } },
@@ -43,7 +67,11 @@ const placeOf = ({ sanitizer, kind, top }: ReturnType<typeof triage>): unknown =
 
 describe('reading real sanitizer reports', () => {
   it('has a report for every kind it is tested on', () => {
-    expect(readdirSync(REPORTS).map((file) => file.replace(/\.txt$/, '')).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(
+      readdirSync(REPORTS)
+        .map((file) => file.replace(/\.txt$/, ''))
+        .sort(),
+    ).toEqual(Object.keys(EXPECTED).sort());
   });
 
   it.each(Object.keys(EXPECTED))('reads %s: the tool, the bug and the top frame of the project', (name) => {
@@ -51,8 +79,12 @@ describe('reading real sanitizer reports', () => {
   });
 
   it('names C++ functions as they are defined: without namespaces, template arguments or parameters', () => {
-    expect(shortFunctionName('(anonymous namespace)::lookup((anonymous namespace)::Table<unsigned char, unsigned short> const&, unsigned char)')).toBe('lookup');
-    expect(shortFunctionName('(anonymous namespace)::Table<unsigned char, std::vector<int, std::allocator<int> > >::operator[](unsigned char) const')).toBe('operator[]');
+    expect(shortFunctionName('(anonymous namespace)::lookup((anonymous namespace)::Table<unsigned char, unsigned short> const&, unsigned char)')).toBe(
+      'lookup',
+    );
+    expect(shortFunctionName('(anonymous namespace)::Table<unsigned char, std::vector<int, std::allocator<int> > >::operator[](unsigned char) const')).toBe(
+      'operator[]',
+    );
     expect(shortFunctionName('proj::Visitor::operator()(int) const')).toBe('operator()');
   });
 
@@ -66,14 +98,22 @@ describe('reading real sanitizer reports', () => {
   const clang = existsSync('/usr/bin/clang') && process.getuid?.() === 0;
   if (!clang && process.env['CI'] === 'true') throw new Error('CI must provide clang (and root) to make fresh sanitizer reports');
   if (!clang) console.warn('crash reports: clang or root is missing here; the fresh-report test is skipped');
-  (clang ? it : it.skip)('reads reports made afresh by the compilers on this machine the same way', () => {
-    const out = mkdtempSync(join(tmpdir(), 'crash-reports-'));
-    try {
-      execFileSync('bash', [GENERATOR, out], { stdio: 'pipe', timeout: 240_000 });
-      expect(readdirSync(out).map((file) => file.replace(/\.txt$/, '')).sort()).toEqual([...GENERATED].sort());
-      for (const name of GENERATED) expect([name, placeOf(triage(readFileSync(join(out, `${name}.txt`), 'utf8')))]).toEqual([name, placeOf(EXPECTED[name])]);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  }, 300_000);
+  (clang ? it : it.skip)(
+    'reads reports made afresh by the compilers on this machine the same way',
+    () => {
+      const out = mkdtempSync(join(tmpdir(), 'crash-reports-'));
+      try {
+        execFileSync('bash', [GENERATOR, out], { stdio: 'pipe', timeout: 240_000 });
+        expect(
+          readdirSync(out)
+            .map((file) => file.replace(/\.txt$/, ''))
+            .sort(),
+        ).toEqual([...GENERATED].sort());
+        for (const name of GENERATED) expect([name, placeOf(triage(readFileSync(join(out, `${name}.txt`), 'utf8')))]).toEqual([name, placeOf(EXPECTED[name])]);
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 });

@@ -40,10 +40,7 @@ export function priceFor(model: string, table: PriceTable): ModelPrice | undefin
 }
 
 export function costOf(usage: TokenUsage, price: ModelPrice = FREE): number {
-  return (
-    (usage.input * price.input + usage.output * price.output + usage.cacheRead * price.cacheRead + usage.cacheWrite * price.cacheWrite) /
-    1_000_000
-  );
+  return (usage.input * price.input + usage.output * price.output + usage.cacheRead * price.cacheRead + usage.cacheWrite * price.cacheWrite) / 1_000_000;
 }
 
 /** The default table with `MODEL_PRICES` (a JSON object of name prefix to price) laid over it. */

@@ -4,7 +4,6 @@ import type { HttpModelOptions } from './model';
 import { bash, RIG_TASK as TASK, useModelRig } from './model-rig.testing';
 import { OpenAiModel } from './openai-model';
 
-
 describe('OpenAiModel against a Chat Completions server', () => {
   const rig = useModelRig('sk-right');
 
@@ -49,7 +48,10 @@ describe('OpenAiModel against a Chat Completions server', () => {
   it('does not retry a bad request', async () => {
     rig.server.script(httpError(400, { message: "Unsupported parameter: 'max_completion_tokens'" }));
 
-    await expect(model().query([{ role: 'user', content: 'hi' }])).rejects.toMatchObject({ code: 'MODEL_BAD_REQUEST', message: expect.stringContaining('Unsupported parameter') });
+    await expect(model().query([{ role: 'user', content: 'hi' }])).rejects.toMatchObject({
+      code: 'MODEL_BAD_REQUEST',
+      message: expect.stringContaining('Unsupported parameter'),
+    });
     expect(rig.server.requests).toHaveLength(1);
   });
 

@@ -29,7 +29,12 @@ export class UsageTotals {
 
   add(usage: TokenUsage, cost: number): void {
     const t = this.tokens;
-    this.tokens = { input: t.input + usage.input, output: t.output + usage.output, cacheRead: t.cacheRead + usage.cacheRead, cacheWrite: t.cacheWrite + usage.cacheWrite };
+    this.tokens = {
+      input: t.input + usage.input,
+      output: t.output + usage.output,
+      cacheRead: t.cacheRead + usage.cacheRead,
+      cacheWrite: t.cacheWrite + usage.cacheWrite,
+    };
     this.callCount += 1;
     this.totalCost += cost;
   }

@@ -99,7 +99,9 @@ export class PurpleExecutor implements AgentExecutor {
       reporter.end(
         finalState(result),
         finalText(result),
-        formatSolverExit(solverExitOf(result, (Date.now() - started) / 1000, { path: this.solver.trajectoryFile({ taskId, contextId }), document: result.trajectory })),
+        formatSolverExit(
+          solverExitOf(result, (Date.now() - started) / 1000, { path: this.solver.trajectoryFile({ taskId, contextId }), document: result.trajectory }),
+        ),
       );
     } catch (error) {
       const reason = `the run failed unexpectedly: ${(error as Error).message}`;

@@ -93,7 +93,10 @@ export class ReplyChannel implements TaskEnvironment, RunReporter {
   private ask(text: string): Promise<string> {
     if (this.ended || this.waiting) return Promise.reject(new Error('the task is not open for another command'));
     const answer = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => this.abandon(`the green agent sent no answer within ${Math.round(this.answerDeadlineMs / 1000)} s`), this.answerDeadlineMs);
+      const timer = setTimeout(
+        () => this.abandon(`the green agent sent no answer within ${Math.round(this.answerDeadlineMs / 1000)} s`),
+        this.answerDeadlineMs,
+      );
       this.waiting = {
         resolve: (text) => {
           clearTimeout(timer);

@@ -19,7 +19,9 @@ export function describeResult(result: AgentResult): string {
 // A submission's message is the loc.json text, which the assessor reads for itself.
 export function solverExitOf(result: AgentResult, seconds: number, trajectory: SolverTrajectory): SolverExit {
   const usage = solverUsageOf(result.usage, seconds);
-  return result.exitStatus === 'Submitted' ? { exitStatus: 'Submitted', usage, trajectory } : { exitStatus: result.exitStatus, reason: result.message, usage, trajectory };
+  return result.exitStatus === 'Submitted'
+    ? { exitStatus: 'Submitted', usage, trajectory }
+    : { exitStatus: result.exitStatus, reason: result.message, usage, trajectory };
 }
 
 // The run's usage as it travels: the cost without float noise, and the time the whole task took here.

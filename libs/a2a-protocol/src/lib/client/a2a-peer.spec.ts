@@ -46,7 +46,14 @@ describe('A2aPeer against a real agent', () => {
   it('yields the data parts of a status beside its text: how a solver says its run ended', async () => {
     const events = await collect(clients.peer(agent.url).streamText('ctx-data', 'data {"exit_status": "ModelError", "reason": "401"}', { deadlineMs: 10_000 }));
 
-    expect(events.at(-1)).toEqual({ kind: 'status', taskId: expect.any(String), contextId: 'ctx-data', state: 'completed', text: 'echo: data', data: [{ exit_status: 'ModelError', reason: '401' }] });
+    expect(events.at(-1)).toEqual({
+      kind: 'status',
+      taskId: expect.any(String),
+      contextId: 'ctx-data',
+      state: 'completed',
+      text: 'echo: data',
+      data: [{ exit_status: 'ModelError', reason: '401' }],
+    });
     expect(events.slice(0, -1).every((event) => 'data' in event && event.data.length === 0)).toBe(true);
   });
 
@@ -69,12 +76,18 @@ describe('A2aPeer against a real agent', () => {
   }, 70_000);
 
   it('reports a failed task as an error that carries the reason', async () => {
-    await expect(clients.peer(agent.url).sendText('ctx-fail', 'fail')).rejects.toMatchObject({ code: 'PEER_TASK_FAILED', message: expect.stringContaining('failed on purpose') });
+    await expect(clients.peer(agent.url).sendText('ctx-fail', 'fail')).rejects.toMatchObject({
+      code: 'PEER_TASK_FAILED',
+      message: expect.stringContaining('failed on purpose'),
+    });
   });
 
   it('gives up on a peer that does not answer at the call deadline, naming the peer and the deadline', async () => {
     const started = Date.now();
-    const error = await clients.peer(agent.url).sendText('ctx-hang', 'hang', { deadlineMs: 300 }).catch((e: unknown) => e);
+    const error = await clients
+      .peer(agent.url)
+      .sendText('ctx-hang', 'hang', { deadlineMs: 300 })
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(A2aPeerError);
     expect(error).toMatchObject({ code: 'PEER_DEADLINE', message: `A2A peer ${agent.url} did not answer within 0.3 s` });
@@ -91,7 +104,9 @@ describe('A2aPeer against a real agent', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
 
-    await expect(clients.peer(agent.url).sendText('ctx-abort', 'hang', { signal: controller.signal, deadlineMs: 10_000 })).rejects.toMatchObject({ code: 'PEER_ABORTED' });
+    await expect(clients.peer(agent.url).sendText('ctx-abort', 'hang', { signal: controller.signal, deadlineMs: 10_000 })).rejects.toMatchObject({
+      code: 'PEER_ABORTED',
+    });
   });
 });
 
@@ -121,7 +136,10 @@ describe('A2aPeer against a peer that speaks only A2A 0.3', () => {
 describe('A2aPeer against peers that are not there', () => {
   it('names a refused connection clearly', async () => {
     const port = await freePort();
-    const error = await new A2aClientFactory().peer(`http://127.0.0.1:${port}`).sendText('ctx', 'hi', { deadlineMs: 5_000 }).catch((e: unknown) => e);
+    const error = await new A2aClientFactory()
+      .peer(`http://127.0.0.1:${port}`)
+      .sendText('ctx', 'hi', { deadlineMs: 5_000 })
+      .catch((e: unknown) => e);
 
     expect(error).toMatchObject({ code: 'PEER_UNREACHABLE', message: expect.stringContaining(`A2A peer http://127.0.0.1:${port}/ cannot be reached`) });
     expect((error as Error).message).toContain('ECONNREFUSED');
@@ -141,7 +159,10 @@ describe('A2aPeer against peers that are not there', () => {
 
     it('is given up at the call deadline', async () => {
       const { port } = server.address() as { port: number };
-      const error = await new A2aClientFactory().peer(`http://127.0.0.1:${port}/`).sendText('ctx', 'hi', { deadlineMs: 200 }).catch((e: unknown) => e);
+      const error = await new A2aClientFactory()
+        .peer(`http://127.0.0.1:${port}/`)
+        .sendText('ctx', 'hi', { deadlineMs: 200 })
+        .catch((e: unknown) => e);
 
       expect(error).toMatchObject({ code: 'PEER_DEADLINE', message: `A2A peer http://127.0.0.1:${port}/ did not answer within 0.2 s` });
     });

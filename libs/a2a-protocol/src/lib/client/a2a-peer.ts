@@ -42,7 +42,8 @@ export class A2aPeer {
       const result = await client.sendMessage(request(contextId, text, options.taskId), { signal: scope.signal });
       if ('messageId' in result) return messageText(result);
       const state = taskState(result);
-      if (isUnsuccessfulState(state)) throw new A2aPeerError('PEER_TASK_FAILED', `${this.describe()}: task ${state}: ${taskText(result) || '(no reason given)'}`);
+      if (isUnsuccessfulState(state))
+        throw new A2aPeerError('PEER_TASK_FAILED', `${this.describe()}: task ${state}: ${taskText(result) || '(no reason given)'}`);
       return taskText(result);
     } catch (error) {
       throw scope.explain(error);
@@ -107,11 +108,13 @@ export class A2aPeer {
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const explain = (error: unknown): A2aPeerError => {
       if (error instanceof A2aPeerError) return error;
-      if (deadline?.aborted) return new A2aPeerError('PEER_DEADLINE', `${this.describe()} did not ${what} within ${seconds(options.deadlineMs)}`, { cause: error });
+      if (deadline?.aborted)
+        return new A2aPeerError('PEER_DEADLINE', `${this.describe()} did not ${what} within ${seconds(options.deadlineMs)}`, { cause: error });
       if (options.signal?.aborted) return new A2aPeerError('PEER_ABORTED', `the call to ${this.describe()} was abandoned`, { cause: error });
       const failure = networkFailure(error);
       if (failure === 'PEER_UNREACHABLE') return new A2aPeerError(failure, `${this.describe()} cannot be reached: ${errorReason(error)}`, { cause: error });
-      if (failure === 'PEER_DISCONNECTED') return new A2aPeerError(failure, `${this.describe()} dropped the connection: ${errorReason(error)}`, { cause: error });
+      if (failure === 'PEER_DISCONNECTED')
+        return new A2aPeerError(failure, `${this.describe()} dropped the connection: ${errorReason(error)}`, { cause: error });
       return new A2aPeerError('PEER_PROTOCOL', `${this.describe()} answered with an error: ${errorReason(error)}`, { cause: error });
     };
     return { signal, explain };

@@ -35,7 +35,9 @@ describe('createHttpFetch', () => {
       if (request.url === '/echo') {
         const chunks: Buffer[] = [];
         request.on('data', (chunk: Buffer) => chunks.push(chunk));
-        request.on('end', () => response.writeHead(200, { 'x-method': request.method ?? '', 'x-auth': request.headers.authorization ?? '' }).end(Buffer.concat(chunks)));
+        request.on('end', () =>
+          response.writeHead(200, { 'x-method': request.method ?? '', 'x-auth': request.headers.authorization ?? '' }).end(Buffer.concat(chunks)),
+        );
         return;
       }
       if (request.url?.startsWith('/pieces')) return void writeInPieces(response);
@@ -55,7 +57,11 @@ describe('createHttpFetch', () => {
   const fetchWith = createHttpFetch();
 
   it('sends the method, headers and body, and reads the answer', async () => {
-    const response = await fetchWith(`${url}/echo`, { method: 'POST', headers: { authorization: 'Bearer x' }, body: JSON.stringify({ big: 'é'.repeat(100_000) }) });
+    const response = await fetchWith(`${url}/echo`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer x' },
+      body: JSON.stringify({ big: 'é'.repeat(100_000) }),
+    });
 
     expect(response.status).toBe(200);
     expect(response.headers.get('x-method')).toBe('POST');

@@ -58,7 +58,9 @@ function toResponse(incoming: IncomingMessage): Response {
   // Response refuses a body for these statuses.
   const noBody = status === 204 || status === 205 || status === 304;
   if (noBody) incoming.resume();
-  const body = noBody ? null : (Readable.toWeb(isEventStream(incoming) ? wholeLines(incoming) : incoming, { strategy: BODY_STRATEGY }) as ReadableStream<Uint8Array>);
+  const body = noBody
+    ? null
+    : (Readable.toWeb(isEventStream(incoming) ? wholeLines(incoming) : incoming, { strategy: BODY_STRATEGY }) as ReadableStream<Uint8Array>);
   return new Response(body, { status, statusText: incoming.statusMessage ?? '', headers });
 }
 

@@ -45,16 +45,37 @@ export function toPeerEvent(response: StreamResponse): PeerEvent | undefined {
       return { kind: 'message', contextId: payload.value.contextId, text: messageText(payload.value), data: partsData(payload.value.parts) };
     case 'task': {
       const task = payload.value;
-      return { kind: 'task', taskId: task.id, contextId: task.contextId, state: taskState(task), text: taskText(task), data: partsData(task.status?.message?.parts ?? []) };
+      return {
+        kind: 'task',
+        taskId: task.id,
+        contextId: task.contextId,
+        state: taskState(task),
+        text: taskText(task),
+        data: partsData(task.status?.message?.parts ?? []),
+      };
     }
     case 'statusUpdate': {
       const { taskId, contextId, status } = payload.value;
       const message = status?.message;
-      return { kind: 'status', taskId, contextId, state: toPeerState(status?.state), text: message ? messageText(message) : '', data: partsData(message?.parts ?? []) };
+      return {
+        kind: 'status',
+        taskId,
+        contextId,
+        state: toPeerState(status?.state),
+        text: message ? messageText(message) : '',
+        data: partsData(message?.parts ?? []),
+      };
     }
     case 'artifactUpdate': {
       const { taskId, contextId, artifact } = payload.value;
-      return { kind: 'artifact', taskId, contextId, name: artifact?.name ?? '', text: partsText(artifact?.parts ?? []), data: partsData(artifact?.parts ?? []) };
+      return {
+        kind: 'artifact',
+        taskId,
+        contextId,
+        name: artifact?.name ?? '',
+        text: partsText(artifact?.parts ?? []),
+        data: partsData(artifact?.parts ?? []),
+      };
     }
     default:
       return undefined;

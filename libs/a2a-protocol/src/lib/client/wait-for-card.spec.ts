@@ -30,6 +30,8 @@ describe('waitForAgentCard', () => {
   });
 
   it('gives up at its deadline', async () => {
-    await expect(waitForAgentCard('http://127.0.0.1:9/', { timeoutMs: 300, intervalMs: 50 })).rejects.toThrow('no agent card at http://127.0.0.1:9/ within 0.3s');
+    await expect(waitForAgentCard('http://127.0.0.1:9/', { timeoutMs: 300, intervalMs: 50 })).rejects.toThrow(
+      'no agent card at http://127.0.0.1:9/ within 0.3s',
+    );
   });
 });

@@ -4,7 +4,12 @@ import { EchoExecutor } from '../testing/echo-executor.testing';
 import { readJson } from '../testing/http.testing';
 import { startTestAgent, type TestAgent } from '../testing/test-agent.testing';
 
-const CALL = { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } };
+const CALL = {
+  id: 1,
+  jsonrpc: '2.0',
+  method: 'message/send',
+  params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
+};
 
 describe('an agent deployed with A2A_TOKEN', () => {
   let agent: TestAgent;
@@ -13,7 +18,8 @@ describe('an agent deployed with A2A_TOKEN', () => {
   });
   afterAll(() => agent.close());
 
-  const post = (headers: Record<string, string>) => fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(CALL) });
+  const post = (headers: Record<string, string>) =>
+    fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(CALL) });
 
   it('refuses JSON-RPC calls without the token with 401, naming the scheme', async () => {
     const response = await post({});

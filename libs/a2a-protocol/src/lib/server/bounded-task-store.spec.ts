@@ -5,14 +5,24 @@ import { TaskEvents } from './task-events';
 import { BoundedTaskStore } from './bounded-task-store';
 
 function message(text: string): Message {
-  return { messageId: randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }], contextId: '', taskId: '', metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+    contextId: '',
+    taskId: '',
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 function task(id: string, state: TaskState, history: Message[] = [], timestamp = new Date().toISOString()): Task {
   return { id, contextId: `ctx-${id}`, status: { state, message: undefined, timestamp }, artifacts: [], history, metadata: undefined };
 }
 
-const texts = (loaded: Task | undefined): string[] => (loaded?.history ?? []).map((entry) => (entry.parts[0].content?.$case === 'text' ? entry.parts[0].content.value : ''));
+const texts = (loaded: Task | undefined): string[] =>
+  (loaded?.history ?? []).map((entry) => (entry.parts[0].content?.$case === 'text' ? entry.parts[0].content.value : ''));
 
 describe('BoundedTaskStore', () => {
   const context = new ServerCallContext();
@@ -67,14 +77,27 @@ describe('BoundedTaskStore', () => {
 
     expect(await store.load('t', tenantA)).toBeDefined();
     expect(await store.load('t', new ServerCallContext({ tenant: 'b' }))).toBeUndefined();
-    expect((await store.list({ tenant: 'b', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined }, new ServerCallContext({ tenant: 'b' }))).tasks).toEqual([]);
+    expect(
+      (
+        await store.list(
+          { tenant: 'b', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined },
+          new ServerCallContext({ tenant: 'b' }),
+        )
+      ).tasks,
+    ).toEqual([]);
   });
 
   it('lists newest first, filtered and in pages, with artifacts only when asked', async () => {
     const store = new BoundedTaskStore();
     const at = (second: number): string => new Date(Date.UTC(2026, 10, 23, 12, 0, second)).toISOString();
     await store.save(task('old', TaskState.TASK_STATE_COMPLETED, [], at(1)), context);
-    await store.save({ ...task('mid', TaskState.TASK_STATE_WORKING, [], at(2)), artifacts: [{ artifactId: 'r', name: 'Result', description: '', parts: [], metadata: undefined, extensions: [] }] }, context);
+    await store.save(
+      {
+        ...task('mid', TaskState.TASK_STATE_WORKING, [], at(2)),
+        artifacts: [{ artifactId: 'r', name: 'Result', description: '', parts: [], metadata: undefined, extensions: [] }],
+      },
+      context,
+    );
     await store.save(task('new', TaskState.TASK_STATE_WORKING, [], at(3)), context);
     const all = { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined };
 
@@ -85,7 +108,15 @@ describe('BoundedTaskStore', () => {
     const second = await store.list({ ...all, pageSize: 2, pageToken: first.nextPageToken }, context);
     expect(second).toMatchObject({ tasks: [expect.objectContaining({ id: 'old' })], nextPageToken: '' });
 
-    expect((await store.list({ ...all, status: TaskState.TASK_STATE_WORKING, includeArtifacts: true }, context)).tasks.map((entry) => [entry.id, entry.artifacts.length])).toEqual([['new', 0], ['mid', 1]]);
+    expect(
+      (await store.list({ ...all, status: TaskState.TASK_STATE_WORKING, includeArtifacts: true }, context)).tasks.map((entry) => [
+        entry.id,
+        entry.artifacts.length,
+      ]),
+    ).toEqual([
+      ['new', 0],
+      ['mid', 1],
+    ]);
     expect((await store.list({ ...all, contextId: 'ctx-old' }, context)).tasks.map((entry) => entry.id)).toEqual(['old']);
     expect((await store.list({ ...all, statusTimestampAfter: at(2) }, context)).tasks.map((entry) => entry.id)).toEqual(['new']);
     await expect(store.list({ ...all, pageToken: Buffer.from('no cursor').toString('base64') }, context)).rejects.toThrow('Invalid page token format.');

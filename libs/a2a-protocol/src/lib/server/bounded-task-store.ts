@@ -11,7 +11,12 @@ export interface TaskStoreLimits {
 
 export const DEFAULT_TASK_STORE_LIMITS: TaskStoreLimits = { historyLimit: 100, finishedLimit: 1000 };
 
-const TERMINAL = new Set<TaskState>([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+const TERMINAL = new Set<TaskState>([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
 const DEFAULT_PAGE_SIZE = 50;
 
 /**

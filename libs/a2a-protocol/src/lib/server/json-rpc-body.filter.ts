@@ -46,7 +46,10 @@ function dropRestOfBody(incoming: IncomingMessage): void {
 function bodyError(cause: unknown, maxBodyBytes: number): JsonRpcError | undefined {
   switch ((cause as { code?: unknown } | undefined)?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: the body is larger than this agent's limit of ${maxBodyBytes} bytes (A2A_MAX_BODY_BYTES)` };
+      return {
+        code: A2A_ERROR_CODE.INVALID_REQUEST,
+        message: `Invalid Request: the body is larger than this agent's limit of ${maxBodyBytes} bytes (A2A_MAX_BODY_BYTES)`,
+      };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: 'Invalid Request: the body is empty' };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

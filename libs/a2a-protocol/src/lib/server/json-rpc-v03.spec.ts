@@ -34,7 +34,12 @@ describe('the JSON-RPC endpoint, spoken to in A2A v0.3 as Python clients do', ()
     expect(response.status).toBe(200);
     expect(reply).toMatchObject({ jsonrpc: '2.0', id: body.id, result: { kind: 'task', contextId: 'ctx-send', status: { state: 'completed' } } });
     expect(reply.result.status.message.parts).toEqual([expect.objectContaining({ kind: 'text', text: 'echo: Task ID: arvo:14368' })]);
-    expect(agent.app.get(EchoExecutor).calls.at(-1)).toEqual({ text: 'Task ID: arvo:14368', contextId: 'ctx-send', taskId: reply.result.id, requestedVersion: '0.3' });
+    expect(agent.app.get(EchoExecutor).calls.at(-1)).toEqual({
+      text: 'Task ID: arvo:14368',
+      contextId: 'ctx-send',
+      taskId: reply.result.id,
+      requestedVersion: '0.3',
+    });
   });
 
   it('answers a message with a v0.3 message when the agent replies without a task', async () => {
@@ -48,7 +53,7 @@ describe('the JSON-RPC endpoint, spoken to in A2A v0.3 as Python clients do', ()
     const body = pythonBody('message/stream', 'look around', 'ctx-stream');
     const response = await fetch(agent.url, { method: 'POST', headers: { ...PYTHON_HEADERS, accept: 'text/event-stream' }, body: JSON.stringify(body) });
     const { events } = parseSseBody(await response.text());
-    const results = events.map((event) => (event as { id: unknown; result: { kind: string; status?: { state: string }; final?: boolean } }));
+    const results = events.map((event) => event as { id: unknown; result: { kind: string; status?: { state: string }; final?: boolean } });
 
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(results.every((event) => event.id === body.id)).toBe(true);
@@ -60,14 +65,26 @@ describe('the JSON-RPC endpoint, spoken to in A2A v0.3 as Python clients do', ()
   });
 
   it('finds the task again with tasks/get', async () => {
-    const sent = await readJson(await fetch(agent.url, { method: 'POST', headers: PYTHON_HEADERS, body: JSON.stringify(pythonBody('message/send', 'remember me', 'ctx-get')) }));
-    const got = await readJson(await fetch(agent.url, { method: 'POST', headers: PYTHON_HEADERS, body: JSON.stringify({ id: 7, jsonrpc: '2.0', method: 'tasks/get', params: { id: sent.result.id } }) }));
+    const sent = await readJson(
+      await fetch(agent.url, { method: 'POST', headers: PYTHON_HEADERS, body: JSON.stringify(pythonBody('message/send', 'remember me', 'ctx-get')) }),
+    );
+    const got = await readJson(
+      await fetch(agent.url, {
+        method: 'POST',
+        headers: PYTHON_HEADERS,
+        body: JSON.stringify({ id: 7, jsonrpc: '2.0', method: 'tasks/get', params: { id: sent.result.id } }),
+      }),
+    );
 
     expect(got).toMatchObject({ id: 7, result: { kind: 'task', id: sent.result.id, contextId: 'ctx-get', status: { state: 'completed' } } });
   });
 
   it('answers an unknown method with a JSON-RPC error, not an HTTP failure', async () => {
-    const response = await fetch(agent.url, { method: 'POST', headers: PYTHON_HEADERS, body: JSON.stringify({ id: 'x', jsonrpc: '2.0', method: 'tasks/teleport', params: {} }) });
+    const response = await fetch(agent.url, {
+      method: 'POST',
+      headers: PYTHON_HEADERS,
+      body: JSON.stringify({ id: 'x', jsonrpc: '2.0', method: 'tasks/teleport', params: {} }),
+    });
 
     expect(response.status).toBe(200);
     expect(await readJson(response)).toMatchObject({ id: 'x', error: { code: -32601 } });
@@ -78,7 +95,13 @@ describe('the JSON-RPC endpoint, spoken to in A2A v0.3 as Python clients do', ()
     const card = await readJson(response);
 
     expect(response.headers.get('vary')).toMatch(/A2A-Version/i);
-    expect(card).toMatchObject({ name: 'echo agent', url: agent.url, preferredTransport: 'JSONRPC', protocolVersion: '0.3', capabilities: { streaming: true } });
+    expect(card).toMatchObject({
+      name: 'echo agent',
+      url: agent.url,
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3',
+      capabilities: { streaming: true },
+    });
     expect(card.skills).toEqual([{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['test'], examples: ['hello'] }]);
   });
 

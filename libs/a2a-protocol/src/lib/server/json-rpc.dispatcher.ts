@@ -69,12 +69,20 @@ export class JsonRpcDispatcher {
       return { ...outcome, errorEvent: (error) => this.streamError(id, toError(error), error) };
     }
     // A streaming call answers in SSE even when it fails up front: SSE clients expect that content type.
-    if (isStreamingCall(body)) return { kind: 'stream', events: once(outcome.body), headers: outcome.headers, errorEvent: (error) => ({ jsonrpc: '2.0', id, error: toError(error) }) };
+    if (isStreamingCall(body))
+      return { kind: 'stream', events: once(outcome.body), headers: outcome.headers, errorEvent: (error) => ({ jsonrpc: '2.0', id, error: toError(error) }) };
     return outcome;
   }
 
-  private async handle(body: Record<string, unknown>, headers: RequestHeaders, legacy: boolean, version: string | undefined): Promise<JsonRpcReply | JsonRpcStream> {
-    const extensionsHeader = legacy ? (headerValue(headers, LEGACY_HTTP_EXTENSION_HEADER) ?? headerValue(headers, HTTP_EXTENSION_HEADER)) : headerValue(headers, HTTP_EXTENSION_HEADER);
+  private async handle(
+    body: Record<string, unknown>,
+    headers: RequestHeaders,
+    legacy: boolean,
+    version: string | undefined,
+  ): Promise<JsonRpcReply | JsonRpcStream> {
+    const extensionsHeader = legacy
+      ? (headerValue(headers, LEGACY_HTTP_EXTENSION_HEADER) ?? headerValue(headers, HTTP_EXTENSION_HEADER))
+      : headerValue(headers, HTTP_EXTENSION_HEADER);
     const context = defaultServerCallContextBuilder({
       extensions: Extensions.parseServiceParameter(extensionsHeader),
       user: new UnauthenticatedUser(),
@@ -84,7 +92,9 @@ export class JsonRpcDispatcher {
     validateVersion(context.requestedVersion, await this.requestHandler.getAgentCard(), 'JSONRPC');
     const result = legacy ? await this.legacy.handle(body, context) : await this.v1.handle(body, context);
     const activated = context.activatedExtensions;
-    const responseHeaders: Record<string, string> = activated ? { [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: [...activated].join(',') } : {};
+    const responseHeaders: Record<string, string> = activated
+      ? { [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: [...activated].join(',') }
+      : {};
     if (isAsyncIterable(result)) return { kind: 'stream', events: result, headers: responseHeaders };
     return { kind: 'reply', status: 200, body: result, headers: responseHeaders };
   }
@@ -97,7 +107,12 @@ export class JsonRpcDispatcher {
 
 /** A JSON-RPC error `-32600` (Invalid Request), in both protocol versions. */
 function invalidRequest(reason: string): JsonRpcReply {
-  return { kind: 'reply', status: 200, body: { jsonrpc: '2.0', id: null, error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${reason}` } }, headers: {} };
+  return {
+    kind: 'reply',
+    status: 200,
+    body: { jsonrpc: '2.0', id: null, error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${reason}` } },
+    headers: {},
+  };
 }
 
 function isRequestObject(body: unknown): body is Record<string, unknown> {

@@ -22,7 +22,10 @@ const card = withBearerAuth({
 async function sdkTranslation(of: AgentCard): Promise<unknown> {
   const extended = { ...of, capabilities: { ...of.capabilities, streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: true } };
   const handler = new DefaultRequestHandler(extended, new InMemoryTaskStore(), new EchoExecutor(), undefined, undefined, undefined, async () => extended);
-  const reply = await new LegacyJsonRpcTransportHandler(handler).handle({ jsonrpc: '2.0', id: 1, method: 'agent/getAuthenticatedExtendedCard' }, new ServerCallContext());
+  const reply = await new LegacyJsonRpcTransportHandler(handler).handle(
+    { jsonrpc: '2.0', id: 1, method: 'agent/getAuthenticatedExtendedCard' },
+    new ServerCallContext(),
+  );
   return (reply as { result: unknown }).result;
 }
 
@@ -36,7 +39,12 @@ describe('toLegacyAgentCard', () => {
   it('names the v0.3 interface as the card URL and keeps the v1.0 interfaces on request', () => {
     const legacy = toLegacyAgentCard(card, { embedV1Interfaces: true });
 
-    expect(legacy).toMatchObject({ url: 'http://green:9009/', preferredTransport: 'JSONRPC', protocolVersion: '0.3', documentationUrl: 'https://example.org/docs' });
+    expect(legacy).toMatchObject({
+      url: 'http://green:9009/',
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3',
+      documentationUrl: 'https://example.org/docs',
+    });
     expect(legacy.additionalInterfaces).toBeUndefined();
     expect(legacy.supportedInterfaces).toEqual(card.supportedInterfaces);
   });

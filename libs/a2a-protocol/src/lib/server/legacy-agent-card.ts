@@ -31,7 +31,11 @@ export interface LegacyAgentCard {
   url: string;
   preferredTransport: string;
   protocolVersion: string;
-  capabilities: { streaming?: boolean; pushNotifications?: boolean; extensions?: { uri: string; description?: string; required?: boolean; params?: Record<string, unknown> }[] };
+  capabilities: {
+    streaming?: boolean;
+    pushNotifications?: boolean;
+    extensions?: { uri: string; description?: string; required?: boolean; params?: Record<string, unknown> }[];
+  };
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: LegacyAgentSkill[];
@@ -68,7 +72,13 @@ export function toLegacyAgentCard(card: AgentCard, options: { embedV1Interfaces?
   if (card.documentationUrl) legacy.documentationUrl = card.documentationUrl;
   if (card.iconUrl) legacy.iconUrl = card.iconUrl;
   const extensions = card.capabilities?.extensions ?? [];
-  if (extensions.length > 0) legacy.capabilities.extensions = extensions.map(({ uri, description, required, params }) => ({ uri, description, required, ...(params ? { params } : {}) }));
+  if (extensions.length > 0)
+    legacy.capabilities.extensions = extensions.map(({ uri, description, required, params }) => ({
+      uri,
+      description,
+      required,
+      ...(params ? { params } : {}),
+    }));
   if (card.capabilities?.extendedAgentCard !== undefined) legacy.supportsAuthenticatedExtendedCard = card.capabilities.extendedAgentCard;
   const schemes = Object.entries(card.securitySchemes ?? {});
   if (schemes.length > 0) legacy.securitySchemes = Object.fromEntries(schemes.map(([name, scheme]) => [name, toLegacyScheme(name, scheme)]));

@@ -24,22 +24,35 @@ describe('request bodies of the JSON-RPC endpoint', () => {
     const response = await post('null', version);
 
     expect(response.status).toBe(200);
-    expect(await readJson(response)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC request object' } });
+    expect(await readJson(response)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC request object' },
+    });
   });
 
-  it.each(['[]', '[{"jsonrpc":"2.0","id":1,"method":"tasks/get"}]', '5', '"message/send"', 'true'])('answers the body %s, which is no request object, with -32600', async (body) => {
-    const response = await post(body, '1.0');
+  it.each(['[]', '[{"jsonrpc":"2.0","id":1,"method":"tasks/get"}]', '5', '"message/send"', 'true'])(
+    'answers the body %s, which is no request object, with -32600',
+    async (body) => {
+      const response = await post(body, '1.0');
 
-    expect(response.status).toBe(200);
-    expect(await readJson(response)).toMatchObject({ id: null, error: { code: -32600 } });
-  });
+      expect(response.status).toBe(200);
+      expect(await readJson(response)).toMatchObject({ id: null, error: { code: -32600 } });
+    },
+  );
 
   it('answers a body that is not JSON with Parse error (-32700), and an empty one with -32600', async () => {
     const broken = await post('{"jsonrpc": ');
     const empty = await post('');
 
-    expect([broken.status, await readJson(broken)]).toEqual([400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } }]);
-    expect([empty.status, await readJson(empty)]).toEqual([400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body is empty' } }]);
+    expect([broken.status, await readJson(broken)]).toEqual([
+      400,
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } },
+    ]);
+    expect([empty.status, await readJson(empty)]).toEqual([
+      400,
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body is empty' } },
+    ]);
   });
 
   it('runs a message whose body is just under the limit', async () => {
@@ -60,7 +73,11 @@ describe('request bodies of the JSON-RPC endpoint', () => {
 
     expect(answer).toEqual({
       status: 413,
-      body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the body is larger than this agent's limit of ${LIMIT} bytes (A2A_MAX_BODY_BYTES)` } },
+      body: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Invalid Request: the body is larger than this agent's limit of ${LIMIT} bytes (A2A_MAX_BODY_BYTES)` },
+      },
     });
     expect(agent.app.get(EchoExecutor).calls).toHaveLength(calls);
   });

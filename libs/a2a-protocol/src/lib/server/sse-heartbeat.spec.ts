@@ -6,7 +6,12 @@ import { startTestAgent, type TestAgent } from '../testing/test-agent.testing';
 import { SSE_HEARTBEAT } from './sse-writer';
 
 function streamCall(text: string) {
-  return { id: 'stream-1', jsonrpc: '2.0', method: 'message/stream', params: { message: { kind: 'message', messageId: `m-${text}`, role: 'user', parts: [{ kind: 'text', text }] } } };
+  return {
+    id: 'stream-1',
+    jsonrpc: '2.0',
+    method: 'message/stream',
+    params: { message: { kind: 'message', messageId: `m-${text}`, role: 'user', parts: [{ kind: 'text', text }] } },
+  };
 }
 
 describe('SSE streams of the JSON-RPC endpoint', () => {
@@ -33,7 +38,10 @@ describe('SSE streams of the JSON-RPC endpoint', () => {
   });
 
   it('answer a streaming call that fails up front in SSE too, with the JSON-RPC error', async () => {
-    const call = { ...streamCall('x'), params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }], taskId: 'no-such-task' } } };
+    const call = {
+      ...streamCall('x'),
+      params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }], taskId: 'no-such-task' } },
+    };
     const response = await fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
 
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -53,7 +61,11 @@ describe('SSE streams of the JSON-RPC endpoint', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const call = agent.app.get(EchoExecutor).calls.at(-1);
-    const got = await fetch(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 2, jsonrpc: '2.0', method: 'tasks/get', params: { id: call?.taskId } }) });
+    const got = await fetch(agent.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 2, jsonrpc: '2.0', method: 'tasks/get', params: { id: call?.taskId } }),
+    });
 
     expect(call?.text).toBe('pause 150');
     expect((await readJson(got)).result.status).toMatchObject({ state: 'completed', message: { parts: [{ kind: 'text', text: 'echo: pause 150' }] } });

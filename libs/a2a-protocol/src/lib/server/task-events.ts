@@ -17,8 +17,24 @@ export class TaskEvents {
 
   /** Says on `bus` that a task was canceled, as its final status (for an executor's cancelTask). */
   static canceled(bus: ExecutionEventBus, taskId: string, contextId: string, text: string): void {
-    const message: Message = { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_CANCELED, message, timestamp: new Date().toISOString() }, metadata: undefined }));
+    const message: Message = {
+      messageId: randomUUID(),
+      contextId,
+      taskId,
+      role: Role.ROLE_AGENT,
+      parts: [textPart(text)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_CANCELED, message, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
     bus.finished();
   }
 

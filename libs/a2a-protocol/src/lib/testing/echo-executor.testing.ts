@@ -35,7 +35,16 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
       bus.finished();
       return;
     }
-    bus.publish(AgentEvent.task({ id: request.taskId, contextId: request.contextId, status: status(request, TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [request.userMessage], metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: request.taskId,
+        contextId: request.contextId,
+        status: status(request, TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [request.userMessage],
+        metadata: undefined,
+      }),
+    );
     if (text === 'fail') return this.finish(request, bus, TaskState.TASK_STATE_FAILED, 'failed on purpose');
     if (text.startsWith('data ')) return this.finish(request, bus, TaskState.TASK_STATE_COMPLETED, 'echo: data', JSON.parse(text.slice('data '.length)));
     this.update(request, bus, TaskState.TASK_STATE_WORKING, `working on: ${text}`);
@@ -45,7 +54,14 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId: '', status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: '',
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
   }
 
   onModuleDestroy(): void {
@@ -54,7 +70,9 @@ export class EchoExecutor implements AgentExecutor, OnModuleDestroy {
   }
 
   private update(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string, data?: unknown): void {
-    bus.publish(AgentEvent.statusUpdate({ taskId: request.taskId, contextId: request.contextId, status: status(request, state, text, data), metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({ taskId: request.taskId, contextId: request.contextId, status: status(request, state, text, data), metadata: undefined }),
+    );
   }
 
   private finish(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string, data?: unknown): void {

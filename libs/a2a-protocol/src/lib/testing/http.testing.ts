@@ -13,7 +13,12 @@ export async function serveModule(root: DynamicModule | (new () => unknown)): Pr
 
 /** The JSON-RPC body of a `message/send` carrying `text`. */
 export function sendMessageBody(text: string) {
-  return { id: 1, jsonrpc: '2.0', method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } } };
+  return {
+    id: 1,
+    jsonrpc: '2.0',
+    method: 'message/send',
+    params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }] } },
+  };
 }
 
 /** The parts of a raw SSE body: the data of each event (parsed JSON) and the comment lines. */

@@ -11,7 +11,10 @@ describe('where an assessment is recorded', () => {
   it('names the Result file once the assessment has ended', () => {
     const data = formatAssessmentSaved({ recordDir: '/logs/run/assessments/a1', resultsFile: '/logs/run/assessments/a1/result.json' });
 
-    expect(parseAssessmentSaved([JSON.parse(JSON.stringify(data))])).toEqual({ recordDir: '/logs/run/assessments/a1', resultsFile: '/logs/run/assessments/a1/result.json' });
+    expect(parseAssessmentSaved([JSON.parse(JSON.stringify(data))])).toEqual({
+      recordDir: '/logs/run/assessments/a1',
+      resultsFile: '/logs/run/assessments/a1/result.json',
+    });
   });
 
   it('is absent when no data part says it', () => {

@@ -13,6 +13,10 @@ describe("a peer's card", () => {
 
   it('gives no model for a card that declares none, and says what a card lacks', () => {
     expect(readPeerCard(card([]))).toEqual({ name: 'solver', version: '1.2.3', model: null });
-    expect(readPeerCard({ capabilities: { extensions: [{ uri: 'urn:other', params: { model: 'x' } }] } })).toEqual({ name: '(no name)', version: '(no version)', model: null });
+    expect(readPeerCard({ capabilities: { extensions: [{ uri: 'urn:other', params: { model: 'x' } }] } })).toEqual({
+      name: '(no name)',
+      version: '(no version)',
+      model: null,
+    });
   });
 });

@@ -32,4 +32,3 @@ export function readPeerCard(card: unknown): PeerCard {
     model: typeof params['model'] === 'string' && params['model'] !== '' ? params['model'] : null,
   };
 }
-

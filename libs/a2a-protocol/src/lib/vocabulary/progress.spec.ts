@@ -1,4 +1,12 @@
-import { formatSolverStep, formatTaskProgress, formatTaskProgressData, parseSolverStep, parseTaskProgress, parseTaskProgressData, type TaskProgressLine } from './progress';
+import {
+  formatSolverStep,
+  formatTaskProgress,
+  formatTaskProgressData,
+  parseSolverStep,
+  parseTaskProgress,
+  parseTaskProgressData,
+  type TaskProgressLine,
+} from './progress';
 
 describe('solver step lines', () => {
   it('round-trip, with the detail after a bar', () => {
@@ -51,6 +59,8 @@ describe('assessment progress as data', () => {
 
   it('is absent when no data part holds a well-formed line', () => {
     expect(parseTaskProgressData([])).toBeUndefined();
-    expect(parseTaskProgressData([{ task_progress: { task: 'sample:1', kind: 'step', step: 'two', command: 'ls' } }, { task_progress: { kind: 'started' } }, null])).toBeUndefined();
+    expect(
+      parseTaskProgressData([{ task_progress: { task: 'sample:1', kind: 'step', step: 'two', command: 'ls' } }, { task_progress: { kind: 'started' } }, null]),
+    ).toBeUndefined();
   });
 });

@@ -87,4 +87,3 @@ function progressLineOf(value: unknown): TaskProgressLine | undefined {
   if (kind === 'note' && typeof text === 'string') return { task, kind, text };
   return undefined;
 }
-

@@ -1,7 +1,15 @@
 import { MAX_TRAJECTORY_CHARS, TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
 import { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, type SolverUsage } from './solver-exit';
 
-const USAGE: SolverUsage = { input_tokens: 1200, output_tokens: 300, cache_read_tokens: 800, cache_creation_tokens: 100, est_usd_cost: 0.0123, llm_requests: 4, time_cost_sec: 12.5 };
+const USAGE: SolverUsage = {
+  input_tokens: 1200,
+  output_tokens: 300,
+  cache_read_tokens: 800,
+  cache_creation_tokens: 100,
+  est_usd_cost: 0.0123,
+  llm_requests: 4,
+  time_cost_sec: 12.5,
+};
 
 describe('solver exits', () => {
   it('travel as {exit_status, reason} and read back as they were sent', () => {
@@ -36,7 +44,7 @@ describe('solver exits', () => {
     expect(exit?.reason?.endsWith('…')).toBe(true);
   });
 
-  it('carry the run\'s usage under CyberGym\'s names, and read it back only when every figure is a number at or above zero', () => {
+  it("carry the run's usage under CyberGym's names, and read it back only when every figure is a number at or above zero", () => {
     const sent = formatSolverExit({ exitStatus: 'Submitted', usage: USAGE });
 
     expect(sent).toEqual({ exit_status: 'Submitted', usage: USAGE });
@@ -53,7 +61,10 @@ describe('solver exits', () => {
 
     expect(sent).toMatchObject({ trajectory: exit.trajectory.path, trajectory_document: { trajectory_format: TRAJECTORY_FORMAT } });
     expect(parseSolverExit([JSON.parse(JSON.stringify(sent))])).toEqual(exit);
-    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory: '/only/a/path.traj.json' }])).toEqual({ exitStatus: 'Submitted', trajectory: { path: '/only/a/path.traj.json' } });
+    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory: '/only/a/path.traj.json' }])).toEqual({
+      exitStatus: 'Submitted',
+      trajectory: { path: '/only/a/path.traj.json' },
+    });
   });
 
   it('leave out a trajectory that is not one, or is larger than a run record keeps', () => {
@@ -61,7 +72,9 @@ describe('solver exits', () => {
 
     expect(formatSolverExit({ exitStatus: 'Submitted', trajectory: { document: huge } })).toEqual({ exit_status: 'Submitted' });
     expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: huge }])).toEqual({ exitStatus: 'Submitted' });
-    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: { trajectory_format: 'other', info: {}, messages: [] } }])).toEqual({ exitStatus: 'Submitted' });
+    expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: { trajectory_format: 'other', info: {}, messages: [] } }])).toEqual({
+      exitStatus: 'Submitted',
+    });
     expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: [TRAJECTORY_FORMAT] }])).toEqual({ exitStatus: 'Submitted' });
   });
 });

@@ -35,7 +35,10 @@ describe('solver messages', () => {
   describe('as replies, when the assessor drives the conversation', () => {
     it('take one action: a command, with any thought before it, or the end of the task', () => {
       expect(parseSolverReply('THOUGHT: look around.\nexecute: ls -la')).toEqual({ kind: 'execute', command: 'ls -la' });
-      expect(parseSolverReply('execute: cat > a.sh <<EOF\nexecute: inside the heredoc\nEOF')).toEqual({ kind: 'execute', command: 'cat > a.sh <<EOF\nexecute: inside the heredoc\nEOF' });
+      expect(parseSolverReply('execute: cat > a.sh <<EOF\nexecute: inside the heredoc\nEOF')).toEqual({
+        kind: 'execute',
+        command: 'cat > a.sh <<EOF\nexecute: inside the heredoc\nEOF',
+      });
       expect(parseSolverReply(`done ${TASK_FINISHED}`)).toEqual({ kind: 'finished' });
     });
 
@@ -49,7 +52,9 @@ describe('solver messages', () => {
     });
 
     it('are corrected in words the solver reads as a refused command', () => {
-      expect(formatReplyCorrection('your reply was empty')).toMatch(/^Command rejected: your reply was empty\. Reply with exactly one command as "execute: <command>", or "\[TASK FINISHED\]"/);
+      expect(formatReplyCorrection('your reply was empty')).toMatch(
+        /^Command rejected: your reply was empty\. Reply with exactly one command as "execute: <command>", or "\[TASK FINISHED\]"/,
+      );
     });
   });
 });

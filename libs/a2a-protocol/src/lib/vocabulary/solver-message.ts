@@ -40,7 +40,8 @@ const COMMAND_LINE = /^execute:/gm;
  * before the action is allowed (a model's thought).
  */
 export function parseSolverReply(text: string): SolverReply {
-  if (text.length > MAX_SOLVER_REPLY_CHARS) return { kind: 'none', problem: `your reply is ${text.length} characters long; one command is at most ${MAX_SOLVER_REPLY_CHARS}` };
+  if (text.length > MAX_SOLVER_REPLY_CHARS)
+    return { kind: 'none', problem: `your reply is ${text.length} characters long; one command is at most ${MAX_SOLVER_REPLY_CHARS}` };
   const message = parseSolverMessage(text);
   if (message.kind === 'finished') return message;
   if (message.kind === 'other') return { kind: 'none', problem: text.trim() ? 'your reply holds no action' : 'your reply was empty' };
