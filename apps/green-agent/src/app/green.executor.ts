@@ -89,7 +89,10 @@ export class GreenExecutor implements AgentExecutor {
     if (assessment.kind === 'resume') return this.resumeAssessment(assessment.resume, events, signal);
     if (assessment.kind === 'invalid') return events.reject(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
     const taskId = findTaskId(text);
-    if (!taskId) return events.reject('Request not understood, nothing was started: send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
+    if (!taskId)
+      return events.reject(
+        'Request not understood, nothing was started: send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.',
+      );
     const task = this.parseTask(taskId);
     if (task instanceof TaskAssetsError) return events.reject(`Invalid task request, nothing was started: ${task.message}`);
     await this.runTask(task, events, signal);

@@ -21,6 +21,9 @@ export class AppModule {
             version: PRODUCT_VERSION,
             url: publicUrl(config),
             extensions: [solverModelExtension(models.modelName)],
+            // It reads text; it answers in text, with how its run ended as data on its final status.
+            inputModes: ['text/plain'],
+            outputModes: ['text/plain', 'application/json'],
             skills: [
               {
                 id: 'root-cause-analysis',

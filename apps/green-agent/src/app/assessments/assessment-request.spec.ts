@@ -76,7 +76,9 @@ describe('parseAssessmentRequest', () => {
 
     it('names a num_instances that is no whole number of at least 1', () => {
       expect(problemsOf(parse({ participants: purple, config: { task_ids: five, num_instances: 0 } }))).toEqual(['config.num_instances must be at least 1']);
-      expect(problemsOf(parse({ participants: purple, config: { task_ids: five, num_instances: '3' } }))).toEqual(['config.num_instances must be a whole number']);
+      expect(problemsOf(parse({ participants: purple, config: { task_ids: five, num_instances: '3' } }))).toEqual([
+        'config.num_instances must be a whole number',
+      ]);
     });
 
     it('says which shard the request is, and gives a shard past the end of the list no task', () => {

@@ -15,7 +15,9 @@ interface JsonRpcError {
 
 /**
  * A request body Fastify refused before the endpoint saw it (too large, not JSON, empty) is answered
- * with a JSON-RPC error, so that a JSON-RPC client reads why; every other error is Nest's as usual.
+ * with a JSON-RPC error and HTTP 200, as every JSON-RPC error here, so that a JSON-RPC client reads why
+ * (the Python 0.3 client raises on an HTTP error status before it reads the body); every other error is
+ * Nest's as usual.
  */
 @Catch(HttpException)
 export class JsonRpcBodyFilter extends BaseExceptionFilter {
@@ -31,7 +33,7 @@ export class JsonRpcBodyFilter extends BaseExceptionFilter {
     // that follows can reach the client before the answer does, and the client sees no reason.
     reply.removeHeader('connection');
     dropRestOfBody(reply.request.raw);
-    void reply.status(exception.getStatus()).send({ jsonrpc: '2.0', id: null, error });
+    void reply.status(200).send({ jsonrpc: '2.0', id: null, error });
   }
 }
 
