@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
+import { EchoExecutor, rejectionOf, startTestAgent } from '@arvo-rca/a2a-protocol/testing';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
@@ -55,6 +55,15 @@ describeWithDocker('bad requests to the green agent as a real process', () => {
 
     expect(output).toEqual({ status: 'rejected', results: [] });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('leaves the gateway-shaped client with status null for a bare message, as the gateway does: what a refusal sent as a message would cost', async () => {
+    const echo = await startTestAgent({ executor: EchoExecutor });
+    try {
+      expect(await runAssessmentAsGateway(echo.url, 'message: refused')).toEqual({ status: null, results: [] });
+    } finally {
+      await echo.close();
+    }
   });
 
   it('rejects text it does not understand, and a request that names the solver under both roles', async () => {

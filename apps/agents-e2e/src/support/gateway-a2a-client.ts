@@ -27,7 +27,7 @@ interface StreamEvent {
  * The A2A side of AgentBeats' gateway (RDI-Foundation/agentbeats-gateway src/assessment.py), on the wire
  * as its Python a2a 0.3 client speaks:
  * - it reads the agent card first (`A2ACardResolver.get_agent_card`, in `send_message`);
- * - the request `{"participants", "config"}` goes as JSON text in one text part, with no context id
+ * - the request `{"participants", "config"}` (or, for tests, any text) goes as JSON text in one text part, with no context id
  *   (`run_assessment`, `outbound_msg`), streamed (`ClientConfig(streaming=True)`), without an
  *   `A2A-Version` header (the 0.3 client sends none);
  * - `final_status` is the state of the last task or status-update event; a bare message is printed and
@@ -37,14 +37,19 @@ interface StreamEvent {
  *   parse as JSON) become `results` (`parse_parts`, `run_assessment`'s `finally`);
  * - an exception makes the status `failed` (`run_assessment`'s `except`).
  */
-export async function runAssessmentAsGateway(greenUrl: string, request: object): Promise<GatewayOutput> {
+export async function runAssessmentAsGateway(greenUrl: string, request: object | string): Promise<GatewayOutput> {
   let status: string | null = null;
   let artifacts: StreamArtifact[] = [];
   const taskArtifacts: StreamArtifact[] = [];
   try {
     const card = await fetch(new URL('/.well-known/agent-card.json', greenUrl));
     if (!card.ok) throw new Error(`agent card: HTTP ${card.status}`);
-    const message = { kind: 'message', role: 'user', messageId: randomUUID().replace(/-/g, ''), parts: [{ kind: 'text', text: JSON.stringify(request) }] };
+    const message = {
+      kind: 'message',
+      role: 'user',
+      messageId: randomUUID().replace(/-/g, ''),
+      parts: [{ kind: 'text', text: typeof request === 'string' ? request : JSON.stringify(request) }],
+    };
     const response = await fetch(greenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
