@@ -4,6 +4,7 @@ import { BaseExceptionFilter } from '@nestjs/core';
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import type { FastifyReply } from 'fastify';
 import { A2A_SERVER_SETTINGS, type A2aServerSettings } from './a2a-server.tokens';
+import { NOT_JSON } from './json-rpc.dispatcher';
 
 // How long a refused body may go on arriving (read and dropped, no memory) before the connection is cut.
 const LINGER_MS = 5_000;
@@ -54,6 +55,8 @@ function bodyError(cause: unknown, maxBodyBytes: number): JsonRpcError | undefin
       };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: 'Invalid Request: the body is empty' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${NOT_JSON}` };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { code: A2A_ERROR_CODE.PARSE_ERROR, message: 'Parse error: the body is not valid JSON' };
     default:

@@ -28,6 +28,9 @@ interface JsonRpcStream {
 /** What to send back: one JSON-RPC envelope, or a stream of them (SSE) with the envelope of a failure mid-way. */
 export type JsonRpcOutcome = JsonRpcReply | (JsonRpcStream & { errorEvent: (error: unknown) => unknown });
 
+/** Why a body of another media type is refused (here, and where Fastify refuses one before the endpoint). */
+export const NOT_JSON = 'the body must be sent as application/json';
+
 const STREAMING_METHODS = new Set(['message/stream', 'tasks/resubscribe', 'SendStreamingMessage', 'SubscribeToTask']);
 
 /**
@@ -50,6 +53,8 @@ export class JsonRpcDispatcher {
   }
 
   async dispatch(body: unknown, headers: RequestHeaders): Promise<JsonRpcOutcome> {
+    // Fastify hands a text/plain body over as a string.
+    if (!headerValue(headers, 'content-type')?.toLowerCase().startsWith('application/json')) return invalidRequest(NOT_JSON);
     if (!Array.isArray(body)) return this.dispatchOne(body, headers);
     return answerBatch(
       body,

@@ -54,6 +54,15 @@ describe('request bodies of the JSON-RPC endpoint', () => {
     ]);
   });
 
+  it.each(['text/plain', 'application/xml'])('answers a body sent as %s with -32600 naming the media type it takes', async (type) => {
+    const response = await fetch(agent.url, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(sendBody('hi')) });
+
+    expect([response.status, await readJson(response)]).toEqual([
+      200,
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body must be sent as application/json' } },
+    ]);
+  });
+
   it('runs a message whose body is just under the limit', async () => {
     const text = 'a'.repeat(LIMIT - JSON.stringify(sendBody('')).length);
     const body = Buffer.from(JSON.stringify(sendBody(text)));
