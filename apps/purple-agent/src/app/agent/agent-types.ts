@@ -7,19 +7,24 @@ import type { AgentTemplates } from './agent-templates';
 import type { TaskEnvironment } from './task-environment';
 import type { TrajectoryWriter } from './trajectory';
 
+/** What a task's submission is: loc.json, checked before it is taken; or the output after the submit line, taken as it is. */
+export type Submits = 'loc.json' | 'output';
+
 export interface AgentTask {
   /** The task id the green agent gave (`arvo:14368`, or a masked id such as `task:3f9a2c1b`), for naming files only. */
   taskId: string;
   contextId: string;
   /** The task description as the green agent sent it. */
   description: string;
+  /** loc.json unless said. */
+  submits?: Submits;
 }
 
 export interface AgentResult {
   exitStatus: ExitStatus;
   /** The exit's message: the submission, or why the run stopped. */
   message: string;
-  /** The loc.json text as submitted; empty unless Submitted. */
+  /** What was submitted (loc.json's text, or the output after the submit line); empty unless Submitted. */
   submission: string;
   usage: SolverUsage;
 }

@@ -162,8 +162,14 @@ export class DefaultAgent {
   }
 
   // Submission is the marker on the output's first line with returncode 0; loc.json must then hold up.
+  // A task that wants no loc.json takes the output after the marker line as the submission, as mini-swe-agent does.
   private async checkSubmission(result: CommandResult): Promise<void> {
-    if (result.returncode !== 0 || result.output.trimStart().split('\n', 1)[0].trim() !== SUBMIT_MARKER) return;
+    const [first, ...rest] = result.output.trimStart().split('\n');
+    if (result.returncode !== 0 || first.trim() !== SUBMIT_MARKER) return;
+    if (this.task?.submits === 'output') {
+      await this.finishEnvironment();
+      throw new Submitted(rest.join('\n'), rest.join('\n'));
+    }
     const read = await this.execute(`cat ${LOC_JSON_PATH}`, 'agent');
     const readable = read.returncode === 0;
     const problems = readable ? (this.deps.checkLocJson ?? validateLocJson)(read.output) : [read.output.trim() || `cat exited with ${read.returncode}`];
@@ -173,12 +179,16 @@ export class DefaultAgent {
       const problem = readable ? 'is not acceptable' : 'cannot be read';
       throw new SubmissionError(this.render('submission-rejected', { problem, problems: problems.map((p) => `- ${p}`).join('\n'), lastChance }));
     }
+    await this.finishEnvironment();
+    throw new Submitted(readable ? read.output : '', readable ? read.output : `submitted without a readable ${LOC_JSON_PATH}`);
+  }
+
+  private async finishEnvironment(): Promise<void> {
     try {
       await this.deps.environment.finish();
     } catch (error) {
       throw new EnvironmentError(`the environment failed to take the submission: ${errorMessage(error)}`);
     }
-    throw new Submitted(readable ? read.output : '', readable ? read.output : `submitted without a readable ${LOC_JSON_PATH}`);
   }
 
   private observe(result: CommandResult): string {
