@@ -1,4 +1,4 @@
-import { formatExecute, formatShellMessage, parseShellMessage, type CommandResult, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import { formatExecute, parseShellMessage, type CommandResult, type ExecRequest, type ShellFinal, type TaskEvents } from '@arvo-rca/a2a-protocol';
 import { TaskState } from '@a2a-js/sdk';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { commandResultOf } from './assessor-answer';
@@ -22,7 +22,7 @@ export const REPLY_WIRE: TurnWire = {
  * green agent's task description); any other task is submitted by the model's word.
  */
 export function shellWire(instruction: string): TurnWire {
-  const answer = (events: TaskEvents, message: object): void => {
+  const answer = (events: TaskEvents, message: ExecRequest | ShellFinal): void => {
     events.artifact('Result', message);
     events.end(TaskState.TASK_STATE_COMPLETED);
   };
