@@ -13,11 +13,11 @@ import { describeResult, describeStep, solverExitOf } from './run-report';
 import { openDialect, type SolverDialect } from './solver-dialect';
 import { TaskSolver } from './task-solver';
 
-/** One task's run on its context: how it reaches the green agent, and how it is canceled. */
+/** One task's run on its context: its dialect, and how it is canceled. */
 interface ContextRun {
   dialect: SolverDialect;
   cancel: AbortController;
-  /** The A2A tasks of this context, as the green agent sees them (one per call in reply mode, maybe). */
+  /** The A2A tasks of this context, as the assessor sees them (one per turn in terminal-bench-shell-v1; one, maybe, in reply mode). */
   taskIds: Set<string>;
 }
 
