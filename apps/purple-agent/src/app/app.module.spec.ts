@@ -13,7 +13,7 @@ describe('purple agent app', () => {
     expect(card.skills[0].id).toBe('root-cause-analysis');
   });
 
-  it('declares that it reads text, and answers in text with how its run ended as data', async () => {
+  it('declares that it reads text, and answers in text and data (how its run ended, a terminal-bench message)', async () => {
     const { card } = await fetchServedCard(() => AppModule.forRoot(), 'http://purple.example.org:9019');
 
     expect(card.defaultInputModes).toEqual(['text/plain']);

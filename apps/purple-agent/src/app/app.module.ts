@@ -21,7 +21,8 @@ export class AppModule {
             version: PRODUCT_VERSION,
             url: publicUrl(config),
             extensions: [solverModelExtension(models.modelName)],
-            // It reads text; it answers in text, with how its run ended as data on its final status.
+            // It reads text (a terminal-bench envelope is JSON text); it answers in text and in data: how its run
+            // ended on its final status, a terminal-bench message in a Result artifact.
             inputModes: ['text/plain'],
             outputModes: ['text/plain', 'application/json'],
             skills: [
