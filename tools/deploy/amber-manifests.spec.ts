@@ -154,13 +154,16 @@ describe('the green agent manifest', () => {
     expect(green.config_schema?.required ?? []).toEqual([]);
   });
 
-  it('names purple_agent as its participant role and a default assessment_config that makes a valid request, plain or nested with shard keys', () => {
-    expect(green.metadata?.participant_roles).toEqual(['purple_agent']);
+  it("names the platform's role, agent, as its participant role and a default assessment_config that makes a valid request, plain or nested with shard keys", () => {
+    expect(green.metadata?.participant_roles).toEqual(['agent']);
     const config = green.metadata?.assessment_config ?? {};
     expect(Object.keys(config).sort()).toEqual(['concurrency', 'num_tasks', 'task_ids']);
     expect(parsed(config)).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: [] } });
     const nested = parsed({ assessment_config: config, shard_index: 1, num_shards: 2 });
     expect(nested).toMatchObject({ kind: 'request', request: { shard: { index: 1, count: 2 }, ignoredConfigKeys: [] } });
+    // The leaderboard CI writes its cap flat beside the shard keys: it is read, not ignored.
+    const capped = parsed({ assessment_config: config, num_instances: 1, shard_index: 0, num_shards: 2 });
+    expect(capped).toMatchObject({ kind: 'request', request: { tasks: [{ taskId: 'arvo:14368' }], ignoredConfigKeys: [] } });
   });
 });
 
@@ -252,6 +255,6 @@ describe('the example leaderboard scenario', () => {
 /** The green agent's reading of an assessment request with this config, naming the participant as the gateway does. */
 function parsed(config: Record<string, unknown>): ReturnType<typeof parseAssessmentRequest> {
   const taskIds = new TaskSourceRegistry(taskSources({ ARVO_DATA_URL: 'https://arvo.invalid/', SAMPLES_DIR: join(ROOT, 'samples') }));
-  const request = { participants: { purple_agent: 'http://127.0.0.1:8080/purple_agent' }, config };
+  const request = { participants: { agent: 'http://127.0.0.1:8080/agent' }, config };
   return parseAssessmentRequest(JSON.stringify(request), [], taskIds);
 }
