@@ -201,9 +201,27 @@ describe('aggregateResults', () => {
     expect(result.n_with_usage).toBe(2);
     // CyberGym's `models[]`, field for field and in its order.
     expect(result.models).toEqual([
-      { name: gpt, input_tokens: 2000, cache_read_tokens: 10, cache_creation_tokens: 5, output_tokens: 200, est_usd_cost: 0.15, time_cost_sec: 12.5, llm_requests: 4 },
+      {
+        name: gpt,
+        input_tokens: 2000,
+        cache_read_tokens: 10,
+        cache_creation_tokens: 5,
+        output_tokens: 200,
+        est_usd_cost: 0.15,
+        time_cost_sec: 12.5,
+        llm_requests: 4,
+      },
     ]);
-    expect(Object.keys(result.models[0])).toEqual(['name', 'input_tokens', 'cache_read_tokens', 'cache_creation_tokens', 'output_tokens', 'est_usd_cost', 'time_cost_sec', 'llm_requests']);
+    expect(Object.keys(result.models[0])).toEqual([
+      'name',
+      'input_tokens',
+      'cache_read_tokens',
+      'cache_creation_tokens',
+      'output_tokens',
+      'est_usd_cost',
+      'time_cost_sec',
+      'llm_requests',
+    ]);
     expect(result).not.toHaveProperty('input_tokens');
   });
 

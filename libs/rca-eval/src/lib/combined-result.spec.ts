@@ -26,7 +26,12 @@ function shards(): AssessmentResult[] {
   );
   const second = aggregateResults(
     [
-      { task_id: 'sample:2', model, metrics: withSolverExit(right, { exitStatus: 'Submitted', usage: { ...usage, est_usd_cost: 0.75, llm_requests: 4 } }), run },
+      {
+        task_id: 'sample:2',
+        model,
+        metrics: withSolverExit(right, { exitStatus: 'Submitted', usage: { ...usage, est_usd_cost: 0.75, llm_requests: 4 } }),
+        run,
+      },
       { task_id: 'sample:4', metrics: scoreSubmission(null, truth), run },
     ],
     55,
@@ -89,7 +94,9 @@ describe('combineResults', () => {
     const newer = new Set(['models', 'n_with_usage', 'model']);
     const older = shards().map(
       (shard) =>
-        JSON.parse(JSON.stringify({ ...shard, input_tokens: 100, est_usd_cost: 0.25 }, (key, value: unknown) => (newer.has(key) ? undefined : value))) as AssessmentResult,
+        JSON.parse(
+          JSON.stringify({ ...shard, input_tokens: 100, est_usd_cost: 0.25 }, (key, value: unknown) => (newer.has(key) ? undefined : value)),
+        ) as AssessmentResult,
     );
 
     const combined = combineResults(older);
