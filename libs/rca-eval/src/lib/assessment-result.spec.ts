@@ -1,4 +1,4 @@
-import { aggregateResults, withSolverExit, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
+import { aggregateResults, SOLVER_USAGE_FIELDS, withSolverExit, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
 import type { GroundTruth } from './ground-truth';
 import { failedTask, interruptedTask, scoreSubmission } from './task-scoring';
 
@@ -212,16 +212,7 @@ describe('aggregateResults', () => {
         llm_requests: 4,
       },
     ]);
-    expect(Object.keys(result.models[0])).toEqual([
-      'name',
-      'input_tokens',
-      'cache_read_tokens',
-      'cache_creation_tokens',
-      'output_tokens',
-      'est_usd_cost',
-      'time_cost_sec',
-      'llm_requests',
-    ]);
+    expect(Object.keys(result.models[0])).toEqual(['name', ...SOLVER_USAGE_FIELDS]);
     expect(result).not.toHaveProperty('input_tokens');
   });
 
