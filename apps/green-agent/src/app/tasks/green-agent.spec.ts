@@ -251,7 +251,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(solver.runs).toEqual([]);
   });
 
-  it("runs its shard of the list, names the config keys it ignores first, and keeps the solver's usage in the Result", async () => {
+  it("runs its shard of the list, names the config keys it ignores first, and keeps the solver's usage in the Result, per task and as its model's means", async () => {
     const usage = {
       input_tokens: 900,
       output_tokens: 80,
@@ -270,7 +270,9 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
       /^assessment of 1 tasks \(shard 1 of 2\).*; ignoring config keys: gateway_id, assessment_config\.seed$/,
     );
     const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
-    expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:1'], n_tasks: 1, n_scored: 1, ...usage });
+    expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:1'], n_tasks: 1, n_scored: 1, n_with_usage: 1 });
+    // The stand-in's card declares no model; one task reported usage, so its means are that task's figures.
+    expect(result.models).toEqual([{ name: null, ...usage }]);
     expect(result.task_metrics['sample:1']).toMatchObject({ ...usage, n_commands: 4, n_failed_commands: 0, wall_time_sec: expect.any(Number) });
   });
 });
