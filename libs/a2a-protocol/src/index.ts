@@ -58,3 +58,15 @@ export {
   type TaskProgressData,
   type TaskProgressLine,
 } from './lib/vocabulary/progress';
+export {
+  clampExecTimeout,
+  DEFAULT_EXEC_TIMEOUT_S,
+  formatShellMessage,
+  parseShellMessage,
+  TERMINAL_BENCH_SHELL,
+  type ExecRequest,
+  type ExecResult,
+  type ShellFinal,
+  type ShellMessage,
+  type ShellTask,
+} from './lib/vocabulary/terminal-bench-shell';
