@@ -1,7 +1,7 @@
 // terminal-bench-shell-v1: the assessor–solver wire of AgentBeats' terminal-bench assessor
 // (RDI-Foundation/terminal-bench-green, src/agent.py). Every message is one JSON object in a text part:
 //   assessor → solver: {"kind":"task","protocol":"terminal-bench-shell-v1","instruction":"…"} on a new
-//                      conversation (agent.py 426-434), then {"kind":"exec_result","exit_code":N,"stdout":"…","stderr":"…"}
+//                      conversation (agent.py 427-434), then {"kind":"exec_result","exit_code":N,"stdout":"…","stderr":"…"}
 //                      after each command (agent.py 471-479);
 //   solver → assessor: {"kind":"exec_request","command":"…","timeout":N} (agent.py 455-465), or
 //                      {"kind":"final","output":…} to end (agent.py 452-453).
