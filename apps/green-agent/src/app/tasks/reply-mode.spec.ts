@@ -10,7 +10,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { greenStage } from './green-stage.testing';
 import type { SolverStandIn, SolverTurn } from './solver-stand-in.testing';
-import { MAX_CORRECTIONS } from './solver-conversation';
+import { MAX_CORRECTIONS } from './dialects';
 
 const ANSWER = JSON.stringify({
   reasoning: 'the length bound of a record ignores its header',
