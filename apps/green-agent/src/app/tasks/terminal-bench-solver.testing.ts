@@ -1,7 +1,7 @@
 import { Injectable, type Type } from '@nestjs/common';
-import { Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
+import { TaskState, type Part } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import { formatShellMessage, parseShellMessage, type ExecRequest, type ExecResult, type ShellMessage } from '@arvo-rca/a2a-protocol';
+import { formatShellMessage, parseShellMessage, TaskEvents, type ExecRequest, type ExecResult, type ShellMessage } from '@arvo-rca/a2a-protocol';
 import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
 import { randomUUID } from 'node:crypto';
 
@@ -79,20 +79,10 @@ export async function startTerminalBenchSolver(script: ShellScript): Promise<Ter
       run.received.push(text);
       run.taskIds.push(taskId);
       const reply = formatShellMessage(answer(run, parseShellMessage(text), text));
-      bus.publish(
-        AgentEvent.task(
-          task ?? { id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: undefined },
-        ),
-      );
+      const events = new TaskEvents(request, bus);
+      events.start();
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }));
-      bus.publish(
-        AgentEvent.statusUpdate({
-          taskId,
-          contextId,
-          status: status(TaskState.TASK_STATE_WORKING, agentMessage(request, 'Processing...')),
-          metadata: undefined,
-        }),
-      );
+      events.progress('Processing...');
       const artifact = { artifactId: randomUUID(), name: 'Result', description: '', parts: [textPart(reply)], metadata: undefined, extensions: [] };
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
@@ -109,21 +99,8 @@ export async function startTerminalBenchSolver(script: ShellScript): Promise<Ter
   return solver;
 }
 
-function status(state: TaskState, message?: Message) {
-  return { state, message, timestamp: new Date().toISOString() };
-}
-
-function agentMessage({ taskId, contextId }: RequestContext, text: string): Message {
-  return {
-    messageId: randomUUID(),
-    contextId,
-    taskId,
-    role: Role.ROLE_AGENT,
-    parts: [textPart(text)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
+function status(state: TaskState) {
+  return { state, message: undefined, timestamp: new Date().toISOString() };
 }
 
 function textPart(text: string): Part {
