@@ -70,6 +70,17 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
     });
   });
 
+  it('reads a reply from the artifacts of a task that completes, and goes on with a new task on the same context', async () => {
+    const outcome = await runTask([{ artifact: WRITE_ANSWER }, { artifact: '[TASK FINISHED]' }]);
+
+    const [run] = solver.runs;
+    expect(parseCommandResult(run.received[1])).toEqual({ returncode: 0, output: '' });
+    expect(run.received).toHaveLength(2);
+    expect(new Set(run.taskIds).size).toBe(2);
+    expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 1 } });
+    expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
+  });
+
   it(`corrects replies that hold no single action, ${MAX_CORRECTIONS} times in a row at most; then the task ends and is scored`, async () => {
     const outcome = await runTask([
       { ask: 'I believe the bug is in index_span.' },
