@@ -6,7 +6,7 @@ import type { CommandResult } from '@arvo-rca/a2a-protocol';
 import { AgentTemplates } from '../../apps/purple-agent/src/app/agent/agent-templates';
 import { DefaultAgent } from '../../apps/purple-agent/src/app/agent/default-agent';
 import type { TaskEnvironment } from '../../apps/purple-agent/src/app/agent/task-environment';
-import { trajectoryPath, TrajectoryWriter } from '../../apps/purple-agent/src/app/agent/trajectory';
+import { TrajectoryFileSink, trajectoryPath, TrajectoryWriter } from '../../apps/purple-agent/src/app/agent/trajectory';
 import type { ChatMessage, Model, ModelReply, QueryOptions } from '../../apps/purple-agent/src/app/models/model';
 import { ScriptedModel } from '../../apps/purple-agent/src/app/models/scripted-model';
 import { median, round } from './bench-stats';
@@ -109,12 +109,8 @@ async function oneRun(templates: AgentTemplates, description: string, logDir: st
   const times: number[] = [];
   let mark = process.hrtime.bigint();
   let spentAtMark = 0;
-  const agent = new DefaultAgent({
-    model: new TimedModel(new ScriptedModel(replies), watch),
-    environment: new InstantEnvironment(watch),
-    templates,
-    trajectoryFile: trajectoryPath(logDir, 'sample:1', contextId),
-    trajectoryWriter: new TrajectoryWriter(),
+  const sink = new TrajectoryFileSink(trajectoryPath(logDir, 'sample:1', contextId), {
+    writer: new TrajectoryWriter(),
     onStep: () => {
       const now = process.hrtime.bigint();
       times.push(Number(now - mark) / 1e6 - (watch.spentMs - spentAtMark));
@@ -122,6 +118,7 @@ async function oneRun(templates: AgentTemplates, description: string, logDir: st
       spentAtMark = watch.spentMs;
     },
   });
+  const agent = new DefaultAgent(new TimedModel(new ScriptedModel(replies), watch), new InstantEnvironment(watch), { templates, sink });
   const result = await agent.run({ taskId: 'sample:1', contextId, description });
   if (result.exitStatus !== 'Submitted') throw new Error(`the scripted purple run ended ${result.exitStatus}: ${result.message}`);
   return times.slice(0, steps);

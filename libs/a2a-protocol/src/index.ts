@@ -33,6 +33,18 @@ export {
   type SolverExitData,
   type SolverUsage,
 } from './lib/vocabulary/solver-exit';
+export {
+  clampExecTimeout,
+  DEFAULT_EXEC_TIMEOUT_S,
+  formatShellMessage,
+  parseShellMessage,
+  TERMINAL_BENCH_SHELL,
+  type ExecRequest,
+  type ExecResult,
+  type ShellFinal,
+  type ShellMessage,
+  type ShellTask,
+} from './lib/vocabulary/terminal-bench-shell';
 export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
 export { formatAssessmentSaved, parseAssessmentSaved, type AssessmentSaved, type AssessmentSavedData } from './lib/vocabulary/assessment-saved';
 export { readPeerCard, SOLVER_MODEL_EXTENSION, solverModelExtension, type PeerCard } from './lib/vocabulary/peer-card';
@@ -58,15 +70,3 @@ export {
   type TaskProgressData,
   type TaskProgressLine,
 } from './lib/vocabulary/progress';
-export {
-  clampExecTimeout,
-  DEFAULT_EXEC_TIMEOUT_S,
-  formatShellMessage,
-  parseShellMessage,
-  TERMINAL_BENCH_SHELL,
-  type ExecRequest,
-  type ExecResult,
-  type ShellFinal,
-  type ShellMessage,
-  type ShellTask,
-} from './lib/vocabulary/terminal-bench-shell';

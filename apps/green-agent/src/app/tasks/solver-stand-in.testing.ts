@@ -11,7 +11,7 @@ import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
  *   keeps the answer, and takes its next turn;
  * - `ask`: its reply in `input-required`, as a solver that wants the next message (reply mode);
  * - `complete`: its reply completes its A2A task (the text may still hold a command, as some solvers do);
- * - `artifact`: its reply is the text of an artifact named `Result`, then its task completes with an empty
+ * - `artifact`: its reply is the text of an artifact named `Result`, then its task completes without a
  *   status message, as terminal-bench solvers answer;
  * - `fail`: its reply fails its A2A task;
  * - `message`: it answers with a message, no task (as the first turn of a message);
@@ -122,7 +122,7 @@ export async function startSolverStandIn(script: SolverScript): Promise<SolverSt
           bus.publish(
             AgentEvent.artifactUpdate({ taskId: request.taskId, contextId: request.contextId, artifact, append: false, lastChunk: true, metadata: undefined }),
           );
-          return events.end(TaskState.TASK_STATE_COMPLETED, '');
+          return events.end(TaskState.TASK_STATE_COMPLETED);
         }
         const [state, text] = 'fail' in turn ? [TaskState.TASK_STATE_FAILED, turn.fail] : [TaskState.TASK_STATE_COMPLETED, turn.complete];
         return events.end(state, text, turn.exit && formatSolverExit(turn.exit));

@@ -85,8 +85,7 @@ export async function startTerminalBenchSolver(script: ShellScript): Promise<Ter
       events.progress('Processing...');
       const artifact = { artifactId: randomUUID(), name: 'Result', description: '', parts: [textPart(reply)], metadata: undefined, extensions: [] };
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
-      bus.finished();
+      events.end(TaskState.TASK_STATE_COMPLETED);
     }
 
     // executor.py 61-62: canceling is not supported.

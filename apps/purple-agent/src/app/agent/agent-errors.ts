@@ -11,7 +11,7 @@ export abstract class AgentExit extends Error {
 export class Submitted extends AgentExit {
   override readonly status = 'Submitted';
 
-  /** `submission`: the loc.json text as submitted. */
+  /** `submission`: what was submitted (loc.json's text, or the output after the submit line). */
   constructor(
     readonly submission: string,
     message: string,

@@ -20,8 +20,8 @@ describe('DefaultAgent in concurrent task contexts', () => {
       const modelB = new ScriptedModel(
         ['b1', 'b2'].map((tag) => ({ content: bash(`echo ${tag}; sleep 0.08`), usage: { input: 7, output: 1, cacheRead: 50 }, cost: 0.002 })),
       );
-      const agentA = new DefaultAgent({ model: modelA, environment: envA, templates, config: { ...DEFAULT_AGENT_CONFIG, stepLimit: 3 }, processUsage });
-      const agentB = new DefaultAgent({ model: modelB, environment: envB, templates, config: { ...DEFAULT_AGENT_CONFIG, stepLimit: 2 }, processUsage });
+      const agentA = new DefaultAgent(modelA, envA, { templates, config: { ...DEFAULT_AGENT_CONFIG, stepLimit: 3 }, processUsage });
+      const agentB = new DefaultAgent(modelB, envB, { templates, config: { ...DEFAULT_AGENT_CONFIG, stepLimit: 2 }, processUsage });
 
       const [resultA, resultB] = await Promise.all([
         agentA.run({ taskId: 'sample:1', contextId: 'A', description: 'task for A' }),

@@ -7,6 +7,7 @@ import { DEFAULT_AGENT_CONFIG, type AgentConfig } from './agent-config';
 import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
+import { TrajectoryFileSink } from './trajectory';
 import type { TaskEnvironment } from './task-environment';
 import type { Trajectory } from '@arvo-rca/common';
 
@@ -36,7 +37,7 @@ describe('DefaultAgent', () => {
 
   function agentWith(replies: ScriptedReply[], config: Partial<AgentConfig> = {}, env: TaskEnvironment = environment) {
     const model = new ScriptedModel(replies);
-    const agent = new DefaultAgent({ model, environment: env, templates, config: { ...DEFAULT_AGENT_CONFIG, ...config } });
+    const agent = new DefaultAgent(model, env, { templates, config: { ...DEFAULT_AGENT_CONFIG, ...config } });
     return { model, agent };
   }
   const writeLocJson = (text: string): string => bash(`cat > /workspace/shared/loc.json <<'EOF'\n${text}\nEOF`);
@@ -116,7 +117,7 @@ describe('DefaultAgent', () => {
   it('ends with TimeExceeded once the wall-time limit has passed, checked before each model call', async () => {
     let now = 0;
     const model = new ScriptedModel([bash('true'), bash('true'), bash('true')]);
-    const agent = new DefaultAgent({ model, environment, templates, config: { ...DEFAULT_AGENT_CONFIG, wallTimeLimitS: 10 }, clock: () => (now += 4000) });
+    const agent = new DefaultAgent(model, environment, { templates, config: { ...DEFAULT_AGENT_CONFIG, wallTimeLimitS: 10 }, clock: () => (now += 4000) });
 
     const result = await agent.run(TASK);
 
@@ -154,11 +155,9 @@ describe('DefaultAgent', () => {
   it('records a failure it did not expect as its exit, with the reason, in the trajectory on disk, and throws it on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-uncaught-'));
     try {
-      const agent = new DefaultAgent({
-        model: new ScriptedModel([writeLocJson(VALID_LOC_JSON), SUBMIT]),
-        environment,
+      const agent = new DefaultAgent(new ScriptedModel([writeLocJson(VALID_LOC_JSON), SUBMIT]), environment, {
         templates,
-        trajectoryFile: join(dir, 'trajectory.json'),
+        sink: new TrajectoryFileSink(join(dir, 'trajectory.json')),
         // A submission check with a bug of its own: nothing the model could fix.
         checkLocJson: () => {
           throw new TypeError('the validator lost its schema');

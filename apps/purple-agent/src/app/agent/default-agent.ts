@@ -3,7 +3,7 @@ import type { TemplateVars, Trajectory } from '@arvo-rca/common';
 import { bashActions, LOC_JSON_PATH } from '@arvo-rca/common';
 import { MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/loc-json';
 import { errorMessage } from '../models/model-errors';
-import type { ChatMessage, ChatRole, ModelReply } from '../models/model';
+import type { ChatMessage, ChatRole, Model, ModelReply } from '../models/model';
 import { UsageTotals } from '../models/usage';
 import { DEFAULT_AGENT_CONFIG, type AgentConfig } from './agent-config';
 import {
@@ -20,9 +20,9 @@ import {
   UncaughtError,
 } from './agent-errors';
 import type { TemplateName } from './agent-templates';
-import type { AgentDependencies, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
-import { buildTrajectory, TrajectoryWriter } from './trajectory';
-import type { TrajectoryFile } from './trajectory-file';
+import type { AgentOptions, AgentResult, AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
+import type { TaskEnvironment } from './task-environment';
+import { buildTrajectory } from './trajectory';
 
 const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
 const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: WANTED_LOCATIONS, maxSpanLines: MAX_SPAN_LINES };
@@ -31,7 +31,7 @@ const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: W
  * mini-swe-agent's loop for one task context: ask the model, run the one bash block of its reply,
  * show it the result, until it submits or a limit ends the run. Steps throw to change course; the
  * one catch in run() turns a Correction into a message and an AgentExit into the exit status; anything
- * else is recorded as an UncaughtError exit and thrown on.
+ * else is recorded as an UncaughtError exit and thrown on. After every step the run so far goes to its sink.
  */
 export class DefaultAgent {
   readonly messages: ChatMessage[] = [];
@@ -47,11 +47,14 @@ export class DefaultAgent {
   private startedAt = 0;
   private formatErrors = 0;
   private submissionRejections = 0;
-  private trajectoryOnDisk?: TrajectoryFile;
 
-  constructor(private readonly deps: AgentDependencies) {
-    this.config = deps.config ?? DEFAULT_AGENT_CONFIG;
-    this.clock = deps.clock ?? Date.now;
+  constructor(
+    private readonly model: Model,
+    private readonly environment: TaskEnvironment,
+    private readonly options: AgentOptions,
+  ) {
+    this.config = options.config ?? DEFAULT_AGENT_CONFIG;
+    this.clock = options.clock ?? Date.now;
   }
 
   async run(task: AgentTask): Promise<AgentResult> {
@@ -68,8 +71,8 @@ export class DefaultAgent {
         this.handle(error);
       } finally {
         exit = this.exit;
-        await this.saveTrajectory();
-        this.deps.onStep?.({ steps: this.usage.calls, lastCommand: this.history.at(-1)?.command, exitStatus: exit?.status, usage: this.usage.snapshot() });
+        const progress = { steps: this.usage.calls, lastCommand: this.history.at(-1)?.command, exitStatus: exit?.status, usage: this.usage.snapshot() };
+        await this.options.sink?.save(this.trajectory(), progress);
       }
     }
     return { exitStatus: exit.status, message: exit.message, submission: this.submission(), usage: this.usage.snapshot() };
@@ -82,7 +85,7 @@ export class DefaultAgent {
       submission: this.submission(),
       usage: this.usage.snapshot(),
       config: this.config,
-      modelName: this.deps.model.name,
+      modelName: this.model.name,
       task: this.task,
       history: this.history,
       calls: this.calls,
@@ -129,14 +132,14 @@ export class DefaultAgent {
     const signal = limitMs > 0 ? AbortSignal.timeout(Math.max(1, this.startedAt + limitMs - this.clock())) : undefined;
     let reply: ModelReply;
     try {
-      reply = await this.deps.model.query(this.messages, { signal });
+      reply = await this.model.query(this.messages, { signal });
     } catch (error) {
       if (signal?.aborted) throw this.timeExceeded();
       const code = (error as { code?: unknown }).code;
       throw new ModelError(`the model failed${typeof code === 'string' ? ` (${code})` : ''}: ${errorMessage(error)}`);
     }
     this.usage.add(reply.usage, reply.cost);
-    this.deps.processUsage?.add(reply.usage, reply.cost);
+    this.options.processUsage?.add(reply.usage, reply.cost);
     this.calls.push({ ...reply.usage, cost: reply.cost, truncated: reply.truncated });
     this.add('assistant', reply.content);
     if (reply.truncated) throw new FormatError(this.render('truncated-reply'));
@@ -153,7 +156,7 @@ export class DefaultAgent {
   private async execute(command: string, by: CommandRecord['by']): Promise<CommandResult> {
     let result: CommandResult;
     try {
-      result = await this.deps.environment.execute(command);
+      result = await this.environment.execute(command);
     } catch (error) {
       throw new EnvironmentError(`the environment failed to run a command: ${errorMessage(error)}`);
     }
@@ -162,23 +165,33 @@ export class DefaultAgent {
   }
 
   // Submission is the marker on the output's first line with returncode 0; loc.json must then hold up.
+  // A task that wants no loc.json takes the output after the marker line as the submission, as mini-swe-agent does.
   private async checkSubmission(result: CommandResult): Promise<void> {
-    if (result.returncode !== 0 || result.output.trimStart().split('\n', 1)[0].trim() !== SUBMIT_MARKER) return;
+    const [first, ...rest] = result.output.trimStart().split('\n');
+    if (result.returncode !== 0 || first.trim() !== SUBMIT_MARKER) return;
+    if (this.task?.submits === 'output') {
+      await this.finishEnvironment();
+      throw new Submitted(rest.join('\n'), rest.join('\n'));
+    }
     const read = await this.execute(`cat ${LOC_JSON_PATH}`, 'agent');
     const readable = read.returncode === 0;
-    const problems = readable ? (this.deps.checkLocJson ?? validateLocJson)(read.output) : [read.output.trim() || `cat exited with ${read.returncode}`];
+    const problems = readable ? (this.options.checkLocJson ?? validateLocJson)(read.output) : [read.output.trim() || `cat exited with ${read.returncode}`];
     if (problems.length > 0 && this.submissionRejections < this.config.submissionCorrections) {
       this.submissionRejections += 1;
       const lastChance = this.submissionRejections === this.config.submissionCorrections;
       const problem = readable ? 'is not acceptable' : 'cannot be read';
       throw new SubmissionError(this.render('submission-rejected', { problem, problems: problems.map((p) => `- ${p}`).join('\n'), lastChance }));
     }
+    await this.finishEnvironment();
+    throw new Submitted(readable ? read.output : '', readable ? read.output : `submitted without a readable ${LOC_JSON_PATH}`);
+  }
+
+  private async finishEnvironment(): Promise<void> {
     try {
-      await this.deps.environment.finish();
+      await this.environment.finish();
     } catch (error) {
       throw new EnvironmentError(`the environment failed to take the submission: ${errorMessage(error)}`);
     }
-    throw new Submitted(readable ? read.output : '', readable ? read.output : `submitted without a readable ${LOC_JSON_PATH}`);
   }
 
   private observe(result: CommandResult): string {
@@ -208,17 +221,6 @@ export class DefaultAgent {
   }
 
   private render(name: TemplateName, vars: TemplateVars = {}): string {
-    return this.deps.templates.render(name, { ...PROMPT_VARS, ...vars });
-  }
-
-  private async saveTrajectory(): Promise<void> {
-    const file = this.deps.trajectoryFile;
-    if (!file) return;
-    try {
-      this.trajectoryOnDisk ??= (this.deps.trajectoryWriter ?? new TrajectoryWriter()).open(file);
-      await this.trajectoryOnDisk.save(this.trajectory());
-    } catch (error) {
-      this.deps.logger?.warn(`cannot write the trajectory ${file}: ${errorMessage(error)}`);
-    }
+    return this.options.templates.render(name, { ...PROMPT_VARS, ...vars });
   }
 }

@@ -7,6 +7,7 @@ import { DEFAULT_AGENT_CONFIG } from './agent-config';
 import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
+import { TrajectoryFileSink } from './trajectory';
 
 // A long THOUGHT makes every step's write of the trajectory large, so a kill may land inside one.
 class ChattyModel implements Model {
@@ -21,13 +22,10 @@ class ChattyModel implements Model {
 async function main(trajectoryFile: string): Promise<void> {
   const environment = await LocalWorkspaceEnvironment.empty();
   process.stdout.write(`workspace ${environment.root}\n`);
-  const agent = new DefaultAgent({
-    model: new ChattyModel(),
-    environment,
+  const agent = new DefaultAgent(new ChattyModel(), environment, {
     templates: await AgentTemplates.load(),
     config: { ...DEFAULT_AGENT_CONFIG, stepLimit: 0, costLimit: 0, wallTimeLimitS: 0 },
-    trajectoryFile,
-    onStep: ({ steps }) => process.stdout.write(`step ${steps}\n`),
+    sink: new TrajectoryFileSink(trajectoryFile, { onStep: ({ steps }) => process.stdout.write(`step ${steps}\n`) }),
   });
   await agent.run({ taskId: 'sample:1', contextId: 'endless', description: 'never ends' });
 }

@@ -11,7 +11,7 @@ import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
 import type { Trajectory } from '@arvo-rca/common';
-import { buildTrajectory, trajectoryPath, TrajectoryWriter, type RunState } from './trajectory';
+import { buildTrajectory, TrajectoryFileSink, trajectoryPath, TrajectoryWriter, type RunState } from './trajectory';
 
 const APP_TSCONFIG = resolve(__dirname, '../../../tsconfig.app.json');
 const bash = (command: string): string => `THOUGHT: go\n\n\`\`\`bash\n${command}\n\`\`\``;
@@ -152,16 +152,14 @@ describe('trajectories', () => {
     const seen: { calls: number; messages: number }[] = [];
     try {
       const loc = JSON.stringify({ reasoning: 'r', locations: [{ file: 'a.c', function: 'f', line_start: 1, line_end: 2, description: 'd' }] });
-      const agent = new DefaultAgent({
-        model: new ScriptedModel(['no block', bash(`echo '${loc}' > /workspace/shared/loc.json`), bash('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT')]),
-        environment,
-        templates: await AgentTemplates.load(),
-        trajectoryFile: file,
+      const model = new ScriptedModel(['no block', bash(`echo '${loc}' > /workspace/shared/loc.json`), bash('echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT')]);
+      const sink = new TrajectoryFileSink(file, {
         onStep: () => {
           const saved = JSON.parse(readFileSync(file, 'utf8')) as Trajectory;
           seen.push({ calls: saved.info.model_stats.api_calls, messages: saved.messages.length });
         },
       });
+      const agent = new DefaultAgent(model, environment, { templates: await AgentTemplates.load(), sink });
 
       const result = await agent.run({ taskId: 'sample:1', contextId: 'ctx', description: 'task' });
 

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { SolverUsage } from '@arvo-rca/a2a-protocol';
 import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
-import type { ChatMessage } from '../models/model';
+import type { ChatMessage, ModelLogger } from '../models/model';
+import { errorMessage } from '../models/model-errors';
 import type { AgentConfig } from './agent-config';
 import type { ExitStatus } from './agent-errors';
-import type { AgentTask, CommandRecord, ModelCallRecord } from './agent-types';
+import type { AgentTask, CommandRecord, ModelCallRecord, StepProgress, TrajectorySink } from './agent-types';
 import { TrajectoryFile } from './trajectory-file';
 
 /** `<run log dir>/trajectories/<source>_<id>-<context>.traj.json` */
@@ -65,5 +66,33 @@ export class TrajectoryWriter {
   /** The trajectory of a new run at `path`: its first save replaces any file there. */
   open(path: string): TrajectoryFile {
     return new TrajectoryFile(path);
+  }
+}
+
+export interface TrajectoryFileSinkOptions {
+  writer?: TrajectoryWriter;
+  /** Told when a write fails. */
+  logger?: ModelLogger;
+  /** Called after every step, once its trajectory is saved (progress reports to the assessor). */
+  onStep?: (progress: StepProgress) => void;
+}
+
+/** A run's trajectory in one file (see trajectoryPath), rewritten after every step; a failed write is a warning, never the run's end. */
+export class TrajectoryFileSink implements TrajectorySink {
+  private file?: TrajectoryFile;
+
+  constructor(
+    readonly path: string,
+    private readonly options: TrajectoryFileSinkOptions = {},
+  ) {}
+
+  async save(trajectory: Trajectory, progress: StepProgress): Promise<void> {
+    try {
+      this.file ??= (this.options.writer ?? new TrajectoryWriter()).open(this.path);
+      await this.file.save(trajectory);
+    } catch (error) {
+      this.options.logger?.warn(`cannot write the trajectory ${this.path}: ${errorMessage(error)}`);
+    }
+    this.options.onStep?.(progress);
   }
 }

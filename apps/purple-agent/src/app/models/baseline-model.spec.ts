@@ -24,7 +24,7 @@ describe('the baseline model, playing the agent loop on every bundled sample', (
   it.each(sampleIds())('names the top project crash frame first on sample %s, in a valid loc.json, and submits', async (id) => {
     const environment = await LocalWorkspaceEnvironment.forSample(id);
     try {
-      const agent = new DefaultAgent({ model: new BaselineModel(), environment, templates });
+      const agent = new DefaultAgent(new BaselineModel(), environment, { templates });
 
       const result = await agent.run({ taskId: `sample:${id}`, contextId: `baseline-${id}`, description: sampleTaskDescription(id) });
 
@@ -61,7 +61,7 @@ describe('the baseline model, playing the agent loop on every bundled sample', (
   it('puts the allocation site among the candidates when the report has one (sample 5: the image allocator)', async () => {
     const environment = await LocalWorkspaceEnvironment.forSample('5');
     try {
-      await new DefaultAgent({ model: new BaselineModel(), environment, templates }).run({
+      await new DefaultAgent(new BaselineModel(), environment, { templates }).run({
         taskId: 'sample:5',
         contextId: 'baseline-alloc',
         description: sampleTaskDescription('5'),
@@ -78,7 +78,7 @@ describe('the baseline model, playing the agent loop on every bundled sample', (
     const environment = await LocalWorkspaceEnvironment.empty();
     try {
       const description = 'Task sample:9. The crash report is at /workspace/9_error.txt.';
-      const result = await new DefaultAgent({ model: new BaselineModel(), environment, templates }).run({ taskId: 'sample:9', contextId: 'c', description });
+      const result = await new DefaultAgent(new BaselineModel(), environment, { templates }).run({ taskId: 'sample:9', contextId: 'c', description });
 
       expect(result.exitStatus).toBe('Submitted');
       expect(JSON.parse(result.submission)).toMatchObject({ locations: [] });

@@ -44,7 +44,7 @@ export function useModelRig(apiKey: string): ModelRig {
     get environment() {
       return environment;
     },
-    agentWith: (model, config = {}) => new DefaultAgent({ model, environment, templates, config: { ...DEFAULT_AGENT_CONFIG, stepLimit: 1, ...config } }),
+    agentWith: (model, config = {}) => new DefaultAgent(model, environment, { templates, config: { ...DEFAULT_AGENT_CONFIG, stepLimit: 1, ...config } }),
     httpOptions: { apiKey, timeoutMs: 5000, retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 2000 } },
   };
 }

@@ -5,30 +5,27 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/s
 import { A2aClientFactory, findTaskId, formatSolverExit, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { isTaskId } from '@arvo-rca/common';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
-import type { AgentResult } from '../agent/agent-types';
+import type { AgentResult, Submits } from '../agent/agent-types';
 import type { TaskEnvironment } from '../agent/task-environment';
 import { PurpleConfig } from '../purple-config';
-import { GreenTaskEnvironment } from './green-task-environment';
 import { CancellableEnvironment } from './cancellable-environment';
-import { ReplyChannel, type RunReporter } from './reply-channel';
 import { describeResult, describeStep, solverExitOf } from './run-report';
+import { openDialect, type SolverDialect } from './solver-dialect';
 import { TaskSolver } from './task-solver';
 
-/** One task's run on its context: how it reaches the green agent, and how it is canceled. */
+/** One task's run on its context: its dialect, and how it is canceled. */
 interface ContextRun {
-  channel: ReplyChannel | undefined;
+  dialect: SolverDialect;
   cancel: AbortController;
-  /** The A2A tasks of this context, as the green agent sees them (one per call in reply mode, maybe). */
+  /** The A2A tasks of this context, as the assessor sees them (one per turn in terminal-bench-shell-v1; one, maybe, in reply mode). */
   taskIds: Set<string>;
 }
 
 /**
- * The purple agent's A2A entry: a task description from a green agent starts one run on that context.
- * In reply mode (no GREEN_AGENT_URL) each command is the reply to the green's latest message and the
- * green's next message on the context is its answer; in callback mode the commands go to the green agent
- * as messages of their own. Either way the run reports a `working` update per step and ends with a final
- * status carrying the exit status, its reason and the run's usage as a data part. Contexts share nothing
- * but the process-wide usage totals.
+ * The purple agent's A2A entry: a task from an assessor starts one run on that context, in the dialect its
+ * first message and the configuration choose (openDialect): reply mode, terminal-bench-shell-v1, or callback
+ * mode. Whichever it is, the run reports a line per step and ends by saying its exit status, its reason and
+ * its usage. Contexts share nothing but the process-wide usage totals.
  */
 @Injectable()
 export class PurpleExecutor implements AgentExecutor {
@@ -46,23 +43,22 @@ export class PurpleExecutor implements AgentExecutor {
     const events = new TaskEvents(request, bus);
     const { contextId, taskId } = request;
     const current = this.runs.get(contextId);
-    if (current?.channel?.awaitingAnswer) {
+    if (current?.dialect.awaitingAnswer) {
       current.taskIds.add(taskId);
-      current.channel.answer(events.userText(), events);
-      return current.channel.turnClosed();
+      current.dialect.answer(events.userText(), events);
+      return current.dialect.turnClosed();
     }
     if (current) return events.reply('This context already has a task running; one task per context.');
-    const greenUrl = this.config.GREEN_AGENT_URL;
-    const answerDeadlineMs = this.config.GREEN_CALL_TIMEOUT_S * 1000;
-    const channel = greenUrl ? undefined : new ReplyChannel(events, answerDeadlineMs);
-    const run: ContextRun = { channel, cancel: new AbortController(), taskIds: new Set([taskId]) };
+    const dialect = openDialect(events, {
+      greenUrl: this.config.GREEN_AGENT_URL,
+      answerDeadlineMs: this.config.GREEN_CALL_TIMEOUT_S * 1000,
+      peers: this.peers,
+    });
+    const run: ContextRun = { dialect, cancel: new AbortController(), taskIds: new Set([taskId]) };
     this.runs.set(contextId, run);
-    const environment = channel ?? new GreenTaskEnvironment(this.peers.peer(greenUrl ?? ''), contextId, answerDeadlineMs);
-    const reporter: RunReporter = channel ?? { progress: (text) => events.progress(text), end: (state, text, data) => events.end(state, text, data) };
-    const mode = greenUrl ? `calling back ${greenUrl}` : 'replying to the green agent';
-    const finished = this.run(events, new CancellableEnvironment(environment, run.cancel.signal), reporter, mode).finally(() => this.runs.delete(contextId));
-    // In reply mode this call ends with the first command; the run goes on over the green's next messages.
-    await (channel ? Promise.race([channel.turnClosed(), finished]) : finished);
+    const finished = this.run(events, dialect, new CancellableEnvironment(dialect, run.cancel.signal)).finally(() => this.runs.delete(contextId));
+    // Where the assessor drives, this call ends with the first command; the run goes on over its next messages.
+    await Promise.race([dialect.turnClosed(), finished]);
   }
 
   /**
@@ -75,30 +71,31 @@ export class PurpleExecutor implements AgentExecutor {
     const [contextId, run] = found;
     this.logger.warn(`task ${taskId} canceled by its requester; the run ends before its next command`);
     run.cancel.abort();
-    run.channel?.abandon('the task was canceled');
+    run.dialect.abandon('the task was canceled');
     TaskEvents.canceled(bus, taskId, contextId, 'canceled by the requester; the run ends before its next command');
   }
 
   /** One run from the task description to its final status; never throws (an unexpected error is a `failed` task with its reason). */
-  private async run(events: TaskEvents, environment: TaskEnvironment, reporter: RunReporter, mode: string): Promise<void> {
+  private async run(events: TaskEvents, dialect: SolverDialect, environment: TaskEnvironment): Promise<void> {
     const { contextId } = events;
-    const taskId = taskName(events.userText(), contextId);
+    const { description, submits } = dialect;
+    const taskId = taskName(description, contextId);
     const started = Date.now();
     events.start(`${taskId}: solving with ${this.solver.modelName}`);
     try {
       // Every line of the run lands in the task's log file, beside the green agent's lines about it.
       const result = await this.logging.runInTask({ taskId, contextId }, async () => {
-        this.logger.log(`solving ${taskId} with ${this.solver.modelName}, ${mode}`);
-        const outcome = await this.solver.solve({ taskId, contextId, description: events.userText() }, environment, (progress) => {
+        this.logger.log(`solving ${taskId} with ${this.solver.modelName}, ${dialect.mode}`);
+        const outcome = await this.solver.solve({ taskId, contextId, description, submits }, environment, (progress) => {
           this.logger.log(describeStep(progress));
-          reporter.progress(describeStep(progress));
+          dialect.progress(describeStep(progress));
         });
-        this.logger.log(describeResult(outcome));
+        this.logger.log(describeResult(outcome, submits));
         return outcome;
       });
-      reporter.end(
+      dialect.end(
         finalState(result),
-        finalText(result),
+        finalText(result, submits),
         formatSolverExit(
           solverExitOf(result, (Date.now() - started) / 1000, { path: this.solver.trajectoryFile({ taskId, contextId }), document: result.trajectory }),
         ),
@@ -106,7 +103,7 @@ export class PurpleExecutor implements AgentExecutor {
     } catch (error) {
       const reason = `the run failed unexpectedly: ${(error as Error).message}`;
       this.logger.error(reason);
-      reporter.end(TaskState.TASK_STATE_FAILED, reason, formatSolverExit({ exitStatus: 'UncaughtError', reason }));
+      dialect.end(TaskState.TASK_STATE_FAILED, reason, formatSolverExit({ exitStatus: 'UncaughtError', reason }));
     }
   }
 }
@@ -126,6 +123,6 @@ function finalState(result: AgentResult): TaskState {
 }
 
 // A submission's final status says `[TASK FINISHED]` first: in reply mode that is how the green hears it.
-function finalText(result: AgentResult): string {
-  return result.exitStatus === 'Submitted' ? `${TASK_FINISHED} ${describeResult(result)}` : describeResult(result);
+function finalText(result: AgentResult, submits: Submits): string {
+  return result.exitStatus === 'Submitted' ? `${TASK_FINISHED} ${describeResult(result, submits)}` : describeResult(result, submits);
 }

@@ -1,6 +1,6 @@
 import { formatSolverStep, type SolverExit, type SolverUsage } from '@arvo-rca/a2a-protocol';
 import type { SolverTrajectory } from '@arvo-rca/common';
-import type { AgentResult, StepProgress } from '../agent/agent-types';
+import type { AgentResult, StepProgress, Submits } from '../agent/agent-types';
 
 // What a run says about itself on the wire: a line per step, a closing line, and its exit with usage.
 
@@ -10,10 +10,14 @@ export function describeStep(progress: StepProgress): string {
   return formatSolverStep({ step: progress.steps, command: progress.lastCommand ?? '(no command)', detail });
 }
 
-export function describeResult(result: AgentResult): string {
+export function describeResult(result: AgentResult, submits: Submits = 'loc.json'): string {
   const { usage } = result;
   const tokens = `tokens in ${usage.input_tokens} out ${usage.output_tokens} cache read ${usage.cache_read_tokens} write ${usage.cache_creation_tokens}, ${usage.llm_requests} calls, $${usage.est_usd_cost.toFixed(4)}`;
-  return `${result.exitStatus}: ${result.exitStatus === 'Submitted' ? 'loc.json submitted' : result.message} | ${tokens}`;
+  return `${result.exitStatus}: ${result.exitStatus === 'Submitted' ? submitted(result, submits) : result.message} | ${tokens}`;
+}
+
+function submitted(result: AgentResult, submits: Submits): string {
+  return submits === 'loc.json' ? 'loc.json submitted' : `submitted ${JSON.stringify(result.submission.slice(0, 200))}`;
 }
 
 // A submission's message is the loc.json text, which the assessor reads for itself.

@@ -6,7 +6,7 @@ import { AgentTemplates } from '../agent/agent-templates';
 import type { AgentResult, AgentTask, StepProgress } from '../agent/agent-types';
 import { DefaultAgent } from '../agent/default-agent';
 import type { TaskEnvironment } from '../agent/task-environment';
-import { trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
+import { TrajectoryFileSink, trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
 import { ModelFactory } from '../models/model-factory';
 import { UsageTotals } from '../models/usage';
 import { PurpleConfig } from '../purple-config';
@@ -42,16 +42,16 @@ export class TaskSolver {
   }
 
   async solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void): Promise<SolvedTask> {
-    const agent = new DefaultAgent({
-      model: this.models.create(),
-      environment,
-      templates: this.templates,
-      config: this.limits,
-      trajectoryFile: this.trajectoryFile(task),
-      trajectoryWriter: this.trajectories,
-      processUsage: this.processUsage,
+    const sink = new TrajectoryFileSink(this.trajectoryFile(task), {
+      writer: this.trajectories,
       logger: new Logger(`agent ${task.taskId} ${task.contextId.slice(0, 8)}`),
       onStep,
+    });
+    const agent = new DefaultAgent(this.models.create(), environment, {
+      templates: this.templates,
+      config: this.limits,
+      sink,
+      processUsage: this.processUsage,
     });
     const result = await agent.run(task);
     return { ...result, trajectory: agent.trajectory() };

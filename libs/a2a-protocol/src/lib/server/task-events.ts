@@ -97,13 +97,13 @@ export class TaskEvents {
     this.bus.finished();
   }
 
-  /** The final status; `data` goes beside the text as a data part (how a solver's run ended, say). */
-  end(state: TaskState, text: string, data?: object): void {
+  /** The final status; `data` goes beside the text as a data part (how a solver's run ended, say); no text, no status message. */
+  end(state: TaskState, text?: string, data?: object): void {
     this.publishStatus(state, text, data);
     this.bus.finished();
   }
 
-  private publishStatus(state: TaskState, text: string, data?: object): void {
+  private publishStatus(state: TaskState, text: string | undefined, data?: object): void {
     const { taskId, contextId } = this.request;
     this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: this.status(state, text, data), metadata: undefined }));
   }

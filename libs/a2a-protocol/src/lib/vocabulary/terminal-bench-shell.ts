@@ -1,12 +1,12 @@
-// terminal-bench-shell-v1: the assessor–solver wire of AgentBeats' terminal-bench assessor
-// (RDI-Foundation/terminal-bench-green, src/agent.py). Every message is one JSON object in a text part:
-//   assessor → solver: {"kind":"task","protocol":"terminal-bench-shell-v1","instruction":"…"} on a new
-//                      conversation (agent.py 427-434), then {"kind":"exec_result","exit_code":N,"stdout":"…","stderr":"…"}
-//                      after each command (agent.py 471-479);
-//   solver → assessor: {"kind":"exec_request","command":"…","timeout":N} (agent.py 455-465), or
-//                      {"kind":"final","output":…} to end (agent.py 452-453).
-// Messages are JSON text (agent.py 482-483, `json.dumps`); a solver's reply is read from its status message
-// and every artifact, text parts as they are and data parts as JSON (messenger.py 84-91, 128-140).
+// terminal-bench-shell-v1, the assessor–solver wire of AgentBeats' terminal-bench assessor: each message is
+// one JSON object as the text of an A2A message (or of an artifact).
+//   assessor → solver  {"kind":"task","protocol":"terminal-bench-shell-v1","instruction":"…"}, first, on a new context
+//   solver → assessor  {"kind":"exec_request","command":"…","timeout":30}   one command, timeout in seconds
+//   assessor → solver  {"kind":"exec_result","exit_code":0,"stdout":"…","stderr":"…"}
+//   solver → assessor  {"kind":"final","output":…}                         the end of the solver's work
+// Every solver turn is an A2A task of its own on the context, and must end `completed`.
+
+import { isRecord } from '@arvo-rca/common';
 
 export const TERMINAL_BENCH_SHELL = 'terminal-bench-shell-v1';
 
@@ -19,7 +19,7 @@ export interface ShellTask {
 export interface ExecRequest {
   kind: 'exec_request';
   command: string;
-  /** Seconds the command may run; absent means DEFAULT_EXEC_TIMEOUT_S. */
+  /** Seconds; see clampExecTimeout. */
   timeout?: number;
 }
 
@@ -37,36 +37,35 @@ export interface ShellFinal {
 
 export type ShellMessage = ShellTask | ExecRequest | ExecResult | ShellFinal;
 
-/** The time a command gets when its request names none (agent.py 462). */
+/** The timeout of a command whose request names none (or names one that is no whole number of seconds). */
 export const DEFAULT_EXEC_TIMEOUT_S = 30;
-/** The longest a command may run, whatever it asks (agent.py 465). */
+/** The longest a solver may ask for, whatever the assessor allows. */
 const MAX_EXEC_TIMEOUT_S = 300;
 
-export function formatShellMessage(message: ShellMessage): string {
-  return JSON.stringify(message);
-}
-
-/**
- * The message a text carries, or undefined when it is not JSON or not one of the four messages. The
- * original assessor reads a reply that is not JSON as `final` with the text as its output (agent.py
- * 486-490), so a caller playing the assessor ends the solver's turn on undefined from a non-JSON text.
- * A blank command is no exec_request (agent.py 458-460); a timeout that is not a number is dropped, and
- * clampExecTimeout gives the default.
- */
+/** One message of the wire, or undefined for a text that is not JSON or not one of them. */
 export function parseShellMessage(text: string): ShellMessage | undefined {
-  const value = parseJson(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
   if (!isRecord(value)) return undefined;
   switch (value['kind']) {
     case 'task':
       return value['protocol'] === TERMINAL_BENCH_SHELL && typeof value['instruction'] === 'string'
         ? { kind: 'task', protocol: TERMINAL_BENCH_SHELL, instruction: value['instruction'] }
         : undefined;
-    case 'exec_request':
-      return parseExecRequest(value);
-    case 'exec_result':
-      return typeof value['exit_code'] === 'number' && typeof value['stdout'] === 'string' && typeof value['stderr'] === 'string'
-        ? { kind: 'exec_result', exit_code: value['exit_code'], stdout: value['stdout'], stderr: value['stderr'] }
-        : undefined;
+    case 'exec_request': {
+      const { command, timeout } = value;
+      if (typeof command !== 'string') return undefined;
+      return typeof timeout === 'number' ? { kind: 'exec_request', command, timeout } : { kind: 'exec_request', command };
+    }
+    case 'exec_result': {
+      const { exit_code: exitCode, stdout, stderr } = value;
+      if (typeof exitCode !== 'number' || !Number.isInteger(exitCode) || typeof stdout !== 'string' || typeof stderr !== 'string') return undefined;
+      return { kind: 'exec_result', exit_code: exitCode, stdout, stderr };
+    }
     case 'final':
       return { kind: 'final', output: value['output'] };
     default:
@@ -74,31 +73,15 @@ export function parseShellMessage(text: string): ShellMessage | undefined {
   }
 }
 
+export function formatShellMessage(message: ShellMessage): string {
+  return JSON.stringify(message);
+}
+
 /**
- * The seconds a command runs: the request's, DEFAULT_EXEC_TIMEOUT_S when it names none or no number,
- * within 1..min(300, maxS) (agent.py 462-465; maxS is the assessor's own per-command limit).
+ * The seconds a requested command may run: the request's whole number of seconds, DEFAULT_EXEC_TIMEOUT_S
+ * when it names none or no whole number, clamped to 1..min(300, maxS).
  */
 export function clampExecTimeout(requested: unknown, maxS: number): number {
-  const upper = Math.max(1, Math.min(MAX_EXEC_TIMEOUT_S, maxS));
-  const seconds = typeof requested === 'number' && Number.isFinite(requested) ? Math.floor(requested) : DEFAULT_EXEC_TIMEOUT_S;
-  return Math.min(upper, Math.max(1, seconds));
-}
-
-function parseExecRequest(value: Record<string, unknown>): ExecRequest | undefined {
-  const command = value['command'];
-  if (typeof command !== 'string' || !command.trim()) return undefined;
-  const timeout = value['timeout'];
-  return typeof timeout === 'number' ? { kind: 'exec_request', command, timeout } : { kind: 'exec_request', command };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  const wanted = typeof requested === 'number' && Number.isInteger(requested) ? requested : DEFAULT_EXEC_TIMEOUT_S;
+  return Math.max(1, Math.min(wanted, MAX_EXEC_TIMEOUT_S, maxS));
 }

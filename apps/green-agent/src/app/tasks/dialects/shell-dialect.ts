@@ -25,7 +25,8 @@ export class ShellDialect implements SolverDialect {
 
   read({ text }: SolverTurnEnd): SolverStep {
     const message = parseShellMessage(text);
-    if (message?.kind === 'exec_request')
+    // A blank command is no request (agent.py 458-460).
+    if (message?.kind === 'exec_request' && message.command.trim())
       return { kind: 'execute', command: message.command, timeoutS: clampExecTimeout(message.timeout, this.commandTimeoutS) };
     if (message?.kind === 'final' || (message === undefined && !isJson(text))) return { kind: 'finished' };
     return { kind: 'failed', reason: `the solver's reply is no ${TERMINAL_BENCH_SHELL} exec_request or final: ${text.slice(0, 200)}` };

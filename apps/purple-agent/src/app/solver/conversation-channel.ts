@@ -1,12 +1,22 @@
-import { formatExecute, type CommandResult, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import type { CommandResult, TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { TaskState } from '@a2a-js/sdk';
-import type { TaskEnvironment } from '../agent/task-environment';
-import { commandResultOf } from './assessor-answer';
+import type { Submits } from '../agent/agent-types';
+import type { SolverDialect } from './solver-dialect';
 
-/** Where a run reports: its step lines, and its one final status. */
-export interface RunReporter {
-  progress(text: string): void;
-  end(state: TaskState, text: string, data?: object): void;
+/** How one assessor-driven wire says a command, reads its answer, and says the run's end. */
+export interface TurnWire {
+  /** What the run submits: a task of this wire may ask for loc.json, or for anything. */
+  readonly submits: Submits;
+  /** Who answers, as the run's messages name it. */
+  readonly assessor: string;
+  /** How the run reaches its assessor, for the log. */
+  readonly mode: string;
+  /** Says the command on the open call, and ends the call. */
+  ask(events: TaskEvents, command: string): void;
+  /** The assessor's answer as the command's result; throws when it is none (which ends the run). */
+  read(answer: string): CommandResult;
+  /** Says the run's end on the open call, and ends the call. */
+  end(events: TaskEvents, state: TaskState, text: string, data?: object): void;
 }
 
 interface Waiting {
@@ -15,13 +25,13 @@ interface Waiting {
 }
 
 /**
- * Reply mode, the environment of a task when the green agent drives the conversation (the only way
- * through AgentBeats' gateway, where a solver cannot call the green agent): each command is this
- * agent's reply to the green's latest message (`input-required`, `execute: <command>`), and the green's
- * next message on the context is its result. One A2A call is open at a time, the one that carried the
- * green's latest message; it closes when the agent asks for its next result, or when the run ends.
+ * A task whose assessor drives the conversation (the only way through AgentBeats' gateway, where a solver
+ * cannot call its assessor): each command is this agent's answer to the assessor's latest message, and the
+ * assessor's next message on the context is its result. One A2A call is open at a time, the one that carried
+ * the assessor's latest message; it closes when the agent asks for its next result, or when the run ends.
+ * The wire says how each of those travels (reply mode, terminal-bench-shell-v1).
  */
-export class ReplyChannel implements TaskEnvironment, RunReporter {
+export class ConversationChannel implements SolverDialect {
   private events: TaskEvents;
   private closeTurn!: () => void;
   private turn: Promise<void>;
@@ -32,24 +42,31 @@ export class ReplyChannel implements TaskEnvironment, RunReporter {
 
   constructor(
     events: TaskEvents,
-    /** How long the agent waits for the green's answer to a command before its run ends. */
+    readonly description: string,
+    private readonly wire: TurnWire,
+    /** How long the agent waits for the assessor's answer to a command before its run ends. */
     private readonly answerDeadlineMs: number,
   ) {
     this.events = events;
     this.turn = this.openTurn();
   }
 
-  /** Settles when the open call has said what it had to: the next command, or the run's end. */
+  get submits(): Submits {
+    return this.wire.submits;
+  }
+
+  get mode(): string {
+    return this.wire.mode;
+  }
+
   turnClosed(): Promise<void> {
     return this.turn;
   }
 
-  /** Whether the agent waits for the green's answer to its last command. */
   get awaitingAnswer(): boolean {
     return this.waiting !== undefined;
   }
 
-  /** The green's next message on the task: the answer the agent waits for, carried on a new call. */
   answer(text: string, events: TaskEvents): void {
     const waiting = this.waiting;
     if (!waiting) throw new Error('no command of this task waits for an answer');
@@ -62,10 +79,10 @@ export class ReplyChannel implements TaskEnvironment, RunReporter {
   }
 
   async execute(command: string): Promise<CommandResult> {
-    return commandResultOf(await this.ask(formatExecute(command)));
+    return this.wire.read(await this.ask(command));
   }
 
-  /** The submission is said by the run's final status (`[TASK FINISHED]`), on the open call. */
+  /** The submission is said by the run's end, on the open call. */
   async finish(): Promise<void> {
     return undefined;
   }
@@ -78,23 +95,22 @@ export class ReplyChannel implements TaskEnvironment, RunReporter {
     if (this.ended) return;
     this.ended = true;
     // A run that ends while waiting for an answer (its deadline) has no open call to say so on.
-    if (this.open) this.events.end(state, text, data);
+    if (this.open) this.wire.end(this.events, state, text, data);
     this.open = false;
     this.closeTurn();
   }
 
-  /** Ends the wait for an answer, if any: the run then ends with an environment error. */
   abandon(reason: string): void {
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.reject(new Error(reason));
   }
 
-  private ask(text: string): Promise<string> {
+  private ask(command: string): Promise<string> {
     if (this.ended || this.waiting) return Promise.reject(new Error('the task is not open for another command'));
     const answer = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
-        () => this.abandon(`the green agent sent no answer within ${Math.round(this.answerDeadlineMs / 1000)} s`),
+        () => this.abandon(`${this.wire.assessor} sent no answer within ${Math.round(this.answerDeadlineMs / 1000)} s`),
         this.answerDeadlineMs,
       );
       this.waiting = {
@@ -108,7 +124,7 @@ export class ReplyChannel implements TaskEnvironment, RunReporter {
         },
       };
     });
-    this.events.askForInput(text);
+    this.wire.ask(this.events, command);
     this.open = false;
     this.closeTurn();
     return answer;

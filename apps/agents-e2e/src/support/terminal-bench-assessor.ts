@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import {
+  A2aClientFactory,
+  clampExecTimeout,
+  formatShellMessage,
+  parseShellMessage,
+  TERMINAL_BENCH_SHELL,
+  type A2aPeer,
+  type ExecResult,
+  type PeerEvent,
+  type ShellMessage,
+} from '@arvo-rca/a2a-protocol';
+
+/**
+ * A stand-in for AgentBeats' terminal-bench assessor (RDI-Foundation/terminal-bench-green), driving one solver
+ * session as its `Agent._run_agent_session` (src/agent.py) does through its `Messenger` (src/messenger.py): a real
+ * A2A client on loopback, every rule below taken from the line of the original named beside it.
+ */
+export class TerminalBenchAssessor {
+  /** Every message each way, as the original's transcript keeps them (agent.py: `transcript.append(...)`). */
+  readonly transcript: { to: 'agent' | 'green'; text: string }[] = [];
+  /** The solver's A2A tasks, one per turn. */
+  readonly turns: { taskId: string; state: string; artifacts: string[] }[] = [];
+  private readonly solver: A2aPeer;
+
+  constructor(
+    solverUrl: string,
+    /** The task's environment: a shell in this directory (the original's Docker compose environment, `environment.exec`). */
+    private readonly workdir: string,
+    /** The cap on a command's time the assessor allows. */
+    private readonly commandCapS = 300,
+  ) {
+    this.solver = new A2aClientFactory().peer(solverUrl);
+  }
+
+  /** One session, from the task envelope to the solver's `final`; the output of that final. Throws as the original raises. */
+  async runSession(instruction: string, deadlineMs = 120_000): Promise<unknown> {
+    // agent.py `_run_agent_session`: outbound = {"kind": "task", "protocol": "terminal-bench-shell-v1", "instruction": instruction}; new_conversation = True
+    let outbound: ShellMessage = { kind: 'task', protocol: TERMINAL_BENCH_SHELL, instruction };
+    let contextId: string | undefined;
+    for (;;) {
+      const response = await this.talkToAgent(formatShellMessage(outbound), contextId, deadlineMs);
+      contextId = response.contextId;
+      const message = decode(response.text);
+      // agent.py: `if kind == "final": return ...`; `if kind != "exec_request": raise RuntimeError(f"Unexpected agent payload ...")`
+      if (message.kind === 'final') return message.output;
+      if (message.kind !== 'exec_request') throw new Error(`Unexpected agent payload: ${response.text}`);
+      // agent.py: `if not isinstance(command, str) or not command.strip(): raise RuntimeError(f"Invalid exec_request ...")`
+      if (!message.command.trim()) throw new Error(`Invalid exec_request: ${response.text}`);
+      // agent.py: `command_timeout = payload.get("timeout", 30)` ... `max(1, min(command_timeout, 300))`
+      outbound = await this.exec(message.command, clampExecTimeout(message.timeout, this.commandCapS));
+    }
+  }
+
+  /**
+   * messenger.py `Messenger.talk_to_agent` and `send_message`: a streaming call (`streaming=True`) carrying no
+   * context id on a new conversation (`context_id=None if new_conversation else self._context_ids.get(url)`),
+   * never a task id (`create_message(text=message, context_id=context_id)`); the reply is the status message of
+   * the last task seen, then every artifact (`outputs["response"] += merge_parts(...)` for `task.status.message`
+   * and for each of `task.artifacts`); anything but `completed` raises (`if outputs.get("status", "completed") !=
+   * "completed": raise RuntimeError`); the context id for the next call is the task's (`task.context_id`).
+   */
+  private async talkToAgent(text: string, contextId: string | undefined, deadlineMs: number): Promise<{ text: string; contextId: string }> {
+    this.transcript.push({ to: 'agent', text });
+    let last: Extract<PeerEvent, { kind: 'message' | 'task' | 'status' }> | undefined;
+    const artifacts: Extract<PeerEvent, { kind: 'artifact' }>[] = [];
+    for await (const event of this.solver.streamText(contextId ?? '', text, { deadlineMs })) {
+      if (event.kind === 'artifact') artifacts.push(event);
+      else last = event;
+    }
+    if (!last) throw new Error('the agent answered nothing');
+    const state = last.kind === 'message' ? 'completed' : last.state;
+    const reply = [last, ...artifacts].map(mergeParts).join('');
+    if (last.kind !== 'message') this.turns.push({ taskId: last.taskId, state, artifacts: artifacts.map((artifact) => artifact.name) });
+    if (state !== 'completed') throw new Error(`the agent responded with: ${JSON.stringify({ state, response: reply })}`);
+    this.transcript.push({ to: 'green', text: reply });
+    return { text: reply, contextId: last.contextId };
+  }
+
+  // agent.py: `result = await environment.exec(command, timeout_sec=command_timeout)`, answered as
+  // {"kind": "exec_result", "exit_code": result.return_code, "stdout": result.stdout or "", "stderr": result.stderr or ""}
+  private exec(command: string, timeoutS: number): Promise<ExecResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('bash', ['-c', command], { cwd: this.workdir, timeout: timeoutS * 1000, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ kind: 'exec_result', exit_code: code ?? 124, stdout, stderr }));
+    });
+  }
+}
+
+// messenger.py `merge_parts`: text parts as they are, data parts as `json.dumps(data, indent=2)`, joined by newlines.
+function mergeParts(event: PeerEvent): string {
+  return [...(event.text ? [event.text] : []), ...event.data.map((data) => JSON.stringify(data, null, 2))].join('\n');
+}
+
+// agent.py `_decode_protocol_message`: a reply that is not JSON is the final output; JSON that is no object raises.
+function decode(text: string): ShellMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'final', output: text };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`Expected JSON object payload, got: ${text}`);
+  const message = parseShellMessage(text);
+  if (!message) throw new Error(`Unexpected agent payload: ${text}`);
+  return message;
+}
