@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsArray, ArrayNotEmpty, IsInt, IsOptional, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import { IsArray, ArrayNotEmpty, IsIn, IsInt, IsOptional, Max, Min, validateSync, type ValidationError } from 'class-validator';
 import { isRecord, type TaskRef } from '@arvo-rca/common';
 import type { Shard } from '@arvo-rca/results';
 import { TaskAssetsError } from '../task-assets';
+import { SOLVER_PROTOCOLS, type SolverProtocol } from '../tasks';
 import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config';
 import { readParticipants } from './assessment-participants';
 
@@ -42,6 +43,10 @@ class TaskConfig {
   @Min(1, { message: 'must be at least 1' })
   @IsInt({ message: 'must be a whole number' })
   num_shards?: number;
+
+  @IsOptional()
+  @IsIn(SOLVER_PROTOCOLS, { message: `must be one of ${SOLVER_PROTOCOLS.join(', ')}` })
+  solver_protocol?: SolverProtocol;
 }
 
 /** What turns task id text into a task of a configured source (the green agent's TaskAssetsService); throws a TaskAssetsError. */
@@ -57,6 +62,8 @@ export interface AssessmentRequest {
   shard: Shard;
   /** Config keys the request holds that the assessment does not use (`foo`, `assessment_config.bar`). */
   ignoredConfigKeys: string[];
+  /** The wire the solver is to be spoken to in, when the request names one; else its card's, else the default. */
+  solverProtocol?: SolverProtocol;
 }
 
 /** A request to go on with a run record: the tasks come from the record, where they are parsed. */
@@ -104,6 +111,7 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
       concurrency: config.concurrency ?? 1,
       shard,
       ignoredConfigKeys: reading.ignored,
+      ...(config.solver_protocol === undefined ? {} : { solverProtocol: config.solver_protocol }),
     },
   };
 }
