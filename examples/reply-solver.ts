@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { AGENT_CARD_PATH, formatSSEEvent, Role, SSE_HEADERS, TaskState, type AgentCard, type Task } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, AgentCard, formatSSEEvent, SSE_HEADERS, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 
@@ -36,45 +37,44 @@ class ReplySolver implements AgentExecutor {
     this.runs.set(contextId, run);
     if (step.done) this.runs.delete(contextId);
     console.log(step.done ? `${contextId}: done` : `${contextId}: $ ${step.value.split('\n')[0]}`);
-    answer(request, bus, step.done ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_INPUT_REQUIRED, step.done ? '[TASK FINISHED]' : `execute: ${step.value}`);
+    if (step.done) answer(request, bus, 'TASK_STATE_COMPLETED', '[TASK FINISHED]');
+    else answer(request, bus, 'TASK_STATE_INPUT_REQUIRED', `execute: ${step.value}`);
   }
 
-  async cancelTask(): Promise<void> {}
+  // Each turn is answered at once, so no task of this solver is ever left running to cancel.
+  async cancelTask(taskId: string): Promise<void> {
+    throw new TaskNotCancelableError(`task ${taskId} is not running`);
+  }
 }
 
 /** Opens the request's task (A2A wants it first, even when this message continues it) and ends the turn in `state` with `text`. */
-function answer(request: RequestContext, bus: ExecutionEventBus, state: TaskState, text: string): void {
+function answer(request: RequestContext, bus: ExecutionEventBus, state: string, text: string): void {
   const { taskId, contextId, userMessage } = request;
-  const now = new Date().toISOString();
-  const task: Task = request.task ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now }, artifacts: [], history: [userMessage], metadata: undefined };
-  const part = { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-  const message = { messageId: randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts: [part], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  const task = request.task ?? { ...Task.fromJSON({ id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED' } }), history: [userMessage] };
+  const message = { messageId: randomUUID(), taskId, contextId, role: 'ROLE_AGENT', parts: [{ text }] };
   bus.publish(AgentEvent.task(task));
-  bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now }, metadata: undefined }));
+  bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON({ taskId, contextId, status: { state, message } })));
   bus.finished();
 }
 
 const { values } = parseArgs({ options: { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '9019' } } });
 const url = `http://${values.host}:${values.port}/`;
-const card: AgentCard = {
+// The card, as JSON on the wire: a skill tagged with the dialect's name tells the assessor which one to speak.
+const card = AgentCard.fromJSON({
   name: 'reply-mode example solver',
   description: 'Names the crash site of an arvo-rca task.',
-  supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
-  provider: undefined,
   version: '1.0.0',
-  capabilities: { streaming: true, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
+  supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  capabilities: { streaming: true },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
-  // A skill tagged with its dialect's name tells the assessor which one to speak.
-  skills: [{ id: 'root-cause', name: 'Root cause', description: 'Names where a crash is', tags: ['reply'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-  signatures: [],
-};
+  skills: [{ id: 'root-cause', name: 'Root cause', description: 'Names where a crash is', tags: ['reply'] }],
+});
 const rpc = new JsonRpcTransportHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), new ReplySolver()));
 
 createServer(async (req, res) => {
-  if (req.method === 'GET' && req.url === `/${AGENT_CARD_PATH}`) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
+  if (req.method === 'GET' && req.url === `/${AGENT_CARD_PATH}`)
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(AgentCard.toJSON(card)));
   if (req.method !== 'POST') return void res.writeHead(404).end();
   let body = '';
   for await (const chunk of req) body += chunk;

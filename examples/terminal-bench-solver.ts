@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { AGENT_CARD_PATH, formatSSEEvent, SSE_HEADERS, TaskState, type AgentCard } from '@a2a-js/sdk';
+import { AGENT_CARD_PATH, AgentCard, formatSSEEvent, SSE_HEADERS, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 
@@ -34,51 +35,50 @@ class TerminalBenchSolver implements AgentExecutor {
     const { contextId } = request;
     const text = request.userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
     const message = JSON.parse(text) as { kind: string; stdout?: string };
-    const run = message.kind === 'task' ? solve() : this.runs.get(contextId);
+    if (message.kind === 'task') this.runs.set(contextId, solve());
+    const run = this.runs.get(contextId);
     const step = message.kind === 'task' ? run?.next() : run?.next(message.stdout ?? '');
-    if (run && step && !step.done) this.runs.set(contextId, run);
-    else this.runs.delete(contextId);
-    console.log(step && !step.done ? `${contextId}: $ ${step.value.split('\n')[0]}` : `${contextId}: done`);
-    const reply = step && !step.done ? { kind: 'exec_request', command: step.value, timeout: 30 } : { kind: 'final', output: 'wrote /workspace/shared/loc.json' };
+    const command = step?.done === false ? step.value : undefined;
+    if (command === undefined) this.runs.delete(contextId);
+    console.log(command === undefined ? `${contextId}: done` : `${contextId}: $ ${command.split('\n')[0]}`);
+    const reply = command === undefined ? { kind: 'final', output: 'wrote /workspace/shared/loc.json' } : { kind: 'exec_request', command, timeout: 30 };
     answer(request, bus, JSON.stringify(reply));
   }
 
-  async cancelTask(): Promise<void> {}
+  // Each turn is answered at once, so no task of this solver is ever left running to cancel.
+  async cancelTask(taskId: string): Promise<void> {
+    throw new TaskNotCancelableError(`task ${taskId} is not running`);
+  }
 }
 
 /** This turn's task: opened, its reply in an artifact named `Result`, then completed. */
 function answer(request: RequestContext, bus: ExecutionEventBus, text: string): void {
   const { taskId, contextId, userMessage } = request;
-  const status = (state: TaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
-  bus.publish(AgentEvent.task({ id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: undefined }));
-  const part = { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-  const artifact = { artifactId: randomUUID(), name: 'Result', description: '', parts: [part], metadata: undefined, extensions: [] };
-  bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
-  bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+  bus.publish(AgentEvent.task({ ...Task.fromJSON({ id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED' } }), history: [userMessage] }));
+  const artifact = { artifactId: randomUUID(), name: 'Result', parts: [{ text }] };
+  bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON({ taskId, contextId, artifact, lastChunk: true })));
+  bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON({ taskId, contextId, status: { state: 'TASK_STATE_COMPLETED' } })));
   bus.finished();
 }
 
 const { values } = parseArgs({ options: { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '9019' } } });
 const url = `http://${values.host}:${values.port}/`;
-const card: AgentCard = {
+// The card, as JSON on the wire: a skill tagged with the dialect's name tells the assessor which one to speak.
+const card = AgentCard.fromJSON({
   name: 'terminal-bench-shell-v1 example solver',
   description: 'Names the crash site of an arvo-rca task.',
-  supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
-  provider: undefined,
   version: '1.0.0',
-  capabilities: { streaming: true, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
+  supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  capabilities: { streaming: true },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
-  // A skill tagged with its dialect's name tells the assessor which one to speak.
-  skills: [{ id: 'shell', name: 'Shell', description: 'Solves tasks by shell commands', tags: ['terminal-bench-shell-v1'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-  signatures: [],
-};
+  skills: [{ id: 'shell', name: 'Shell', description: 'Solves tasks with shell commands', tags: ['terminal-bench-shell-v1'] }],
+});
 const rpc = new JsonRpcTransportHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), new TerminalBenchSolver()));
 
 createServer(async (req, res) => {
-  if (req.method === 'GET' && req.url === `/${AGENT_CARD_PATH}`) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
+  if (req.method === 'GET' && req.url === `/${AGENT_CARD_PATH}`)
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(AgentCard.toJSON(card)));
   if (req.method !== 'POST') return void res.writeHead(404).end();
   let body = '';
   for await (const chunk of req) body += chunk;
