@@ -20,8 +20,9 @@ async function main(): Promise<number> {
   const url = `http://127.0.0.1:${port}/`;
   const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   // The solver's console (each command it sends, the loc.json it writes) goes to a file, beside the runner's logs.
-  const log = join(ROOT, 'logs', `example-${name}.log`);
-  mkdirSync(join(ROOT, 'logs'), { recursive: true });
+  const logDir = process.env['LOG_DIR'] ?? join(ROOT, 'logs');
+  const log = join(logDir, `example-${name}.log`);
+  mkdirSync(logDir, { recursive: true });
   const solverConsole = openSync(log, 'w');
   const solver = spawn(process.execPath, [tsx, join(ROOT, 'examples', file), '--port', String(port)], {
     cwd: ROOT,
