@@ -1,0 +1,91 @@
+// A minimal solver in terminal-bench-shell-v1, the wire of AgentBeats' terminal-bench assessor. Every message
+// is one JSON text: the task comes as {"kind":"task",…,"instruction":…}; the solver asks for a command with
+// {"kind":"exec_request","command":…}, gets {"kind":"exec_result","exit_code":…,"stdout":…,"stderr":…} on the
+// same context, and ends with {"kind":"final","output":…}. Each turn is an A2A task of its own that must end
+// `completed`; the reply goes in an artifact named `Result`.
+// Its strategy is naive but real: it reads the crash report and names the top in-project frame.
+// Run: npx tsx examples/terminal-bench-solver.ts --port 9019   (copy this file alone; it needs only @a2a-js/sdk)
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { AGENT_CARD_PATH, AgentCard, formatSSEEvent, SSE_HEADERS, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+
+/** The fixed script: each `yield` sends a command and takes back its output. */
+function* solve(): Generator<string, void, string> {
+  const report = yield 'cat /workspace/*error.txt';
+  // The first frame inside the project (`#0 0x... in func /src/<project>/<file>:<line>`) is the crash site.
+  const frame = /#\d+ 0x[0-9a-f]+ in (\S+) \/src\/([^/\s]+)\/(\S+?):(\d+)/.exec(report);
+  if (!frame) return;
+  const [, func, project, file, line] = frame;
+  const source = yield `sed -n '${line}p' /workspace/src-vul/${project}/${file}`;
+  const location = { file, function: func, line_start: Number(line), line_end: Number(line), description: `crash site: ${source.trim()}` };
+  const locJson = JSON.stringify({ reasoning: 'the top in-project frame of the stack', locations: [location] });
+  console.log(`loc.json ${locJson}`);
+  yield `mkdir -p /workspace/shared && cat > /workspace/shared/loc.json <<'EOF'\n${locJson}\nEOF`;
+}
+
+/** One run of the script per context: the `task` message starts it, each `exec_result` moves it on. */
+class TerminalBenchSolver implements AgentExecutor {
+  private readonly runs = new Map<string, Generator<string, void, string>>();
+
+  async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { contextId } = request;
+    const text = request.userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+    const message = JSON.parse(text) as { kind: string; stdout?: string };
+    if (message.kind === 'task') this.runs.set(contextId, solve());
+    const run = this.runs.get(contextId);
+    const step = message.kind === 'task' ? run?.next() : run?.next(message.stdout ?? '');
+    const command = step?.done === false ? step.value : undefined;
+    if (command === undefined) this.runs.delete(contextId);
+    console.log(command === undefined ? `${contextId}: done` : `${contextId}: $ ${command.split('\n')[0]}`);
+    const reply = command === undefined ? { kind: 'final', output: 'wrote /workspace/shared/loc.json' } : { kind: 'exec_request', command, timeout: 30 };
+    answer(request, bus, JSON.stringify(reply));
+  }
+
+  // Each turn is answered at once, so no task of this solver is ever left running to cancel.
+  async cancelTask(taskId: string): Promise<void> {
+    throw new TaskNotCancelableError(`task ${taskId} is not running`);
+  }
+}
+
+/** This turn's task: opened, its reply in an artifact named `Result`, then completed. */
+function answer(request: RequestContext, bus: ExecutionEventBus, text: string): void {
+  const { taskId, contextId, userMessage } = request;
+  bus.publish(AgentEvent.task({ ...Task.fromJSON({ id: taskId, contextId, status: { state: 'TASK_STATE_SUBMITTED' } }), history: [userMessage] }));
+  const artifact = { artifactId: randomUUID(), name: 'Result', parts: [{ text }] };
+  bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON({ taskId, contextId, artifact, lastChunk: true })));
+  bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON({ taskId, contextId, status: { state: 'TASK_STATE_COMPLETED' } })));
+  bus.finished();
+}
+
+const { values } = parseArgs({ options: { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '9019' } } });
+const url = `http://${values.host}:${values.port}/`;
+// The card, as JSON on the wire: a skill tagged with the dialect's name tells the assessor which one to speak.
+const card = AgentCard.fromJSON({
+  name: 'terminal-bench-shell-v1 example solver',
+  description: 'Names the crash site of an arvo-rca task.',
+  version: '1.0.0',
+  supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  capabilities: { streaming: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'shell', name: 'Shell', description: 'Solves tasks with shell commands', tags: ['terminal-bench-shell-v1'] }],
+});
+const rpc = new JsonRpcTransportHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), new TerminalBenchSolver()));
+
+createServer(async (req, res) => {
+  if (req.method === 'GET' && req.url === `/${AGENT_CARD_PATH}`)
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(AgentCard.toJSON(card)));
+  if (req.method !== 'POST') return void res.writeHead(404).end();
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  const version = req.headers['a2a-version'];
+  const response = await rpc.handle(body, new ServerCallContext({ requestedVersion: typeof version === 'string' ? version : '1.0' }));
+  if (!(Symbol.asyncIterator in response)) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response));
+  res.writeHead(200, SSE_HEADERS);
+  for await (const event of response) res.write(formatSSEEvent(event));
+  res.end();
+}).listen(Number(values.port), values.host, () => console.log(`terminal-bench-shell-v1 example solver at ${url}`));
