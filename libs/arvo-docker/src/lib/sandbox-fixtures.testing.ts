@@ -52,3 +52,9 @@ export const LIST_PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0\\n" "  " < "$p/
  * engine's init, whose arguments hold the boot's too.
  */
 export const KEEP_ALIVE = /^(?:sleep|sh -c .*) 900 $/m;
+
+/** What a command cut short at its limit of `seconds` returns: -1, what it printed by then, and the note that every process of the task was ended. */
+export function endedByTimeout(seconds: number, output: string): object {
+  const note = new RegExp(`^command timed out after ${seconds} s; every process of the task was ended`);
+  return { kind: 'ran', returncode: -1, output, timedOut: expect.stringMatching(note) };
+}
