@@ -58,3 +58,15 @@ export function endedByTimeout(seconds: number, output: string): object {
   const note = new RegExp(`^command timed out after ${seconds} s; every process of the task was ended`);
   return { kind: 'ran', returncode: -1, output, timedOut: expect.stringMatching(note) };
 }
+
+/** Registers the hooks of a fresh folder under /tmp for the whole suite, or for each test; the getter names the current one. */
+export function useTempDir(prefix: string, per: 'suite' | 'test' = 'suite'): () => string {
+  let dir = '';
+  (per === 'test' ? beforeEach : beforeAll)(async () => {
+    dir = await mkdtemp(join('/tmp', prefix));
+  });
+  (per === 'test' ? afterEach : afterAll)(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  return () => dir;
+}
