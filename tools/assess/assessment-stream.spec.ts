@@ -71,9 +71,10 @@ describe("following a green agent's assessment", () => {
     });
   });
 
-  it('fails as refused when the green agent answers with a message, and offers no resume of a refused request', async () => {
+  it('fails as refused when the green agent rejects the request, and offers no resume of a refused request', async () => {
     const { outcome } = await follow([
-      { kind: 'message', contextId: 'c', text: 'Resume refused, nothing was run: the solver\'s model: "baseline" recorded, "openai/gpt-4.1" now', data: [] },
+      { kind: 'task', taskId: 't', contextId: 'c', state: 'submitted', text: '', data: [] },
+      status('Resume refused, nothing was run: the solver\'s model: "baseline" recorded, "openai/gpt-4.1" now', [], 'rejected'),
     ]);
 
     expect(outcome).toMatchObject({
@@ -81,6 +82,12 @@ describe("following a green agent's assessment", () => {
       message: `the green agent at ${GREEN} refused: Resume refused, nothing was run: the solver's model: "baseline" recorded, "openai/gpt-4.1" now`,
     });
     expect(new AssessmentFailed([outcome as GreenFailure]).resumable).toEqual([]);
+  });
+
+  it('fails as refused when an older green agent answers with a bare message', async () => {
+    const { outcome } = await follow([{ kind: 'message', contextId: 'c', text: 'Invalid assessment request, nothing was started', data: [] }]);
+
+    expect(outcome).toMatchObject({ code: 'GREEN_REFUSED', message: `the green agent at ${GREEN} refused: Invalid assessment request, nothing was started` });
   });
 
   it('says the green agent did not answer when the stream fails before any event', async () => {

@@ -6,7 +6,7 @@ import type { AssessmentResult } from '@arvo-rca/results';
 import type { ShardReport } from './green-shards';
 
 export type GreenFailureCode =
-  /** The green agent answered with a message and ran nothing: a bad request, a refused resume. */
+  /** The green agent rejected the request and ran nothing (a bad request, a refused resume); an older one answers with a bare message. */
   | 'GREEN_REFUSED'
   /** The stream broke: the green agent died or the connection to it went. */
   | 'GREEN_STOPPED'
@@ -55,7 +55,8 @@ export async function followAssessment(green: string, events: AsyncIterable<Peer
   try {
     for await (const event of events) {
       last = event;
-      if (event.kind === 'message') throw new GreenFailure('GREEN_REFUSED', green, `the green agent at ${green} refused: ${event.text}`, recordDir);
+      if (event.kind === 'message' || ((event.kind === 'status' || event.kind === 'task') && event.state === 'rejected'))
+        throw new GreenFailure('GREEN_REFUSED', green, `the green agent at ${green} refused: ${event.text}`, recordDir);
       if (event.kind === 'artifact') {
         if (event.name === 'Result') result = event.data[0] as AssessmentResult;
         continue;

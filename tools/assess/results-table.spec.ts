@@ -7,7 +7,7 @@ const TRUTH: GroundTruth = {
   project: 'tlvkit',
   notes: [],
 };
-const usage = (input: number, cost: number) => ({
+const usage = (input: number, cost: number | null) => ({
   input_tokens: input,
   cache_read_tokens: 100,
   cache_creation_tokens: 0,
@@ -24,9 +24,14 @@ function cells(line: string): string[] {
 describe('the results table', () => {
   const result = aggregateResults(
     [
-      { task_id: 'sample:1', metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted', usage: usage(1200, 0.0123) }) },
+      {
+        task_id: 'sample:1',
+        model: 'openai/gpt-4.1',
+        metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted', usage: usage(1200, 0.012) }),
+      },
       {
         task_id: 'sample:2',
+        model: 'openai/gpt-4.1',
         metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'ModelError', reason: 'the model failed (401)', usage: usage(800, 0.01) }),
       },
       { task_id: 'sample:3', metrics: failedTask('the image could not be pulled') },
@@ -45,11 +50,28 @@ describe('the results table', () => {
     expect(lines[6]).toMatch(/^mean \(3\)\s+0 scored\s+0\.00/);
   });
 
-  it("shows each task's solver usage, a dash where it reported none, and the totals on the last line", () => {
+  it("shows each task's solver usage, a dash where it reported none, and the model's means per task over the tasks that reported usage on the last line", () => {
     expect(lines[0]).toMatch(/tok in\s+tok cached\s+tok out\s+USD\s+calls$/);
-    expect(cells(lines[2]).slice(-5)).toEqual(['1200', '100', '50', '0.0123', '3']);
+    expect(cells(lines[2]).slice(-5)).toEqual(['1200', '100', '50', '0.0120', '3']);
     expect(cells(lines[4]).slice(-5)).toEqual(['-', '-', '-', '-', '-']);
-    expect(lines[7]).toMatch(/^total\s+2000\s+200\s+100\s+0\.0223\s+6$/);
+    expect(lines[7]).toMatch(/^per task \(2\)\s+openai\/gpt-4\.1\s+1000\s+100\s+50\s+0\.0110\s+3$/);
+  });
+
+  it('shows an unknown cost as a dash, in the task and in the means', () => {
+    const unpriced = aggregateResults(
+      [
+        {
+          task_id: 'sample:1',
+          model: 'openai/local',
+          metrics: withSolverExit(scoreSubmission(null, TRUTH), { exitStatus: 'Submitted', usage: usage(1200, null) }),
+        },
+      ],
+      1,
+    );
+    const table = formatResultsTable(unpriced).split('\n');
+
+    expect(cells(table[2]).slice(-5)).toEqual(['1200', '100', '50', '-', '3']);
+    expect(table[5]).toMatch(/^per task \(1\)\s+openai\/local\s+1200\s+100\s+50\s+-\s+3$/);
   });
 });
 
@@ -80,8 +102,8 @@ describe('the root-cause block of the results table', () => {
   const lines = formatResultsTable(result).split('\n');
   const block = lines.slice(lines.indexOf('') + 1);
 
-  it('follows the totals after a blank line, in the same metric columns, under its own heading', () => {
-    expect(lines[7]).toMatch(/^total/);
+  it('follows the usage means after a blank line, in the same metric columns, under its own heading', () => {
+    expect(lines[7]).toMatch(/^per task \(0\)\s+-/);
     expect(lines[8]).toBe('');
     expect(cells(block[0])).toEqual(['root cause', 'spans', ...cells(lines[0]).slice(2, 11)]);
     expect(block[0].indexOf('line@3')).toBe(lines[0].indexOf('line@3'));

@@ -19,7 +19,7 @@ const METRIC_COLUMNS: [string, (m: MetricsRow) => string][] = [
   ['line@3', (m) => num(m.line_topk_recall?.['3'])],
 ];
 
-// What the solver said its run cost; the footer totals them over the tasks that reported any.
+// What the solver said its run cost; the footer gives each model's means per task (the Result's `models`).
 const USAGE_COLUMNS: [string, (u: UsageRow) => string][] = [
   ['tok in', (u) => count(u.input_tokens)],
   ['tok cached', (u) => count(u.cache_read_tokens)],
@@ -43,7 +43,7 @@ function statusOf(metrics: TaskResult): string {
 }
 
 /**
- * The per-task scores and usage, the means of the scores and the totals of the usage, as a plain-text table;
+ * The per-task scores and usage, the means of the scores and each model's usage per task, as a plain-text table;
  * below it, in the same columns, each task's root-cause scores (`rc_*`) and their means. A second block
  * rather than more columns: the table stays as wide as it was, and a task's two scores sit in one column.
  */
@@ -66,9 +66,9 @@ export function formatResultsTable(result: AssessmentResult): string {
   };
   const header = ['task', 'status', ...METRIC_COLUMNS.map(([name]) => name), ...USAGE_COLUMNS.map(([name]) => name)];
   const meanRow = [`mean (${result.n_tasks})`, `${result.n_scored} scored`, ...METRIC_COLUMNS.map(([, cell]) => cell(means)), ...blanks(USAGE_COLUMNS)];
-  const totalRow = ['total', '', ...blanks(METRIC_COLUMNS), ...USAGE_COLUMNS.map(([, cell]) => cell(result))];
+  const usageRows = usageMeanRows(result, blanks(METRIC_COLUMNS));
   const rootCause = rootCauseBlock(result);
-  const table = [header, ...rows, meanRow, totalRow, rootCause.header, ...rootCause.rows, rootCause.meanRow];
+  const table = [header, ...rows, meanRow, ...usageRows, rootCause.header, ...rootCause.rows, rootCause.meanRow];
   const widths = header.map((_, column) => Math.max(...table.map((row) => row[column].length)));
   const line = (row: string[]): string =>
     row
@@ -81,9 +81,16 @@ export function formatResultsTable(result: AssessmentResult): string {
     .map((width) => '-'.repeat(width))
     .join('  ');
   return [
-    ...[line(header), rule, ...rows.map(line), rule, line(meanRow), line(totalRow)],
+    ...[line(header), rule, ...rows.map(line), rule, line(meanRow), ...usageRows.map(line)],
     ...['', line(rootCause.header), scoresRule, ...rootCause.rows.map(line), scoresRule, line(rootCause.meanRow)],
   ].join('\n');
+}
+
+/** A row per model of its usage per task, over the tasks that reported usage; dashes when none did. */
+function usageMeanRows(result: AssessmentResult, metricBlanks: string[]): string[][] {
+  const label = `per task (${result.n_with_usage})`;
+  const rows = result.models.map((model) => [label, model.name ?? '(unnamed model)', ...metricBlanks, ...USAGE_COLUMNS.map(([, cell]) => cell(model))]);
+  return rows.length > 0 ? rows : [[label, '', ...metricBlanks, ...USAGE_COLUMNS.map(() => '-')]];
 }
 
 /**

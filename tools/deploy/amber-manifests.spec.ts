@@ -1,6 +1,8 @@
 /* eslint-disable @nx/enforce-module-boundaries -- the default assessment_config is held to the green agent's own request parser, the one judge of it. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import JSON5 from 'json5';
 import { parseAssessmentRequest } from '../../apps/green-agent/src/app/assessments/assessment-request';
 import { taskSources } from '../../apps/green-agent/src/app/task-assets/task-assets.options';
@@ -44,6 +46,12 @@ interface Scenario {
 const readJson5 = <T>(path: string): T => JSON5.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
 const manifestOf = (app: App): Manifest => readJson5<Manifest>(`apps/${app}/amber-manifest.json5`);
 const scenario = readJson5<Scenario>('amber-scenario.json5');
+
+/** tools/deploy/images.env: the one place the images are named. */
+function imagesEnv(): Record<string, string> {
+  const text = readFileSync(join(ROOT, 'tools', 'deploy', 'images.env'), 'utf8');
+  return Object.fromEntries([...text.matchAll(/^([A-Z_]+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+}
 
 /** What an image runs and listens on, from its Dockerfile: ENTRYPOINT and CMD (JSON form), EXPOSE, the healthcheck's port. */
 function dockerfileOf(app: App): { entrypoint: string[]; cmd: string[]; exposed: number; healthcheckPort: string } {
@@ -121,15 +129,53 @@ describe.each(APPS)('the Amber manifest of the %s', (app) => {
     expect(manifest.exports).toEqual({ a2a: 'provides.a2a' });
   });
 
-  it('names the image the deploy builds, and docker-compose.yml runs', () => {
-    // tools/deploy/build-images.sh tags arvo-rca/<app>:<IMAGE_TAG>, latest by default.
+  it('names the image set once in tools/deploy/images.env, with its registry host, so that it never resolves to Docker Hub', () => {
+    const ref = imagesEnv()[app === 'green-agent' ? 'GREEN_IMAGE' : 'PURPLE_IMAGE'];
+    expect(manifest.program.image).toBe(ref);
+    // A first component without a dot or a port is read as a Docker Hub namespace.
+    expect(ref).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/[a-z0-9._/-]+:[\w.-]+$/);
+  });
+});
+
+describe('the images the manifests run', () => {
+  it('are built for linux/amd64, the platform AgentBeats runs, wherever they are built', () => {
+    expect(imagesEnv()['IMAGE_PLATFORM']).toBe('linux/amd64');
     const script = readFileSync(join(ROOT, 'tools', 'deploy', 'build-images.sh'), 'utf8');
-    expect(script).toContain('tag="${IMAGE_TAG:-latest}"');
+    expect(script).toContain(`platform="$(sed -n 's/^IMAGE_PLATFORM=//p' tools/deploy/images.env)"`);
+    expect(script).toContain('docker build --platform "$platform"');
+    // Built locally as arvo-rca/<app>:<IMAGE_TAG>, which docker-compose.yml runs; publish-images.sh tags latest with the manifests' names.
     expect(script).toContain('image="arvo-rca/$app:$tag"');
-    expect(manifest.program.image).toBe(`arvo-rca/${app}:latest`);
     const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
-    const variable = app === 'green-agent' ? 'GREEN_IMAGE' : 'PURPLE_IMAGE';
-    expect(compose).toContain(`image: \${${variable}:-${manifest.program.image}}`);
+    for (const [variable, app] of [
+      ['GREEN_IMAGE', 'green-agent'],
+      ['PURPLE_IMAGE', 'purple-agent'],
+    ])
+      expect(compose).toContain(`image: \${${variable}:-arvo-rca/${app}:latest}`);
+  });
+
+  it('are written into both manifests from images.env by publish-images.sh, which refuses a name Docker Hub would resolve', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'publish-images-'));
+    try {
+      for (const path of ['tools/deploy/publish-images.sh', ...APPS.map((app) => `apps/${app}/amber-manifest.json5`)]) {
+        mkdirSync(dirname(join(copy, path)), { recursive: true });
+        copyFileSync(join(ROOT, path), join(copy, path));
+      }
+      const publish = (green: string): ReturnType<typeof spawnSync> => {
+        const env = `GREEN_IMAGE=${green}\nPURPLE_IMAGE=registry.example:5000/team/purple:v2\nIMAGE_PLATFORM=linux/amd64\n`;
+        writeFileSync(join(copy, 'tools/deploy/images.env'), env);
+        return spawnSync('bash', [join(copy, 'tools/deploy/publish-images.sh'), '--manifests'], { encoding: 'utf8' });
+      };
+
+      expect(publish('ghcr.io/someone/green:v2').status).toBe(0);
+      const images = APPS.map((app) => (JSON5.parse(readFileSync(join(copy, 'apps', app, 'amber-manifest.json5'), 'utf8')) as Manifest).program.image);
+      expect(images).toEqual(['ghcr.io/someone/green:v2', 'registry.example:5000/team/purple:v2']);
+
+      const refused = publish('someone/green:v2');
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('someone/green:v2 in tools/deploy/images.env is not <registry host>/<path>:<tag>');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
 
@@ -154,13 +200,19 @@ describe('the green agent manifest', () => {
     expect(green.config_schema?.required ?? []).toEqual([]);
   });
 
-  it('names purple_agent as its participant role and a default assessment_config that makes a valid request, plain or nested with shard keys', () => {
-    expect(green.metadata?.participant_roles).toEqual(['purple_agent']);
+  it("names the platform's role, agent, as its participant role and a default assessment_config that makes a valid request: plain, with the shard keys flat beside it as the leaderboard CI writes them, or nested", () => {
+    expect(green.metadata?.participant_roles).toEqual(['agent']);
     const config = green.metadata?.assessment_config ?? {};
     expect(Object.keys(config).sort()).toEqual(['concurrency', 'num_tasks', 'task_ids']);
     expect(parsed(config)).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: [] } });
+    // The gateway sends its assessment_config as `config` unchanged (agentbeats-gateway src/assessment.py, run_assessment).
+    const flat = parsed({ ...config, shard_index: 1, num_shards: 2 });
+    expect(flat).toMatchObject({ kind: 'request', request: { shard: { index: 1, count: 2 }, ignoredConfigKeys: [] } });
     const nested = parsed({ assessment_config: config, shard_index: 1, num_shards: 2 });
     expect(nested).toMatchObject({ kind: 'request', request: { shard: { index: 1, count: 2 }, ignoredConfigKeys: [] } });
+    // The leaderboard CI writes its cap flat beside the shard keys: it is read, not ignored.
+    const capped = parsed({ assessment_config: config, num_instances: 1, shard_index: 0, num_shards: 2 });
+    expect(capped).toMatchObject({ kind: 'request', request: { tasks: [{ taskId: 'arvo:14368' }], ignoredConfigKeys: [] } });
   });
 });
 
@@ -252,6 +304,6 @@ describe('the example leaderboard scenario', () => {
 /** The green agent's reading of an assessment request with this config, naming the participant as the gateway does. */
 function parsed(config: Record<string, unknown>): ReturnType<typeof parseAssessmentRequest> {
   const taskIds = new TaskSourceRegistry(taskSources({ ARVO_DATA_URL: 'https://arvo.invalid/', SAMPLES_DIR: join(ROOT, 'samples') }));
-  const request = { participants: { purple_agent: 'http://127.0.0.1:8080/purple_agent' }, config };
+  const request = { participants: { agent: 'http://127.0.0.1:8080/agent' }, config };
   return parseAssessmentRequest(JSON.stringify(request), [], taskIds);
 }

@@ -4,12 +4,16 @@
 # An image whose inputs (its Dockerfile, bundle, scripts, samples and base image) are unchanged since
 # its last build is kept as it is: the hash of the inputs is its label arvo-rca.inputs. The two
 # builds run side by side, and the image a rebuild replaces is removed. Without Docker Hub, the Node
-# base comes from tools/node-base-image.sh.
+# base comes from tools/node-base-image.sh. Every image is built for IMAGE_PLATFORM of
+# tools/deploy/images.env (linux/amd64, what AgentBeats runs); tools/deploy/publish-images.sh names and
+# pushes them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 tag="${IMAGE_TAG:-latest}"
 base="node:24-bookworm-slim"
+# The platform AgentBeats runs agents on (tools/deploy/images.env), whatever machine builds them.
+platform="$(sed -n 's/^IMAGE_PLATFORM=//p' tools/deploy/images.env)"
 apps=(green-agent purple-agent)
 
 bash tools/node-base-image.sh "$base"
@@ -32,14 +36,14 @@ for app in "${apps[@]}"; do
     echo "build-images: dist/apps/$app is missing: run npx nx run-many -t build -p green-agent purple-agent" >&2
     exit 1
   fi
-  hash="$({ echo "base $base_id"; inputs "$app"; } | sha256sum | cut -c1-16)"
+  hash="$({ echo "base $base_id"; echo "platform $platform"; inputs "$app"; } | sha256sum | cut -c1-16)"
   if [ "$(docker image inspect -f '{{index .Config.Labels "arvo-rca.inputs"}}' "$image" 2>/dev/null || true)" = "$hash" ]; then
     echo "build-images: $image is up to date ($hash)"
     continue
   fi
   echo "build-images: building $image ($hash)"
   docker image inspect -f '{{.Id}}' "$image" >"$logs/$app.previous" 2>/dev/null || true
-  docker build --label "arvo-rca.inputs=$hash" -t "$image" -f "apps/$app/Dockerfile" . >"$logs/$app.log" 2>&1 &
+  docker build --platform "$platform" --label "arvo-rca.inputs=$hash" -t "$image" -f "apps/$app/Dockerfile" . >"$logs/$app.log" 2>&1 &
   pids+=("$!:$app")
 done
 

@@ -128,6 +128,8 @@ describeWithDocker('an assessment of every sample, both agents as real processes
           'n_tasks',
           'n_scored',
           'time_used',
+          'n_with_usage',
+          'models',
           'file_acc_mean',
           'func_recall_mean',
           'func_precision_mean',
@@ -142,13 +144,16 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
     });
 
-    it("keeps each task's usage as the solver reported it on its final reply", () => {
-      for (const metrics of Object.values(run.result.task_metrics)) {
-        expect(metrics).toMatchObject({ solver_exit_status: 'Submitted', input_tokens: 0, output_tokens: 0, est_usd_cost: 0 });
+    it("keeps each task's usage as the solver reported it on its final reply, and the model's means per task in `models`", () => {
+      const tasks = Object.values(run.result.task_metrics);
+      for (const metrics of tasks) {
+        expect(metrics).toMatchObject({ solver_exit_status: 'Submitted', input_tokens: 0, output_tokens: 0, est_usd_cost: 0, model: 'baseline' });
         expect(metrics.llm_requests).toBeGreaterThan(2);
         expect(metrics.time_cost_sec).toBeGreaterThan(0);
       }
-      expect(run.result.llm_requests).toBe(Object.values(run.result.task_metrics).reduce((sum, metrics) => sum + (metrics.llm_requests ?? 0), 0));
+      expect(run.result.n_with_usage).toBe(5);
+      expect(run.result.models).toEqual([expect.objectContaining({ name: 'baseline', input_tokens: 0, est_usd_cost: 0 })]);
+      expect(run.result.models[0].llm_requests).toBeCloseTo(tasks.reduce((sum, metrics) => sum + (metrics.llm_requests ?? 0), 0) / 5, 5);
     });
 
     it('writes the log layout: a trajectory per task under the id the solver knew it by, and the run record', () => {

@@ -17,7 +17,7 @@ import { EngineCallRecorder } from './support/engine-call-recorder';
 // Amber leaves it (created by the image's root user with the default umask: 0755, root's). Each in a
 // container of its own, on a network of their own, both at once, as a scenario starts them.
 
-// AgentBeats' gateway polls each agent card for 30 s at most from its own start, then gives up.
+// AgentBeats' gateway polls the agent cards for 30 s in total from its own start, then gives up.
 const GATEWAY_CARD_WAIT_MS = 30_000;
 // The gateway's card requests time out after 2 s.
 const CARD_REQUEST_TIMEOUT_MS = 2_000;

@@ -3,12 +3,16 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { EchoExecutor, rejectionOf, startTestAgent } from '@arvo-rca/a2a-protocol/testing';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { runAssessmentAsGateway } from './support/gateway-a2a-client';
 
-// Requests the green agent must refuse where they arrive: each problem named in one answer, and nothing
-// started (no A2A task, no workspace, no container, nothing handed to the solver).
+// Requests the green agent must refuse where they arrive: each problem named in one answer, a task that
+// ends `rejected` at once (never a bare message, which leaves AgentBeats' gateway with no status and its
+// leaderboard polling for hours), and nothing started (no workspace, no container, nothing handed to the
+// solver).
 describeWithDocker('bad requests to the green agent as a real process', () => {
   const scratch = new Scratch();
   const agents: AgentProcess[] = [];
@@ -39,14 +43,37 @@ describeWithDocker('bad requests to the green agent as a real process', () => {
     return events;
   }
 
-  /** The one answer to a refused request: a message, not a task. */
+  /** The reason of a refused request: its task ends `rejected` at once, with the problems named. */
   async function refusal(request: string | object): Promise<string> {
-    const events = await send(typeof request === 'string' ? request : JSON.stringify(request));
-    expect(events).toEqual([expect.objectContaining({ kind: 'message' })]);
-    return (events[0] as { text: string }).text;
+    return rejectionOf(await send(typeof request === 'string' ? request : JSON.stringify(request)));
   }
 
-  it('refuses an assessment with bad shard values and ids of no source or no valid form, naming each', async () => {
+  it('ends a bad request rejected within seconds for a client that reads it as the AgentBeats gateway does', async () => {
+    const started = Date.now();
+
+    const output = await runAssessmentAsGateway(green.url, { participants: { agent: purple.url }, config: { task_ids: ['foo:1'], num_instances: 0 } });
+
+    expect(output).toEqual({ status: 'rejected', results: [] });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('leaves the gateway-shaped client with status null for a bare message, as the gateway does: what a refusal sent as a message would cost', async () => {
+    const echo = await startTestAgent({ executor: EchoExecutor });
+    try {
+      expect(await runAssessmentAsGateway(echo.url, 'message: refused')).toEqual({ status: null, results: [] });
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('rejects text it does not understand, and a request that names the solver under both roles', async () => {
+    expect(await refusal('hello')).toMatch(/^Request not understood, nothing was started: send "Task ID: <source>:<id>"/);
+    expect(await refusal({ participants: { agent: purple.url, purple_agent: purple.url }, config: { task_ids: ['sample:1'] } })).toBe(
+      'Invalid assessment request, nothing was started:\n- participants names the solver twice, as agent and purple_agent: name it once',
+    );
+  });
+
+  it('rejects an assessment with bad shard values and ids of no source or no valid form, naming each', async () => {
     const text = await refusal({
       participants: { purple_agent: purple.url },
       config: { task_ids: ['sample:1', 'foo:1', 'arvo:1.2'], shard_index: -1, num_shards: 1.5 },
@@ -61,16 +88,16 @@ describeWithDocker('bad requests to the green agent as a real process', () => {
     ]);
   });
 
-  it('refuses a shard index that is not below the shard count, as the gateway would send it beside a nested config', async () => {
+  it('rejects a shard index that is not below the shard count, as the gateway would send it beside a nested config', async () => {
     const text = await refusal({
-      participants: { purple_agent: purple.url },
+      participants: { agent: purple.url },
       config: { assessment_config: { task_ids: ['sample:1', 'sample:2'] }, shard_index: 2, num_shards: 2 },
     });
 
     expect(text).toBe('Invalid assessment request, nothing was started:\n- config.shard_index (2) must be below config.num_shards (2)');
   });
 
-  it('refuses a plain task request naming no configured source, or an id no source could hold', async () => {
+  it('rejects a plain task request naming no configured source, or an id no source could hold', async () => {
     expect(await refusal('Task ID: foo:1')).toBe(
       'Invalid task request, nothing was started: unknown task source "foo" in task id "foo:1" (known sources: arvo, sample)',
     );

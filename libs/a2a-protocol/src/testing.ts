@@ -1,6 +1,7 @@
 // Test-only entry point (`@arvo-rca/a2a-protocol/testing`): a real agent on loopback with a scripted
 // executor, for suites of apps that talk to a peer agent.
 export { EchoExecutor, type EchoCall } from './lib/testing/echo-executor.testing';
+export { rejectionOf } from './lib/testing/rejection.testing';
 export { freePort, startTestAgent, type TestAgent, type TestAgentOptions } from './lib/testing/test-agent.testing';
 export {
   fillerStream,

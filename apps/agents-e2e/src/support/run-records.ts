@@ -25,10 +25,11 @@ export function samplesWithoutImage(parent: string): SamplesWithoutImage {
   return { dir, task: `sample:${id}`, image: sampleImageTag(id), copyOf: { task: 'sample:3', image: sampleImageTag('3') } };
 }
 
-// What may differ between two runs of the same tasks: how long they took, what the solver spent, and the
-// masked id it knew each task by (drawn afresh for every run).
+// What may differ between two runs of the same tasks: how long they took, what the solver spent (each task's,
+// and the models' means), and the masked id it knew each task by (drawn afresh for every run).
 const TIMES_AND_COSTS = [
   'time_used',
+  'models',
   'wall_time_sec',
   'input_tokens',
   'cache_read_tokens',

@@ -20,6 +20,9 @@ export class AppModule {
               "hardened containers, runs a solver agent's shell commands in them, and scores its root-cause locations.",
             version: PRODUCT_VERSION,
             url: publicUrl(config),
+            // A request comes as text or as a data part; progress, Result and record go out as text and as data.
+            inputModes: ['text/plain', 'application/json'],
+            outputModes: ['text/plain', 'application/json'],
             skills: [
               {
                 id: 'arvo-rca-assessment',

@@ -30,7 +30,9 @@ import { describeProgress, TaskContextService } from './tasks';
 /**
  * The green agent's A2A entry. A message on the context of a running task is that task's
  * (`execute:` or `[TASK FINISHED]`) and is never read as a new request, whatever it contains. Any
- * other message is an assessment request (AgentBeats JSON) or a plain `Task ID: <source>:<id>`.
+ * other message is an assessment request (AgentBeats JSON) or a plain `Task ID: <source>:<id>`; one it
+ * refuses (a bad request, a refused resume, text it does not understand) ends as a task in state
+ * `rejected` with every problem named, so that a client waiting for a task's state stops at once.
  */
 @Injectable()
 export class GreenExecutor implements AgentExecutor {
@@ -85,11 +87,14 @@ export class GreenExecutor implements AgentExecutor {
     if (assessment.kind === 'request')
       return this.runAssessment(events, describeAssessment(assessment.request), (listener) => this.assessments.run(assessment.request, listener, signal));
     if (assessment.kind === 'resume') return this.resumeAssessment(assessment.resume, events, signal);
-    if (assessment.kind === 'invalid') return events.reply(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
+    if (assessment.kind === 'invalid') return events.reject(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
     const taskId = findTaskId(text);
-    if (!taskId) return events.reply('Send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.');
+    if (!taskId)
+      return events.reject(
+        'Request not understood, nothing was started: send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.',
+      );
     const task = this.parseTask(taskId);
-    if (task instanceof TaskAssetsError) return events.reply(`Invalid task request, nothing was started: ${task.message}`);
+    if (task instanceof TaskAssetsError) return events.reject(`Invalid task request, nothing was started: ${task.message}`);
     await this.runTask(task, events, signal);
   }
 
@@ -139,7 +144,7 @@ export class GreenExecutor implements AgentExecutor {
       plan = await this.assessments.planResume(resume);
     } catch (error) {
       if (!(error instanceof RecordError) && !(error instanceof A2aPeerError)) throw error;
-      return events.reply(`Resume refused, nothing was run: ${error.message}`);
+      return events.reject(`Resume refused, nothing was run: ${error.message}`);
     }
     const what = `resuming record ${resume.recordId}: ${plan.tasks.length} of ${plan.scan.resultKeys.length} tasks to run with ${resume.purpleUrl}`;
     await this.runAssessment(events, what, (listener) => this.assessments.resume(plan, listener, signal));

@@ -13,6 +13,13 @@ describe('purple agent app', () => {
     expect(card.skills[0].id).toBe('root-cause-analysis');
   });
 
+  it('declares that it reads text, and answers in text and data (how its run ended, a terminal-bench message)', async () => {
+    const { card } = await fetchServedCard(() => AppModule.forRoot(), 'http://purple.example.org:9019');
+
+    expect(card.defaultInputModes).toEqual(['text/plain']);
+    expect(card.defaultOutputModes).toEqual(['text/plain', 'application/json']);
+  });
+
   it('refuses to boot on bad configuration, listing every bad variable', async () => {
     await expect(bootWith(() => AppModule.forRoot(), { MODEL: 'gpt', STEP_LIMIT: '-1', GREEN_AGENT_URL: 'green' })).rejects.toThrow(
       /invalid configuration:(?=[\s\S]*MODEL="gpt")(?=[\s\S]*STEP_LIMIT="-1")(?=[\s\S]*GREEN_AGENT_URL="green")/,

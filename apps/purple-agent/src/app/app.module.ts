@@ -21,6 +21,10 @@ export class AppModule {
             version: PRODUCT_VERSION,
             url: publicUrl(config),
             extensions: [solverModelExtension(models.modelName)],
+            // It reads text (a terminal-bench envelope is JSON text); it answers in text and in data: how its run
+            // ended on its final status, a terminal-bench message in a Result artifact.
+            inputModes: ['text/plain'],
+            outputModes: ['text/plain', 'application/json'],
             skills: [
               {
                 id: 'root-cause-analysis',

@@ -35,9 +35,10 @@ export function summarize({ location, scan }: OpenRecord): RunSummary {
       rc_line_iou: result.rc_line_iou_mean ?? null,
       rc_line_proximity: result.rc_line_proximity_mean ?? null,
     },
-    cost: result.est_usd_cost,
+    // The record's one solver ran one model: its means per task, as the Result's `models` gives them.
+    cost: result.models[0]?.est_usd_cost ?? null,
     seconds: result.time_used,
-    tokens: { input: result.input_tokens, output: result.output_tokens },
+    tokens: { input: result.models[0]?.input_tokens ?? null, output: result.models[0]?.output_tokens ?? null },
   };
 }
 

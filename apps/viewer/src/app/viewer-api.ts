@@ -55,6 +55,7 @@ export interface RunSummary {
   scored: number;
   /** Means over the recorded tasks, as the Result gives them. */
   means: TaskScores;
+  /** USD and tokens per task, over the tasks that reported usage (the Result's `models`); null when none did, or the cost is unknown. */
   cost: number | null;
   seconds: number;
   tokens: { input: number | null; output: number | null };

@@ -119,7 +119,11 @@ export async function finishedTask(runDir: string, spec: TaskSpec): Promise<{ re
     masked_id: null,
     context_id: context,
     finish_reason: metrics.status === 'failed' ? 'error' : 'finished',
-    metrics: { ...metrics, est_usd_cost: 0.006, llm_requests: spec.steps ?? 3 },
+    metrics: {
+      ...metrics,
+      ...{ input_tokens: 3000, cache_read_tokens: 2700, cache_creation_tokens: 0, output_tokens: 150, est_usd_cost: 0.006, time_cost_sec: 12 },
+      llm_requests: spec.steps ?? 3,
+    },
     run: { seconds: 12.5, commands: 3, failed_commands: 0, attempts: 1 },
   };
   return {

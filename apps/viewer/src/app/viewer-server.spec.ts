@@ -45,7 +45,7 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
     await rm(logDir, { recursive: true, force: true });
   });
 
-  it('lists every record with its solver, model, tasks, means, cost and time, newest first', async () => {
+  it('lists every record with its solver, model, tasks, means, cost per task and time, newest first', async () => {
     const list = await getJson<RunList>(server, '/api/runs');
 
     expect(list.unreadable).toEqual([]);
@@ -54,7 +54,7 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
       [baseline.id, 'baseline', 3, 3, 2],
     ]);
     expect(list.runs[1]).toMatchObject({ runDir, started_at: '2026-11-23T10:00:00.000Z', means: { file_acc: 1 / 3, func_recall: 1 / 3 } });
-    expect(list.runs[1].cost).toBeCloseTo(0.018);
+    expect(list.runs[1].cost).toBeCloseTo(0.006);
     expect(list.runs[1].seconds).toBeGreaterThan(0);
   });
 

@@ -32,7 +32,7 @@ class RunsView extends HTMLElement {
           h('th', {}, ''),
           ...['started', 'run directory', 'solver', 'model', 'tasks'].map((title) => h('th', {}, title)),
           ...RUN_MEANS.map((s) => h('th', { class: 'num', title: s.meaning }, s.label)),
-          h('th', { class: 'num' }, 'cost'),
+          h('th', { class: 'num', title: 'mean per task, over the tasks that reported usage' }, 'cost/task'),
           h('th', { class: 'num' }, 'time'),
         ),
       ),

@@ -5,6 +5,9 @@ export const PRODUCT_VERSION = '0.1.0';
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
+/** The media types of the parts agents exchange: text parts, and data parts (JSON). */
+export type PartMediaType = 'text/plain' | 'application/json';
+
 export interface AgentCardSpec {
   name: string;
   description: string;
@@ -14,6 +17,9 @@ export interface AgentCardSpec {
   skills: Pick<AgentSkill, 'id' | 'name' | 'description' | 'tags' | 'examples'>[];
   /** Extensions the agent declares (a solver's model: `solverModelExtension`). */
   extensions?: AgentExtension[];
+  /** The media types of the parts the agent reads in a request, and of the parts it sends back (in messages, statuses and artifacts); text only unless given. */
+  inputModes?: PartMediaType[];
+  outputModes?: PartMediaType[];
 }
 
 /**
@@ -34,8 +40,8 @@ export function buildAgentCard(spec: AgentCardSpec): AgentCard {
     capabilities: { streaming: true, pushNotifications: false, extensions: spec.extensions ?? [] },
     securitySchemes: {},
     securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
+    defaultInputModes: [...(spec.inputModes ?? ['text/plain'])],
+    defaultOutputModes: [...(spec.outputModes ?? ['text/plain'])],
     skills: spec.skills.map((skill) => ({ ...skill, inputModes: [], outputModes: [], securityRequirements: [] })),
     signatures: [],
   };

@@ -42,8 +42,9 @@ describe('the A2A server of an agent app', () => {
       const under = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(90_000)))));
       const over = await postRaw(url, Buffer.from(JSON.stringify(sendBody('a'.repeat(110_000)))));
 
-      expect([under.status, over.status]).toEqual([200, 413]);
-      expect(over.body).toMatchObject({ error: { message: expect.stringContaining('limit of 100000 bytes') } });
+      // A JSON-RPC error, with HTTP 200 as every JSON-RPC error: the under-limit body runs, the other is refused by name.
+      expect(under.body).toMatchObject({ result: { status: { state: 'completed' } } });
+      expect(over).toMatchObject({ status: 200, body: { error: { code: -32600, message: expect.stringContaining('limit of 100000 bytes') } } });
     } finally {
       await app.close();
     }

@@ -12,13 +12,13 @@ export interface TrajectoryMessage {
   content: string;
 }
 
-/** Tokens and USD of one model call. */
+/** Tokens and USD of one model call (null USD: the model has no known price). */
 export interface TrajectoryModelCall {
   input: number;
   output: number;
   cache_read: number;
   cache_write: number;
-  cost: number;
+  cost: number | null;
   truncated: boolean;
 }
 
@@ -36,7 +36,8 @@ export interface Trajectory {
   info: {
     exit_status: string | null;
     submission: string;
-    model_stats: { instance_cost: number; api_calls: number };
+    /** `instance_cost` is null when the model has no known price. */
+    model_stats: { instance_cost: number | null; api_calls: number };
     /** `agent`: the loop's limits, as the solver names them. */
     config: { agent: object; model: { model_name: string }; environment: { task_id: string; context_id: string } };
     tokens: { input: number; output: number; cache_read: number; cache_write: number };

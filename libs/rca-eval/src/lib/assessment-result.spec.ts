@@ -1,4 +1,4 @@
-import { aggregateResults, withSolverExit, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
+import { aggregateResults, SOLVER_USAGE_FIELDS, withSolverExit, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
 import type { GroundTruth } from './ground-truth';
 import { modifiedSpan, rootCauseNamed } from './metrics.testing';
 import { failedTask, interruptedTask, scoreSubmission } from './task-scoring';
@@ -16,8 +16,8 @@ const noUsage = {
   time_cost_sec: null,
   llm_requests: null,
 };
-const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null, n_attempts: null, masked_id: null };
-const usage = (input: number, cost: number): SolverUsage => ({
+const noRun = { wall_time_sec: null, n_commands: null, n_failed_commands: null, n_attempts: null, masked_id: null, model: null };
+const usage = (input: number, cost: number | null): SolverUsage => ({
   input_tokens: input,
   cache_read_tokens: 10,
   cache_creation_tokens: 5,
@@ -56,7 +56,8 @@ describe('aggregateResults', () => {
       n_scored: 1,
       n_without_ground_truth: 0,
       time_used: 812.4,
-      ...noUsage,
+      n_with_usage: 0,
+      models: [],
       ...halfRightOfFourMeans,
       // The truth has no root-cause field: its spans are the root cause, scored the same.
       rc_n_without_ground_truth: 0,
@@ -169,34 +170,56 @@ describe('aggregateResults', () => {
     expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:2', 'sample:4'], n_tasks: 2 });
   });
 
-  it("keeps each task's solver usage under CyberGym's names, and totals it over the tasks that reported any", () => {
+  it("keeps each task's solver usage as it reported it, and averages it per task for the model, over the tasks that reported any", () => {
+    const gpt = 'openai/gpt-4.1';
     const result = aggregateResults(
       [
-        { task_id: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted', usage: usage(1000, 0.1) }) },
-        { task_id: 'arvo:2', metrics: withSolverExit(scoreSubmission(null, truth), { exitStatus: 'LimitsExceeded', usage: usage(3000, 0.2) }) },
-        { task_id: 'arvo:3', metrics: withSolverExit(failedTask('the solver did not answer'), { exitStatus: 'ModelError' }) },
+        { task_id: 'arvo:1', model: gpt, metrics: withSolverExit(halfRight, { exitStatus: 'Submitted', usage: usage(1000, 0.1) }) },
+        { task_id: 'arvo:2', model: gpt, metrics: withSolverExit(scoreSubmission(null, truth), { exitStatus: 'LimitsExceeded', usage: usage(3000, 0.2) }) },
+        // Failed before the solver reported anything: not part of the means, neither as zero nor otherwise.
+        { task_id: 'arvo:3', model: gpt, metrics: withSolverExit(failedTask('the solver did not answer'), { exitStatus: 'ModelError' }) },
       ],
       1,
     );
 
-    expect(result.task_metrics['arvo:1']).toMatchObject(usage(1000, 0.1));
+    expect(result.task_metrics['arvo:1']).toMatchObject({ ...usage(1000, 0.1), model: gpt });
     expect(result.task_metrics['arvo:3']).toMatchObject(noUsage);
-    expect(result).toMatchObject({
-      input_tokens: 4000,
-      cache_read_tokens: 20,
-      cache_creation_tokens: 10,
-      output_tokens: 400,
-      est_usd_cost: 0.3,
-      time_cost_sec: 25,
-      llm_requests: 8,
-    });
+    expect(result.n_with_usage).toBe(2);
+    // CyberGym's `models[]`, field for field and in its order.
+    expect(result.models).toEqual([
+      {
+        name: gpt,
+        input_tokens: 2000,
+        cache_read_tokens: 10,
+        cache_creation_tokens: 5,
+        output_tokens: 200,
+        est_usd_cost: 0.15,
+        time_cost_sec: 12.5,
+        llm_requests: 4,
+      },
+    ]);
+    expect(Object.keys(result.models[0])).toEqual(['name', ...SOLVER_USAGE_FIELDS]);
+    expect(result).not.toHaveProperty('input_tokens');
   });
 
-  it('gives null usage totals when no task reported usage', () => {
-    const result = aggregateResults([{ task_id: 'arvo:1', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted' }) }], 1);
+  it("gives a model's cost per task as null when the cost of any of its tasks is unknown, and still averages its tokens", () => {
+    const result = aggregateResults(
+      [
+        { task_id: 'arvo:1', model: 'openai/local', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted', usage: usage(1000, null) }) },
+        { task_id: 'arvo:2', model: 'openai/local', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted', usage: usage(3000, 0.2) }) },
+      ],
+      1,
+    );
 
-    expect(result).toMatchObject(noUsage);
-    expect(aggregateResults([], 0)).toMatchObject(noUsage);
+    expect(result.task_metrics['arvo:1']).toMatchObject({ input_tokens: 1000, est_usd_cost: null });
+    expect(result.models).toEqual([expect.objectContaining({ name: 'openai/local', input_tokens: 2000, est_usd_cost: null, llm_requests: 4 })]);
+  });
+
+  it('has no models entry when no task reported usage', () => {
+    const result = aggregateResults([{ task_id: 'arvo:1', model: 'baseline', metrics: withSolverExit(halfRight, { exitStatus: 'Submitted' }) }], 1);
+
+    expect(result).toMatchObject({ n_with_usage: 0, models: [] });
+    expect(aggregateResults([], 0)).toMatchObject({ n_with_usage: 0, models: [] });
   });
 
   it("keeps the green agent's own wall time and command counts of each task, null where it has none", () => {

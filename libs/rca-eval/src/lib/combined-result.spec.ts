@@ -11,12 +11,13 @@ const truth: GroundTruth = {
 const right = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', truth);
 const usage = { input_tokens: 100, cache_read_tokens: 0, cache_creation_tokens: 0, output_tokens: 10, est_usd_cost: 0.25, time_cost_sec: 3, llm_requests: 2 };
 const run = { seconds: 5, commands: 3, failed_commands: 1, attempts: 1 };
+const model = 'anthropic/claude-sonnet-4-6';
 
 // sample:1..5 split over two shards: 0 gets 1, 3, 5; 1 gets 2, 4.
 function shards(): AssessmentResult[] {
   const first = aggregateResults(
     [
-      { task_id: 'sample:1', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
+      { task_id: 'sample:1', model, metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
       { task_id: 'sample:3', metrics: failedTask('no image') },
       { task_id: 'sample:5', metrics: right, run },
     ],
@@ -25,7 +26,12 @@ function shards(): AssessmentResult[] {
   );
   const second = aggregateResults(
     [
-      { task_id: 'sample:2', metrics: withSolverExit(right, { exitStatus: 'Submitted', usage }), run },
+      {
+        task_id: 'sample:2',
+        model,
+        metrics: withSolverExit(right, { exitStatus: 'Submitted', usage: { ...usage, est_usd_cost: 0.75, llm_requests: 4 } }),
+        run,
+      },
       { task_id: 'sample:4', metrics: scoreSubmission(null, truth), run },
     ],
     55,
@@ -35,7 +41,7 @@ function shards(): AssessmentResult[] {
 }
 
 describe('combineResults', () => {
-  it("puts the shards' tasks back in the order of the list, with means over all of them and usage summed", () => {
+  it("puts the shards' tasks back in the order of the list, with means over all of them and the model's usage averaged over both shards", () => {
     const combined = combineResults(shards());
 
     expect(combined).toMatchObject({
@@ -44,9 +50,8 @@ describe('combineResults', () => {
       n_tasks: 5,
       n_scored: 3,
       file_acc_mean: 3 / 5,
-      input_tokens: 200,
-      est_usd_cost: 0.5,
-      llm_requests: 4,
+      n_with_usage: 2,
+      models: [{ name: model, ...usage, est_usd_cost: 0.5, llm_requests: 3 }],
     });
     expect(Object.keys(combined.task_metrics)).toEqual(combined.task_ids);
   });
@@ -82,6 +87,22 @@ describe('combineResults', () => {
     const whole = aggregateResults([{ task_id: 'sample:1', metrics: right, run }], 7);
 
     expect(combineResults([whole])).toEqual(whole);
+  });
+
+  it('combines shard Results made before the models list, their usage under no model name', () => {
+    // As such a Result reads back: top-level usage sums, and no `models`, `n_with_usage` or per-task `model`.
+    const newer = new Set(['models', 'n_with_usage', 'model']);
+    const older = shards().map(
+      (shard) =>
+        JSON.parse(
+          JSON.stringify({ ...shard, input_tokens: 100, est_usd_cost: 0.25 }, (key, value: unknown) => (newer.has(key) ? undefined : value)),
+        ) as AssessmentResult,
+    );
+
+    const combined = combineResults(older);
+
+    expect(combined).toMatchObject({ n_with_usage: 2, models: [{ name: null, input_tokens: 100, est_usd_cost: 0.5 }] });
+    expect(combined).not.toHaveProperty('est_usd_cost');
   });
 
   it('refuses Results that are not the shards 0 to n-1 of one split, naming what it got', () => {

@@ -4,7 +4,8 @@ import { JudgeError } from './judge-error';
 
 /**
  * Combines every shard's Result (shard i of n: tasks i, i + n, ... of the list) into the Result of the
- * whole list: tasks back in the list's order, means over all of them, usage summed. The shards ran side by
+ * whole list: tasks back in the list's order, means over all of them, each model's usage averaged over all
+ * of them (a shard made before the Result kept each task's model gives its tasks none). The shards ran side by
  * side, so the time used is the longest shard's. Throws SHARDS_MISMATCH unless the Results are shards
  * 0 to n-1 of one split, each once.
  */
@@ -42,7 +43,13 @@ function recordsOf(result: AssessmentResult): ResultInput[] {
       `shard ${result.shard.index}/${result.shard.count} lists ${result.task_ids.length} task ids but has ${entries.length} records`,
     );
   }
-  return entries.map((entry, order) => ({ task_id: result.task_ids[order], masked_id: entry.masked_id, metrics: entry, ...runOf(entry) }));
+  return entries.map((entry, order) => ({
+    task_id: result.task_ids[order],
+    masked_id: entry.masked_id,
+    model: entry.model ?? null,
+    metrics: entry,
+    ...runOf(entry),
+  }));
 }
 
 function runOf(entry: TaskResult): Pick<ResultInput, 'run'> {

@@ -1,6 +1,7 @@
 // The `Result` artifact of an assessment: means over the requested tasks and every task's entry.
 import { fromRootCause, TOP_KS, topKOf, type LocalizationMetrics, type TaskMetrics, type TopK } from './task-metrics';
 import type { TaskRecord } from './task-record';
+import { modelsUsage, reportedUsage, type ModelUsage } from './model-usage';
 import { usageBy, type Nullable, type SolverUsage } from './solver-usage';
 
 export const RESULT_DOMAIN = 'arvo_rca';
@@ -26,10 +27,15 @@ export type TaskResult = TaskMetrics &
     n_attempts: number | null;
     /** The masked id the solver knew the task by, when ids were hidden from it; null when it saw the real one. */
     masked_id: string | null;
+    /** The model the solver's card declared (null when it declared none, and in Results made before it was kept). */
+    model: string | null;
   };
 
-/** The Result; the usage fields are totals over the tasks that reported usage, null when none did. */
-export interface AssessmentResult extends Nullable<SolverUsage> {
+/**
+ * The Result. Its usage is CyberGym's: `models`, one entry per model with each usage field's mean per task
+ * over the tasks that reported usage (`n_with_usage` of them); each task's entry keeps its own figures.
+ */
+export interface AssessmentResult {
   domain: typeof RESULT_DOMAIN;
   shard: Shard;
   /** The tasks this Result covers, in the order they were requested. */
@@ -42,6 +48,9 @@ export interface AssessmentResult extends Nullable<SolverUsage> {
   n_without_ground_truth: number;
   /** Seconds the whole assessment took. */
   time_used: number;
+  /** Tasks whose solver reported its usage: those the `models` means are over. */
+  n_with_usage: number;
+  models: ModelUsage[];
   file_acc_mean: number;
   func_recall_mean: number;
   func_precision_mean: number;
@@ -61,8 +70,11 @@ export interface AssessmentResult extends Nullable<SolverUsage> {
   task_metrics: Record<string, TaskResult>;
 }
 
-/** What the Result reads of a task's record: its id and metrics, and the green's figures where it has them (null in the Result where not). */
-export type ResultInput = Pick<TaskRecord, 'task_id' | 'metrics'> & Partial<Pick<TaskRecord, 'masked_id' | 'run'>>;
+/**
+ * What the Result reads of a task's record: its id and metrics, the green's figures where it has them (null
+ * in the Result where not), and the model the solver declared (from the assessment: one solver per run).
+ */
+export type ResultInput = Pick<TaskRecord, 'task_id' | 'metrics'> & Partial<Pick<TaskRecord, 'masked_id' | 'run'>> & { model?: string | null };
 
 type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'line_topk_recall'>;
 
@@ -88,7 +100,8 @@ export function aggregateResults(tasks: readonly ResultInput[], timeUsedSeconds:
     n_scored: tasks.filter((task) => task.metrics.status === 'scored').length,
     n_without_ground_truth: tasks.length - graded.length,
     time_used: tenths(timeUsedSeconds),
-    ...usageTotals(entries),
+    n_with_usage: entries.filter(reportedUsage).length,
+    models: modelsUsage(entries),
     file_acc_mean: means.file_acc,
     func_recall_mean: means.func_recall,
     func_precision_mean: means.func_precision,
@@ -109,7 +122,7 @@ export function aggregateResults(tasks: readonly ResultInput[], timeUsedSeconds:
 }
 
 /** A task's entry in the Result, from its record: its metrics, every usage field (null when the solver reported none) and the green's figures. */
-export function taskResult({ metrics, run, masked_id }: ResultInput): TaskResult {
+export function taskResult({ metrics, run, masked_id, model }: ResultInput): TaskResult {
   return {
     ...metrics,
     ...usageBy((field) => metrics[field] ?? null),
@@ -118,6 +131,7 @@ export function taskResult({ metrics, run, masked_id }: ResultInput): TaskResult
     n_failed_commands: run ? run.failed_commands : null,
     n_attempts: run ? run.attempts : null,
     masked_id: masked_id ?? null,
+    model: model ?? null,
   };
 }
 
@@ -138,15 +152,6 @@ function meansOf(graded: readonly Nullable<LocalizationMetrics>[]): Localization
     func_topk_recall: topKMean('func_topk_recall'),
     line_topk_recall: topKMean('line_topk_recall'),
   };
-}
-
-/** Each usage field summed over the tasks that reported it; null when none did. */
-function usageTotals(entries: readonly TaskResult[]): Nullable<SolverUsage> {
-  return usageBy((field) => {
-    const reported = entries.flatMap((entry) => (entry[field] === null ? [] : [entry[field]]));
-    // Rounded so that sums of costs do not show float noise (0.30000000000000004).
-    return reported.length === 0 ? null : Math.round(reported.reduce((sum, value) => sum + value, 0) * 1e6) / 1e6;
-  });
 }
 
 /**

@@ -6,7 +6,8 @@ export interface SolverUsage {
   cache_read_tokens: number;
   cache_creation_tokens: number;
   output_tokens: number;
-  est_usd_cost: number;
+  /** USD; null when the model has no known price (unknown is not free). */
+  est_usd_cost: number | null;
   time_cost_sec: number;
   llm_requests: number;
 }

@@ -65,13 +65,15 @@ export function tasksToRun(scan: RecordScan, retryFailed: boolean): string[] {
 
 /**
  * The Result of everything recorded, in the requested order, as one uninterrupted run would give it: its
- * time is the sum of the sessions' (a killed session lasted until its last recorded task).
+ * time is the sum of the sessions' (a killed session lasted until its last recorded task). Every task ran
+ * with the record's solver, so with the model its card declared.
  */
 export function recordResult(assessment: AssessmentFile, tasks: ReadonlyMap<string, TaskRecord>): AssessmentResult {
   const keys = resultKeys(assessment.tasks);
+  const model = assessment.solver.model ?? null;
   const recorded = keys.flatMap((key) => {
     const file = tasks.get(key);
-    return file ? [file] : [];
+    return file ? [{ ...file, model }] : [];
   });
   return aggregateResults(recorded, sessionSeconds(assessment, [...tasks.values()]), assessment.shard);
 }

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
-import { aggregateResults, type AssessmentResult, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
+import { aggregateResults, SOLVER_USAGE_FIELDS, type AssessmentResult, type SolverUsage, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
 import { RecordError } from './record-error';
 import { recordResult, scanRecord, tasksToRun } from './record-scan';
 import { RecordWriter, type NewAssessment } from './record-writer';
@@ -41,6 +41,10 @@ const submitted = judged('sample_1');
 const failed = judged('sample_2');
 const interrupted = judged('sample_3');
 const noSubmission = judged('sample_4');
+
+function without(value: object, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key)));
+}
 
 describe('the run record', () => {
   let runDir: string;
@@ -109,6 +113,7 @@ describe('the run record', () => {
     const expected = aggregateResults(
       ['sample:1', 'sample:2'].map((task) => ({
         task_id: task,
+        model: 'baseline',
         metrics: scan.done.get(task)?.metrics as TaskMetrics,
         run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 },
       })),
@@ -168,14 +173,23 @@ describe('the run record', () => {
     expect(JSON.parse(await readFile(join(runDir, task?.files.trajectory ?? ''), 'utf8'))).toEqual(document);
   });
 
-  it('reads a record of the first task format (camelCase run figures): it resumes and sums to the Result its own code gave', async () => {
+  it("reads a record of the first task format (camelCase run figures): it resumes and gives the Result its own code gave, that Result's usage sums now the model's means", async () => {
     const scan = await scanRecord(FIRST_FORMAT);
 
     expect(scan.damaged).toEqual([]);
     expect(scan.done.get('sample:1')?.run).toEqual({ seconds: 12.34, commands: 5, failed_commands: 2, attempts: 1 });
     expect(scan.done.get('sample:1')?.finish_reason).toBeNull();
     expect(tasksToRun(scan, true)).toEqual(['sample:2', 'sample:3']);
-    expect(recordResult(scan.assessment, scan.done)).toEqual(firstFormat<AssessmentResult>('result.json'));
+    // Its code summed the usage at the top level; one task reported any, so its means are those sums.
+    const earlier = firstFormat<AssessmentResult & SolverUsage>('result.json');
+    const { models, n_with_usage, task_metrics, ...rest } = recordResult(scan.assessment, scan.done);
+    const usage = Object.fromEntries(SOLVER_USAGE_FIELDS.map((field) => [field, earlier[field]]));
+    expect(models).toEqual([{ name: 'baseline', ...usage }]);
+    expect(n_with_usage).toBe(1);
+    expect(rest).toEqual(without(earlier, [...SOLVER_USAGE_FIELDS, 'task_metrics']));
+    // Each task's entry is its own code's, with the model that ran it.
+    expect(Object.values(task_metrics).map((task) => task.model)).toEqual(['baseline', 'baseline', 'baseline', 'baseline']);
+    expect(Object.fromEntries(Object.entries(task_metrics).map(([key, task]) => [key, without(task, ['model'])]))).toEqual(earlier.task_metrics);
   });
 
   it('writes the run figures in snake_case, in the current task format', async () => {

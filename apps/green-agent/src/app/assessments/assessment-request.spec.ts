@@ -61,6 +61,26 @@ describe('parseAssessmentRequest', () => {
       expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, num_tasks: 3, shard_index: 1, num_shards: 2 } }))).toEqual(['sample:2']);
     });
 
+    it('cuts the whole list to num_instances (the leaderboard CI writes it flat beside the shard keys), then splits it', () => {
+      const config = { assessment_config: { task_ids: five }, num_instances: 3, shard_index: 0, num_shards: 2 };
+
+      expect(taskIdsOf(parse({ participants: purple, config }))).toEqual(['sample:1', 'sample:3']);
+      expect(taskIdsOf(parse({ participants: purple, config: { ...config, shard_index: 1 } }))).toEqual(['sample:2']);
+      expect(parse({ participants: purple, config })).toMatchObject({ request: { ignoredConfigKeys: [] } });
+    });
+
+    it('runs the fewer tasks of num_tasks and num_instances when both are given', () => {
+      expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, num_tasks: 4, num_instances: 2 } }))).toEqual(['sample:1', 'sample:2']);
+      expect(taskIdsOf(parse({ participants: purple, config: { task_ids: five, num_tasks: 1, num_instances: 2 } }))).toEqual(['sample:1']);
+    });
+
+    it('names a num_instances that is no whole number of at least 1', () => {
+      expect(problemsOf(parse({ participants: purple, config: { task_ids: five, num_instances: 0 } }))).toEqual(['config.num_instances must be at least 1']);
+      expect(problemsOf(parse({ participants: purple, config: { task_ids: five, num_instances: '3' } }))).toEqual([
+        'config.num_instances must be a whole number',
+      ]);
+    });
+
     it('says which shard the request is, and gives a shard past the end of the list no task', () => {
       const parsed = parse({ participants: purple, config: { task_ids: ['sample:1'], shard_index: 2, num_shards: 3 } });
 
@@ -138,6 +158,32 @@ describe('parseAssessmentRequest', () => {
     ]);
   });
 
+  describe('participants', () => {
+    it("accepts the solver under the platform's role name, agent, as under purple_agent", () => {
+      expect(parse({ participants: { agent: 'http://127.0.0.1:9019' }, config: { task_ids: five } })).toMatchObject({
+        kind: 'request',
+        request: { purpleUrl: 'http://127.0.0.1:9019' },
+      });
+      expect(parse({ participants: { agent: 'http://127.0.0.1:9019' }, config: { resume: 'r1' } })).toMatchObject({
+        kind: 'resume',
+        resume: { purpleUrl: 'http://127.0.0.1:9019' },
+      });
+    });
+
+    it('refuses a request that names the solver under both roles, or under neither', () => {
+      const both = { agent: 'http://127.0.0.1:9019', purple_agent: 'http://127.0.0.1:9020' };
+      expect(problemsOf(parse({ participants: both, config: { task_ids: five } }))).toEqual([
+        'participants names the solver twice, as agent and purple_agent: name it once',
+      ]);
+      expect(problemsOf(parse({ participants: { solver: 'http://127.0.0.1:9019' }, config: { task_ids: five } }))).toEqual([
+        'participants must name the solver as agent (or purple_agent)',
+      ]);
+      expect(problemsOf(parse({ participants: { agent: 'nowhere' }, config: { resume: 'r1' } }))).toEqual([
+        'participants.agent must be the URL of the solver (the purple agent)',
+      ]);
+    });
+  });
+
   it('names every problem of a bad request at once', () => {
     const problems = problemsOf(
       parse({ participants: { purple_agent: 'not a url' }, config: { task_ids: ['sample:1', 'a b', {}], concurrency: 0, num_tasks: 'two', shard_index: -2 } }),
@@ -145,7 +191,7 @@ describe('parseAssessmentRequest', () => {
 
     expect(problems).toEqual(
       expect.arrayContaining([
-        'participants.purple_agent must be the URL of the purple agent',
+        'participants.purple_agent must be the URL of the solver (the purple agent)',
         'config.concurrency must be at least 1',
         'config.num_tasks must be a whole number',
         'config.shard_index must not be negative',
@@ -158,7 +204,7 @@ describe('parseAssessmentRequest', () => {
 
   it('names missing parts and an empty task list', () => {
     expect(problemsOf(parse({ config: { task_ids: [] } }))).toEqual([
-      'participants must be an object naming purple_agent',
+      'participants must be an object naming the solver as agent (or purple_agent)',
       'config.task_ids must name at least one task',
     ]);
     expect(problemsOf(parse({ participants: purple }))).toEqual(['config must be an object with task_ids']);

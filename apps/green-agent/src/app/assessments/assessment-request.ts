@@ -1,17 +1,14 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsArray, ArrayNotEmpty, IsInt, IsOptional, IsUrl, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import { IsArray, ArrayNotEmpty, IsIn, IsInt, IsOptional, Max, Min, validateSync, type ValidationError } from 'class-validator';
 import { isRecord, type TaskRef } from '@arvo-rca/common';
 import type { Shard } from '@arvo-rca/results';
 import { TaskAssetsError } from '../task-assets';
+import { SOLVER_PROTOCOLS, type SolverProtocol } from '../tasks';
 import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config';
+import { readParticipants } from './assessment-participants';
 
 export const MAX_CONCURRENCY = 32;
-
-class Participants {
-  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'participants.purple_agent must be the URL of the purple agent' })
-  purple_agent: string;
-}
 
 // Messages say what is wrong; the path of the key (top level or nested) goes in front of them. The
 // validator stops at a key's first problem, checking the decorators from the bottom up.
@@ -24,6 +21,12 @@ class TaskConfig {
   @Min(1, { message: 'must be at least 1' })
   @IsInt({ message: 'must be a whole number' })
   num_tasks?: number;
+
+  /** The leaderboard CI's cap, written flat beside the shard keys: like num_tasks, it cuts the whole list before it is split. */
+  @IsOptional()
+  @Min(1, { message: 'must be at least 1' })
+  @IsInt({ message: 'must be a whole number' })
+  num_instances?: number;
 
   @IsOptional()
   @Max(MAX_CONCURRENCY, { message: `must be at most ${MAX_CONCURRENCY}` })
@@ -40,6 +43,10 @@ class TaskConfig {
   @Min(1, { message: 'must be at least 1' })
   @IsInt({ message: 'must be a whole number' })
   num_shards?: number;
+
+  @IsOptional()
+  @IsIn(SOLVER_PROTOCOLS, { message: `must be one of ${SOLVER_PROTOCOLS.join(', ')}` })
+  solver_protocol?: SolverProtocol;
 }
 
 /** What turns task id text into a task of a configured source (the green agent's TaskAssetsService); throws a TaskAssetsError. */
@@ -55,6 +62,8 @@ export interface AssessmentRequest {
   shard: Shard;
   /** Config keys the request holds that the assessment does not use (`foo`, `assessment_config.bar`). */
   ignoredConfigKeys: string[];
+  /** The wire the solver is to be spoken to in, when the request names one; else its card's, else the default. */
+  solverProtocol?: SolverProtocol;
 }
 
 /** A request to go on with a run record: the tasks come from the record, where they are parsed. */
@@ -78,10 +87,9 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
   const body = data.find(isRecord) ?? parseJsonObject(text);
   if (typeof body === 'string') return { kind: 'invalid', problems: [body] };
   if (!body || !('participants' in body || 'config' in body)) return { kind: 'none' };
-  const participants = plainToInstance(Participants, isRecord(body['participants']) ? body['participants'] : {});
-  const problems = isRecord(body['participants']) ? validateSync(participants).flatMap(messagesOf) : ['participants must be an object naming purple_agent'];
+  const { solverUrl, problems } = readParticipants(body['participants']);
   if (!isRecord(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids'] };
-  if ('resume' in body['config']) return parseResume(body['config'], participants.purple_agent, problems);
+  if ('resume' in body['config']) return parseResume(body['config'], solverUrl, problems);
   const reading = readConfig(body['config']);
   const config = plainToInstance(TaskConfig, reading.values);
   problems.push(
@@ -90,24 +98,26 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
   problems.push(...shardProblems(config, reading));
   const listed = (Array.isArray(config.task_ids) ? config.task_ids : []).map((id, index) => parseTaskId(id, `${reading.path('task_ids')}[${index}]`, taskIds));
   problems.push(...listed.flatMap((task) => (typeof task === 'string' ? [task] : [])));
-  if (problems.length > 0) return { kind: 'invalid', problems };
+  if (problems.length > 0 || solverUrl === undefined) return { kind: 'invalid', problems };
   const shard: Shard = { index: config.shard_index ?? 0, count: config.num_shards ?? 1 };
-  const tasks = listed.flatMap((task) => (typeof task === 'string' ? [] : [task])).slice(0, config.num_tasks ?? listed.length);
+  const cap = Math.min(config.num_tasks ?? listed.length, config.num_instances ?? listed.length);
+  const tasks = listed.flatMap((task) => (typeof task === 'string' ? [] : [task])).slice(0, cap);
   return {
     kind: 'request',
     request: {
-      purpleUrl: participants.purple_agent,
+      purpleUrl: solverUrl,
       // Round-robin, as the reference green agent splits its list (`task_names[shard_index::num_shards]`).
       tasks: tasks.filter((_, position) => position % shard.count === shard.index),
       concurrency: config.concurrency ?? 1,
       shard,
       ignoredConfigKeys: reading.ignored,
+      ...(config.solver_protocol === undefined ? {} : { solverProtocol: config.solver_protocol }),
     },
   };
 }
 
 /** `config.resume` (a record id), `config.retry_failed` and `config.concurrency`; nothing else goes with them. */
-function parseResume(config: Record<string, unknown>, purpleUrl: string, problems: string[]): AssessmentParse {
+function parseResume(config: Record<string, unknown>, purpleUrl: string | undefined, problems: string[]): AssessmentParse {
   const { resume, retry_failed: retryFailed, concurrency, ...rest } = config;
   if (typeof resume !== 'string' || !RECORD_ID.test(resume))
     problems.push(`config.resume (${JSON.stringify(resume)}) must be the id of a run record, the name of its folder under assessments/`);
@@ -117,7 +127,7 @@ function parseResume(config: Record<string, unknown>, purpleUrl: string, problem
   }
   const extra = Object.keys(rest);
   if (extra.length > 0) problems.push(`config.resume takes its tasks and shard from the record; remove ${extra.map((key) => `config.${key}`).join(', ')}`);
-  if (problems.length > 0) return { kind: 'invalid', problems };
+  if (problems.length > 0 || purpleUrl === undefined) return { kind: 'invalid', problems };
   return {
     kind: 'resume',
     resume: {

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import pLimit from 'p-limit';
-import { A2aClientFactory, PRODUCT_VERSION, type PeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { resultKeys, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity } from '@arvo-rca/run-record';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
 import { TaskAssetsError, TaskAssetsService } from '../task-assets';
-import { TaskContextService, type RanTask, type TaskOrder } from '../tasks';
+import { chooseSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import { findRecord } from './record-location';
@@ -38,12 +38,15 @@ export interface ResumePlan {
   request: ResumeRequest;
   scan: RecordScan;
   tasks: RecordTask[];
+  /** The wire the solver is spoken to in: its card's, else the default. */
+  protocol: SolverProtocol;
 }
 
 interface Session {
   writer: RecordWriter;
   tasks: RecordTask[];
   purpleUrl: string;
+  protocol: SolverProtocol;
   concurrency: number;
   /** What the record held before this session: the Result covers both. */
   recorded: ReadonlyMap<string, TaskRecord>;
@@ -81,7 +84,9 @@ export class AssessmentService {
    * tasks end and the rest do not start: all of them are recorded as interrupted.
    */
   async run(request: AssessmentRequest, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
-    const solver = await this.solverIdentity(request.purpleUrl);
+    const { identity: solver, document } = await this.solverCard(request.purpleUrl);
+    const protocol = chooseSolverProtocol(request.solverProtocol, document);
+    this.logger.log(`the solver is spoken to in ${protocol}`);
     const writer = await RecordWriter.create(this.logging.runDirectory, {
       tasks: request.tasks.map((ref) => ref.taskId),
       concurrency: request.concurrency,
@@ -94,7 +99,7 @@ export class AssessmentService {
     listener.recorded(writer.folder);
     const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
     const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
-    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, concurrency: request.concurrency, recorded: new Map() }, listener, signal);
+    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency: request.concurrency, recorded: new Map() }, listener, signal);
   }
 
   /**
@@ -104,7 +109,8 @@ export class AssessmentService {
   async planResume(request: ResumeRequest): Promise<ResumePlan> {
     const scan = await scanRecord(await findRecord(this.logging.runDirectory, request.recordId));
     const { assessment } = scan;
-    const card = await this.peers.peer(request.purpleUrl).card({ deadlineMs: CARD_DEADLINE_MS });
+    const document = await this.peers.peer(request.purpleUrl).cardDocument({ deadlineMs: CARD_DEADLINE_MS });
+    const card = readPeerCard(document);
     const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];
     if (differences.length > 0) throw new RecordError('RESUME_REFUSED', `record ${assessment.id} was run otherwise: ${differences.join('; ')}`);
     const taskIds = new Map(scan.resultKeys.map((resultKey, index) => [resultKey, assessment.tasks[index]]));
@@ -112,7 +118,7 @@ export class AssessmentService {
       resultKey,
       ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id),
     }));
-    return { request, scan, tasks };
+    return { request, scan, tasks, protocol: chooseSolverProtocol(undefined, document) };
   }
 
   /**
@@ -120,12 +126,12 @@ export class AssessmentService {
    * were cut short), and the Result covers the whole record. A damaged task is named, then run again.
    */
   async resume(plan: ResumePlan, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
-    const { request, scan, tasks } = plan;
+    const { request, scan, tasks, protocol } = plan;
     const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
     listener.recorded(writer.folder);
     for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
     const concurrency = request.concurrency ?? scan.assessment.concurrency;
-    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, concurrency, recorded: scan.done }, listener, signal);
+    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency, recorded: scan.done }, listener, signal);
   }
 
   private async runSession(session: Session, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<AssessmentReport> {
@@ -136,7 +142,7 @@ export class AssessmentService {
       listener.report({ task: task.ref.taskId, kind: 'started' });
       // A fresh masked id per task and session: nothing the solver sees ties it to the case.
       const maskedId = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
-      const { ran, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedId }, listener, signal);
+      const { ran, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedId, protocol: session.protocol }, listener, signal);
       const { record, evidence } = ran;
       // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
       const run = { ...record.run, attempts: attempts + (session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
@@ -172,13 +178,14 @@ export class AssessmentService {
     }
   }
 
-  /** The solver as its card says; a card that cannot be read is recorded as such, and the tasks say why. */
-  private async solverIdentity(url: string): Promise<SolverIdentity> {
-    const card: PeerCard = await this.peers
-      .peer(url)
-      .card({ deadlineMs: CARD_DEADLINE_MS })
-      .catch((error: Error) => ({ name: `(card not read: ${error.message})`, version: '', model: null }));
-    return { ...card, url };
+  /** The solver as its card says, and the card; a card that cannot be read is recorded as such, and the tasks say why. */
+  private async solverCard(url: string): Promise<{ identity: SolverIdentity; document: unknown }> {
+    try {
+      const document = await this.peers.peer(url).cardDocument({ deadlineMs: CARD_DEADLINE_MS });
+      return { identity: { ...readPeerCard(document), url }, document };
+    } catch (error) {
+      return { identity: { name: `(card not read: ${(error as Error).message})`, version: '', model: null, url }, document: undefined };
+    }
   }
 
   private parseRecorded(taskId: string, recordId: string): TaskRef {

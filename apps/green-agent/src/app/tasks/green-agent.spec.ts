@@ -15,6 +15,7 @@ import {
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecordDraft } from '@arvo-rca/results';
 import { greenStage } from './green-stage.testing';
 import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
@@ -147,31 +148,28 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(reply).toMatch(/^Command rejected: no running task has this context id/);
   });
 
-  async function refusal(text: string): Promise<PeerEvent[]> {
+  /** The reason the green agent gives for refusing `text`: its task ends `rejected` at once, never as a bare message. */
+  async function refusal(text: string): Promise<string> {
     const events: PeerEvent[] = [];
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), text, { deadlineMs: 10_000 })) events.push(event);
-    return events;
+    return rejectionOf(events);
   }
 
-  it('refuses a malformed task id by name where it arrives, before it reaches a path, an image or a URL', async () => {
-    const events = await refusal('Task ID: arvo:../../etc');
-
-    expect(events).toEqual([
-      expect.objectContaining({
-        kind: 'message',
-        text: expect.stringMatching(/^Invalid task request, nothing was started: invalid task id "arvo:..\/..\/etc"/),
-      }),
-    ]);
+  it('rejects a malformed task id by name where it arrives, before it reaches a path, an image or a URL', async () => {
+    expect(await refusal('Task ID: arvo:../../etc')).toMatch(/^Invalid task request, nothing was started: invalid task id "arvo:..\/..\/etc"/);
     expect(solver.runs).toEqual([]);
   });
 
-  it('refuses an empty id and an id of no configured source by name, and starts nothing', async () => {
-    const [empty] = await refusal('Task ID: arvo:');
-    const [unknown] = await refusal('Task ID: foo:1');
-
-    expect(empty).toMatchObject({ kind: 'message', text: expect.stringContaining('the id after "arvo:" is empty') });
-    expect(unknown).toMatchObject({ kind: 'message', text: expect.stringContaining('unknown task source "foo" in task id "foo:1"') });
+  it('rejects an empty id and an id of no configured source by name, and starts nothing', async () => {
+    expect(await refusal('Task ID: arvo:')).toContain('the id after "arvo:" is empty');
+    expect(await refusal('Task ID: foo:1')).toContain('unknown task source "foo" in task id "foo:1"');
     expect(solver.runs).toEqual([]);
+  });
+
+  it('rejects text it does not understand, saying what it takes', async () => {
+    expect(await refusal('hello')).toBe(
+      'Request not understood, nothing was started: send "Task ID: <source>:<id>" (for example "Task ID: arvo:14368") or an assessment request.',
+    );
   });
 
   it('answers raw v0.3 JSON-RPC, as Python AgentBeats clients send it', async () => {
@@ -230,33 +228,30 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('rejects a bad assessment request with every problem named, and starts nothing', async () => {
-    const events = await assess({ participants: { purple_agent: 'nowhere' }, config: { task_ids: ['sample:1', 'no such'], concurrency: 100 } });
+    const text = rejectionOf(await assess({ participants: { purple_agent: 'nowhere' }, config: { task_ids: ['sample:1', 'no such'], concurrency: 100 } }));
 
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind: 'message' });
-    const text = (events[0] as { text: string }).text;
     expect(text).toContain('Invalid assessment request, nothing was started');
-    expect(text).toContain('participants.purple_agent must be the URL of the purple agent');
+    expect(text).toContain('participants.purple_agent must be the URL of the solver (the purple agent)');
     expect(text).toContain('config.concurrency must be at most 32');
     expect(text).toContain('config.task_ids[1]: invalid task id "no such"');
     expect(solver.runs).toEqual([]);
   });
 
-  it('refuses bad shard values and ids of no configured source, naming each, and starts nothing', async () => {
-    const events = await assess({
-      participants: { purple_agent: solver.agent.url },
-      config: { task_ids: ['sample:1', 'foo:1', 'arvo:1.2'], shard_index: 2, num_shards: 2 },
-    });
+  it('rejects bad shard values and ids of no configured source, naming each, and starts nothing', async () => {
+    const text = rejectionOf(
+      await assess({
+        participants: { agent: solver.agent.url },
+        config: { task_ids: ['sample:1', 'foo:1', 'arvo:1.2'], shard_index: 2, num_shards: 2 },
+      }),
+    );
 
-    expect(events).toEqual([expect.objectContaining({ kind: 'message' })]);
-    const text = (events[0] as { text: string }).text;
     expect(text).toContain('config.shard_index (2) must be below config.num_shards (2)');
     expect(text).toContain('config.task_ids[1]: unknown task source "foo"');
     expect(text).toContain('config.task_ids[2]: invalid task id "arvo:1.2"');
     expect(solver.runs).toEqual([]);
   });
 
-  it("runs its shard of the list, names the config keys it ignores first, and keeps the solver's usage in the Result", async () => {
+  it("runs its shard of the list, names the config keys it ignores first, and keeps the solver's usage in the Result, per task and as its model's means", async () => {
     const usage = {
       input_tokens: 900,
       output_tokens: 80,
@@ -275,7 +270,9 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
       /^assessment of 1 tasks \(shard 1 of 2\).*; ignoring config keys: gateway_id, assessment_config\.seed$/,
     );
     const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
-    expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:1'], n_tasks: 1, n_scored: 1, ...usage });
+    expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:1'], n_tasks: 1, n_scored: 1, n_with_usage: 1 });
+    // The stand-in's card declares no model; one task reported usage, so its means are that task's figures.
+    expect(result.models).toEqual([{ name: null, ...usage }]);
     expect(result.task_metrics['sample:1']).toMatchObject({ ...usage, n_commands: 4, n_failed_commands: 0, wall_time_sec: expect.any(Number) });
   });
 });

@@ -10,7 +10,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { greenStage } from './green-stage.testing';
 import type { SolverStandIn, SolverTurn } from './solver-stand-in.testing';
-import { MAX_CORRECTIONS } from './solver-conversation';
+import { MAX_CORRECTIONS } from './dialects';
 
 const ANSWER = JSON.stringify({
   reasoning: 'the length bound of a record ignores its header',
@@ -68,6 +68,17 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
       input_tokens: 900,
       llm_requests: 3,
     });
+  });
+
+  it('reads a reply from the artifacts of a task that completes, and goes on with a new task on the same context', async () => {
+    const outcome = await runTask([{ artifact: WRITE_ANSWER }, { artifact: '[TASK FINISHED]' }]);
+
+    const [run] = solver.runs;
+    expect(parseCommandResult(run.received[1])).toEqual({ returncode: 0, output: '' });
+    expect(run.received).toHaveLength(2);
+    expect(new Set(run.taskIds).size).toBe(2);
+    expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 1 } });
+    expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
   });
 
   it(`corrects replies that hold no single action, ${MAX_CORRECTIONS} times in a row at most; then the task ends and is scored`, async () => {

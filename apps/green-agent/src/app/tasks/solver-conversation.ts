@@ -1,20 +1,16 @@
-import {
-  A2aPeerError,
-  formatReplyCorrection,
-  isTerminalState,
-  parseSolverExit,
-  parseSolverReply,
-  type A2aPeer,
-  type PeerTaskState,
-} from '@arvo-rca/a2a-protocol';
+import { A2aPeerError, isTerminalState, parseSolverExit, type A2aPeer, type PeerEvent, type PeerTaskState } from '@arvo-rca/a2a-protocol';
+import type { ExecOutcome } from '@arvo-rca/sandbox';
+import type { SolverDialect, SolverTurnEnd } from './dialects';
 import type { FinishReason, TaskContext } from './task-context';
 
 /** What the conversation needs from the task it belongs to. */
 export interface ConversationTask {
   context: TaskContext;
   solver: A2aPeer;
-  /** Runs a command in the task's sandbox; the result text the solver is sent. */
-  execute(command: string): Promise<string>;
+  /** The wire the solver speaks; one per conversation. */
+  dialect: SolverDialect;
+  /** Runs a command in the task's sandbox, within `timeoutS` when given. */
+  execute(command: string, timeoutS?: number): Promise<ExecOutcome>;
   /** A line for the task's log and the progress of whoever started the task. */
   log(line: string): void;
   /** A line for the task's log only (what the solver reports of its own run). */
@@ -23,42 +19,40 @@ export interface ConversationTask {
   deadline: number;
 }
 
-/** How many replies in a row may hold no action before the task ends and is scored. */
-export const MAX_CORRECTIONS = 3;
 // How long past the task's limit one turn may take to wind down.
 const TURN_GRACE_MS = 10_000;
 // How long telling a solver that its task is over may take.
 const CLOSE_DEADLINE_MS = 5_000;
 
-/** The last thing the solver said in a turn: its state, its text, and the task it said it on. */
-interface TurnEnd {
-  /** `replied`: the solver answered with a message, not a task. */
-  state: PeerTaskState | 'replied';
-  text: string;
+/** The last thing the solver said in a turn, and the task it said it on. */
+interface TurnEnd extends SolverTurnEnd {
   taskId: string;
 }
 
 /**
- * The conversation of one task, driven by the green agent. The task description goes first; the solver
- * answers each message with its next action as its reply (`execute: <command>` in `input-required`, or
- * `[TASK FINISHED]`), and the command's result goes back as the next message of the same task and
- * context. A solver that calls back instead (its commands arrive as messages of their own while its
- * first reply streams) is served by the green agent's entry, on the same context: both work at once.
- * Ends with why the solver's side stopped; the task's own finish (a callback `[TASK FINISHED]`, the time
- * limit, a shutdown) aborts it through the context's hand-over signal.
+ * The conversation of one task, driven by the green agent in the solver's dialect: the task goes first,
+ * then each turn's reply is read by the dialect, and a command it asks for runs in the sandbox and its
+ * result goes back; a correction goes back as it is. A task waiting for input is continued; after a turn
+ * that completed its task, the next message starts a new task on the same context. A solver that calls
+ * back is served by the green agent's entry on the task's context meanwhile. Ends with why the solver's
+ * side stopped; the task's own finish (a callback `[TASK FINISHED]`, the time limit, a shutdown) aborts it
+ * through the context's hand-over signal.
  */
 export class SolverConversation {
-  private corrections = 0;
   /** The solver's A2A task as last seen: what `close` has to do about it. */
   private solverTask: { id: string; state: PeerTaskState } | undefined;
+  /** The context the solver answers on: the task's own, or the one the solver opened. */
+  private solverContext: string;
   /** Whether the solver ever answered: one that cannot be reached at all is the infrastructure's failure, not its own. */
   private heard = false;
 
-  constructor(private readonly task: ConversationTask) {}
+  constructor(private readonly task: ConversationTask) {
+    this.solverContext = task.dialect.onTaskContext ? task.context.contextId : '';
+  }
 
   async run(description: string): Promise<FinishReason> {
-    const { context, log } = this.task;
-    let message = description;
+    const { context, dialect, log } = this.task;
+    let message = dialect.opening(description);
     let continues: string | undefined;
     for (;;) {
       let end: TurnEnd | undefined;
@@ -73,26 +67,22 @@ export class SolverConversation {
       }
       if (!end) return 'solver-ended';
       if (end.state === 'failed' || end.state === 'rejected' || end.state === 'canceled') return 'solver-failed';
-      const reply = parseSolverReply(end.text);
-      if (reply.kind === 'finished') {
+      const step = dialect.read(end);
+      if (step.kind === 'finished') {
         log('the solver finished the task');
         context.finish('finished');
         return 'finished';
       }
-      // A solver that is done with the conversation (its reply completed it, without an action) has ended.
-      if (reply.kind === 'none' && end.state !== 'input-required') return 'solver-ended';
-      if (reply.kind === 'none') {
-        if (++this.corrections > MAX_CORRECTIONS) {
-          log(`the solver's last ${MAX_CORRECTIONS + 1} replies held no action (${reply.problem}); the task ends`);
-          return 'solver-ended';
-        }
-        message = formatReplyCorrection(reply.problem);
-      } else {
-        this.corrections = 0;
-        message = await this.task.execute(reply.command);
+      if (step.kind === 'failed') {
+        log(`solver failed: ${step.reason}`);
+        return 'solver-failed';
       }
+      if (step.kind === 'ended') {
+        if (step.note) log(step.note);
+        return 'solver-ended';
+      }
+      message = step.kind === 'say' ? step.message : dialect.result(await this.task.execute(step.command, step.timeoutS));
       if (context.handover.signal.aborted) return 'solver-ended';
-      // A task waiting for input is continued; after a reply that completed its task, a new one starts on the context.
       continues = end.state === 'input-required' ? end.taskId : undefined;
     }
   }
@@ -106,33 +96,48 @@ export class SolverConversation {
   async close(summary: string): Promise<void> {
     const task = this.solverTask;
     if (!task || isTerminalState(task.state)) return;
-    const { solver, context, log } = this.task;
+    const { solver, log } = this.task;
     const options = { deadlineMs: CLOSE_DEADLINE_MS };
     const told =
-      task.state === 'input-required' ? solver.sendText(context.contextId, summary, { ...options, taskId: task.id }) : solver.cancel(task.id, options);
+      task.state === 'input-required' ? solver.sendText(this.solverContext, summary, { ...options, taskId: task.id }) : solver.cancel(task.id, options);
     await told.catch((error: Error) => log(`the solver was not told that its task is over: ${error.message}`));
   }
 
-  /** Sends one message and follows the solver's stream to its end; the last thing it said, if anything. */
+  /**
+   * Sends one message and follows the solver's stream to its end; the last thing it said, if anything: its
+   * last status message or reply, then the artifacts of its task, text parts as they are and data parts as
+   * JSON (as terminal-bench-green's messenger reads them, src/messenger.py 84-91 and 128-140).
+   */
   private async turn(message: string, continues: string | undefined): Promise<TurnEnd | undefined> {
     const { context, solver, trace } = this.task;
     const deadlineMs = Math.max(1, this.task.deadline - Date.now()) + TURN_GRACE_MS;
     // A task that is sent a message is at work on it, whatever it said last.
     if (continues) this.solverTask = { id: continues, state: 'working' };
     let end: TurnEnd | undefined;
-    for await (const event of solver.streamText(context.contextId, message, { deadlineMs, signal: context.handover.signal, taskId: continues })) {
+    const artifacts: string[] = [];
+    for await (const event of solver.streamText(this.solverContext, message, { deadlineMs, signal: context.handover.signal, taskId: continues })) {
       this.heard = true;
-      if (event.kind === 'artifact') continue;
+      this.solverContext = event.contextId || this.solverContext;
+      if (event.kind === 'artifact') {
+        artifacts.push(replyText(event));
+        continue;
+      }
       context.solverExit = parseSolverExit(event.data) ?? context.solverExit;
       if (event.kind === 'message') {
-        end = { state: 'replied', text: event.text, taskId: '' };
+        end = { state: 'replied', text: replyText(event), taskId: '' };
         this.solverTask = undefined;
         continue;
       }
       this.solverTask = { id: event.taskId, state: event.state };
       if (event.text && event.state !== 'input-required') trace(`solver ${event.state}: ${event.text}`);
-      end = { state: event.state, text: event.text, taskId: event.taskId };
+      end = { state: event.state, text: replyText(event), taskId: event.taskId };
     }
-    return end;
+    return end && { ...end, text: [end.text, ...artifacts].filter(Boolean).join('\n') };
   }
+}
+
+// An event's text parts, then its data parts as JSON; a solver's exit data is the run's account, not its reply.
+function replyText(event: PeerEvent): string {
+  const data = event.data.filter((item) => parseSolverExit([item]) === undefined).map((item) => JSON.stringify(item));
+  return [event.text, ...data].filter(Boolean).join('\n');
 }

@@ -1,6 +1,7 @@
 import { Injectable, type Type } from '@nestjs/common';
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { TaskState } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { randomUUID } from 'node:crypto';
+import { TaskState, type Part } from '@a2a-js/sdk';
 import { A2aClientFactory, formatExecute, formatSolverExit, TASK_FINISHED, TaskEvents, type SolverExit } from '@arvo-rca/a2a-protocol';
 import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
 
@@ -10,6 +11,8 @@ import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
  *   keeps the answer, and takes its next turn;
  * - `ask`: its reply in `input-required`, as a solver that wants the next message (reply mode);
  * - `complete`: its reply completes its A2A task (the text may still hold a command, as some solvers do);
+ * - `artifact`: its reply is the text of an artifact named `Result`, then its task completes without a
+ *   status message, as terminal-bench solvers answer;
  * - `fail`: its reply fails its A2A task;
  * - `message`: it answers with a message, no task (as the first turn of a message);
  * - `die`: it cuts every connection, the green agent's stream included, as a crashed process would;
@@ -19,6 +22,7 @@ export type SolverTurn =
   | { send: string }
   | { ask: string }
   | { complete: string; exit?: SolverExit }
+  | { artifact: string }
   | { fail: string; exit?: SolverExit }
   | { message: string }
   | { die: true }
@@ -113,6 +117,13 @@ export async function startSolverStandIn(script: SolverScript): Promise<SolverSt
           continue;
         }
         if ('ask' in turn) return events.askForInput(turn.ask);
+        if ('artifact' in turn) {
+          const artifact = { artifactId: randomUUID(), name: 'Result', description: '', parts: [textPart(turn.artifact)], metadata: undefined, extensions: [] };
+          bus.publish(
+            AgentEvent.artifactUpdate({ taskId: request.taskId, contextId: request.contextId, artifact, append: false, lastChunk: true, metadata: undefined }),
+          );
+          return events.end(TaskState.TASK_STATE_COMPLETED);
+        }
         const [state, text] = 'fail' in turn ? [TaskState.TASK_STATE_FAILED, turn.fail] : [TaskState.TASK_STATE_COMPLETED, turn.complete];
         return events.end(state, text, turn.exit && formatSolverExit(turn.exit));
       }
@@ -127,4 +138,8 @@ export async function startSolverStandIn(script: SolverScript): Promise<SolverSt
 
   standIn.agent = await startTestAgent({ executor: ScriptedSolver as Type<AgentExecutor> });
   return standIn;
+}
+
+function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
 }

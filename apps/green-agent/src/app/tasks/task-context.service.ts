@@ -11,6 +11,7 @@ import { GreenConfig } from '../green-config';
 import type { TaskContext } from './task-context';
 import { NO_EVIDENCE, ranTask, type RanTask } from './ran-task';
 import { runSolverCommand } from './solver-command';
+import { formatReplyResult } from './dialects';
 import type { TaskOrder } from './task-order';
 import { CANCELED, SHUTTING_DOWN, TaskRun } from './task-run';
 import type { RunningTasks, TaskRunDeps } from './task-run-deps';
@@ -42,7 +43,17 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
     private readonly logging: WinstonLoggerFactory,
   ) {
     const template = loadTemplate('task-description.md');
-    this.deps = { assets, sandboxes, groundTruth, peers, running: this, logger: this.logger, template, taskTimeoutS: config.TASK_TIMEOUT_S };
+    this.deps = {
+      assets,
+      sandboxes,
+      groundTruth,
+      peers,
+      running: this,
+      logger: this.logger,
+      template,
+      taskTimeoutS: config.TASK_TIMEOUT_S,
+      commandTimeoutS: config.COMMAND_TIMEOUT_S,
+    };
   }
 
   /** Set once shutdown begins: no task starts any more, and one still being prepared gets no sandbox. */
@@ -92,7 +103,7 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
   async execute(contextId: string, command: string): Promise<string> {
     const context = this.contexts.get(contextId);
     if (!context) return formatCommandRejected('no running task has this context id (unknown or finished)');
-    return context.logScope.run(() => runSolverCommand(context, command, this.logger));
+    return formatReplyResult(await context.logScope.run(() => runSolverCommand(context, command, this.logger)));
   }
 
   /** `[TASK FINISHED]` from the solver: the task ends now and is scored. */

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOC_JSON_PATH, renderTemplate, TemplateError } from '@arvo-rca/common';
 import { LOC_JSON_SHAPE_TEXT } from '@arvo-rca/loc-json';
+import { TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
+import type { SolverProtocol } from './dialects';
 
 // The template ships as an asset: next to the bundle in dist, under src/assets in the sources.
 const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', 'assets', 'templates')];
@@ -13,6 +15,8 @@ export interface TaskDescriptionInput {
   errorPath: string;
   errorReport: string;
   imageNote: string;
+  /** The wire the solver speaks: the description's "How to work" is its own. */
+  protocol: SolverProtocol;
 }
 
 export function loadTemplate(name: string): string {
@@ -36,6 +40,9 @@ export function renderTaskDescription(template: string, input: TaskDescriptionIn
       image_note: input.imageNote,
       loc_json_path: LOC_JSON_PATH,
       loc_json_shape: LOC_JSON_SHAPE_TEXT,
+      reply: input.protocol === 'reply',
+      callback: input.protocol === 'callback',
+      shell: input.protocol === TERMINAL_BENCH_SHELL,
     },
     'task-description',
   );

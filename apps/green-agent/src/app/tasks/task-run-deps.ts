@@ -23,4 +23,6 @@ export interface TaskRunDeps {
   logger: Logger;
   template: string;
   taskTimeoutS: number;
+  /** The sandbox's limit of one command; a solver that asks for a time gets at most this. */
+  commandTimeoutS: number;
 }

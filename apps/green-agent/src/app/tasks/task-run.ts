@@ -13,6 +13,7 @@ import { ranTask, type RanTask } from './ran-task';
 import type { TaskOrder } from './task-order';
 import type { TaskRunDeps } from './task-run-deps';
 import { SolverConversation } from './solver-conversation';
+import { DEFAULT_SOLVER_PROTOCOL, dialectFor } from './dialects';
 import { runSolverCommand } from './solver-command';
 import { filesNamedIn, sourceExcerpts } from './source-excerpts';
 import { renderTaskDescription } from './task-description';
@@ -117,17 +118,20 @@ export class TaskRun {
   private async handOver(prepared: PreparedTask): Promise<FinishReason> {
     const context = this.started();
     const limitMs = this.deps.taskTimeoutS * 1000;
+    const protocol = this.order.protocol ?? DEFAULT_SOLVER_PROTOCOL;
     const description = renderTaskDescription(this.deps.template, {
       taskId: this.order.maskedId ?? this.ref.taskId,
       errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
       errorReport: prepared.errorReport,
       imageNote: this.deps.sandboxes.runsTaskImage ? IMAGE_NOTE : '',
+      protocol,
     });
     const timer = setTimeout(() => context.finish('timeout'), limitMs);
     const conversation = new SolverConversation({
       context,
       solver: this.deps.peers.peer(this.order.solverUrl),
-      execute: (command) => runSolverCommand(context, command, this.deps.logger),
+      dialect: dialectFor(protocol, this.deps.commandTimeoutS),
+      execute: (command, timeoutS) => runSolverCommand(context, command, this.deps.logger, timeoutS),
       log: this.log,
       trace: (line) => this.deps.logger.log(line),
       deadline: Date.now() + limitMs,

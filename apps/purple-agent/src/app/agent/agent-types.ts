@@ -36,7 +36,8 @@ export interface CommandRecord extends CommandResult {
 }
 
 export interface ModelCallRecord extends TokenUsage {
-  cost: number;
+  /** USD; null when the model has no known price. */
+  cost: number | null;
   truncated: boolean;
 }
 

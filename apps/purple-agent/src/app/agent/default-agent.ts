@@ -123,7 +123,7 @@ export class DefaultAgent {
       throw new FormatErrorsExceeded(`${this.formatErrors} replies in a row ran nothing (limit ${formatErrorLimit})`);
     }
     if (stepLimit > 0 && calls >= stepLimit) throw new LimitsExceeded(`step limit reached: ${calls} model calls (limit ${stepLimit})`);
-    if (costLimit > 0 && cost >= costLimit) throw new LimitsExceeded(`cost limit reached: $${cost.toFixed(4)} (limit $${costLimit})`);
+    if (costLimit > 0 && cost !== null && cost >= costLimit) throw new LimitsExceeded(`cost limit reached: $${cost.toFixed(4)} (limit $${costLimit})`);
     if (wallTimeLimitS > 0 && this.clock() - this.startedAt >= wallTimeLimitS * 1000) throw this.timeExceeded();
   }
 

@@ -39,7 +39,7 @@ class GrowingRun {
     const { state } = this;
     const step = state.usage.llm_requests + 1;
     // 0.1 a call makes the total's digits grow and shrink (0.30000000000000004, then 0.4).
-    state.usage = { ...state.usage, llm_requests: step, input_tokens: state.usage.input_tokens + 900, est_usd_cost: state.usage.est_usd_cost + 0.1 };
+    state.usage = { ...state.usage, llm_requests: step, input_tokens: state.usage.input_tokens + 900, est_usd_cost: (state.usage.est_usd_cost ?? 0) + 0.1 };
     state.calls = [...state.calls, { input: 900, output: 40, cacheRead: 0, cacheWrite: 0, cost: 0.1, truncated: false }];
     const command = `sed -n '${step},${step + 40}p' src/é→🐛.c`;
     const output = `${step} → λ `.repeat(this.outputChars).slice(0, this.outputChars);

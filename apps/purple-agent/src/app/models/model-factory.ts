@@ -67,7 +67,9 @@ export class ModelFactory {
     this.script = this.spec.provider === 'scripted' ? loadScript(settings.MODEL_SCRIPT_FILE) : [];
     this.apiKey();
     if ((this.spec.provider === 'anthropic' || this.spec.provider === 'openai') && !priceFor(this.spec.name, this.prices)) {
-      logger.warn(`no price for ${this.spec.provider}/${this.spec.name} in the price table (MODEL_PRICES): its cost counts as 0 and COST_LIMIT cannot stop it`);
+      logger.warn(
+        `no price for ${this.spec.provider}/${this.spec.name} in the price table (MODEL_PRICES): its cost is reported as unknown (null) and COST_LIMIT cannot stop it`,
+      );
     }
   }
 

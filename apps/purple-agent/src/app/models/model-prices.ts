@@ -14,7 +14,7 @@ const FREE: ModelPrice = Object.freeze({ input: 0, output: 0, cacheRead: 0, cach
 
 /**
  * List prices by model-name prefix (dated snapshots match their family). `MODEL_PRICES` adds to or
- * overrides these; a model missing from both costs nothing and is reported at boot.
+ * overrides these; a model missing from both has an unknown cost (null: unknown is not free), reported at boot.
  */
 export const DEFAULT_PRICES: PriceTable = {
   'claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
@@ -39,7 +39,9 @@ export function priceFor(model: string, table: PriceTable): ModelPrice | undefin
   return key === undefined ? undefined : table[key];
 }
 
-export function costOf(usage: TokenUsage, price: ModelPrice = FREE): number {
+/** USD for the tokens at the price; null without a price. */
+export function costOf(usage: TokenUsage, price: ModelPrice | undefined): number | null {
+  if (!price) return null;
   return (usage.input * price.input + usage.output * price.output + usage.cacheRead * price.cacheRead + usage.cacheWrite * price.cacheWrite) / 1_000_000;
 }
 

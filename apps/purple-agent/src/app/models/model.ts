@@ -14,8 +14,8 @@ export interface ModelReply {
   /** The reply was cut off by the output token limit; the agent must not execute it. */
   truncated: boolean;
   usage: TokenUsage;
-  /** USD for this call. */
-  cost: number;
+  /** USD for this call; null when the model has no known price. */
+  cost: number | null;
 }
 
 export interface QueryOptions {

@@ -26,6 +26,15 @@ describe('OpenAiModel against a Chat Completions server', () => {
     expect(rig.server.requests[1].body).toMatchObject({ model: 'gpt-4.1', max_completion_tokens: 256, messages: [{ role: 'system' }, { role: 'user' }] });
   });
 
+  it('reports the cost of a model without a price as null, not 0, and still counts its tokens and calls', async () => {
+    rig.server.script(reply(bash('echo hi'), { usage: { input: 120, output: 30 } }), reply(bash('echo again'), { usage: { input: 200, output: 10 } }));
+    const agent = rig.agentWith(model({ model: 'local-model', price: undefined }), { stepLimit: 2 });
+
+    const result = await agent.run(TASK);
+
+    expect(result.usage).toMatchObject({ llm_requests: 2, input_tokens: 320, output_tokens: 40, est_usd_cost: null });
+  });
+
   it('retries server errors, dropped connections and replies slower than its timeout, then answers', async () => {
     rig.server.script(httpError(500), connectionReset(), reply('too late', { delayMs: 2000 }), reply('in time'));
 

@@ -19,15 +19,15 @@ export class UsageTotals {
   private tokens: TokenUsage = NO_USAGE;
   /** Successful model calls; retried attempts count once. */
   private callCount = 0;
-  /** USD, from the price table. */
-  private totalCost = 0;
+  /** USD, from the price table; null once a call's cost is unknown (unknown is not free). */
+  private totalCost: number | null = 0;
   private readonly started: number;
 
   constructor(private readonly clock: () => number = Date.now) {
     this.started = clock();
   }
 
-  add(usage: TokenUsage, cost: number): void {
+  add(usage: TokenUsage, cost: number | null): void {
     const t = this.tokens;
     this.tokens = {
       input: t.input + usage.input,
@@ -36,14 +36,14 @@ export class UsageTotals {
       cacheWrite: t.cacheWrite + usage.cacheWrite,
     };
     this.callCount += 1;
-    this.totalCost += cost;
+    this.totalCost = this.totalCost === null || cost === null ? null : this.totalCost + cost;
   }
 
   get calls(): number {
     return this.callCount;
   }
 
-  get cost(): number {
+  get cost(): number | null {
     return this.totalCost;
   }
 

@@ -6,13 +6,13 @@ import type { AgentResult, StepProgress, Submits } from '../agent/agent-types';
 
 export function describeStep(progress: StepProgress): string {
   const { usage } = progress;
-  const detail = `tokens in ${usage.input_tokens} out ${usage.output_tokens}, $${usage.est_usd_cost.toFixed(4)}`;
+  const detail = `tokens in ${usage.input_tokens} out ${usage.output_tokens}, ${dollars(usage.est_usd_cost)}`;
   return formatSolverStep({ step: progress.steps, command: progress.lastCommand ?? '(no command)', detail });
 }
 
 export function describeResult(result: AgentResult, submits: Submits = 'loc.json'): string {
   const { usage } = result;
-  const tokens = `tokens in ${usage.input_tokens} out ${usage.output_tokens} cache read ${usage.cache_read_tokens} write ${usage.cache_creation_tokens}, ${usage.llm_requests} calls, $${usage.est_usd_cost.toFixed(4)}`;
+  const tokens = `tokens in ${usage.input_tokens} out ${usage.output_tokens} cache read ${usage.cache_read_tokens} write ${usage.cache_creation_tokens}, ${usage.llm_requests} calls, ${dollars(usage.est_usd_cost)}`;
   return `${result.exitStatus}: ${result.exitStatus === 'Submitted' ? submitted(result, submits) : result.message} | ${tokens}`;
 }
 
@@ -30,5 +30,10 @@ export function solverExitOf(result: AgentResult, seconds: number, trajectory: S
 
 // The run's usage as it travels: the cost without float noise, and the time the whole task took here.
 function solverUsageOf(usage: SolverUsage, seconds: number): SolverUsage {
-  return { ...usage, est_usd_cost: Number(usage.est_usd_cost.toFixed(6)), time_cost_sec: Number(seconds.toFixed(3)) };
+  const cost = usage.est_usd_cost === null ? null : Number(usage.est_usd_cost.toFixed(6));
+  return { ...usage, est_usd_cost: cost, time_cost_sec: Number(seconds.toFixed(3)) };
+}
+
+function dollars(cost: number | null): string {
+  return cost === null ? 'cost unknown (no price for the model)' : `$${cost.toFixed(4)}`;
 }

@@ -77,9 +77,14 @@ export class A2aPeer {
 
   /** Who the peer's card says it is now (read afresh: the agent behind a URL may have been restarted as another). */
   async card(options: PeerCallOptions = {}): Promise<PeerCard> {
+    return readPeerCard(await this.cardDocument(options));
+  }
+
+  /** The peer's card as it serves it, read afresh: what its skills declare, beyond who it is. */
+  async cardDocument(options: PeerCallOptions = {}): Promise<unknown> {
     const scope = this.scope(options, 'show its card');
     try {
-      return readPeerCard(await this.fetchCard(scope.signal));
+      return await this.fetchCard(scope.signal);
     } catch (error) {
       throw scope.explain(error);
     }

@@ -4,6 +4,7 @@ import { BaseExceptionFilter } from '@nestjs/core';
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import type { FastifyReply } from 'fastify';
 import { A2A_SERVER_SETTINGS, type A2aServerSettings } from './a2a-server.tokens';
+import { NOT_JSON } from './json-rpc.dispatcher';
 
 // How long a refused body may go on arriving (read and dropped, no memory) before the connection is cut.
 const LINGER_MS = 5_000;
@@ -15,7 +16,9 @@ interface JsonRpcError {
 
 /**
  * A request body Fastify refused before the endpoint saw it (too large, not JSON, empty) is answered
- * with a JSON-RPC error, so that a JSON-RPC client reads why; every other error is Nest's as usual.
+ * with a JSON-RPC error and HTTP 200, as every JSON-RPC error here, so that a JSON-RPC client reads why
+ * (the Python 0.3 client raises on an HTTP error status before it reads the body); every other error is
+ * Nest's as usual.
  */
 @Catch(HttpException)
 export class JsonRpcBodyFilter extends BaseExceptionFilter {
@@ -31,7 +34,7 @@ export class JsonRpcBodyFilter extends BaseExceptionFilter {
     // that follows can reach the client before the answer does, and the client sees no reason.
     reply.removeHeader('connection');
     dropRestOfBody(reply.request.raw);
-    void reply.status(exception.getStatus()).send({ jsonrpc: '2.0', id: null, error });
+    void reply.status(200).send({ jsonrpc: '2.0', id: null, error });
   }
 }
 
@@ -52,6 +55,8 @@ function bodyError(cause: unknown, maxBodyBytes: number): JsonRpcError | undefin
       };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: 'Invalid Request: the body is empty' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${NOT_JSON}` };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { code: A2A_ERROR_CODE.PARSE_ERROR, message: 'Parse error: the body is not valid JSON' };
     default:

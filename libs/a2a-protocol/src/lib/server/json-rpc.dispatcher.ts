@@ -11,18 +11,12 @@ import {
   validateVersion,
   type RequestHeaders,
 } from '@a2a-js/sdk/server';
+import { answerBatch, invalidRequest, type JsonRpcReply } from './json-rpc-batch';
 import { isLegacyVersion } from './legacy-agent-card';
 
 interface JsonRpcErrorBody {
   code: number;
   message: string;
-}
-
-interface JsonRpcReply {
-  kind: 'reply';
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
 }
 
 interface JsonRpcStream {
@@ -34,12 +28,18 @@ interface JsonRpcStream {
 /** What to send back: one JSON-RPC envelope, or a stream of them (SSE) with the envelope of a failure mid-way. */
 export type JsonRpcOutcome = JsonRpcReply | (JsonRpcStream & { errorEvent: (error: unknown) => unknown });
 
+/** Why a body of another media type is refused (here, and where Fastify refuses one before the endpoint). */
+export const NOT_JSON = 'the body must be sent as application/json';
+
 const STREAMING_METHODS = new Set(['message/stream', 'tasks/resubscribe', 'SendStreamingMessage', 'SubscribeToTask']);
 
 /**
  * Routes a JSON-RPC call to the SDK's transport handler for the protocol version the caller speaks:
- * v0.3 (no `A2A-Version` header, as AgentBeats and Python clients send) or v1.0. The same request
- * handler, task store and executor serve both. Mirrors the SDK's Express JSON-RPC handler.
+ * v0.3 (no `A2A-Version`, as AgentBeats and Python clients send) or v1.0; another version is refused
+ * with the specification's VersionNotSupportedError. The same request handler, task store and executor
+ * serve both. Mirrors the SDK's Express JSON-RPC handler, but every JSON-RPC error goes out with HTTP
+ * 200: the Python 0.3 client raises on an HTTP error status before it reads the body, and would never
+ * see the error. A batch (an array) is answered as JSON-RPC 2.0 says.
  */
 @Injectable()
 export class JsonRpcDispatcher {
@@ -53,8 +53,25 @@ export class JsonRpcDispatcher {
   }
 
   async dispatch(body: unknown, headers: RequestHeaders): Promise<JsonRpcOutcome> {
+    // Fastify hands a text/plain body over as a string.
+    if (!headerValue(headers, 'content-type')?.toLowerCase().startsWith('application/json')) return invalidRequest(NOT_JSON);
+    if (!Array.isArray(body)) return this.dispatchOne(body, headers);
+    return answerBatch(
+      body,
+      (item) => isRequestObject(item) && isStreamingCall(item),
+      async (item) => {
+        const outcome = await this.dispatchOne(item, headers);
+        return outcome.kind === 'reply'
+          ? outcome
+          : invalidRequest('a streaming answer cannot be part of a batch', isRequestObject(item) ? requestId(item) : null);
+      },
+    );
+  }
+
+  /** One call; a streaming call answers in SSE. */
+  private async dispatchOne(body: unknown, headers: RequestHeaders): Promise<JsonRpcOutcome> {
     // The SDK's handlers expect an object and fail with an internal error on `null`.
-    if (!isRequestObject(body)) return invalidRequest('the body must be one JSON-RPC request object');
+    if (!isRequestObject(body)) return invalidRequest('a request must be a JSON-RPC request object');
     const version = headerValue(headers, A2A_VERSION_HEADER);
     const legacy = isLegacyVersion(version);
     const id = requestId(body);
@@ -63,7 +80,7 @@ export class JsonRpcDispatcher {
     const outcome = await this.handle(body, headers, legacy, version).catch((error: unknown): JsonRpcReply => {
       const mapped = toError(error);
       if (mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR) this.logger.error(`JSON-RPC call failed: ${describe(error)}`);
-      return { kind: 'reply', status: mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200, body: { jsonrpc: '2.0', id, error: mapped }, headers: {} };
+      return { kind: 'reply', status: 200, body: { jsonrpc: '2.0', id, error: mapped }, headers: {} };
     });
     if (outcome.kind === 'stream') {
       return { ...outcome, errorEvent: (error) => this.streamError(id, toError(error), error) };
@@ -103,16 +120,6 @@ export class JsonRpcDispatcher {
     this.logger.error(`JSON-RPC stream failed: ${describe(error)}`);
     return { jsonrpc: '2.0', id, error: mapped };
   }
-}
-
-/** A JSON-RPC error `-32600` (Invalid Request), in both protocol versions. */
-function invalidRequest(reason: string): JsonRpcReply {
-  return {
-    kind: 'reply',
-    status: 200,
-    body: { jsonrpc: '2.0', id: null, error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: `Invalid Request: ${reason}` } },
-    headers: {},
-  };
 }
 
 function isRequestObject(body: unknown): body is Record<string, unknown> {

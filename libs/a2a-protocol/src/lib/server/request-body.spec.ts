@@ -7,6 +7,8 @@ import { startTestAgent, type TestAgent } from '../testing/test-agent.testing';
 
 const LIMIT = 64 * 1024;
 
+// Every JSON-RPC error goes out with HTTP 200, a refused body's too: the Python a2a 0.3 client raises
+// on an HTTP error status before it reads the body, so it would never see why.
 describe('request bodies of the JSON-RPC endpoint', () => {
   let agent: TestAgent;
   beforeAll(async () => {
@@ -27,31 +29,37 @@ describe('request bodies of the JSON-RPC endpoint', () => {
     expect(await readJson(response)).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC request object' },
+      error: { code: -32600, message: 'Invalid Request: a request must be a JSON-RPC request object' },
     });
   });
 
-  it.each(['[]', '[{"jsonrpc":"2.0","id":1,"method":"tasks/get"}]', '5', '"message/send"', 'true'])(
-    'answers the body %s, which is no request object, with -32600',
-    async (body) => {
-      const response = await post(body, '1.0');
+  it.each(['5', '"message/send"', 'true'])('answers the body %s, which is no request object, with -32600', async (body) => {
+    const response = await post(body, '1.0');
 
-      expect(response.status).toBe(200);
-      expect(await readJson(response)).toMatchObject({ id: null, error: { code: -32600 } });
-    },
-  );
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toMatchObject({ id: null, error: { code: -32600 } });
+  });
 
   it('answers a body that is not JSON with Parse error (-32700), and an empty one with -32600', async () => {
     const broken = await post('{"jsonrpc": ');
     const empty = await post('');
 
     expect([broken.status, await readJson(broken)]).toEqual([
-      400,
+      200,
       { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } },
     ]);
     expect([empty.status, await readJson(empty)]).toEqual([
-      400,
+      200,
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body is empty' } },
+    ]);
+  });
+
+  it.each(['text/plain', 'application/xml'])('answers a body sent as %s with -32600 naming the media type it takes', async (type) => {
+    const response = await fetch(agent.url, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(sendBody('hi')) });
+
+    expect([response.status, await readJson(response)]).toEqual([
+      200,
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body must be sent as application/json' } },
     ]);
   });
 
@@ -66,13 +74,13 @@ describe('request bodies of the JSON-RPC endpoint', () => {
     expect(answer.body?.result.status.state).toBe('completed');
   });
 
-  it('refuses a body over the limit by its Content-Length with 413 and a JSON-RPC error naming the limit', async () => {
+  it('refuses a body over the limit by its Content-Length with a JSON-RPC error naming the limit', async () => {
     const calls = agent.app.get(EchoExecutor).calls.length;
 
     const answer = await postRaw(agent.url, fillerStream(50 * 1024 * 1024), { 'content-length': String(50 * 1024 * 1024) });
 
     expect(answer).toEqual({
-      status: 413,
+      status: 200,
       body: {
         jsonrpc: '2.0',
         id: null,
@@ -89,7 +97,7 @@ describe('request bodies of the JSON-RPC endpoint', () => {
 
     const answer = await postRaw(agent.url, body);
 
-    expect(answer.status).toBe(413);
+    expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ error: { code: -32600 } });
     // The limit and what the sockets' buffers took, not the 50 MB.
     expect(sent).toBeLessThan(10 * 1024 * 1024);
@@ -99,7 +107,7 @@ describe('request bodies of the JSON-RPC endpoint', () => {
   it('reads a refused body to its end and drops it, so that a client that sends it all before reading gets the answer, not a reset', async () => {
     const answer = await sendAllThenRead(agent.url, 20 * 1024 * 1024);
 
-    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer).toContain('"code":-32600');
   });
 

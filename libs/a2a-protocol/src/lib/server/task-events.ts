@@ -4,7 +4,9 @@ import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js
 
 /**
  * The events one request publishes, in the order A2A wants them: either a single message (`reply`),
- * or a task (`start`), its status updates (`progress`), artifacts, and one final status (`end`).
+ * or a task (`start`), its status updates (`progress`), artifacts, and one final status (`end`). A
+ * request the agent refuses is a task that ends `rejected` (`reject`), never a bare message: a client
+ * that waits for a task's state (the AgentBeats gateway) would otherwise wait for ever.
  * Keeps protocol shapes out of the agents' logic.
  */
 export class TaskEvents {
@@ -89,6 +91,12 @@ export class TaskEvents {
   fail(reason: string, data?: object): void {
     if (!this.started) this.start();
     this.end(TaskState.TASK_STATE_FAILED, reason, data);
+  }
+
+  /** Refuses the request: its task opens and ends at once in state `rejected`, the reason as its status message. */
+  reject(reason: string, data?: object): void {
+    if (!this.started) this.start();
+    this.end(TaskState.TASK_STATE_REJECTED, reason, data);
   }
 
   /** Asks the requester for its next message (`input-required`): this request's stream ends here, the task goes on with the next one. */

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { A2aModule } from '../a2a.module';
-import { buildAgentCard, PRODUCT_VERSION } from '../agent-card';
+import { buildAgentCard, PRODUCT_VERSION, type AgentCardSpec } from '../agent-card';
 
 export interface TestAgentOptions {
   executor?: Type<AgentExecutor>;
@@ -13,7 +13,12 @@ export interface TestAgentOptions {
   maxBodyBytes?: number;
   /** The protocol versions the card declares (default both). */
   versions?: ('1.0' | '0.3')[];
+  /** The card's name and skills, as the agent stood in for declares them (default an echo agent's). */
+  card?: TestCard;
 }
+
+/** What a test agent's card says of it. */
+export type TestCard = Pick<AgentCardSpec, 'name' | 'description' | 'skills'>;
 
 export interface TestAgent {
   app: NestFastifyApplication;
@@ -31,7 +36,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   @Module({
     imports: [
       A2aModule.forRoot({
-        card: { useFactory: () => testCard(url, options.versions ?? ['1.0', '0.3']) },
+        card: { useFactory: () => testCard(url, options.versions ?? ['1.0', '0.3'], options.card ?? ECHO_CARD) },
         executor: options.executor,
         server: { useFactory: () => ({ token: options.token, heartbeatMs: options.heartbeatMs, maxBodyBytes: options.maxBodyBytes }) },
       }),
@@ -43,14 +48,14 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   return { app, url, port, close: () => app.close() };
 }
 
-function testCard(url: string, versions: ('1.0' | '0.3')[]) {
-  const card = buildAgentCard({
-    name: 'echo agent',
-    description: 'answers what it is told',
-    version: PRODUCT_VERSION,
-    url,
-    skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['test'], examples: ['hello'] }],
-  });
+const ECHO_CARD: TestCard = {
+  name: 'echo agent',
+  description: 'answers what it is told',
+  skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['test'], examples: ['hello'] }],
+};
+
+function testCard(url: string, versions: ('1.0' | '0.3')[], spec: TestCard) {
+  const card = buildAgentCard({ ...spec, version: PRODUCT_VERSION, url });
   return { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => versions.includes(i.protocolVersion as '1.0' | '0.3')) };
 }
 

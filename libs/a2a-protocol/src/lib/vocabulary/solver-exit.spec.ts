@@ -55,6 +55,15 @@ describe('solver exits', () => {
     expect(parseSolverExit([{ exit_status: 'Submitted', usage: partial }])).toEqual({ exitStatus: 'Submitted' });
   });
 
+  it('carry an unknown cost as null, and read it back as null; no other figure may be null', () => {
+    const unpriced = { ...USAGE, est_usd_cost: null };
+    const sent = JSON.parse(JSON.stringify(formatSolverExit({ exitStatus: 'Submitted', usage: unpriced })));
+
+    expect(sent).toEqual({ exit_status: 'Submitted', usage: unpriced });
+    expect(parseSolverExit([sent])).toEqual({ exitStatus: 'Submitted', usage: unpriced });
+    expect(parseSolverExit([{ exit_status: 'Submitted', usage: { ...USAGE, input_tokens: null } }])).toEqual({ exitStatus: 'Submitted' });
+  });
+
   it('carry the trajectory, where the solver wrote it and the document itself, and read both back', () => {
     const exit = { exitStatus: 'Submitted', trajectory: { path: '/runs/log_x/trajectories/task_1-c.traj.json', document: trajectory('a reply') } };
     const sent = formatSolverExit(exit);

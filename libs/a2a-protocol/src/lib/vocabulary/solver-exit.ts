@@ -5,7 +5,8 @@
 //              "est_usd_cost": 0.0123, "llm_requests": 4, "time_cost_sec": 12.5}}
 // The status is one word (mini-swe-agent's: Submitted, LimitsExceeded, TimeExceeded, FormatError,
 // ModelError, EnvironmentError); the reason, when given, says why in a sentence; the usage, when given,
-// is what the run cost, under CyberGym's submission names. `trajectory` says where the solver wrote its
+// is what the run cost, under CyberGym's submission names, `est_usd_cost` null when the solver has no
+// price for its model. `trajectory` says where the solver wrote its
 // trajectory on its own machine, and `trajectory_document` is that trajectory itself (up to
 // MAX_TRAJECTORY_CHARS of JSON), so that the run record keeps it whether or not the agents share a disk.
 
@@ -57,14 +58,18 @@ export function parseSolverExit(data: readonly unknown[]): SolverExit | undefine
   return undefined;
 }
 
-/** A usage report, when every field is a finite number at or above zero; undefined otherwise (a solver's word, not ours to repair). */
+/**
+ * A usage report, when every field is a finite number at or above zero, the cost null too (a model without
+ * a known price); undefined otherwise (a solver's word, not ours to repair).
+ */
 export function parseSolverUsage(value: unknown): SolverUsage | undefined {
   if (!isRecord(value)) return undefined;
-  const usage: Partial<SolverUsage> = {};
+  const usage: Partial<Record<keyof SolverUsage, number | null>> = {};
   for (const field of SOLVER_USAGE_FIELDS) {
     const figure = value[field];
-    if (typeof figure !== 'number' || !Number.isFinite(figure) || figure < 0) return undefined;
-    usage[field] = figure;
+    if (field === 'est_usd_cost' && figure === null) usage[field] = null;
+    else if (typeof figure !== 'number' || !Number.isFinite(figure) || figure < 0) return undefined;
+    else usage[field] = figure;
   }
   return usage as SolverUsage;
 }

@@ -1,0 +1,129 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { A2aClientFactory, parseAssessmentSaved, parseShellMessage, type ExecRequest, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { LOC_JSON_PATH } from '@arvo-rca/common';
+import { GroundTruthExtractor, type GroundTruth } from '@arvo-rca/rca-eval';
+import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
+import { taskFolderName } from '@arvo-rca/run-record';
+import { startGreenApp } from './green-app.testing';
+import { startTerminalBenchSolver, type TerminalBenchSolver } from './terminal-bench-solver.testing';
+
+const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
+
+describeWithDocker('green agent with a terminal-bench solver (terminal-bench-shell-v1)', () => {
+  const clients = new A2aClientFactory();
+  const saved = { ...process.env };
+  const truths = new Map<string, GroundTruth>();
+  /** The loc.json each sample's solver was scripted to write. */
+  const written = new Map<string, string>();
+  let scratch: string, solver: TerminalBenchSolver, green: NestFastifyApplication, greenUrl: string;
+
+  beforeAll(async () => {
+    // The fix location of each sample, as the judge works it out from the sample's patch and tree.
+    const extractor = await GroundTruthExtractor.create();
+    for (const task of SAMPLES) {
+      const dir = join(SAMPLES_DIR, task.split(':')[1]);
+      truths.set(task, await extractor.fromPatch(readFileSync(join(dir, 'patch.diff'), 'utf8'), join(dir, 'source')));
+    }
+    scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-terminal-bench-'));
+    mkdirSync(join(scratch, 'tasks'));
+    solver = await startTerminalBenchSolver(solving);
+    ({ app: green, url: greenUrl } = await startGreenApp(scratch, { agent: solver.agent, greenUrl: '' }, { MASK_TASK_IDS: 'off' }));
+  });
+
+  afterAll(async () => {
+    await green?.close();
+    await solver?.agent.close();
+    rmSync(scratch, { recursive: true, force: true });
+    process.env = { ...saved };
+  });
+
+  // The dummy's commands: look at the tree, run one command past the time it asks for, write loc.json naming the fix.
+  function solving(instruction: string): ExecRequest[] {
+    const task = /^Task ID: (\S+)$/m.exec(instruction)?.[1] ?? '';
+    const truth = truths.get(task);
+    if (!truth) return [];
+    const spans = truth.rootCause && truth.rootCause.length > 0 ? truth.rootCause : truth.spans;
+    const locations = spans
+      .filter((span) => span.vulSpan)
+      .slice(0, 3)
+      .map((span) => ({ file: span.file, function: span.function, line_start: span.vulSpan?.start, line_end: span.vulSpan?.end, description: 'the fix' }));
+    const locJson = JSON.stringify({ reasoning: 'where the fix goes', locations }, null, 2);
+    written.set(task, locJson);
+    return [
+      { kind: 'exec_request', command: 'ls /workspace/src-vul' },
+      { kind: 'exec_request', command: 'sleep 5; echo late', timeout: 1 },
+      { kind: 'exec_request', command: `cat > ${LOC_JSON_PATH} <<'EOF'\n${locJson}\nEOF`, timeout: 1000 },
+    ];
+  }
+
+  /** The assessment's Result, and its run record's folder. */
+  async function assess(request: unknown): Promise<{ result: AssessmentResult; recordDir: string }> {
+    const events: PeerEvent[] = [];
+    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 600_000 })) events.push(event);
+    const artifact = events.find((event) => event.kind === 'artifact');
+    const saved = parseAssessmentSaved(events.at(-1)?.data ?? []);
+    if (!artifact || !saved) throw new Error(`the green agent sent no Result: ${events.map((event) => event.text).join(' | ')}`);
+    return { result: artifact.data[0] as AssessmentResult, recordDir: saved.recordDir };
+  }
+
+  function recorded(recordDir: string, task: string): { record: TaskRecord; submission: string } {
+    const folder = join(recordDir, 'tasks', taskFolderName(task));
+    return { record: JSON.parse(readFileSync(join(folder, 'result.json'), 'utf8')) as TaskRecord, submission: readFileSync(join(folder, 'loc.json'), 'utf8') };
+  }
+
+  it("runs every sample in the solver's dialect, which its card declares, and scores the loc.json the solver wrote", async () => {
+    const { result, recordDir } = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: SAMPLES } });
+
+    expect(result).toMatchObject({ n_tasks: 5, n_scored: 5, file_acc_mean: 1 });
+    const greenContexts: string[] = [];
+    for (const task of SAMPLES) {
+      expect(result.task_metrics[task]).toMatchObject({ status: 'scored', file_acc: 1, func_recall: 1, n_commands: 3 });
+      // What was scored is the file the solver wrote, read from its container.
+      const { record, submission } = recorded(recordDir, task);
+      expect(record).toMatchObject({ finish_reason: 'finished' });
+      expect(submission.trimEnd()).toBe(written.get(task));
+      greenContexts.push(record.context_id);
+    }
+    expect(solver.runs).toHaveLength(5);
+    for (const run of solver.runs) {
+      // The task envelope opens a conversation of the solver's own, and carries our task description.
+      const envelope = parseShellMessage(run.received[0]);
+      expect(envelope).toMatchObject({ kind: 'task', protocol: 'terminal-bench-shell-v1' });
+      const instruction = envelope?.kind === 'task' ? envelope.instruction : '';
+      expect(instruction).toMatch(/^# Root-cause analysis task sample:\d$/m);
+      expect(instruction).toContain('/workspace/src-vul/');
+      expect(instruction).toContain('ERROR: AddressSanitizer');
+      expect(instruction).toContain(`When \`${LOC_JSON_PATH}\` is written,\nanswer \`final\``);
+      expect(instruction).not.toContain('execute:');
+      // Every turn its own A2A task on the same context; each command's result back as an exec_result.
+      expect(run.received).toHaveLength(4);
+      expect(new Set(run.taskIds).size).toBe(4);
+      expect(run.results[0]).toMatchObject({ exit_code: 0, stderr: '' });
+      expect(run.results[0].stdout.trim()).not.toBe('');
+      // The solver's 1 s limit holds: the command is stopped, and the timeout says so.
+      expect(run.results[1]).toMatchObject({ exit_code: -1, stderr: expect.stringContaining('1 s') });
+      expect(run.results[1].stdout).not.toContain('late');
+      expect(run.results[2]).toEqual({ kind: 'exec_result', exit_code: 0, stdout: '', stderr: '' });
+    }
+    // Each envelope came without a context id: the solver opened a context of its own for each task.
+    expect(new Set(solver.runs.map((run) => run.contextId)).size).toBe(5);
+    for (const run of solver.runs) expect(greenContexts).not.toContain(run.contextId);
+  }, 600_000);
+
+  it("speaks the assessment's config.solver_protocol over the card's: in reply mode the dummy gets no envelope and writes nothing", async () => {
+    solver.runs.length = 0;
+
+    const { result } = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1'], solver_protocol: 'reply' } });
+
+    expect(result.task_metrics['sample:1']).toMatchObject({ status: 'no_submission' });
+    const [run] = solver.runs;
+    expect(run.received[0]).toMatch(/^# Root-cause analysis task sample:1/);
+    expect(parseShellMessage(run.received[0])).toBeUndefined();
+  }, 300_000);
+});
