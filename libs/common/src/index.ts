@@ -18,5 +18,6 @@ export {
 } from './lib/trajectory-format';
 export { isRecord } from './lib/is-record';
 export { quote } from './lib/quote';
+export { formatBytes } from './lib/format-bytes';
 export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef, type TaskRefErrorCode } from './lib/task-ref';
 export { PendingSleeps } from './lib/pending-sleeps';

@@ -2,8 +2,10 @@
 
 /** @typedef {import('../app/viewer-api').ScoreName} ScoreName */
 
-/** @type {{ name: ScoreName, label: string, meaning: string }[]} */
-export const SCORES = [
+/** @typedef {{ name: ScoreName, label: string, meaning: string }} Score */
+
+/** @type {Score[]} */
+const ORIGINAL_SCORES = [
   {
     name: 'line_iou',
     label: 'line IoU',
@@ -13,15 +15,19 @@ export const SCORES = [
   { name: 'file_acc', label: 'file acc', meaning: 'share of the fix’s spans with a prediction in the same file' },
   { name: 'line_proximity', label: 'line prox', meaning: 'per span, how close the nearest predicted span’s centre is; mean over spans' },
   { name: 'func_precision', label: 'func prec', meaning: 'share of predictions whose file and function match a span of the fix' },
-  {
-    name: 'rc_line_iou',
-    label: 'root cause: line IoU',
-    meaning: 'line IoU against the root-cause spans only: hunks of tests, fuzz harnesses and files the fix adds left out',
-  },
-  { name: 'rc_func_recall', label: 'root cause: func recall', meaning: 'func recall against the root-cause spans only' },
-  { name: 'rc_file_acc', label: 'root cause: file acc', meaning: 'file acc against the root-cause spans only' },
-  { name: 'rc_line_proximity', label: 'root cause: line prox', meaning: 'line prox against the root-cause spans only' },
-  { name: 'rc_func_precision', label: 'root cause: func prec', meaning: 'func prec against the root-cause spans only' },
+];
+
+/**
+ * The original's scores, then each again against the root-cause spans only.
+ * @type {Score[]}
+ */
+export const SCORES = [
+  ...ORIGINAL_SCORES,
+  ...ORIGINAL_SCORES.map(({ name, label }) => ({
+    name: /** @type {ScoreName} */ (`rc_${name}`),
+    label: `root cause: ${label}`,
+    meaning: `${label} against the root-cause spans only: hunks of tests, fuzz harnesses and files the fix adds left out`,
+  })),
 ];
 
 /** The means a run is summed up by: four of the original's, and the root cause's line IoU. */

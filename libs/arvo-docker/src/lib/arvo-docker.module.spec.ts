@@ -1,7 +1,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ProcessTable } from '@arvo-rca/common';
@@ -13,6 +13,7 @@ import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
 import { sampleImageTag } from './sample-image.testing';
+import { useTempDir } from './sandbox-fixtures.testing';
 
 const ROOT = resolve(__dirname, '../../../..');
 
@@ -22,33 +23,27 @@ function moduleWith(options: SandboxOptionsInput): Promise<TestingModule> {
 }
 
 describe('ArvoDockerModule', () => {
-  let tmpDir: string;
-  beforeAll(async () => {
-    tmpDir = await mkdtemp('/tmp/arvo-module-');
-  });
-  afterAll(async () => {
-    await rm(tmpDir, { recursive: true, force: true });
-  });
+  const tmpDir = useTempDir('arvo-module-');
 
   it('rejects an unknown SANDBOX with a clear error', async () => {
-    await expect(moduleWith({ sandbox: 'bogus', tmpDir })).rejects.toMatchObject({
+    await expect(moduleWith({ sandbox: 'bogus', tmpDir: tmpDir() })).rejects.toMatchObject({
       code: 'SANDBOX_UNKNOWN',
       message: 'SANDBOX="bogus" is not a sandbox backend; use one of: auto, docker, local, local-unsafe',
     });
   });
 
   it('rejects impossible limits, naming each', async () => {
-    await expect(moduleWith({ sandbox: 'local', tmpDir, commandTimeoutS: 0, cpus: -1 })).rejects.toThrow(
+    await expect(moduleWith({ sandbox: 'local', tmpDir: tmpDir(), commandTimeoutS: 0, cpus: -1 })).rejects.toThrow(
       'invalid sandbox options: commandTimeoutS=0, cpus=-1 (each must be a positive number)',
     );
   });
 
   it('provides the local backend for SANDBOX=local-unsafe (no bubblewrap needed), and reaps stale task folders at boot', async () => {
-    const stale = join(tmpDir, 'arvo_1-0b8d7d1e-9f5a-4c8e-a1a2-58d4f4c1e8a0');
+    const stale = join(tmpDir(), 'arvo_1-0b8d7d1e-9f5a-4c8e-a1a2-58d4f4c1e8a0');
     await mkdir(stale);
     const longAgo = new Date(Date.now() - 7 * 24 * 3600_000);
     await utimes(stale, longAgo, longAgo);
-    const module = await moduleWith({ sandbox: 'local-unsafe', tmpDir, privatePaths: [join(tmpDir, 'cache')] });
+    const module = await moduleWith({ sandbox: 'local-unsafe', tmpDir: tmpDir(), privatePaths: [join(tmpDir(), 'cache')] });
     await module.init();
     try {
       expect(module.get<SandboxFactory>(SANDBOX_FACTORY).kind).toBe('local');
@@ -61,26 +56,20 @@ describe('ArvoDockerModule', () => {
 
 describeWithDocker('ArvoDockerModule with an engine', () => {
   const docker = createDockerClient();
-  let tmpDir: string;
-  beforeAll(async () => {
-    tmpDir = await mkdtemp('/tmp/arvo-module-docker-');
-  });
-  afterAll(async () => {
-    await rm(tmpDir, { recursive: true, force: true });
-  });
+  const tmpDir = useTempDir('arvo-module-docker-');
 
   it('picks docker for SANDBOX=auto, reaps dead owners at boot, and removes its containers at shutdown', async () => {
     const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const deadOwner = formatOwnerId({ ...currentOwner(new ProcessTable()), pid: Number(exited.stdout) });
     const orphan = await docker.createContainer({ Image: sampleImageTag('1'), Cmd: ['true'], Labels: { [LABEL_OWNER]: deadOwner } });
-    const module = await moduleWith({ sandbox: 'auto', tmpDir });
+    const module = await moduleWith({ sandbox: 'auto', tmpDir: tmpDir() });
     await module.init();
     const owner = module.get<string>(SANDBOX_OWNER);
     const sandbox = module.get<SandboxFactory>(SANDBOX_FACTORY).create({
       task: 'sample:1',
       contextId: 'ctx-module',
       image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(tmpDir),
+      workspaceDir: await makeTaskWorkspace(tmpDir()),
     });
     await sandbox.start();
 
@@ -92,10 +81,10 @@ describeWithDocker('ArvoDockerModule with an engine', () => {
   }, 60_000);
 
   it("removes all of this instance's containers when the process gets SIGTERM", async () => {
-    const workspace = await makeTaskWorkspace(tmpDir);
+    const workspace = await makeTaskWorkspace(tmpDir());
     const child = spawn(
       join(ROOT, 'node_modules/.bin/tsx'),
-      ['--tsconfig', join(ROOT, 'tools/tsconfig.json'), join(__dirname, 'shutdown-fixture.testing.ts'), tmpDir, workspace, sampleImageTag('1')],
+      ['--tsconfig', join(ROOT, 'tools/tsconfig.json'), join(__dirname, 'shutdown-fixture.testing.ts'), tmpDir(), workspace, sampleImageTag('1')],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];

@@ -1,3 +1,4 @@
+import { formatBytes } from '@arvo-rca/common';
 import type { ContainerHandle } from './container-handle';
 
 /** What the watchdog tells when a container's writes pass the limit. */
@@ -48,15 +49,4 @@ export class DiskWatchdog {
       this.checking = false;
     }
   }
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ProcessTable } from '@arvo-rca/common';
-import { currentOwner, formatOwnerId, resolveSandboxOptions, type SandboxOptionsInput, type SandboxSpec } from '@arvo-rca/sandbox';
+import { currentOwner, formatOwnerId, resolveSandboxOptions, type Sandbox, type SandboxOptionsInput, type SandboxSpec } from '@arvo-rca/sandbox';
 import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineKind, type EngineKind } from './engine-kind.testing';
@@ -12,7 +12,7 @@ import { FakeRegistry } from './fake-registry.testing';
 import { LABEL_OWNER, ownerFilter } from './labels';
 import { DockerSandboxFactory } from './sandbox-factory';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { buildTestImage, LIST_PROCESSES, removeImage } from './sandbox-fixtures.testing';
+import { buildTestImage, endedByTimeout, LIST_PROCESSES, removeImage } from './sandbox-fixtures.testing';
 import { sampleImageTag } from './sample-image.testing';
 
 async function waitUntil(condition: () => Promise<boolean>, limitMs = 60_000): Promise<void> {
@@ -52,6 +52,17 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     factories.push(made);
     return made;
   }
+  /** A sandbox on sample 1's image with a fresh workspace, started, handed to `use`, and stopped whatever `use` did. */
+  async function withSampleSandbox(made: DockerSandboxFactory, use: (sandbox: Sandbox) => Promise<void>, more: Partial<SandboxSpec> = {}): Promise<void> {
+    const sandbox = made.create({ ...spec(sampleImageTag('1'), await makeTaskWorkspace(root)), ...more });
+    await sandbox.start();
+    try {
+      await use(sandbox);
+    } finally {
+      await sandbox.stop();
+    }
+  }
+
   async function ourContainers(): Promise<string[]> {
     return (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.Names[0]);
   }
@@ -167,39 +178,24 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
   }, 30_000);
 
   it('keeps .git under /src when removal is configured off', async () => {
-    const sandbox = factory({ removeGitUnder: [] }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
-    await sandbox.start();
-    try {
+    await withSampleSandbox(factory({ removeGitUnder: [] }), async (sandbox) => {
       expect(await sandbox.exec('ls -d /src/tlvkit/.git')).toMatchObject({ kind: 'ran', returncode: 0, output: '/src/tlvkit/.git\n' });
-    } finally {
-      await sandbox.stop();
-    }
+    });
   }, 30_000);
 
   it('kills a command that ignores TERM once the grace after the limit is over', async () => {
-    const sandbox = factory({ killAfterS: 1 }).create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
-    await sandbox.start();
-    try {
+    await withSampleSandbox(factory({ killAfterS: 1 }), async (sandbox) => {
       const started = Date.now();
       const outcome = await sandbox.exec("trap '' TERM; echo partial; sleep 4247; echo survived", { timeoutS: 1 });
 
-      expect(outcome).toMatchObject({
-        kind: 'ran',
-        returncode: -1,
-        output: 'partial\n',
-        timedOut: expect.stringMatching(/^command timed out after 1 s; every process of the task was ended/),
-      });
+      expect(outcome).toMatchObject(endedByTimeout(1, 'partial\n'));
       expect(Date.now() - started).toBeLessThan(6000);
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'ran', output: expect.not.stringContaining('sleep 4247') });
-    } finally {
-      await sandbox.stop();
-    }
+    });
   }, 30_000);
 
   it("ends every process of a timed-out command, whatever it did to hide, and keeps the container's files", async () => {
-    const sandbox = factory().create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
-    await sandbox.start();
-    try {
+    await withSampleSandbox(factory(), async (sandbox) => {
       await sandbox.exec('echo kept > /workspace/shared/note; echo kept > /tmp/note');
       const command = 'env -i setsid sleep 4250 >/dev/null 2>&1 & (exec -a innocent sleep 4251) >/dev/null 2>&1 & nohup sleep 4252 >/dev/null 2>&1 & sleep 30';
       const outcome = await sandbox.exec(command, { timeoutS: 1 });
@@ -208,9 +204,7 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
       const after = await sandbox.exec(`${LIST_PROCESSES}; cat /workspace/shared/note /tmp/note`);
       expect(after).toMatchObject({ kind: 'ran', output: expect.stringMatching(/kept\nkept\n$/) });
       expect(after).toMatchObject({ output: expect.not.stringMatching(/sleep 425|innocent/) });
-    } finally {
-      await sandbox.stop();
-    }
+    });
   }, 30_000);
 
   it('ends a fork bomb that returned at once before the next command, which then runs normally', async () => {
@@ -251,31 +245,25 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
 
   it('tells the task once when its container writes past the disk limit', async () => {
     const breaches: string[] = [];
-    const sandbox = factory({ diskBytes: 64 * 1024 ** 2, diskCheckIntervalS: 1 }).create({
-      ...spec(sampleImageTag('1'), await makeTaskWorkspace(root)),
-      onDiskLimit: (detail) => breaches.push(detail),
-    });
-    await sandbox.start();
-    try {
-      expect(await sandbox.exec('head -c 100M /dev/zero > /workspace/big; head -c 10M /dev/zero > /tmp/more')).toMatchObject({ returncode: 0 });
-      await waitFor(() => breaches.length > 0, 20_000);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+    const onDiskLimit = (detail: string): number => breaches.push(detail);
+    await withSampleSandbox(
+      factory({ diskBytes: 64 * 1024 ** 2, diskCheckIntervalS: 1 }),
+      async (sandbox) => {
+        expect(await sandbox.exec('head -c 100M /dev/zero > /workspace/big; head -c 10M /dev/zero > /tmp/more')).toMatchObject({ returncode: 0 });
+        await waitFor(() => breaches.length > 0, 20_000);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
 
-      expect(breaches).toEqual([expect.stringMatching(/wrote 1[01]\d\.\d MiB, past its disk limit of 64\.0 MiB$/)]);
-    } finally {
-      await sandbox.stop();
-    }
+        expect(breaches).toEqual([expect.stringMatching(/wrote 1[01]\d\.\d MiB, past its disk limit of 64\.0 MiB$/)]);
+      },
+      { onDiskLimit },
+    );
   }, 40_000);
 
   it('leaves background processes of a command that ended alone (only timeouts kill)', async () => {
-    const sandbox = factory().create(spec(sampleImageTag('1'), await makeTaskWorkspace(root)));
-    await sandbox.start();
-    try {
+    await withSampleSandbox(factory(), async (sandbox) => {
       expect(await sandbox.exec('setsid sleep 4248 & echo spawned')).toMatchObject({ kind: 'ran', returncode: 0, output: 'spawned\n' });
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'ran', output: expect.stringContaining('sleep 4248') });
-    } finally {
-      await sandbox.stop();
-    }
+    });
   }, 30_000);
 
   it('starts and removes the containers of a burst of tasks at the pace it is given, one at a time here', async () => {

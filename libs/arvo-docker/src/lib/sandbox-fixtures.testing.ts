@@ -52,3 +52,21 @@ export const LIST_PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0\\n" "  " < "$p/
  * engine's init, whose arguments hold the boot's too.
  */
 export const KEEP_ALIVE = /^(?:sleep|sh -c .*) 900 $/m;
+
+/** What a command cut short at its limit of `seconds` returns: -1, what it printed by then, and the note that every process of the task was ended. */
+export function endedByTimeout(seconds: number, output: string): object {
+  const note = new RegExp(`^command timed out after ${seconds} s; every process of the task was ended`);
+  return { kind: 'ran', returncode: -1, output, timedOut: expect.stringMatching(note) };
+}
+
+/** Registers the hooks of a fresh folder under /tmp for the whole suite, or for each test; the getter names the current one. */
+export function useTempDir(prefix: string, per: 'suite' | 'test' = 'suite'): () => string {
+  let dir = '';
+  (per === 'test' ? beforeEach : beforeAll)(async () => {
+    dir = await mkdtemp(join('/tmp', prefix));
+  });
+  (per === 'test' ? afterEach : afterAll)(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  return () => dir;
+}

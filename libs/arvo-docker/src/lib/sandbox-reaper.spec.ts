@@ -10,6 +10,7 @@ import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, LABEL_TASK_FOLDER, ownerFilter } from './labels';
 import { SandboxReaper } from './sandbox-reaper';
 import { sampleImageTag } from './sample-image.testing';
+import { useTempDir } from './sandbox-fixtures.testing';
 
 const processes = new ProcessTable();
 
@@ -19,24 +20,18 @@ function deadOwnerId(): string {
 }
 
 describe('SandboxReaper, task folders', () => {
-  let tmpDir: string;
-  beforeEach(async () => {
-    tmpDir = await mkdtemp('/tmp/arvo-reaper-');
-  });
-  afterEach(async () => {
-    await rm(tmpDir, { recursive: true, force: true });
-  });
+  const tmpDir = useTempDir('arvo-reaper-', 'test');
 
   it('removes task folders older than the longest task limit, and nothing else', async () => {
     const hourAgo = new Date(Date.now() - 3600_000);
-    const old = join(tmpDir, `arvo_14368-${randomUUID()}`);
-    const fresh = join(tmpDir, `sample_1-${randomUUID()}`);
-    const foreign = join(tmpDir, 'someone-elses-folder');
+    const old = join(tmpDir(), `arvo_14368-${randomUUID()}`);
+    const fresh = join(tmpDir(), `sample_1-${randomUUID()}`);
+    const foreign = join(tmpDir(), 'someone-elses-folder');
     for (const dir of [old, fresh, foreign]) await mkdir(join(dir, 'workspace'), { recursive: true });
     await utimes(old, hourAgo, hourAgo);
     await utimes(foreign, hourAgo, hourAgo);
 
-    expect(await new SandboxReaper(processes).reapWorkspaces(tmpDir, 1800_000)).toEqual([old]);
+    expect(await new SandboxReaper(processes).reapWorkspaces(tmpDir(), 1800_000)).toEqual([old]);
     await expect(stat(old)).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await stat(fresh)).isDirectory()).toBe(true);
     expect((await stat(foreign)).isDirectory()).toBe(true);
@@ -44,19 +39,19 @@ describe('SandboxReaper, task folders', () => {
 
   it("removes fresh task folders whose owner file names a dead owner of this host, and keeps live and other hosts' ones", async () => {
     const folders = { dead: deadOwnerId(), live: formatOwnerId(currentOwner(processes)), otherHost: `not-${hostname()}:1:1:ab`, garbled: 'not an owner id' };
-    const paths = Object.fromEntries(Object.keys(folders).map((name) => [name, join(tmpDir, `sample_1-${randomUUID()}`)]));
+    const paths = Object.fromEntries(Object.keys(folders).map((name) => [name, join(tmpDir(), `sample_1-${randomUUID()}`)]));
     for (const [name, owner] of Object.entries(folders)) {
       await mkdir(join(paths[name], 'workspace'), { recursive: true });
       await markTaskFolder(paths[name], owner);
     }
     await expect(markTaskFolder(paths.live, folders.live)).rejects.toMatchObject({ code: 'EEXIST' });
 
-    expect(await new SandboxReaper(processes).reapWorkspaces(tmpDir, 1800_000)).toEqual([paths.dead]);
+    expect(await new SandboxReaper(processes).reapWorkspaces(tmpDir(), 1800_000)).toEqual([paths.dead]);
     for (const name of ['live', 'otherHost', 'garbled']) expect((await stat(paths[name])).isDirectory()).toBe(true);
   });
 
   it('does nothing when the folder does not exist yet', async () => {
-    expect(await new SandboxReaper(processes).reapWorkspaces(join(tmpDir, 'missing'), 1000)).toEqual([]);
+    expect(await new SandboxReaper(processes).reapWorkspaces(join(tmpDir(), 'missing'), 1000)).toEqual([]);
   });
 });
 

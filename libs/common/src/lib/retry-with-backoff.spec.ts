@@ -1,3 +1,4 @@
+import { flakyCall } from './flaky-call.testing';
 import { retryWithBackoff, type RetryHooks, type RetryPolicy } from './retry-with-backoff';
 
 class Busy extends Error {
@@ -9,24 +10,10 @@ class Busy extends Error {
 const isBusy = (error: unknown): error is Busy => error instanceof Busy;
 const TINY: RetryPolicy = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4 };
 
-/** A call that throws `failures` in turn, then answers 'ok'. */
-function flaky(failures: unknown[]): { call: () => Promise<string>; calls: () => number } {
-  let calls = 0;
-  return {
-    call: async () => {
-      const failure = failures[calls];
-      calls += 1;
-      if (failure !== undefined) throw failure;
-      return 'ok';
-    },
-    calls: () => calls,
-  };
-}
-
 /** Runs a call that fails until the retries run out and returns the waits it was told about. */
 async function waitsOf(policy: RetryPolicy, hooks: Omit<RetryHooks<Busy>, 'retryable' | 'onRetry'> = {}): Promise<number[]> {
   const waits: number[] = [];
-  const { call } = flaky(Array.from({ length: policy.maxRetries + 1 }, () => new Busy()));
+  const { call } = flakyCall(Array.from({ length: policy.maxRetries + 1 }, () => new Busy()));
   const onRetry = (_error: Busy, _retry: number, delayMs: number) => waits.push(delayMs);
   await retryWithBackoff(call, policy, { retryable: isBusy, onRetry, ...hooks }).catch(() => undefined);
   return waits;
@@ -35,7 +22,7 @@ async function waitsOf(policy: RetryPolicy, hooks: Omit<RetryHooks<Busy>, 'retry
 describe('retryWithBackoff', () => {
   it('retries retryable failures and returns the first success', async () => {
     const retries: number[] = [];
-    const { call, calls } = flaky([new Busy(), new Busy()]);
+    const { call, calls } = flakyCall([new Busy(), new Busy()]);
 
     const onRetry = (_error: Busy, retry: number) => retries.push(retry);
 
@@ -46,7 +33,7 @@ describe('retryWithBackoff', () => {
 
   it('throws the last failure after maxRetries retries, or what gaveUp makes of it', async () => {
     const last = new Busy();
-    const failing = () => flaky([new Busy(), new Busy(), new Busy(), last, new Busy()]);
+    const failing = () => flakyCall([new Busy(), new Busy(), new Busy(), last, new Busy()]);
     const { call, calls } = failing();
     const gaveUp = (error: Busy, attempts: number) => new Error(`${error.message} ${attempts} times`);
 
@@ -57,8 +44,8 @@ describe('retryWithBackoff', () => {
 
   it('throws a failure that is not retryable at once, and never retries when maxRetries is 0', async () => {
     const fatal = new Error('fatal');
-    const { call, calls } = flaky([fatal]);
-    const once = flaky([new Busy()]);
+    const { call, calls } = flakyCall([fatal]);
+    const once = flakyCall([new Busy()]);
 
     await expect(retryWithBackoff(call, TINY, { retryable: isBusy, gaveUp: () => new Error('gave up') })).rejects.toBe(fatal);
     expect(calls()).toBe(1);
@@ -89,7 +76,7 @@ describe('retryWithBackoff', () => {
       onRetry: (_error, _retry, delayMs) => waits.push(delayMs),
       random: () => 0,
     };
-    const { call } = flaky([new Busy(40), new Busy(60_000), new Busy()]);
+    const { call } = flakyCall([new Busy(40), new Busy(60_000), new Busy()]);
     const started = Date.now();
 
     await retryWithBackoff(call, { maxRetries: 3, baseDelayMs: 2, maxDelayMs: 50 }, hooks);
@@ -105,8 +92,10 @@ describe('retryWithBackoff', () => {
 
     const aborted = () => new Error('aborted');
 
-    await expect(retryWithBackoff(flaky([new Busy()]).call, slow, { retryable: isBusy, signal: AbortSignal.timeout(20), aborted })).rejects.toThrow('aborted');
-    await expect(retryWithBackoff(flaky([new Busy()]).call, slow, { retryable: isBusy, signal: AbortSignal.timeout(20) })).rejects.toMatchObject({
+    await expect(retryWithBackoff(flakyCall([new Busy()]).call, slow, { retryable: isBusy, signal: AbortSignal.timeout(20), aborted })).rejects.toThrow(
+      'aborted',
+    );
+    await expect(retryWithBackoff(flakyCall([new Busy()]).call, slow, { retryable: isBusy, signal: AbortSignal.timeout(20) })).rejects.toMatchObject({
       name: 'TimeoutError',
     });
     expect(Date.now() - started).toBeLessThan(2000);

@@ -1,21 +1,9 @@
 import { aggregateResults, SOLVER_USAGE_FIELDS, withSolverExit, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
 import type { GroundTruth } from './ground-truth';
+import { modifiedSpan, rootCauseNamed } from './metrics.testing';
 import { failedTask, interruptedTask, scoreSubmission } from './task-scoring';
 
-const truth: GroundTruth = {
-  project: null,
-  notes: [],
-  spans: [
-    {
-      file: 'a.c',
-      function: 'f',
-      vulSpan: { start: 10, end: 19 },
-      fixSpan: { start: 10, end: 19 },
-      change: 'modified',
-    },
-    { file: 'b.c', function: 'g', vulSpan: { start: 1, end: 4 }, fixSpan: { start: 1, end: 4 }, change: 'modified' },
-  ],
-};
+const truth: GroundTruth = { project: null, notes: [], spans: [modifiedSpan('a.c', 'f', 10, 19), modifiedSpan('b.c', 'g', 1, 4)] };
 // Finds a.c exactly (f, lines 10-19) and nothing of b.c: half of everything, except precision (1 of 1).
 const halfRight = scoreSubmission('[{"file": "a.c", "function": "f", "line_start": 10, "line_end": 19}]', truth);
 const noGroundTruth = scoreSubmission(null, { spans: [], project: null, notes: [] });
@@ -41,6 +29,16 @@ const usage = (input: number, cost: number | null): SolverUsage => ({
 
 describe('aggregateResults', () => {
   it('averages over every requested task, counting missing, invalid and failed tasks as zero', () => {
+    // halfRight's figures over four tasks, the other three at zero.
+    const halfRightOfFourMeans = {
+      file_acc_mean: 0.5 / 4,
+      func_recall_mean: 0.5 / 4,
+      func_precision_mean: 1 / 4,
+      line_iou_mean: 0.5 / 4,
+      line_proximity_mean: 0.5 / 4,
+      func_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
+      line_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
+    };
     const result = aggregateResults(
       [
         { task_id: 'arvo:1', metrics: halfRight },
@@ -60,22 +58,10 @@ describe('aggregateResults', () => {
       time_used: 812.4,
       n_with_usage: 0,
       models: [],
-      file_acc_mean: 0.5 / 4,
-      func_recall_mean: 0.5 / 4,
-      func_precision_mean: 1 / 4,
-      line_iou_mean: 0.5 / 4,
-      line_proximity_mean: 0.5 / 4,
-      func_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
-      line_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
+      ...halfRightOfFourMeans,
       // The truth has no root-cause field: its spans are the root cause, scored the same.
       rc_n_without_ground_truth: 0,
-      rc_file_acc_mean: 0.5 / 4,
-      rc_func_recall_mean: 0.5 / 4,
-      rc_func_precision_mean: 1 / 4,
-      rc_line_iou_mean: 0.5 / 4,
-      rc_line_proximity_mean: 0.5 / 4,
-      rc_func_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
-      rc_line_topk_recall_mean: { '1': 0.5 / 4, '3': 0.5 / 4, '5': 0.5 / 4 },
+      ...rootCauseNamed(halfRightOfFourMeans),
       task_metrics: {
         'arvo:1': { ...halfRight, ...noUsage, ...noRun },
         'arvo:2': expect.objectContaining({ status: 'no_submission', file_acc: 0 }),

@@ -1,6 +1,7 @@
 import type { LineSpan, Prediction } from '@arvo-rca/loc-json';
 import type { GroundTruth, GroundTruthSpan } from './ground-truth';
 import { evaluateLocalization, iou, proximity, type LocalizationReport } from './localization-metrics';
+import { everyMetric } from './metrics.testing';
 
 const span = (start: number, end: number): LineSpan => ({ start, end });
 const truthSpan = (file: string, fn: string, vulSpan: LineSpan | null, fixSpan: LineSpan | null): GroundTruthSpan => ({
@@ -162,15 +163,7 @@ describe('evaluateLocalization', () => {
 
   it('scores no predictions as zero', () => {
     const single = truthOf([truthSpan('a.c', 'f', span(1, 2), span(1, 2))]);
-    expect(evaluate([], single).metrics).toEqual({
-      file_acc: 0,
-      func_recall: 0,
-      func_precision: 0,
-      line_iou: 0,
-      line_proximity: 0,
-      func_topk_recall: { '1': 0, '3': 0, '5': 0 },
-      line_topk_recall: { '1': 0, '3': 0, '5': 0 },
-    });
+    expect(evaluate([], single).metrics).toEqual(everyMetric(0));
   });
 
   it('has no report for a task without ground-truth spans', () => {

@@ -2,41 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GroundTruthExtractor, type GroundTruth } from './ground-truth';
 import { withSolverExit } from '@arvo-rca/results';
+import { everyMetric, modifiedSpan, rootCauseNamed } from './metrics.testing';
 import { failedTask, scoreSubmission } from './task-scoring';
 
-const truth: GroundTruth = {
-  project: 'proj',
-  notes: [],
-  spans: [
-    {
-      file: 'src/a.c',
-      function: 'f',
-      vulSpan: { start: 10, end: 19 },
-      fixSpan: { start: 10, end: 19 },
-      change: 'modified',
-    },
-  ],
-};
-const zeros = {
-  file_acc: 0,
-  func_recall: 0,
-  func_precision: 0,
-  line_iou: 0,
-  line_proximity: 0,
-  func_topk_recall: { '1': 0, '3': 0, '5': 0 },
-  line_topk_recall: { '1': 0, '3': 0, '5': 0 },
-};
+const truth: GroundTruth = { project: 'proj', notes: [], spans: [modifiedSpan('src/a.c', 'f', 10, 19)] };
+const zeros = everyMetric(0);
 // The truth above has no root-cause field: its one span is its root cause too.
-const rcZeros = {
-  rc_n_gt: 1,
-  rc_file_acc: 0,
-  rc_func_recall: 0,
-  rc_func_precision: 0,
-  rc_line_iou: 0,
-  rc_line_proximity: 0,
-  rc_func_topk_recall: { '1': 0, '3': 0, '5': 0 },
-  rc_line_topk_recall: { '1': 0, '3': 0, '5': 0 },
-};
+const rcZeros = { rc_n_gt: 1, ...rootCauseNamed(everyMetric(0)) };
+/** The record of a task on that truth with no prediction: zero on both sets, with why. */
+const zeroRecord = (status: string, detail: string): object => ({ status, detail, n_gt: 1, n_pred: 0, ...zeros, ...rcZeros });
 
 describe('scoreSubmission', () => {
   it('scores a readable loc.json and passes on what the lenient reading overlooked', () => {
@@ -49,14 +23,7 @@ describe('scoreSubmission', () => {
   });
 
   it('scores a missing loc.json as zero, saying so', () => {
-    expect(scoreSubmission(null, truth)).toEqual({
-      status: 'no_submission',
-      detail: 'no loc.json was written',
-      n_gt: 1,
-      n_pred: 0,
-      ...zeros,
-      ...rcZeros,
-    });
+    expect(scoreSubmission(null, truth)).toEqual(zeroRecord('no_submission', 'no loc.json was written'));
   });
 
   it('scores an unreadable loc.json as zero, with the reason', () => {
@@ -66,14 +33,7 @@ describe('scoreSubmission', () => {
   });
 
   it('scores an empty list of locations as zero', () => {
-    expect(scoreSubmission('{"locations": []}', truth)).toEqual({
-      status: 'scored',
-      detail: 'loc.json lists no location',
-      n_gt: 1,
-      n_pred: 0,
-      ...zeros,
-      ...rcZeros,
-    });
+    expect(scoreSubmission('{"locations": []}', truth)).toEqual(zeroRecord('scored', 'loc.json lists no location'));
   });
 
   it('reports a task without ground truth as such, with no score at all', () => {
@@ -83,21 +43,9 @@ describe('scoreSubmission', () => {
       detail: 'the fix changes no code file',
       n_gt: 0,
       n_pred: 1,
-      file_acc: null,
-      func_recall: null,
-      func_precision: null,
-      line_iou: null,
-      line_proximity: null,
-      func_topk_recall: null,
-      line_topk_recall: null,
+      ...everyMetric(null),
       rc_n_gt: 0,
-      rc_file_acc: null,
-      rc_func_recall: null,
-      rc_func_precision: null,
-      rc_line_iou: null,
-      rc_line_proximity: null,
-      rc_func_topk_recall: null,
-      rc_line_topk_recall: null,
+      ...rootCauseNamed(everyMetric(null)),
     });
   });
 });
@@ -109,15 +57,7 @@ describe('root-cause metrics', () => {
     rootCause: truth.spans,
   };
   const onlyTests: GroundTruth = { ...withTest, rootCause: [] };
-  const rcNulls = {
-    rc_file_acc: null,
-    rc_func_recall: null,
-    rc_func_precision: null,
-    rc_line_iou: null,
-    rc_line_proximity: null,
-    rc_func_topk_recall: null,
-    rc_line_topk_recall: null,
-  };
+  const rcNulls = rootCauseNamed(everyMetric(null));
   const fixedFunction = '[{"file": "src/a.c", "function": "f", "line_start": 10, "line_end": 19}]';
 
   it('scores the root-cause spans beside all of them: full marks for the fixed function alone, half for the original', () => {
@@ -143,14 +83,7 @@ describe('root-cause metrics', () => {
 
 describe('failedTask', () => {
   it('records a broken task as zero with its reason', () => {
-    expect(failedTask('image n132/arvo:1-vul could not be pulled', truth)).toEqual({
-      status: 'failed',
-      detail: 'image n132/arvo:1-vul could not be pulled',
-      n_gt: 1,
-      n_pred: 0,
-      ...zeros,
-      ...rcZeros,
-    });
+    expect(failedTask('image n132/arvo:1-vul could not be pulled', truth)).toEqual(zeroRecord('failed', 'image n132/arvo:1-vul could not be pulled'));
   });
 });
 
@@ -204,10 +137,7 @@ describe('scoring a bundled sample end to end', () => {
     const record = scoreSubmission(submission, sampleTruth);
     // The fix's hunk is 64-70 on both sides. 60-73 holds all 7 of its lines in a union of 14: IoU 1/2.
     // Centres 66.5 and 67, mean length (14 + 7) / 2 = 10.5: proximity exp(-(0.5 / 10.5) / 2).
-    expect(record).toEqual({
-      status: 'scored',
-      n_gt: 1,
-      n_pred: 2,
+    const metrics = {
       file_acc: 1,
       func_recall: 1,
       func_precision: 1 / 2,
@@ -215,15 +145,8 @@ describe('scoring a bundled sample end to end', () => {
       line_proximity: expect.closeTo(Math.exp(-1 / 42), 12),
       func_topk_recall: { '1': 0, '3': 1, '5': 1 },
       line_topk_recall: { '1': 0, '3': 1, '5': 1 },
-      // The fix changes index_span alone: its root cause is the whole of it, scored the same.
-      rc_n_gt: 1,
-      rc_file_acc: 1,
-      rc_func_recall: 1,
-      rc_func_precision: 1 / 2,
-      rc_line_iou: 1 / 2,
-      rc_line_proximity: expect.closeTo(Math.exp(-1 / 42), 12),
-      rc_func_topk_recall: { '1': 0, '3': 1, '5': 1 },
-      rc_line_topk_recall: { '1': 0, '3': 1, '5': 1 },
-    });
+    };
+    // The fix changes index_span alone: its root cause is the whole of it, scored the same.
+    expect(record).toEqual({ status: 'scored', n_gt: 1, n_pred: 2, ...metrics, rc_n_gt: 1, ...rootCauseNamed(metrics) });
   });
 });

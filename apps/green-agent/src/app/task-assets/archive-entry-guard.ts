@@ -1,4 +1,4 @@
-import { formatBytes } from './archive-limits';
+import { formatBytes } from '@arvo-rca/common';
 import { quote } from './task-assets.errors';
 
 /** An archive entry as the guard sees it (a subset of tar's ReadEntry). */

@@ -8,6 +8,8 @@ import { ArchiveExtractor } from './archive-extractor';
 import { manyFiles, tarGz, type FixtureEntry } from './tar-fixture.testing';
 
 const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+const FILE_A: FixtureEntry = { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' };
+const FILE_B: FixtureEntry = { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' };
 
 /** Every path under `root`, relative to it, sorted. */
 async function listTree(root: string): Promise<string[]> {
@@ -31,10 +33,15 @@ describe('ArchiveExtractor', () => {
     await rm(caseDir, { recursive: true, force: true });
   });
 
-  async function extract(entries: FixtureEntry[]): Promise<void> {
+  /** Writes `caseDir/archive.tar.gz` holding the entries; returns its path. */
+  async function archiveOf(entries: FixtureEntry[]): Promise<string> {
     const archive = join(caseDir, 'archive.tar.gz');
     await writeFile(archive, tarGz(entries));
-    await extractor.extract(archive, targetDir, 'src-vul');
+    return archive;
+  }
+
+  async function extract(entries: FixtureEntry[]): Promise<void> {
+    await extractor.extract(await archiveOf(entries), targetDir, 'src-vul');
   }
 
   it('extracts the sample archive: the source tree under src-vul/', async () => {
@@ -96,9 +103,8 @@ describe('ArchiveExtractor', () => {
 
   it.each(hostile)('refuses an archive with %s, and writes nothing at all', async (_name, entries, reason) => {
     const before = await listTree(caseDir);
-    const legit: FixtureEntry = { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' };
 
-    await expect(extract([legit, ...entries(caseDir), legit])).rejects.toThrow(
+    await expect(extract([FILE_A, ...entries(caseDir), FILE_A])).rejects.toThrow(
       expect.objectContaining({ code: 'BROKEN_ARCHIVE', message: expect.stringMatching(reason) }),
     );
     expect(await listTree(targetDir)).toEqual([]);
@@ -122,8 +128,7 @@ describe('ArchiveExtractor', () => {
   describe('with a copy of the checked stream (a sandbox copying the tree in on the way)', () => {
     /** Path, type, mode, owner and link of each entry the copy got, and whether it got the stream's end. */
     async function extractWithCopy(entries: FixtureEntry[]): Promise<{ listed: string[]; ended: boolean }> {
-      const archive = join(caseDir, 'archive.tar.gz');
-      await writeFile(archive, tarGz(entries));
+      const archive = await archiveOf(entries);
       const copy = new PassThrough();
       const listed: string[] = [];
       const parser = new Parser({
@@ -152,8 +157,7 @@ describe('ArchiveExtractor', () => {
     });
 
     it('goes on without the copy once its reader closes it', async () => {
-      const archive = join(caseDir, 'archive.tar.gz');
-      await writeFile(archive, tarGz([...manyFiles('src-vul', 3000)]));
+      const archive = await archiveOf([...manyFiles('src-vul', 3000)]);
       const copy = new Writable({ highWaterMark: 1024, write: () => copy.destroy() });
 
       await extractor.extract(archive, targetDir, 'src-vul', { copy });
@@ -164,18 +168,14 @@ describe('ArchiveExtractor', () => {
 
     it('writes on the host only the files `keep` names (every folder and link, and hard links to kept files), while the copy gets them all', async () => {
       const keep = (path: string): boolean => path.endsWith('/a.c');
-      const archive = join(caseDir, 'archive.tar.gz');
-      await writeFile(
-        archive,
-        tarGz([
-          { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' },
-          { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' },
-          { type: 'Directory', path: 'src-vul/p/empty/' },
-          { type: 'SymbolicLink', path: 'src-vul/p/inc', linkpath: 'empty' },
-          { type: 'Link', path: 'src-vul/p/a-again.c', linkpath: 'src-vul/p/a.c' },
-          { type: 'Link', path: 'src-vul/p/b-again.c', linkpath: 'src-vul/p/b.c' },
-        ]),
-      );
+      const archive = await archiveOf([
+        FILE_A,
+        FILE_B,
+        { type: 'Directory', path: 'src-vul/p/empty/' },
+        { type: 'SymbolicLink', path: 'src-vul/p/inc', linkpath: 'empty' },
+        { type: 'Link', path: 'src-vul/p/a-again.c', linkpath: 'src-vul/p/a.c' },
+        { type: 'Link', path: 'src-vul/p/b-again.c', linkpath: 'src-vul/p/b.c' },
+      ]);
       const copy = new PassThrough();
       const listed: string[] = [];
       copy.pipe(new Parser({ onReadEntry: (entry) => (listed.push(entry.path), entry.resume()) }));
@@ -188,14 +188,7 @@ describe('ArchiveExtractor', () => {
     });
 
     it('adds files to a tree it wrote before, and leaves that tree as it was when adding fails', async () => {
-      const archive = join(caseDir, 'archive.tar.gz');
-      await writeFile(
-        archive,
-        tarGz([
-          { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' },
-          { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' },
-        ]),
-      );
+      const archive = await archiveOf([FILE_A, FILE_B]);
       await extractor.extract(archive, targetDir, 'src-vul', { keep: (path) => path.endsWith('/a.c') });
 
       await extractor.extract(archive, targetDir, 'src-vul', { keep: (path) => path.endsWith('/b.c'), adding: true });
@@ -224,8 +217,7 @@ describe('ArchiveExtractor', () => {
     });
 
     it('refuses a hostile entry after good ones with a copy too, and the host keeps nothing of the tree', async () => {
-      const archive = join(caseDir, 'archive.tar.gz');
-      await writeFile(archive, tarGz([...manyFiles('src-vul', 2000), { type: 'SymbolicLink', path: 'src-vul/up', linkpath: '../..' }]));
+      const archive = await archiveOf([...manyFiles('src-vul', 2000), { type: 'SymbolicLink', path: 'src-vul/up', linkpath: '../..' }]);
       const copy = new Writable({ write: (_chunk, _encoding, done) => done() });
 
       await expect(extractor.extract(archive, targetDir, 'src-vul', { copy, keep: () => false })).rejects.toThrow(
@@ -236,8 +228,7 @@ describe('ArchiveExtractor', () => {
     });
 
     it('closes the copy without its end when the archive is refused', async () => {
-      const archive = join(caseDir, 'archive.tar.gz');
-      await writeFile(archive, tarGz([{ type: 'File', path: 'src-vul/../../escaped.txt', content: 'pwned' }]));
+      const archive = await archiveOf([{ type: 'File', path: 'src-vul/../../escaped.txt', content: 'pwned' }]);
       const copy = new PassThrough();
 
       await expect(extractor.extract(archive, targetDir, 'src-vul', { copy })).rejects.toMatchObject({ code: 'BROKEN_ARCHIVE' });

@@ -1,3 +1,4 @@
+import { formatBytes } from '@arvo-rca/common';
 import { quote, TaskAssetsError } from './task-assets.errors';
 
 /** What one task archive may unpack to; 0 turns a limit off. */
@@ -71,15 +72,4 @@ export class ArchiveBudget {
 
 function tooLarge(reason: string): never {
   throw new TaskAssetsError('ARCHIVE_TOO_LARGE', `archive refused: ${reason}`);
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

@@ -1,3 +1,4 @@
+import { formatBytes } from '@arvo-rca/common';
 import { Transform } from 'node:stream';
 
 /** Where the task assets write their progress and retry notes: the task's log. */
@@ -51,10 +52,4 @@ export class DownloadProgress {
   private stride(): number {
     return this.total === undefined ? this.minBytes : Math.max(1, Math.ceil(this.total / PROGRESS_STEPS));
   }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

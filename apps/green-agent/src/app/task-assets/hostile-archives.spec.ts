@@ -100,7 +100,7 @@ describe('ArchiveExtractor with hostile archives', () => {
     await expect(extract((file) => writeZipBomb(file, 'src-vul/big', 10 * GiB))).rejects.toThrow(
       expect.objectContaining({
         code: 'ARCHIVE_TOO_LARGE',
-        message: 'archive refused: "src-vul/big" holds more than 2 GiB, the limit of one file (ARCHIVE_MAX_FILE_BYTES)',
+        message: 'archive refused: "src-vul/big" holds more than 2.0 GiB, the limit of one file (ARCHIVE_MAX_FILE_BYTES)',
       }),
     );
 
@@ -139,7 +139,7 @@ describe('ArchiveExtractor with hostile archives', () => {
     const entries: FixtureEntry[] = ['a', 'b', 'c'].map((name) => ({ type: 'File', path: `src-vul/${name}.bin`, content: chunk }));
 
     await expect(extract(tarGz(entries), { maxBytes: MiB })).rejects.toThrow(
-      expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: 'archive refused: it unpacks to more than 1 MiB (ARCHIVE_MAX_BYTES)' }),
+      expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: 'archive refused: it unpacks to more than 1.0 MiB (ARCHIVE_MAX_BYTES)' }),
     );
     expect(await listTree(scene.workspace)).toEqual([]);
   });
@@ -155,7 +155,7 @@ describe('ArchiveExtractor with hostile archives', () => {
     await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', { limits, signal: new AbortController().signal, copy })).rejects.toThrow(
       expect.objectContaining({
         code: 'ARCHIVE_TOO_LARGE',
-        message: expect.stringMatching(/more than 8 MiB, the limit of one file \(ARCHIVE_MAX_FILE_BYTES\)/),
+        message: expect.stringMatching(/more than 8\.0 MiB, the limit of one file \(ARCHIVE_MAX_FILE_BYTES\)/),
       }),
     );
     expect(copied).toBe(0);
@@ -179,7 +179,7 @@ describe('ArchiveExtractor with hostile archives', () => {
     const copy = new Writable({ write: (chunk: Buffer, _encoding, done) => (got.push(chunk), done()) });
 
     await expect(new ArchiveWriter().write(archive, scene.workspace, 'src-vul', { limits, signal: new AbortController().signal, copy })).rejects.toThrow(
-      expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: 'archive refused: it unpacks to more than 1 MiB (ARCHIVE_MAX_BYTES)' }),
+      expect.objectContaining({ code: 'ARCHIVE_TOO_LARGE', message: 'archive refused: it unpacks to more than 1.0 MiB (ARCHIVE_MAX_BYTES)' }),
     );
     const copied: string[] = [];
     new Parser({ onReadEntry: (entry) => (copied.push(entry.path), entry.resume()) }).write(Buffer.concat(got));

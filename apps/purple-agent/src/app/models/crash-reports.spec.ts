@@ -21,44 +21,27 @@ function triage(report: string): { sanitizer: string; kind: string; top: Pick<St
   return { ...reportHeadline(report), top: { file: own.file, line: own.line, function: shortFunctionName(own.func) } };
 }
 
+/** A triage as the table below spells it: the tool, the bug, and the top frame's file, line and function. */
+const triaged = (sanitizer: string, kind: string, file: string, line: number, fn: string): ReturnType<typeof triage> => ({
+  sanitizer,
+  kind,
+  top: { file, line, function: fn },
+});
+
 const EXPECTED: Record<string, ReturnType<typeof triage>> = {
-  'gcc-asan-heap-buffer-overflow': {
-    sanitizer: 'AddressSanitizer',
-    kind: 'heap-buffer-overflow',
-    top: { file: 'proj/buffer.c', line: 17, function: 'checksum' },
-  },
-  'clang-asan-heap-buffer-overflow': {
-    sanitizer: 'AddressSanitizer',
-    kind: 'heap-buffer-overflow',
-    top: { file: '/src/proj/buffer.c', line: 17, function: 'checksum' },
-  },
-  'clang-asan-heap-use-after-free': {
-    sanitizer: 'AddressSanitizer',
-    kind: 'heap-use-after-free',
-    top: { file: '/src/proj/buffer.c', line: 26, function: 'use_after_free' },
-  },
-  'cxx-asan-template-operator': {
-    sanitizer: 'AddressSanitizer',
-    kind: 'heap-buffer-overflow',
-    top: { file: '/src/proj/tables.cc', line: 14, function: 'lookup' },
-  },
-  'msan-use-of-uninitialized-value': {
-    sanitizer: 'MemorySanitizer',
-    kind: 'use-of-uninitialized-value',
-    top: { file: '/src/proj/buffer.c', line: 32, function: 'read_flag' },
-  },
-  'clang-asan-stack-overflow': { sanitizer: 'AddressSanitizer', kind: 'stack-overflow', top: { file: '/src/proj/buffer.c', line: 40, function: 'depth' } },
-  'clang-asan-segv': { sanitizer: 'AddressSanitizer', kind: 'SEGV', top: { file: '/src/proj/buffer.c', line: 47, function: 'poke' } },
-  'ubsan-single-line': { sanitizer: 'UndefinedBehaviorSanitizer', kind: 'signed integer overflow', top: { file: 'proj/buffer.c', line: 37, function: '' } },
-  'ubsan-abort-with-stack': {
-    sanitizer: 'UndefinedBehaviorSanitizer',
-    kind: 'signed integer overflow',
-    top: { file: '/src/proj/buffer.c', line: 37, function: 'scale' },
-  },
-  'libfuzzer-deadly-signal': { sanitizer: 'libFuzzer', kind: 'deadly signal', top: { file: '/src/proj/buffer.c', line: 51, function: 'stop' } },
-  'libfuzzer-timeout': { sanitizer: 'libFuzzer', kind: 'timeout', top: { file: '/src/proj/buffer.c', line: 55, function: 'spin' } },
-  'libfuzzer-out-of-memory': { sanitizer: 'libFuzzer', kind: 'out-of-memory', top: { file: '/src/proj/buffer.c', line: 60, function: 'hoard' } },
-  'libfuzzer-timeout-without-line': { sanitizer: 'libFuzzer', kind: 'timeout', top: { file: '/src/proj/buffer.c', line: 0, function: 'spin' } },
+  'gcc-asan-heap-buffer-overflow': triaged('AddressSanitizer', 'heap-buffer-overflow', 'proj/buffer.c', 17, 'checksum'),
+  'clang-asan-heap-buffer-overflow': triaged('AddressSanitizer', 'heap-buffer-overflow', '/src/proj/buffer.c', 17, 'checksum'),
+  'clang-asan-heap-use-after-free': triaged('AddressSanitizer', 'heap-use-after-free', '/src/proj/buffer.c', 26, 'use_after_free'),
+  'cxx-asan-template-operator': triaged('AddressSanitizer', 'heap-buffer-overflow', '/src/proj/tables.cc', 14, 'lookup'),
+  'msan-use-of-uninitialized-value': triaged('MemorySanitizer', 'use-of-uninitialized-value', '/src/proj/buffer.c', 32, 'read_flag'),
+  'clang-asan-stack-overflow': triaged('AddressSanitizer', 'stack-overflow', '/src/proj/buffer.c', 40, 'depth'),
+  'clang-asan-segv': triaged('AddressSanitizer', 'SEGV', '/src/proj/buffer.c', 47, 'poke'),
+  'ubsan-single-line': triaged('UndefinedBehaviorSanitizer', 'signed integer overflow', 'proj/buffer.c', 37, ''),
+  'ubsan-abort-with-stack': triaged('UndefinedBehaviorSanitizer', 'signed integer overflow', '/src/proj/buffer.c', 37, 'scale'),
+  'libfuzzer-deadly-signal': triaged('libFuzzer', 'deadly signal', '/src/proj/buffer.c', 51, 'stop'),
+  'libfuzzer-timeout': triaged('libFuzzer', 'timeout', '/src/proj/buffer.c', 55, 'spin'),
+  'libfuzzer-out-of-memory': triaged('libFuzzer', 'out-of-memory', '/src/proj/buffer.c', 60, 'hoard'),
+  'libfuzzer-timeout-without-line': triaged('libFuzzer', 'timeout', '/src/proj/buffer.c', 0, 'spin'),
 };
 const GENERATED = Object.keys(EXPECTED).filter((name) => !CAPTURED.includes(name));
 
