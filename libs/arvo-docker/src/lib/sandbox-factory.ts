@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { ProcessTable } from '@arvo-rca/common';
 import {
   chooseSandbox,
+  type DiskShares,
   LocalSandboxFactory,
   NO_ISOLATION_WARNING,
   probeBubblewrap,
@@ -13,6 +14,7 @@ import {
 import { removeContainer } from './container-removal';
 import type { DockerEngine } from './docker-engine';
 import { DockerSandbox } from './docker-sandbox';
+import { engineDiskShares } from './engine-disk';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 
@@ -30,7 +32,7 @@ export interface SandboxFactoryDeps {
  */
 export async function createSandboxFactory(options: SandboxOptions, deps: SandboxFactoryDeps): Promise<SandboxFactory> {
   const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => deps.engine.answers(), probeBubblewrap: () => probeBubblewrap() });
-  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner);
+  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner, (line) => deps.logger.log(line));
   if (backend.isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
   else
     deps.logger.log(
@@ -49,13 +51,16 @@ export class DockerSandboxFactory implements SandboxFactory {
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
   private readonly storageLimits: { supported?: boolean } = {};
+  private readonly diskShares: DiskShares | undefined;
 
   constructor(
     private readonly engine: DockerEngine,
     private readonly options: SandboxOptions,
     readonly owner: string,
+    log: (line: string) => void = () => undefined,
   ) {
     this.images = new ImagePuller(engine);
+    this.diskShares = engineDiskShares(engine, options, log);
   }
 
   /** The container starts while the host extracts the tree, and takes it in as it is written. */
@@ -70,6 +75,7 @@ export class DockerSandboxFactory implements SandboxFactory {
       owner: this.owner,
       options: this.options,
       storageLimits: this.storageLimits,
+      diskShares: this.diskShares,
       onStopped: this.forget,
     };
     const sandbox = new DockerSandbox(context, spec);

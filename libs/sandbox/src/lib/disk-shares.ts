@@ -1,0 +1,110 @@
+import { formatBytes } from '@arvo-rca/common';
+import { SandboxError } from './sandbox-error';
+
+/** The disk the running tasks may write in total, and where that figure comes from (for the log and errors). */
+export interface DiskTotal {
+  bytes: number;
+  /** Such as `free on /var/lib/docker (the engine's data root)` or `TASKS_DISK_TOTAL`. */
+  source: string;
+}
+
+/** Where the total comes from: undefined when it cannot be known (a remote engine), then nothing bounds it. */
+export type DiskTotalSource = () => Promise<DiskTotal | undefined>;
+
+/** One running task's share of the total; released once its sandbox is gone. */
+export interface DiskShare {
+  release(): void;
+}
+
+interface Waiter {
+  grant: () => void;
+}
+
+/**
+ * The running tasks' writable layers under one total: as many tasks at once as the total holds shares of
+ * `perTaskBytes` (their disk limit). The total is measured when a task asks for a share and none is held
+ * (what the tasks wrote is then gone), so it follows the disk between bursts. A task past the count waits
+ * for a share (the run goes on with fewer tasks at once; the log says why, once); a total that holds not
+ * even one share fails the task with DISK_SHARE_UNAVAILABLE, naming the numbers.
+ */
+export class DiskShares {
+  private held = 0;
+  private slots: number | undefined;
+  private total: DiskTotal | undefined;
+  private readonly waiting: Waiter[] = [];
+  private toldWaiting = false;
+  private toldUnknown = false;
+
+  constructor(
+    private readonly perTaskBytes: number,
+    private readonly source: DiskTotalSource,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** A share, at once or once one is released; a signal that aborts meanwhile fails the wait and takes none. */
+  async acquire(signal?: AbortSignal): Promise<DiskShare> {
+    if (this.held === 0 && this.waiting.length === 0) await this.measure();
+    const slots = this.slots ?? Infinity;
+    if (slots < 1) throw this.unavailable();
+    signal?.throwIfAborted();
+    if (this.held < slots) return this.grant();
+    this.tellWaiting(slots);
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { grant: () => (signal?.removeEventListener('abort', onAbort), resolve()) };
+      const onAbort = (): void => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
+    return this.shareObject();
+  }
+
+  private async measure(): Promise<void> {
+    this.total = await this.source();
+    this.slots = this.total === undefined ? undefined : Math.floor(this.total.bytes / this.perTaskBytes);
+    if (this.total === undefined && !this.toldUnknown) {
+      this.toldUnknown = true;
+      this.log("disk shares: the free disk of the engine is not knowable from here; nothing bounds the running tasks' disk in total (set TASKS_DISK_TOTAL)");
+    }
+  }
+
+  private grant(): DiskShare {
+    this.held += 1;
+    return this.shareObject();
+  }
+
+  // A waiter is granted the share its releaser held: `held` stays as it was.
+  private shareObject(): DiskShare {
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const next = this.waiting.shift();
+        if (next) next.grant();
+        else this.held -= 1;
+      },
+    };
+  }
+
+  private tellWaiting(slots: number): void {
+    if (this.toldWaiting) return;
+    this.toldWaiting = true;
+    this.log(
+      `disk shares: ${this.describeTotal()} holds ${slots} task(s) of ${formatBytes(this.perTaskBytes)} (CONTAINER_DISK) at once; ${this.held} running, the others wait for a share`,
+    );
+  }
+
+  private unavailable(): SandboxError {
+    return new SandboxError(
+      'DISK_SHARE_UNAVAILABLE',
+      `a task needs a disk share of ${formatBytes(this.perTaskBytes)} (CONTAINER_DISK), but ${this.describeTotal()} holds none, with ${this.held} task(s) running: lower CONTAINER_DISK or free disk`,
+    );
+  }
+
+  private describeTotal(): string {
+    return this.total ? `${formatBytes(this.total.bytes)} ${this.total.source}` : 'an unbounded total';
+  }
+}
