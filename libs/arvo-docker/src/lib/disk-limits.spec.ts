@@ -35,8 +35,9 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
     factories.push(made);
     return made;
   }
-  async function sandboxOf(made: DockerSandboxFactory, onDiskLimit?: (detail: string) => void): Promise<Sandbox> {
+  async function sandboxOf(made: DockerSandboxFactory, onDiskLimit?: (detail: string) => void, progress: string[] = []): Promise<Sandbox> {
     return made.create({
+      onProgress: (line) => progress.push(line),
       task: 'sample:1',
       contextId: `ctx-${randomUUID()}`,
       image: sampleImageTag('1'),
@@ -99,7 +100,15 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
     const log: string[] = [];
     // Two shares of 512 MiB in 1.2 GiB (TASKS_DISK_TOTAL): the third task waits for one.
     const made = factory({ diskBytes: 512 * MIB, diskTotalBytes: 1229 * MIB }, log);
-    const sandboxes = await Promise.all([1, 2, 3].map(() => sandboxOf(made)));
+    const progress = new Map<Sandbox, string[]>();
+    const sandboxes = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const lines: string[] = [];
+        const sandbox = await sandboxOf(made, undefined, lines);
+        progress.set(sandbox, lines);
+        return sandbox;
+      }),
+    );
     const started: Sandbox[] = [];
     const starts = sandboxes.map((sandbox) => sandbox.start().then(() => void started.push(sandbox)));
     try {
@@ -109,6 +118,10 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
       const waiting = sandboxes.filter((sandbox) => !started.includes(sandbox));
       expect(started).toHaveLength(2);
       expect(await within(starts[sandboxes.indexOf(waiting[0])], 2_000)).toBe('pending');
+      // The waiting task's own log says why, in its progress (the runner's live view).
+      expect(progress.get(waiting[0])).toContainEqual(
+        `${waiting[0].name}: waiting for a disk share: 2 task(s) of 512.0 MiB fill 1.2 GiB in total (TASKS_DISK_TOTAL)`,
+      );
       expect(log).toContainEqual(
         'disk shares: 1.2 GiB in total (TASKS_DISK_TOTAL) holds 2 task(s) of 512.0 MiB (CONTAINER_DISK) at once; 2 running, the others wait for a share',
       );

@@ -136,7 +136,8 @@ export class DockerSandbox implements Sandbox {
       untilStopped: <T>(work: Promise<T>) => this.untilStopped(work),
       holdDiskShare: async () => {
         const signal = this.stopping.signal;
-        this.diskShare = await context.diskShares?.acquire(signal).catch((error: unknown) => {
+        const onWait = (why: string): void => spec.onProgress?.(`${name}: ${why}`);
+        this.diskShare = await context.diskShares?.acquire(signal, onWait).catch((error: unknown) => {
           throw signal.aborted ? this.stoppedWhileStarting() : error;
         });
       },

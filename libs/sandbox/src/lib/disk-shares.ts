@@ -41,14 +41,18 @@ export class DiskShares {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** A share, at once or once one is released; a signal that aborts meanwhile fails the wait and takes none. */
-  async acquire(signal?: AbortSignal): Promise<DiskShare> {
+  /**
+   * A share, at once or once one is released (`onWait` is told why it waits); a signal that aborts meanwhile
+   * fails the wait and takes none.
+   */
+  async acquire(signal?: AbortSignal, onWait?: (why: string) => void): Promise<DiskShare> {
     if (this.held === 0 && this.waiting.length === 0) await this.measure();
     const slots = this.slots ?? Infinity;
     if (slots < 1) throw this.unavailable();
     signal?.throwIfAborted();
     if (this.held < slots) return this.grant();
     this.tellWaiting(slots);
+    onWait?.(`waiting for a disk share: ${this.held} task(s) of ${formatBytes(this.perTaskBytes)} fill ${this.describeTotal()}`);
     await new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { grant: () => (signal?.removeEventListener('abort', onAbort), resolve()) };
       const onAbort = (): void => {
