@@ -135,8 +135,8 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
     }
   }, 90_000);
 
-  it("takes the free disk of the engine's data root as the total when none is given", async () => {
-    const info = (await docker.info()) as { DockerRootDir: string };
+  it("takes the free disk of the engine's data root as the total when none is given, and says once which limit holds a task's writes", async () => {
+    const info = (await docker.info()) as { DockerRootDir: string; Driver: string; DriverStatus: [string, string][] };
     const disk = await statfs(info.DockerRootDir);
     // A limit of two thirds of what is free: one task at once.
     const log: string[] = [];
@@ -147,6 +147,11 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
       const next = second.start();
       expect(await within(next, 2_000)).toBe('pending');
       expect(log).toContainEqual(expect.stringMatching(new RegExp(`free on ${info.DockerRootDir} \\(the engine's data root\\) holds 1 task\\(s\\)`)));
+      // And, once, which limit holds a task's writes on this engine: its driver and backing filesystem, from its info.
+      const backing = info.DriverStatus.find(([key]) => key === 'Backing Filesystem')?.[1];
+      const quota = (info.Driver === 'overlay2' && backing === 'xfs') || ['btrfs', 'zfs'].includes(info.Driver);
+      const said = log.filter((line) => line.startsWith('disk limit: '));
+      expect(said).toEqual([expect.stringContaining(`${info.Driver}${backing ? ` on ${backing}` : ''} ${quota ? 'can hold' : 'has no storage quota'}`)]);
       // A waiting start that is stopped takes no share, and leaves nothing.
       await second.stop();
       await expect(next).rejects.toMatchObject({ code: 'SANDBOX_NOT_STARTED' });
