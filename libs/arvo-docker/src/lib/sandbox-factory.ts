@@ -38,7 +38,7 @@ export async function createSandboxFactory(options: SandboxOptions, deps: Sandbo
     deps.logger.log(
       `local sandbox: commands run inside bubblewrap, without network${options.sandbox === 'auto' ? ' (SANDBOX=auto: no Docker engine answers)' : ''}`,
     );
-  return new LocalSandboxFactory(backend.isolation, options, deps.processes);
+  return new LocalSandboxFactory(backend.isolation, options, deps.processes, (line) => deps.logger.log(line));
 }
 
 /** Containers for tasks, all labelled with this instance's owner id. */

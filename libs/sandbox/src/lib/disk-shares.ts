@@ -1,5 +1,7 @@
+import { statfs } from 'node:fs/promises';
 import { formatBytes } from '@arvo-rca/common';
 import { SandboxError } from './sandbox-error';
+import type { SandboxOptions } from './sandbox-options';
 
 /** The disk the running tasks may write in total, and where that figure comes from (for the log and errors). */
 export interface DiskTotal {
@@ -111,4 +113,20 @@ export class DiskShares {
   private describeTotal(): string {
     return this.total ? `${formatBytes(this.total.bytes)} ${this.total.source}` : 'an unbounded total';
   }
+}
+
+/**
+ * The local sandboxes' shares: their workspaces are folders of `tmpDir`, so the total is TASKS_DISK_TOTAL
+ * when given (0: none is made), else the free disk of the filesystem that holds `tmpDir`. The local
+ * sandbox limits no task's writes: the share only bounds how many run at once.
+ */
+export function workspaceDiskShares(options: SandboxOptions, log: (line: string) => void): DiskShares | undefined {
+  if (options.diskTotalBytes === 0) return undefined;
+  const given = options.diskTotalBytes;
+  const source: DiskTotalSource = async () => {
+    if (given !== undefined) return { bytes: given, source: 'in total (TASKS_DISK_TOTAL)' };
+    const found = await statfs(options.tmpDir).catch(() => undefined);
+    return found && { bytes: found.bavail * found.bsize, source: `free on ${options.tmpDir} (the workspaces' filesystem)` };
+  };
+  return new DiskShares(options.diskBytes, source, log);
 }
