@@ -2,7 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, resolveSandboxOptions, type Sandbox, type SandboxOptionsInput, SandboxError } from '@arvo-rca/sandbox';
-import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
+import { makeTaskWorkspace, settledWithin } from '@arvo-rca/sandbox/testing';
 import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { ownerFilter } from './labels';
@@ -11,17 +11,6 @@ import { sampleImageTag } from './sample-image.testing';
 import { useTempDir } from './sandbox-fixtures.testing';
 
 const MIB = 1024 ** 2;
-
-/** Settles to 'pending' when `promise` has not settled within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
-  let timer: NodeJS.Timeout | undefined;
-  const pending = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
-  try {
-    return await Promise.race([promise, pending]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describeWithDocker("the tasks' disk: each task's limit, and the running tasks' total", () => {
   const docker = createDockerClient();
@@ -117,7 +106,7 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
       while (started.length < 2 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       const waiting = sandboxes.filter((sandbox) => !started.includes(sandbox));
       expect(started).toHaveLength(2);
-      expect(await within(starts[sandboxes.indexOf(waiting[0])], 2_000)).toBe('pending');
+      expect(await settledWithin(starts[sandboxes.indexOf(waiting[0])], 2_000)).toBe('pending');
       // The waiting task's own log says why, in its progress (the runner's live view).
       expect(progress.get(waiting[0])).toContainEqual(
         `${waiting[0].name}: waiting for a disk share: 2 task(s) of 512.0 MiB fill 1.2 GiB in total (TASKS_DISK_TOTAL)`,
@@ -145,7 +134,7 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
     try {
       await first.start();
       const next = second.start();
-      expect(await within(next, 2_000)).toBe('pending');
+      expect(await settledWithin(next, 2_000)).toBe('pending');
       expect(log).toContainEqual(expect.stringMatching(new RegExp(`free on ${info.DockerRootDir} \\(the engine's data root\\) holds 1 task\\(s\\)`)));
       // And, once, which limit holds a task's writes on this engine: its driver and backing filesystem, from its info.
       const backing = info.DriverStatus.find(([key]) => key === 'Backing Filesystem')?.[1];

@@ -3,20 +3,9 @@ import { ProcessTable } from '@arvo-rca/common';
 import { LocalSandboxFactory } from './local-sandbox-factory';
 import type { Sandbox } from './sandbox';
 import { resolveSandboxOptions, type SandboxOptionsInput } from './sandbox-options';
-import { makeTaskWorkspace } from './sandbox-fixtures.testing';
+import { makeTaskWorkspace, settledWithin } from './sandbox-fixtures.testing';
 
 const MIB = 1024 ** 2;
-
-/** Settles to 'pending' when `promise` has not settled within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
-  let timer: NodeJS.Timeout | undefined;
-  const pending = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
-  try {
-    return await Promise.race([promise, pending]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 // The local sandboxes' workspaces are folders of TMP_DIR: the total is its filesystem's free disk (or
 // TASKS_DISK_TOTAL), in shares of CONTAINER_DISK. Plain processes, so that it runs on any host.
@@ -53,7 +42,7 @@ describe('disk shares of the local sandboxes', () => {
     await first.start();
     const next = second.start();
 
-    expect(await within(next, 500)).toBe('pending');
+    expect(await settledWithin(next, 500)).toBe('pending');
     expect(log).toEqual([
       expect.stringMatching(
         new RegExp(
