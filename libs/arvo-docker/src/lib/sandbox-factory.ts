@@ -83,6 +83,10 @@ export class DockerSandboxFactory implements SandboxFactory {
     return sandbox;
   }
 
+  async diskOutlook(concurrency: number): Promise<string | undefined> {
+    return this.diskShares?.outlook(concurrency);
+  }
+
   /** Stops every sandbox, then removes any container still labelled with this owner (one whose create raced shutdown). */
   async stopAll(): Promise<void> {
     await Promise.allSettled([...this.live].map((sandbox) => sandbox.stop()));

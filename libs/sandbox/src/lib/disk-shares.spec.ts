@@ -57,6 +57,16 @@ describe('disk shares of the local sandboxes', () => {
     await second.stop();
   });
 
+  it("says at an assessment's start what its concurrency would take when the total holds fewer tasks, and nothing when they fit", async () => {
+    const made = factory({ diskBytes: 64 * MIB, diskTotalBytes: 200 * MIB });
+
+    expect(await made.diskOutlook(8)).toBe(
+      'disk shares: 8 task(s) at once of 64.0 MiB (CONTAINER_DISK) would take 512.0 MiB, but 200.0 MiB in total (TASKS_DISK_TOTAL) holds 3: at most 3 run at once, the others wait for a share',
+    );
+    expect(await made.diskOutlook(3)).toBeUndefined();
+    expect(await factory({ diskTotalBytes: 0 }).diskOutlook(32)).toBeUndefined();
+  });
+
   it('lets a start that waits for a share be stopped: it fails and takes no share', async () => {
     const made = factory({ diskBytes: 64 * MIB, diskTotalBytes: 100 * MIB });
     const [holder, stopped, third] = [await sandboxOf(made), await sandboxOf(made), await sandboxOf(made)];

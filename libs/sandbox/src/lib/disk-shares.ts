@@ -67,6 +67,18 @@ export class DiskShares {
     return this.shareObject();
   }
 
+  /**
+   * Said at an assessment's start: what `concurrency` tasks at once would take against the total, when it
+   * holds fewer (they then wait for shares); nothing when they fit or nothing bounds them.
+   */
+  async outlook(concurrency: number): Promise<string | undefined> {
+    if (this.held === 0 && this.waiting.length === 0) await this.measure();
+    const slots = this.slots ?? Infinity;
+    if (concurrency <= slots) return undefined;
+    const asked = formatBytes(concurrency * this.perTaskBytes);
+    return `disk shares: ${concurrency} task(s) at once of ${formatBytes(this.perTaskBytes)} (CONTAINER_DISK) would take ${asked}, but ${this.describeTotal()} holds ${slots}: at most ${slots} run at once, the others wait for a share`;
+  }
+
   private async measure(): Promise<void> {
     this.total = await this.source();
     this.slots = this.total === undefined ? undefined : Math.floor(this.total.bytes / this.perTaskBytes);

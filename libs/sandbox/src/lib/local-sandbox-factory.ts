@@ -44,6 +44,10 @@ export class LocalSandboxFactory implements SandboxFactory {
     return sandbox;
   }
 
+  async diskOutlook(concurrency: number): Promise<string | undefined> {
+    return this.diskShares?.outlook(concurrency);
+  }
+
   async stopAll(): Promise<void> {
     await Promise.allSettled([...this.live].map((sandbox) => sandbox.stop()));
   }
