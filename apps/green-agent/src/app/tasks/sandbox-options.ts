@@ -24,6 +24,7 @@ export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
     startPacing: config.SANDBOX_START_CONCURRENCY === undefined ? undefined : 'fixed',
     privatePaths: [config.CACHE_DIR, ...localSourceDirs(taskSources(config))],
     engine: engineOf(config),
+    images: { budgetBytes: parseMemory(config.IMAGE_DISK_BUDGET), ledgerDir: config.CACHE_DIR },
   };
 }
 
