@@ -45,7 +45,7 @@ export class ImageBudget {
       }
       if (total + expected > this.budgetBytes && !this.refused)
         say(
-          `image budget: the images pulled here take ${formatBytes(total)} of ${formatBytes(this.budgetBytes)}, and the rest are still needed; pulling ${image} anyway`,
+          `image budget: the images pulled here take ${formatBytes(total)} of ${formatBytes(this.budgetBytes)}, and none of the rest may go (still needed, or in use); pulling ${image} anyway`,
         );
     });
   }
