@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ArvoDockerOptionsInput, EngineSettings } from '@arvo-rca/arvo-docker';
 import { parseMemory } from '@arvo-rca/sandbox';
 import type { GreenConfig } from '../green-config';
@@ -37,5 +38,5 @@ function engineOf(config: GreenConfig): EngineSettings | undefined {
 // No budget (0): nothing recorded, nothing removed.
 function imageBudgetOf(config: GreenConfig): ArvoDockerOptionsInput['images'] {
   const budgetBytes = parseMemory(config.IMAGE_DISK_BUDGET);
-  return budgetBytes > 0 ? { budgetBytes, ledgerDir: config.CACHE_DIR } : undefined;
+  return budgetBytes > 0 ? { budgetBytes, ledgerDir: resolve(config.CACHE_DIR) } : undefined;
 }
