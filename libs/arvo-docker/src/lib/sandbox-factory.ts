@@ -13,6 +13,7 @@ import {
 import { removeContainer } from './container-removal';
 import type { DockerEngine } from './docker-engine';
 import { DockerSandbox } from './docker-sandbox';
+import type { ImageBudget } from './image-budget';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 
@@ -22,6 +23,8 @@ export interface SandboxFactoryDeps {
   /** This instance's owner id (see owner-id.ts). */
   owner: string;
   logger: { log(message: string): void; warn(message: string): void };
+  /** The images' disk budget, when there is one. */
+  imageBudget?: ImageBudget;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface SandboxFactoryDeps {
  */
 export async function createSandboxFactory(options: SandboxOptions, deps: SandboxFactoryDeps): Promise<SandboxFactory> {
   const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => deps.engine.answers(), probeBubblewrap: () => probeBubblewrap() });
-  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner);
+  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner, deps.imageBudget);
   if (backend.isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
   else
     deps.logger.log(
@@ -54,8 +57,9 @@ export class DockerSandboxFactory implements SandboxFactory {
     private readonly engine: DockerEngine,
     private readonly options: SandboxOptions,
     readonly owner: string,
+    imageBudget?: ImageBudget,
   ) {
-    this.images = new ImagePuller(engine);
+    this.images = new ImagePuller(engine, imageBudget);
   }
 
   /** The container starts while the host extracts the tree, and takes it in as it is written. */
