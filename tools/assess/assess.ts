@@ -22,7 +22,7 @@ import { parseRunnerOptions, type RunnerOptions } from './runner-options';
 import { pickSandbox, sandboxChoice, type SandboxPick } from './sandbox-check';
 import { greenSetting } from './green-settings';
 import { ensureTaskImages } from './image-check';
-import { imagesOfTasks } from './task-images';
+import { imagesOfTasks, imagesToMakeBeforehand } from './task-images';
 import { verdictOf, type RunPlace } from './run-verdict';
 
 /** The green agent's SAMPLES_DIR, from the repository it is started in: the bundled tasks and their images' recipe. */
@@ -91,7 +91,7 @@ function asGreenFailure(reason: unknown): GreenFailure {
 /** On the engine the green agent will use, before it starts: the images of the tasks known here (a resume's elsewhere are its own). */
 async function ensureImages(work: Work): Promise<void> {
   const tasks = work.kind === 'assess' ? work.tasks : (work.plan.local?.toRun ?? []);
-  await ensureTaskImages(imagesOfTasks(tasks), {
+  await ensureTaskImages(imagesToMakeBeforehand(imagesOfTasks(tasks), greenSetting('IMAGE_DISK_BUDGET', process.env, ROOT)), {
     docker: createDockerClient(),
     engine: DockerEngine.fromEnvironment(),
     samplesDir: SAMPLES_DIR,

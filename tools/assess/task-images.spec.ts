@@ -1,4 +1,4 @@
-import { imagesOfTasks } from './task-images';
+import { imagesOfTasks, imagesToMakeBeforehand } from './task-images';
 
 describe('the images a task list needs', () => {
   it('names the image of each task by its source, a bare id being an ARVO task', () => {
@@ -18,5 +18,13 @@ describe('the images a task list needs', () => {
 
   it('needs nothing for a task of an unknown source or a malformed id, which the green agent refuses by name', () => {
     expect(imagesOfTasks(['foo:1', 'arvo:', 'arvo:1 2'])).toEqual([]);
+  });
+
+  it('leaves the ARVO images to the green agent when it has an image budget, so that they count in it', () => {
+    const images = imagesOfTasks(['sample:1', 'arvo:14368']);
+
+    expect(imagesToMakeBeforehand(images, '40g').map(({ image }) => image)).toEqual(['arvo-rca-sample:1-vul']);
+    expect(imagesToMakeBeforehand(images, '0')).toEqual(images);
+    expect(imagesToMakeBeforehand(images, undefined)).toEqual(images);
   });
 });

@@ -24,6 +24,16 @@ export function imagesOfTasks(tasks: readonly string[]): TaskImage[] {
   return [...images.values()];
 }
 
+/**
+ * The images the runner makes before the green agent starts. With an image budget (IMAGE_DISK_BUDGET, as the
+ * green agent reads it) only the samples' images, which are built here: pulled here, an ARVO image would be
+ * outside the budget (on the engine before the agent needed it, it is never removed), so the agent pulls those.
+ */
+export function imagesToMakeBeforehand(images: TaskImage[], imageBudget: string | undefined): TaskImage[] {
+  const budgeted = imageBudget !== undefined && /[1-9]/.test(imageBudget);
+  return budgeted ? images.filter((image) => image.source === 'sample') : images;
+}
+
 function readTaskId(task: string): TaskRef | undefined {
   try {
     return parseTaskRef(task, TASK_SOURCE_NAMES);

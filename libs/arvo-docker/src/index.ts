@@ -12,3 +12,7 @@ export { createDockerClient, DockerEngine, type EnginePacing } from './lib/docke
 export { engineSettingsFromEnvironment, type EngineSettings } from './lib/engine-settings';
 export { LABEL_CONTEXT, LABEL_OWNER, LABEL_RECIPE, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './lib/labels';
 export { ImagePuller } from './lib/image-puller';
+// The images' disk budget: the record of the images pulled here, and what running assessments still need.
+export { ImageBudget } from './lib/image-budget';
+export { ImageLedger, type PulledImage } from './lib/image-ledger';
+export { NeededImages, type ImageHold } from './lib/needed-images';

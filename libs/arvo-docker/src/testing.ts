@@ -4,3 +4,5 @@ export { buildTestImage, KEEP_ALIVE, LIST_PROCESSES, removeImage } from './lib/s
 export { engineKind, type EngineKind } from './lib/engine-kind.testing';
 // The bundled sample tasks' images: `arvo-rca-sample:<id>-vul`.
 export { sampleImageTag } from './lib/sample-image.testing';
+// A real registry (Debian's docker-registry) on loopback, a throttle in front of it, and generated images in it.
+export { pushGeneratedImage, TestRegistry, ThrottledProxy } from './lib/registry.testing';

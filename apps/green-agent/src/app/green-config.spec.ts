@@ -1,5 +1,6 @@
 import { validateEnvironment } from '@arvo-rca/agent-app';
 import { GreenConfig } from './green-config';
+import { sandboxOptionsOf } from './tasks/sandbox-options';
 
 const configOf = validateEnvironment(GreenConfig);
 
@@ -23,5 +24,19 @@ describe("the green agent's configuration", () => {
   it('names DOCKER_HOST when it is not an engine address, and DOCKER_TLS_VERIFY when it is no flag', () => {
     expect(() => configOf({ DOCKER_HOST: '/var/run/docker.sock' })).toThrow('DOCKER_HOST must be unix:///<socket>, tcp://<host>:<port> or ssh://<user>@<host>');
     expect(() => configOf({ DOCKER_TLS_VERIFY: 'yes please' })).toThrow('DOCKER_TLS_VERIFY must be one of on, off, true, false, 1, 0');
+  });
+
+  it('reads IMAGE_DISK_BUDGET as a size, none unless told, and keeps the record of pulled images in CACHE_DIR', () => {
+    expect(sandboxOptionsOf(configOf({ IMAGE_DISK_BUDGET: '0' })).images).toBeUndefined();
+    expect(sandboxOptionsOf(configOf({ IMAGE_DISK_BUDGET: '40g', CACHE_DIR: '/var/cache/arvo-rca' })).images).toEqual({
+      budgetBytes: 40 * 1024 ** 3,
+      ledgerDir: '/var/cache/arvo-rca',
+    });
+  });
+
+  it('names IMAGE_DISK_BUDGET when it is not a size', () => {
+    expect(() => configOf({ IMAGE_DISK_BUDGET: 'lots' })).toThrow(
+      'IMAGE_DISK_BUDGET="lots": IMAGE_DISK_BUDGET must be a size such as 40g or 512m, or 0 for none',
+    );
   });
 });

@@ -101,6 +101,13 @@ export class GreenConfig extends AppConfig {
   @Matches(/^\d+[kmg]?$/i, { message: 'TASKS_DISK_TOTAL must be a size such as 100g, or 0 for no bound' })
   TASKS_DISK_TOTAL?: string;
 
+  /**
+   * What the images the green agent pulled itself may take of the engine's disk; before a pull that would
+   * pass it, the least recently used of them that no remaining task needs are removed. 0: no budget.
+   */
+  @Matches(/^\d+[kmg]?$/i, { message: 'IMAGE_DISK_BUDGET must be a size such as 40g or 512m, or 0 for none' })
+  IMAGE_DISK_BUDGET: string = '0';
+
   /** Containers started or removed at once; unset, one per CPU. */
   @IsOptional()
   @IsInt()

@@ -12,12 +12,17 @@ import {
 } from '@arvo-rca/sandbox';
 import { DockerEngine } from './docker-engine';
 import type { EngineSettings } from './engine-settings';
+import { ImageBudget } from './image-budget';
+import { ImageLedger } from './image-ledger';
+import { NeededImages } from './needed-images';
 import { createSandboxFactory } from './sandbox-factory';
 import { SandboxLifecycle } from './sandbox-lifecycle.service';
 
 /** The sandboxes' options, and where their engine is (unset: the local socket). */
 export interface ArvoDockerOptionsInput extends SandboxOptionsInput {
   engine?: EngineSettings;
+  /** The images' disk budget (0: none), and the folder of the record of the images pulled here. */
+  images?: { budgetBytes: number; ledgerDir: string };
 }
 
 export interface ArvoDockerModuleAsyncOptions {
@@ -34,7 +39,8 @@ const OPTIONS_INPUT = Symbol('ARVO_DOCKER_OPTIONS_INPUT');
  * The Docker side of the green agent's sandboxes. Provides `SANDBOX_FACTORY` (a `SandboxFactory` of the
  * backend picked by the `sandbox` option: containers on the engine, or the local backend of
  * @arvo-rca/sandbox where no engine answers; an unknown backend fails the boot with SANDBOX_UNKNOWN),
- * `DockerEngine` (the engine the `engine` settings name) and `SANDBOX_OWNER` (this instance's owner id),
+ * `DockerEngine` (the engine the `engine` settings name), `SANDBOX_OWNER` (this instance's owner id) and
+ * `NeededImages` (what running assessments still need, which the `images` budget never removes),
  * reaps leftovers at boot and removes this instance's containers at shutdown.
  */
 @Module({})
@@ -54,7 +60,7 @@ export class ArvoDockerModule {
         {
           provide: SANDBOX_OPTIONS,
           inject: [OPTIONS_INPUT],
-          useFactory: ({ engine: _engine, ...sandbox }: ArvoDockerOptionsInput) => resolveSandboxOptions(sandbox),
+          useFactory: ({ engine: _engine, images: _images, ...sandbox }: ArvoDockerOptionsInput) => resolveSandboxOptions(sandbox),
         },
         {
           provide: DockerEngine,
@@ -62,15 +68,27 @@ export class ArvoDockerModule {
           useFactory: (input: ArvoDockerOptionsInput, options: SandboxOptions) => new DockerEngine(input.engine, options),
         },
         { provide: SANDBOX_OWNER, inject: [ProcessTable], useFactory: (processes: ProcessTable) => formatOwnerId(currentOwner(processes)) },
+        NeededImages,
         {
           provide: SANDBOX_FACTORY,
-          inject: [SANDBOX_OPTIONS, DockerEngine, SANDBOX_OWNER, ProcessTable],
-          useFactory: (options: SandboxOptions, engine: DockerEngine, owner: string, processes: ProcessTable) =>
-            createSandboxFactory(options, { engine, owner, processes, logger: new Logger('Sandbox') }),
+          inject: [OPTIONS_INPUT, SANDBOX_OPTIONS, DockerEngine, SANDBOX_OWNER, ProcessTable, NeededImages],
+          useFactory: (
+            input: ArvoDockerOptionsInput,
+            options: SandboxOptions,
+            engine: DockerEngine,
+            owner: string,
+            processes: ProcessTable,
+            needed: NeededImages,
+          ) => {
+            const logger = new Logger('Sandbox');
+            const { budgetBytes = 0, ledgerDir = '' } = input.images ?? {};
+            const imageBudget = budgetBytes > 0 ? new ImageBudget(engine, new ImageLedger(ledgerDir), needed, budgetBytes, logger) : undefined;
+            return createSandboxFactory(options, { engine, owner, processes, logger, imageBudget });
+          },
         },
         SandboxLifecycle,
       ],
-      exports: [SANDBOX_FACTORY, SANDBOX_OWNER, SANDBOX_OPTIONS, DockerEngine],
+      exports: [SANDBOX_FACTORY, SANDBOX_OWNER, SANDBOX_OPTIONS, DockerEngine, NeededImages],
     };
   }
 }

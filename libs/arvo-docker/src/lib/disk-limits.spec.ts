@@ -20,7 +20,7 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
 
   function factory(options: SandboxOptionsInput, log: string[] = []): DockerSandboxFactory {
     const resolved = resolveSandboxOptions({ sandbox: 'docker', tmpDir: tempDir(), commandTimeoutS: 30, ...options });
-    const made = new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, resolved), resolved, owner, (line) => log.push(line));
+    const made = new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, resolved), resolved, owner, undefined, (line) => log.push(line));
     factories.push(made);
     return made;
   }

@@ -95,6 +95,22 @@ export class DockerEngine {
     await this.docker.getImage(image).inspect();
   }
 
+  /** The image's size on the engine's disk, all its layers counted; the engine's 404 when it is not there. */
+  async imageSize(image: string): Promise<number> {
+    return (await this.docker.getImage(image).inspect()).Size;
+  }
+
+  /** Removes the image (its tag; its layers once no other image holds them); the engine's 403 where it refuses. */
+  async removeImage(image: string): Promise<void> {
+    await this.docker.getImage(image).remove();
+  }
+
+  /** The engine's own account of its images' disk (`/system/df`): every image's tags and size, and all layers' bytes. */
+  async imageDiskUsage(): Promise<{ layersBytes: number; images: { tags: string[]; bytes: number }[] }> {
+    const usage = (await this.docker.df()) as { LayersSize?: number; Images?: { RepoTags?: string[] | null; Size: number }[] };
+    return { layersBytes: usage.LayersSize ?? 0, images: (usage.Images ?? []).map((info) => ({ tags: info.RepoTags ?? [], bytes: info.Size })) };
+  }
+
   /** Pulls an image, telling each line of its progress; aborting `signal` makes the engine cancel it. */
   async pullImage(image: string, signal: AbortSignal, onEvent: (event: PullEvent) => void): Promise<void> {
     const stream: NodeJS.ReadableStream = await this.docker.pull(image, { abortSignal: signal });

@@ -1,16 +1,27 @@
 import { engineReason, SandboxError, withDeadline } from '@arvo-rca/sandbox';
 import type { PullEvent } from './container-handle';
 import type { DockerEngine } from './docker-engine';
+import type { ImageBudget } from './image-budget';
 
 const PROGRESS_EVERY_MS = 5000;
 
-/** Makes sure a task's image is there: pulls it when missing, with a deadline and progress lines. */
+/**
+ * Makes sure a task's image is there: pulls it when missing, with a deadline and progress lines; with a
+ * disk budget, makes room for it first and records it as pulled here.
+ */
 export class ImagePuller {
-  constructor(private readonly engine: DockerEngine) {}
+  constructor(
+    private readonly engine: DockerEngine,
+    private readonly budget?: ImageBudget,
+  ) {}
 
   async ensure(image: string, timeoutS: number, onProgress: (line: string) => void = () => undefined): Promise<'present' | 'pulled'> {
-    if (await this.exists(image)) return 'present';
+    if (await this.exists(image)) {
+      await this.budget?.used(image);
+      return 'present';
+    }
     onProgress(`image ${image} is missing; pulling it (limit ${timeoutS} s)`);
+    await this.budget?.makeRoom(image, onProgress);
     // Aborting the request makes the engine cancel the pull; the engine may hang before it answers at all.
     const abort = new AbortController();
     const pulling = this.pull(image, abort.signal, onProgress);
@@ -21,6 +32,7 @@ export class ImagePuller {
     });
     if (!(await this.exists(image))) throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} ended but the image is not there`);
     onProgress(`image ${image} pulled`);
+    await this.budget?.pulled(image, onProgress);
     return 'pulled';
   }
 

@@ -15,6 +15,7 @@ import { removeContainer } from './container-removal';
 import type { DockerEngine } from './docker-engine';
 import { DockerSandbox } from './docker-sandbox';
 import { engineDiskShares } from './engine-disk';
+import type { ImageBudget } from './image-budget';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
 
@@ -24,6 +25,8 @@ export interface SandboxFactoryDeps {
   /** This instance's owner id (see owner-id.ts). */
   owner: string;
   logger: { log(message: string): void; warn(message: string): void };
+  /** The images' disk budget, when there is one. */
+  imageBudget?: ImageBudget;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface SandboxFactoryDeps {
  */
 export async function createSandboxFactory(options: SandboxOptions, deps: SandboxFactoryDeps): Promise<SandboxFactory> {
   const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => deps.engine.answers(), probeBubblewrap: () => probeBubblewrap() });
-  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner, (line) => deps.logger.log(line));
+  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner, deps.imageBudget, (line) => deps.logger.log(line));
   if (backend.isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
   else
     deps.logger.log(
@@ -57,9 +60,10 @@ export class DockerSandboxFactory implements SandboxFactory {
     private readonly engine: DockerEngine,
     private readonly options: SandboxOptions,
     readonly owner: string,
+    imageBudget?: ImageBudget,
     log: (line: string) => void = () => undefined,
   ) {
-    this.images = new ImagePuller(engine);
+    this.images = new ImagePuller(engine, imageBudget);
     this.diskShares = engineDiskShares(engine, options, log);
   }
 

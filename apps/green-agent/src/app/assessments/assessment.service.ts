@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import pLimit from 'p-limit';
+import { NeededImages } from '@arvo-rca/arvo-docker';
 import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { resultKeys, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
 import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity } from '@arvo-rca/run-record';
@@ -72,6 +73,7 @@ export class AssessmentService {
     private readonly assets: TaskAssetsService,
     private readonly peers: A2aClientFactory,
     private readonly logging: WinstonLoggerFactory,
+    private readonly neededImages: NeededImages,
     @Inject(GreenConfig) config: GreenConfig,
   ) {
     this.attempts = config.TASK_ATTEMPTS;
@@ -155,7 +157,13 @@ export class AssessmentService {
       done.set(task.resultKey, file);
       listener.report({ task: task.ref.taskId, kind: 'finished', status: record.metrics.status, detail: record.metrics.detail ?? '' });
     };
-    await Promise.all(tasks.map((task) => slots(() => runTask(task))));
+    // The image disk budget never removes what a task still to end here needs.
+    const images = this.neededImages.hold(tasks.map((task) => this.assets.image(task.ref)));
+    try {
+      await Promise.all(tasks.map((task) => slots(() => runTask(task).finally(() => images.release(this.assets.image(task.ref))))));
+    } finally {
+      images.releaseAll();
+    }
     await writer.endSession();
     const result = recordResult(writer.assessment, done);
     const file = await writer.writeResult(result);

@@ -84,6 +84,11 @@ export class TaskAssetsService {
     return this.registry.parse(text);
   }
 
+  /** The Docker image of the task, from its source's template. */
+  image(ref: TaskRef): string {
+    return this.registry.source(ref).image(ref);
+  }
+
   /**
    * Fetches the task's files through the cache and lays out a fresh workspace. Throws a TaskAssetsError:
    * INVALID_TASK_ID / UNKNOWN_TASK_SOURCE (before any I/O), TASK_NOT_FOUND, DOWNLOAD_FAILED, BROKEN_ARCHIVE,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ArvoDockerOptionsInput, EngineSettings } from '@arvo-rca/arvo-docker';
 import { parseMemory } from '@arvo-rca/sandbox';
 import type { GreenConfig } from '../green-config';
@@ -25,6 +26,7 @@ export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
     startPacing: config.SANDBOX_START_CONCURRENCY === undefined ? undefined : 'fixed',
     privatePaths: [config.CACHE_DIR, ...localSourceDirs(taskSources(config))],
     engine: engineOf(config),
+    images: imageBudgetOf(config),
   };
 }
 
@@ -32,4 +34,10 @@ export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
 function engineOf(config: GreenConfig): EngineSettings | undefined {
   const { DOCKER_HOST: host, DOCKER_TLS_VERIFY: tlsVerify, DOCKER_CERT_PATH: certPath } = config;
   return host === undefined && tlsVerify === undefined && certPath === undefined ? undefined : { host, tlsVerify, certPath };
+}
+
+// No budget (0): nothing recorded, nothing removed.
+function imageBudgetOf(config: GreenConfig): ArvoDockerOptionsInput['images'] {
+  const budgetBytes = parseMemory(config.IMAGE_DISK_BUDGET);
+  return budgetBytes > 0 ? { budgetBytes, ledgerDir: resolve(config.CACHE_DIR) } : undefined;
 }

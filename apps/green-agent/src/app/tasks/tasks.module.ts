@@ -14,6 +14,7 @@ import { TaskContextService } from './task-context.service';
     // One parser runtime per process.
     { provide: GroundTruthExtractor, useFactory: () => GroundTruthExtractor.create() },
   ],
-  exports: [TaskContextService],
+  // The Docker module too: assessments tell its NeededImages which images their remaining tasks need.
+  exports: [TaskContextService, ArvoDockerModule],
 })
 export class TasksModule {}

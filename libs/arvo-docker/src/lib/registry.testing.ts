@@ -1,0 +1,163 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const REGISTRY_BINARY = '/usr/bin/docker-registry';
+
+/**
+ * A real registry (Debian's `docker-registry`, distribution 2.8) on a free loopback port, with its own
+ * storage and config in a temp folder. The engine trusts 127.0.0.0/8 without TLS by default. `stop` ends
+ * it and removes its storage; so does the test process's exit, should a suite never reach its afterAll.
+ */
+export class TestRegistry {
+  private readonly onExit = (): void => this.kill();
+
+  private constructor(
+    /** `127.0.0.1:<port>`, the prefix of the images it holds. */
+    readonly address: string,
+    private readonly process: ChildProcess,
+    private readonly storage: string,
+  ) {
+    globalThis.process.once('exit', this.onExit);
+  }
+
+  static async start(): Promise<TestRegistry> {
+    const storage = mkdtempSync(join(tmpdir(), 'arvo-registry-'));
+    const address = `127.0.0.1:${await freePort()}`;
+    const config = join(storage, 'config.yml');
+    writeFileSync(
+      config,
+      [
+        'version: 0.1',
+        'log: { level: error }',
+        `storage: { filesystem: { rootdirectory: ${join(storage, 'data')} }, delete: { enabled: true } }`,
+        `http: { addr: ${address} }`,
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(REGISTRY_BINARY, ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const registry = new TestRegistry(address, child, storage);
+    try {
+      await registry.waitUntilAnswering();
+    } catch (error) {
+      await registry.stop();
+      throw error;
+    }
+    return registry;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise<void>((resolve) =>
+      this.process.exitCode !== null || this.process.signalCode !== null ? resolve() : this.process.once('exit', () => resolve()),
+    );
+    this.kill();
+    await exited;
+    globalThis.process.off('exit', this.onExit);
+  }
+
+  private kill(): void {
+    this.process.kill('SIGKILL');
+    rmSync(this.storage, { recursive: true, force: true });
+  }
+
+  private async waitUntilAnswering(): Promise<void> {
+    let stderr = '';
+    this.process.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    for (const started = Date.now(); Date.now() - started < 15_000; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      if (this.process.exitCode !== null) throw new Error(`${REGISTRY_BINARY} exited with ${this.process.exitCode}: ${stderr}`);
+      const answer = await fetch(`http://${this.address}/v2/`).catch(() => undefined);
+      if (answer?.ok) return;
+    }
+    throw new Error(`${REGISTRY_BINARY} did not answer /v2/ on ${this.address} within 15 s: ${stderr}`);
+  }
+}
+
+/**
+ * A TCP proxy in front of `target` that sends what the target answers at `bytesPerSecond` in total over
+ * all its connections (one token bucket), so that a pull through it takes a known time.
+ */
+export class ThrottledProxy {
+  private readonly sockets = new Set<Socket>();
+  private nextFree = 0;
+
+  private constructor(
+    private readonly server: Server,
+    /** `127.0.0.1:<port>`: images pulled as `<address>/<name>` come from the target through the throttle. */
+    readonly address: string,
+  ) {}
+
+  static async start(target: string, bytesPerSecond: number): Promise<ThrottledProxy> {
+    const [host, port] = target.split(':');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const proxy = new ThrottledProxy(server, `127.0.0.1:${(server.address() as AddressInfo).port}`);
+    server.on('connection', (client: Socket) => proxy.relay(client, connect(Number(port), host), bytesPerSecond));
+    return proxy;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private relay(client: Socket, upstream: Socket, bytesPerSecond: number): void {
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => (socket === client ? upstream : client).destroy());
+    }
+    client.pipe(upstream);
+    // The client's end follows the last chunk still held back.
+    let waiting = 0;
+    let ended = false;
+    upstream.on('end', () => {
+      ended = true;
+      if (waiting === 0) client.end();
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      // Each chunk goes when the bucket has its bytes: the shared clock moves on by its length's time.
+      const now = Date.now();
+      const at = Math.max(now, this.nextFree);
+      this.nextFree = at + (chunk.length / bytesPerSecond) * 1000;
+      upstream.pause();
+      waiting += 1;
+      setTimeout(() => {
+        waiting -= 1;
+        if (!client.destroyed) client.write(chunk);
+        if (ended && waiting === 0) client.end();
+        upstream.resume();
+      }, at - now);
+    });
+  }
+}
+
+/**
+ * Builds `FROM base` plus one layer of `megabytes` MiB of random data with the engine, pushes it to the
+ * registry as `<registry>/<name>`, and removes the built image from the engine again: only the registry
+ * holds it. Returns the repository path (`<name>`), to be pulled through any address of the registry.
+ */
+export async function pushGeneratedImage(registry: string, name: string, megabytes: number, base: string): Promise<string> {
+  const context = mkdtempSync(join(tmpdir(), 'arvo-image-'));
+  const tag = `${registry}/${name}`;
+  try {
+    writeFileSync(join(context, 'Dockerfile'), `FROM ${base}\nRUN head -c ${megabytes}M /dev/urandom > /payload.bin\n`);
+    await run('docker', ['build', '-q', '-t', tag, context], { maxBuffer: 1024 * 1024 });
+    await run('docker', ['push', '-q', tag], { maxBuffer: 1024 * 1024 });
+    return name;
+  } finally {
+    await run('docker', ['rmi', '-f', tag]).catch(() => undefined);
+    rmSync(context, { recursive: true, force: true });
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
