@@ -57,6 +57,9 @@ export class BenchRig {
         LOG_RUN_DIR: join(scratch, 'logs', 'log_bench'),
         SAMPLES_DIR: join(root, 'samples'),
         TASK_TIMEOUT_S: '900',
+        // The samples write a few KiB and the real trees some hundreds of MiB: 16 shares of 2g fit this
+        // machine's free disk (TASKS_DISK_TOTAL's rule), so the 16-task figure runs all 16 at once.
+        CONTAINER_DISK: '2g',
         LOG_LEVEL: 'info',
         ...env,
       });

@@ -27,6 +27,7 @@ export {
 } from './lib/sandbox-options';
 export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
 export { containerName } from './lib/sandbox-name';
+export { DiskShares, workspaceDiskShares, type DiskShare, type DiskTotal, type DiskTotalSource } from './lib/disk-shares';
 // A command's run, on every backend.
 export { CommandGuard, type GuardVerdict } from './lib/command-guard';
 export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix } from './lib/exec-command';

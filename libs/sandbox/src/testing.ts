@@ -2,4 +2,4 @@
 // tree or a task workspace.
 export { describeWithBubblewrap } from './lib/bubblewrap-gate.testing';
 export { describeWithRealTree, layOutRealTask, realTreeCache } from './lib/real-tree-gate.testing';
-export { makeTaskWorkspace, peakRssGrowth } from './lib/sandbox-fixtures.testing';
+export { makeTaskWorkspace, peakRssGrowth, settledWithin } from './lib/sandbox-fixtures.testing';

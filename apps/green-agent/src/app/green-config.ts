@@ -96,6 +96,11 @@ export class GreenConfig extends AppConfig {
   @Matches(/^\d+[kmg]?$/i, { message: 'CONTAINER_DISK must be a size such as 20g or 512m' })
   CONTAINER_DISK: string = `${DEFAULT_SANDBOX_OPTIONS.diskBytes / GIB}g`;
 
+  /** What the running tasks may write in total (shares of CONTAINER_DISK); unset, the free disk of the engine's data root; 0, no bound. */
+  @IsOptional()
+  @Matches(/^\d+[kmg]?$/i, { message: 'TASKS_DISK_TOTAL must be a size such as 100g, or 0 for no bound' })
+  TASKS_DISK_TOTAL?: string;
+
   /**
    * What the images the green agent pulled itself may take of the engine's disk; before a pull that would
    * pass it, the least recently used of them that no remaining task needs are removed. 0: no budget.

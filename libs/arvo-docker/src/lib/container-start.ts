@@ -21,6 +21,8 @@ export interface StartControl {
   throwIfStopped(): void;
   /** The work's result, unless the sandbox is stopped first: then the start fails at once. */
   untilStopped<T>(work: Promise<T>): Promise<T>;
+  /** Waits for the task's share of the running tasks' disk (DiskShares); fails when the total holds none. */
+  holdDiskShare(): Promise<void>;
   /** Keeps the container as soon as it exists (a stop, or a failed start, removes it); its commands run through what this returns. */
   adopt(container: ContainerHandle): ContainerCommands;
   /** Keeps the disk watchdog, which the sandbox's removal stops. */
@@ -43,6 +45,7 @@ export async function startTaskContainer(control: StartControl): Promise<StartBr
   try {
     if (!pending) await checkWorkspace(spec);
     await clock.time('image', () => control.untilStopped(context.images.ensure(spec.image, context.options.pullTimeoutS, spec.onProgress)));
+    await control.holdDiskShare();
     const queued = performance.now();
     // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.
     const { container, started, commands } = await context.engine.paced(async () => {
@@ -109,6 +112,7 @@ async function createContainer({ name, context, spec }: StartControl): Promise<C
       // starting together may all ask before the first refusal is known: each one retries.
       if (!askedForLimit || storage.supported === true || !/storage.?opt/i.test(engineReason(error))) throw error;
       storage.supported = false;
+      spec.onProgress?.(`the engine refused a storage quota (${engineReason(error)}): the disk watchdog alone limits the tasks' writes`);
       return create(false);
     })
     .catch((error: unknown) => {

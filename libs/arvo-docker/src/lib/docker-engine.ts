@@ -10,6 +10,14 @@ import { engineSettingsFromEnvironment, type EngineSettings } from './engine-set
 import { ENGINE_WATCH_TIMING, whileEngineAnswers, type EngineWatchTiming } from './engine-watch';
 import { SshDialAgent, sshConfig } from './ssh-dial-agent';
 
+/** Where an engine keeps containers' layers; `local` when it is reached by a socket of this host. */
+export interface EngineStorage {
+  dataRoot: string;
+  driver: string;
+  backingFilesystem: string | undefined;
+  local: boolean;
+}
+
 /** How many containers start or go at once on one engine (see EngineGate). */
 export type EnginePacing = Pick<SandboxOptions, 'startConcurrency' | 'startPacing'>;
 
@@ -73,6 +81,13 @@ export class DockerEngine {
   async listContainers(labels: string[]): Promise<ContainerSummary[]> {
     const found = await this.docker.listContainers({ all: true, filters: { label: labels } });
     return found.map((info) => ({ id: info.Id, name: info.Names[0]?.replace(/^\//, '') ?? info.Id, labels: info.Labels }));
+  }
+
+  /** Where the engine keeps containers' layers, and on what (its info's `DockerRootDir`, `Driver` and `Backing Filesystem`). */
+  async storage(): Promise<EngineStorage> {
+    const info = (await this.docker.info()) as { DockerRootDir?: string; Driver?: string; DriverStatus?: [string, string][] };
+    const backing = info.DriverStatus?.find(([key]) => key === 'Backing Filesystem')?.[1];
+    return { dataRoot: info.DockerRootDir ?? '', driver: info.Driver ?? 'unknown', backingFilesystem: backing, local: this.address.startsWith('unix://') };
   }
 
   /** Resolves when the image is there; the engine's 404 when it is not. */

@@ -1,6 +1,8 @@
 import {
   CommandGuard,
   containerName,
+  type DiskShare,
+  type DiskShares,
   engineReason,
   type ExecOptions,
   type ExecOutcome,
@@ -28,6 +30,8 @@ export interface DockerSandboxContext {
   options: SandboxOptions;
   /** Whether the engine limits a container's disk (`StorageOpt`); learnt at the first create, shared by one factory. */
   storageLimits: { supported?: boolean };
+  /** The running tasks' disk in total, one share per started container; none when nothing bounds it. */
+  diskShares?: DiskShares;
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;
 }
@@ -50,6 +54,7 @@ export class DockerSandbox implements Sandbox {
   private starting: Promise<void> | undefined;
   private readonly guard: CommandGuard;
   private watchdog: DiskWatchdog | undefined;
+  private diskShare: DiskShare | undefined;
   /** Where the start went, once it is done; for the task log and the benchmark. */
   startBreakdown: StartBreakdown | undefined;
 
@@ -109,7 +114,13 @@ export class DockerSandbox implements Sandbox {
     this.commands?.close();
     const container = this.container;
     this.container = undefined;
-    if (container) await this.context.engine.paced(() => this.context.engine.watched(`removing ${this.name}`, removeContainer(container)));
+    try {
+      if (container) await this.context.engine.paced(() => this.context.engine.watched(`removing ${this.name}`, removeContainer(container)));
+    } finally {
+      // Its writes are gone with it: the next task may have its share.
+      this.diskShare?.release();
+      this.diskShare = undefined;
+    }
     this.context.onStopped?.(this);
   }
 
@@ -123,6 +134,13 @@ export class DockerSandbox implements Sandbox {
         if (this.stopped) throw this.stoppedWhileStarting();
       },
       untilStopped: <T>(work: Promise<T>) => this.untilStopped(work),
+      holdDiskShare: async () => {
+        const signal = this.stopping.signal;
+        const onWait = (why: string): void => spec.onProgress?.(`${name}: ${why}`);
+        this.diskShare = await context.diskShares?.acquire(signal, onWait).catch((error: unknown) => {
+          throw signal.aborted ? this.stoppedWhileStarting() : error;
+        });
+      },
       adopt: (container) => {
         this.container = container;
         this.commands = new ContainerCommands({

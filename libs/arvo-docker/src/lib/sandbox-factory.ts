@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { ProcessTable } from '@arvo-rca/common';
 import {
   chooseSandbox,
+  type DiskShares,
   LocalSandboxFactory,
   NO_ISOLATION_WARNING,
   probeBubblewrap,
@@ -13,6 +14,7 @@ import {
 import { removeContainer } from './container-removal';
 import type { DockerEngine } from './docker-engine';
 import { DockerSandbox } from './docker-sandbox';
+import { engineDiskShares } from './engine-disk';
 import type { ImageBudget } from './image-budget';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
@@ -33,13 +35,13 @@ export interface SandboxFactoryDeps {
  */
 export async function createSandboxFactory(options: SandboxOptions, deps: SandboxFactoryDeps): Promise<SandboxFactory> {
   const backend = await chooseSandbox(options.sandbox, { engineAnswers: () => deps.engine.answers(), probeBubblewrap: () => probeBubblewrap() });
-  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner, deps.imageBudget);
+  if (backend.kind === 'docker') return new DockerSandboxFactory(deps.engine, options, deps.owner, deps.imageBudget, (line) => deps.logger.log(line));
   if (backend.isolation === 'process') deps.logger.warn(NO_ISOLATION_WARNING);
   else
     deps.logger.log(
       `local sandbox: commands run inside bubblewrap, without network${options.sandbox === 'auto' ? ' (SANDBOX=auto: no Docker engine answers)' : ''}`,
     );
-  return new LocalSandboxFactory(backend.isolation, options, deps.processes);
+  return new LocalSandboxFactory(backend.isolation, options, deps.processes, (line) => deps.logger.log(line));
 }
 
 /** Containers for tasks, all labelled with this instance's owner id. */
@@ -52,14 +54,17 @@ export class DockerSandboxFactory implements SandboxFactory {
   private readonly live = new Set<Sandbox>();
   private readonly images: ImagePuller;
   private readonly storageLimits: { supported?: boolean } = {};
+  private readonly diskShares: DiskShares | undefined;
 
   constructor(
     private readonly engine: DockerEngine,
     private readonly options: SandboxOptions,
     readonly owner: string,
     imageBudget?: ImageBudget,
+    log: (line: string) => void = () => undefined,
   ) {
     this.images = new ImagePuller(engine, imageBudget);
+    this.diskShares = engineDiskShares(engine, options, log);
   }
 
   /** The container starts while the host extracts the tree, and takes it in as it is written. */
@@ -74,11 +79,16 @@ export class DockerSandboxFactory implements SandboxFactory {
       owner: this.owner,
       options: this.options,
       storageLimits: this.storageLimits,
+      diskShares: this.diskShares,
       onStopped: this.forget,
     };
     const sandbox = new DockerSandbox(context, spec);
     this.live.add(sandbox);
     return sandbox;
+  }
+
+  async diskOutlook(concurrency: number): Promise<string | undefined> {
+    return this.diskShares?.outlook(concurrency);
   }
 
   /** Stops every sandbox, then removes any container still labelled with this owner (one whose create raced shutdown). */

@@ -1,4 +1,5 @@
 import type { ProcessTable } from '@arvo-rca/common';
+import { type DiskShares, workspaceDiskShares } from './disk-shares';
 import { LocalSandbox, type LocalIsolation } from './local-sandbox';
 import type { Sandbox, SandboxBackendName, SandboxFactory, SandboxSpec } from './sandbox';
 import type { SandboxOptions } from './sandbox-options';
@@ -9,13 +10,16 @@ export class LocalSandboxFactory implements SandboxFactory {
   readonly backend: SandboxBackendName;
   readonly runsTaskImage = false;
   private readonly live = new Set<Sandbox>();
+  private readonly diskShares: DiskShares | undefined;
 
   constructor(
     readonly isolation: LocalIsolation,
     private readonly options: SandboxOptions,
     private readonly processes: ProcessTable,
+    log: (line: string) => void = () => undefined,
   ) {
     this.backend = isolation === 'bwrap' ? 'local' : 'local-unsafe';
+    this.diskShares = workspaceDiskShares(options, log);
   }
 
   /** Bound in place: the host writes the workspace where the commands see it. */
@@ -31,12 +35,17 @@ export class LocalSandboxFactory implements SandboxFactory {
         processes: this.processes,
         // Covered should they lie in the system's trees, which alone the sandbox shows of the host.
         hidden: [...this.options.privatePaths, this.options.tmpDir],
+        diskShares: this.diskShares,
         onStopped: (stopped) => this.live.delete(stopped),
       },
       spec,
     );
     this.live.add(sandbox);
     return sandbox;
+  }
+
+  async diskOutlook(concurrency: number): Promise<string | undefined> {
+    return this.diskShares?.outlook(concurrency);
   }
 
   async stopAll(): Promise<void> {

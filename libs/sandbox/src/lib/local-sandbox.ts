@@ -4,6 +4,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { FileReadError, readRegularFile, WORKSPACE, type ProcessTable } from '@arvo-rca/common';
 import { SANDBOX_PATH } from './bubblewrap';
 import { CommandGuard } from './command-guard';
+import type { DiskShare, DiskShares } from './disk-shares';
 import { containerName } from './sandbox-name';
 import { commandOutcome, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
 import { LocalCommand, type LocalIsolation } from './local-command';
@@ -25,6 +26,8 @@ export interface LocalSandboxContext {
   processes: ProcessTable;
   /** Host paths the sandbox must not show (private files, other tasks' workspaces). */
   hidden: readonly string[];
+  /** How many tasks run at once by the disk (one share each); none when nothing bounds it. */
+  diskShares?: DiskShares;
   onStopped?: (sandbox: Sandbox) => void;
 }
 
@@ -40,6 +43,9 @@ export class LocalSandbox implements Sandbox {
   private readonly running = new Set<LocalCommand>();
   private started = false;
   private stopped = false;
+  /** Aborted by `stop`: a start waiting for its disk share gives up at once. */
+  private readonly stopping = new AbortController();
+  private diskShare: DiskShare | undefined;
 
   constructor(
     private readonly context: LocalSandboxContext,
@@ -58,6 +64,7 @@ export class LocalSandbox implements Sandbox {
     if (!info?.isDirectory()) {
       throw new SandboxError('WORKSPACE_MISSING', `workspace ${this.spec.workspaceDir} of ${this.spec.task} is not a directory`);
     }
+    await this.holdDiskShare();
     if (this.context.isolation === 'process') this.spec.onProgress?.(`${this.name}: ${NO_ISOLATION_WARNING}`);
     this.started = true;
   }
@@ -115,8 +122,11 @@ export class LocalSandbox implements Sandbox {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     await Promise.all([...this.running].map((running) => running.kill()));
     this.running.clear();
+    this.diskShare?.release();
+    this.diskShare = undefined;
     this.context.onStopped?.(this);
   }
 
@@ -146,6 +156,16 @@ export class LocalSandbox implements Sandbox {
    * (what left the group with `setsid`); a process that left the group and cleared its environment
    * (`env -i setsid ...`) cannot be told from the host's own and lives on.
    */
+  private async holdDiskShare(): Promise<void> {
+    const onWait = (why: string): void => this.spec.onProgress?.(`${this.name}: ${why}`);
+    const share = await this.context.diskShares?.acquire(this.stopping.signal, onWait).catch((error: unknown) => {
+      throw this.stopped ? new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`) : error;
+    });
+    // Stopped as the share came: it goes back at once.
+    if (this.stopped) share?.release();
+    else this.diskShare = share;
+  }
+
   private async killCommand(running: LocalCommand, marker: string): Promise<void> {
     await running.kill();
     if (this.context.isolation === 'process') await this.context.processes.killMarked(EXEC_MARKER, marker);

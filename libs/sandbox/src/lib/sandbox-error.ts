@@ -17,7 +17,8 @@ export type SandboxErrorCode =
   | 'FILE_NOT_REGULAR'
   | 'FILE_TOO_LARGE'
   | 'WORKSPACE_COPY_FAILED'
-  | 'DISK_LIMIT_EXCEEDED';
+  | 'DISK_LIMIT_EXCEEDED'
+  | 'DISK_SHARE_UNAVAILABLE';
 
 /** An error of the sandbox layer: a code for programs, a message that names the problem for people. */
 export class SandboxError extends CodedError<SandboxErrorCode> {}

@@ -25,3 +25,14 @@ export async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result
     clearInterval(timer);
   }
 }
+
+/** What `promise` settles to, or 'pending' when it has not settled within `ms`: a start that waits, say. */
+export async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
+  let timer: NodeJS.Timeout | undefined;
+  const pending = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
+  try {
+    return await Promise.race([promise, pending]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

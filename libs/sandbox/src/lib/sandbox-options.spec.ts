@@ -24,6 +24,14 @@ describe('sandbox options', () => {
     expect(() => resolveSandboxOptions({ startConcurrency: 0 })).toThrow('invalid sandbox options: startConcurrency=0 (each must be a positive number)');
   });
 
+  it("bound the running tasks' disk by the free disk unless a total is given, 0 for none, and refuse a negative one", () => {
+    expect(resolveSandboxOptions({}).diskTotalBytes).toBeUndefined();
+    expect(resolveSandboxOptions({ diskTotalBytes: 0 }).diskTotalBytes).toBe(0);
+    expect(() => resolveSandboxOptions({ diskTotalBytes: -1 })).toThrow(
+      'invalid sandbox options: diskTotalBytes=-1 (it must be 0, for no bound, or a byte count)',
+    );
+  });
+
   it('parse container memory as CONTAINER_MEMORY is written', () => {
     expect([parseMemory('4g'), parseMemory('512M'), parseMemory('1024k'), parseMemory('1000')]).toEqual([4 * 1024 ** 3, 512 * 1024 ** 2, 1024 ** 2, 1000]);
     expect(() => parseMemory('lots')).toThrow('memory must be a size such as 4g or 512m, got "lots"');

@@ -27,8 +27,13 @@ export interface SandboxOptions {
   cpus: number;
   /** What one task's container may write (its workspace and every other write) before the task ends. */
   diskBytes: number;
-  /** How often the disk watchdog looks at a container's writes. */
+  /** How often the disk watchdog looks at a container's writes, at most: closer to the limit, more often. */
   diskCheckIntervalS: number;
+  /**
+   * What the running tasks may write in total (README, Sandbox guarantees): unset, the free disk where
+   * they write, measured; 0, no bound. As many tasks run at once as it holds shares of `diskBytes`.
+   */
+  diskTotalBytes?: number;
   /** Host paths holding the assessor's private files: commands naming them are refused, and the local sandbox hides them. */
   privatePaths: string[];
   /** Folders inside the image whose `.git` directories are removed before the agent gets in (empty: keep them). */
@@ -62,7 +67,7 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   pids: 1024,
   cpus: defaultContainerCpus(),
   diskBytes: 20 * 1024 ** 3,
-  diskCheckIntervalS: 5,
+  diskCheckIntervalS: 2,
   privatePaths: [],
   removeGitUnder: ['/src'],
   pullTimeoutS: 1800,
@@ -93,6 +98,10 @@ export function resolveSandboxOptions(input: SandboxOptionsInput): SandboxOption
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const options: SandboxOptions = { ...DEFAULT_SANDBOX_OPTIONS, ...defined };
   const bad = POSITIVE.filter((key) => !(typeof options[key] === 'number' && Number.isFinite(options[key]) && (options[key] as number) > 0));
+  const total = options.diskTotalBytes;
+  if (total !== undefined && !(Number.isFinite(total) && total >= 0)) {
+    throw new SandboxError('INVALID_OPTIONS', `invalid sandbox options: diskTotalBytes=${JSON.stringify(total)} (it must be 0, for no bound, or a byte count)`);
+  }
   if (bad.length > 0) {
     throw new SandboxError(
       'INVALID_OPTIONS',

@@ -88,6 +88,8 @@ export interface SandboxFactory {
    */
   treeIntake(): PassThrough | undefined;
   create(spec: SandboxSpec): Sandbox;
+  /** What `concurrency` tasks at once would take of the running tasks' disk, when the total holds fewer (DiskShares.outlook). */
+  diskOutlook(concurrency: number): Promise<string | undefined>;
   /** Stops every sandbox this factory made that is still running. */
   stopAll(): Promise<void>;
 }

@@ -140,6 +140,11 @@ export class AssessmentService {
     const { writer, tasks } = session;
     const done = new Map(session.recorded);
     const slots = pLimit(session.concurrency);
+    // Said once, up front: a run the disk cannot hold at its concurrency goes on with fewer tasks at once.
+    void this.tasks.diskOutlook(session.concurrency).then(
+      (line) => line && this.logger.warn(line),
+      () => undefined,
+    );
     const runTask = async (task: RecordTask): Promise<void> => {
       listener.report({ task: task.ref.taskId, kind: 'started' });
       // A fresh masked id per task and session: nothing the solver sees ties it to the case.

@@ -19,6 +19,7 @@ describe("the sandboxes' options", () => {
       MAX_OUTPUT_BYTES: '4096',
       CONTAINER_MEMORY: '2g',
       CONTAINER_DISK: '50g',
+      TASKS_DISK_TOTAL: '120g',
       CONTAINER_PIDS: '256',
       CONTAINER_CPUS: '1.5',
       SANDBOX_START_CONCURRENCY: '3',
@@ -34,6 +35,7 @@ describe("the sandboxes' options", () => {
       maxOutputBytes: 4096,
       memoryBytes: 2 * 1024 ** 3,
       diskBytes: 50 * 1024 ** 3,
+      diskTotalBytes: 120 * 1024 ** 3,
       pids: 256,
       cpus: 1.5,
       // Given, the start pacing is held there; unset, it adapts to the engine from one per CPU.

@@ -19,6 +19,7 @@ export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
     maxOutputBytes: config.MAX_OUTPUT_BYTES,
     memoryBytes: parseMemory(config.CONTAINER_MEMORY),
     diskBytes: parseMemory(config.CONTAINER_DISK),
+    diskTotalBytes: config.TASKS_DISK_TOTAL === undefined ? undefined : parseMemory(config.TASKS_DISK_TOTAL),
     pids: config.CONTAINER_PIDS,
     cpus: config.CONTAINER_CPUS,
     startConcurrency: config.SANDBOX_START_CONCURRENCY,

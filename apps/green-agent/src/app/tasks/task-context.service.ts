@@ -115,6 +115,11 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
     return formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() });
   }
 
+  /** What `concurrency` tasks at once would take of the running tasks' disk, when it holds fewer. */
+  diskOutlook(concurrency: number): Promise<string | undefined> {
+    return this.sandboxes.diskOutlook(concurrency);
+  }
+
   /** The sandbox every task of this agent runs in. */
   get sandbox(): SandboxBackendName {
     return this.sandboxes.backend;
