@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssessmentResult, TaskResult } from '@arvo-rca/results';
+import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskResult } from '@arvo-rca/results';
 import { taskFolderName, type RecordScan } from '@arvo-rca/run-record';
 import { SAMPLES_DIR } from './agent-processes';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
@@ -27,19 +27,7 @@ export function samplesWithoutImage(parent: string): SamplesWithoutImage {
 
 // What may differ between two runs of the same tasks: how long they took, what the solver spent (each task's,
 // and the models' means), and the masked id it knew each task by (drawn afresh for every run).
-const TIMES_AND_COSTS = [
-  'time_used',
-  'models',
-  'wall_time_sec',
-  'input_tokens',
-  'cache_read_tokens',
-  'cache_creation_tokens',
-  'output_tokens',
-  'est_usd_cost',
-  'time_cost_sec',
-  'llm_requests',
-  'masked_id',
-] as const;
+const TIMES_AND_COSTS = ['time_used', 'models', 'wall_time_sec', ...SOLVER_USAGE_FIELDS, 'masked_id'] as const;
 
 type Comparable<T> = Omit<T, (typeof TIMES_AND_COSTS)[number]>;
 
