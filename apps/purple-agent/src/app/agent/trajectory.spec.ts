@@ -113,12 +113,13 @@ describe('trajectories', () => {
     expect(whole.length).toBeLessThanOrEqual(4);
     // Every other step writes its reply, its observation (3000 characters), its info entries and the
     // rest of info: as much at step 200 as at step 2. The kernel sees that and 8 bytes more for each
-    // file operation (the wake-ups of Node's thread pool).
+    // wake-up of Node's thread pool, and a busy machine wakes it more often: the slack allows for 128
+    // wake-ups, a tenth of one step's observation, so a step that rewrote the file would still show.
     const inPlace = steps.filter((step) => step.written < step.size);
     expect(inPlace.length).toBeGreaterThanOrEqual(196);
     for (const step of inPlace) {
       expect(step.written - step.reported).toBeGreaterThanOrEqual(0);
-      expect(step.written - step.reported).toBeLessThanOrEqual(80);
+      expect(step.written - step.reported).toBeLessThanOrEqual(1024);
     }
     const perStep = inPlace.map((step) => step.reported);
     expect(Math.max(...perStep)).toBeLessThan(1.1 * Math.min(...perStep));
