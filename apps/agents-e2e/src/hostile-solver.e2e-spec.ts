@@ -110,7 +110,11 @@ describeWithDocker('a hostile solver against the green agent on the Docker sandb
       const fill = resultOf(await task.run(FILL_DISK));
       expect(fill.output).toMatch(/ 209715200 .*\/workspace\/fill/);
       // Harmless commands from now on, until the green agent ends the task and refuses them.
-      expect(await keepBusyUntilRefused(task)).toEqual({ kind: 'rejected', reason: 'no running task has this context id (unknown or finished)' });
+      // The refusal is a task of its own that ends rejected, which the solver's client reports as such.
+      expect(await keepBusyUntilRefused(task)).toEqual({
+        kind: 'failed',
+        reason: expect.stringMatching(/: task rejected: Command rejected: no running task has this context id \(unknown or finished\)$/),
+      });
 
       expect((await result).task_metrics['sample:1']).toMatchObject({
         status: 'disk_limit_exceeded',
@@ -212,7 +216,7 @@ async function expectNoRootForNobody(tmpDir: string, shellHash: string): Promise
   expect(tried).toEqual([]);
 }
 
-/** Sends harmless commands until the green agent refuses one (its task is over) or stops answering. */
+/** Sends harmless commands until the green agent refuses one (its task is over: the call fails) or stops answering. */
 async function keepBusyUntilRefused(task: HostileTask): Promise<AssessorReply | { kind: 'failed'; reason: string }> {
   for (;;) {
     const reply = await task.run('echo still here').catch((error: Error) => ({ kind: 'failed' as const, reason: error.message }));

@@ -7,6 +7,7 @@ import { startBusySolver, type BusySolver, type BusyTask } from './support/busy-
 import { LABEL_OWNER, LABEL_TASK_FOLDER } from '@arvo-rca/arvo-docker';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
+import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import { TaskContainers } from './support/task-containers';
 
 /** A task of the green agent caught mid-command: its container and its folder under TMP_DIR. */
@@ -146,6 +147,11 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
   it('finishes a task whose solver dies mid-command, removes its container and workspace, and keeps serving', async () => {
     const green = await startGreen();
     const { task, heard } = await busyTask(green);
+    // Text on the running task's context that is neither a command nor the end is refused as a task of its own; the task runs on.
+    expect(rejectionOf(await collect(clients.peer(green.url).streamText(task.contextId, 'hello?', { deadlineMs: 10_000 })))).toMatch(
+      /^Command rejected: send one command as "execute: <command>"/,
+    );
+    expect(await containers.ofContext(task.contextId)).toHaveLength(1);
 
     solver.die();
     const events = await heard;
@@ -153,7 +159,10 @@ describeWithDocker('green agent process lifecycle: kill, restart, SIGTERM, mid-t
     expect(outcomeOf(events)).toMatchObject({ finish_reason: 'solver-failed', metrics: { status: 'no_submission' } });
     expect(await containers.ofContext(task.contextId)).toEqual([]);
     expect(taskDirs()).toEqual([]);
-    expect(await clients.peer(green.url).sendText(randomUUID(), 'execute: id', { deadlineMs: 10_000 })).toMatch(/^Command rejected: no running task/);
+    // A command on the ended task's context is refused as a rejected task, never answered with a bare message.
+    expect(rejectionOf(await collect(clients.peer(green.url).streamText(task.contextId, 'execute: id', { deadlineMs: 10_000 })))).toMatch(
+      /^Command rejected: no running task/,
+    );
     await green.stop();
   });
 });

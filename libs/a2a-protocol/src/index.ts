@@ -52,6 +52,7 @@ export {
   COMMAND_REJECTED_PREFIX,
   formatCommandRejected,
   formatTaskCompleted,
+  NO_RUNNING_TASK,
   parseAssessorReply,
   parseCommandRejected,
   parseTaskCompleted,

@@ -4,12 +4,17 @@ import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import {
   A2aPeerError,
+  EXECUTE_PREFIX,
   findTaskId,
+  formatCommandRejected,
+  NO_RUNNING_TASK,
   formatAssessmentSaved,
   formatTaskProgress,
   formatTaskProgressData,
   parseSolverMessage,
+  TASK_FINISHED,
   TaskEvents,
+  type SolverMessage,
 } from '@arvo-rca/a2a-protocol';
 import {
   AssessmentService,
@@ -79,9 +84,7 @@ export class GreenExecutor implements AgentExecutor {
   private async serve(request: RequestContext, events: TaskEvents, signal: AbortSignal): Promise<void> {
     const text = events.userText();
     const solver = parseSolverMessage(text);
-    if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') {
-      return events.reply(await this.serveSolver(request.contextId, text));
-    }
+    if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') return this.serveSolver(request.contextId, solver, events);
     // Task ids are checked against the configured sources here, where they arrive: a bad one starts nothing.
     const assessment = parseAssessmentRequest(text, events.userData(), this.assets);
     if (assessment.kind === 'request')
@@ -98,11 +101,16 @@ export class GreenExecutor implements AgentExecutor {
     await this.runTask(task, events, signal);
   }
 
-  private async serveSolver(contextId: string, text: string): Promise<string> {
-    const message = parseSolverMessage(text);
-    if (message.kind === 'execute') return this.tasks.execute(contextId, message.command);
-    if (message.kind === 'finished') return this.tasks.finish(contextId);
-    return 'Command rejected: send one command as "execute: <command>", or "[TASK FINISHED]" when loc.json is written';
+  /**
+   * A calling-back solver's message: its answer is a message, as the original's solvers expect. A message
+   * no running task takes (its context unknown or its task over, or text that is neither a command nor the
+   * end) is refused as a `rejected` task, so that a caller stops at once.
+   */
+  private async serveSolver(contextId: string, message: SolverMessage, events: TaskEvents): Promise<void> {
+    if (!this.tasks.isRunning(contextId)) return events.reject(formatCommandRejected(NO_RUNNING_TASK));
+    if (message.kind === 'execute') return events.reply(await this.tasks.execute(contextId, message.command));
+    if (message.kind === 'finished') return events.reply(this.tasks.finish(contextId));
+    events.reject(formatCommandRejected(`send one command as "${EXECUTE_PREFIX} <command>", or "${TASK_FINISHED}" when loc.json is written`));
   }
 
   private parseTask(taskId: string): TaskRef | TaskAssetsError {

@@ -142,10 +142,10 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     expect(outcomes.map(({ outcome }) => outcome.metrics.status)).toEqual(['no_submission', 'no_submission']);
   });
 
-  it('refuses commands on an unknown context, and never opens a shell for them', async () => {
-    const reply = await clients.peer(greenUrl).sendText(randomUUID(), 'execute: id', { deadlineMs: 10_000 });
-
-    expect(reply).toMatch(/^Command rejected: no running task has this context id/);
+  it('rejects commands and ends on an unknown context as tasks, never as bare messages, and never opens a shell for them', async () => {
+    expect(await refusal('execute: id')).toMatch(/^Command rejected: no running task has this context id/);
+    expect(await refusal('[TASK FINISHED]')).toMatch(/^Command rejected: no running task has this context id/);
+    expect(solver.runs).toEqual([]);
   });
 
   /** The reason the green agent gives for refusing `text`: its task ends `rejected` at once, never as a bare message. */

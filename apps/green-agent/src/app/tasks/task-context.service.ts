@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { A2aClientFactory, formatCommandRejected, formatTaskCompleted } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatCommandRejected, formatTaskCompleted, NO_RUNNING_TASK } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxBackendName, type SandboxFactory } from '@arvo-rca/sandbox';
 import { GroundTruthExtractor, interruptedTask } from '@arvo-rca/rca-eval';
 import { taskLogFileName, WinstonLoggerFactory } from '@arvo-rca/task-logging';
@@ -102,14 +102,14 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
   /** Runs `execute: <command>` from the solver in the task's own sandbox; the reply text. */
   async execute(contextId: string, command: string): Promise<string> {
     const context = this.contexts.get(contextId);
-    if (!context) return formatCommandRejected('no running task has this context id (unknown or finished)');
+    if (!context) return formatCommandRejected(NO_RUNNING_TASK);
     return formatReplyResult(await context.logScope.run(() => runSolverCommand(context, command, this.logger)));
   }
 
   /** `[TASK FINISHED]` from the solver: the task ends now and is scored. */
   finish(contextId: string): string {
     const context = this.contexts.get(contextId);
-    if (!context) return formatCommandRejected('no running task has this context id (unknown or finished)');
+    if (!context) return formatCommandRejected(NO_RUNNING_TASK);
     context.logScope.run(() => this.logger.log('the solver finished the task'));
     context.finish('finished');
     return formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() });

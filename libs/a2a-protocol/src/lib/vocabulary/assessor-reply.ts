@@ -6,6 +6,8 @@ import { parseCommandResult, type CommandResult } from './command-result';
 
 export const COMMAND_REJECTED_PREFIX = 'Command rejected:';
 export const TASK_COMPLETED = '[TASK COMPLETED]';
+/** Why a solver's message on a context with no running task is refused: the task is unknown or over. */
+export const NO_RUNNING_TASK = 'no running task has this context id (unknown or finished)';
 
 export interface TaskSummary {
   commandsExecuted: number;
