@@ -13,6 +13,17 @@ describe('purple agent app', () => {
     expect(card.skills[0].id).toBe('root-cause-analysis');
   });
 
+  it('names on its skill the dialects it answers: reply mode and terminal-bench-shell-v1, or callback mode when it knows its assessor', async () => {
+    const plain = await fetchServedCard(() => AppModule.forRoot(), 'http://purple.example.org:9019');
+    expect(plain.card.skills[0].tags).toEqual(expect.arrayContaining(['reply', 'terminal-bench-shell-v1']));
+    expect(plain.card.skills[0].tags).not.toContain('callback');
+
+    process.env['GREEN_AGENT_URL'] = 'http://green.example.org:9009/';
+    const callingBack = await fetchServedCard(() => AppModule.forRoot(), 'http://purple.example.org:9019');
+    expect(callingBack.card.skills[0].tags).toEqual(expect.arrayContaining(['callback', 'terminal-bench-shell-v1']));
+    expect(callingBack.card.skills[0].tags).not.toContain('reply');
+  });
+
   it('declares that it reads text, and answers in text and data (how its run ended, a terminal-bench message)', async () => {
     const { card } = await fetchServedCard(() => AppModule.forRoot(), 'http://purple.example.org:9019');
 

@@ -3,7 +3,7 @@ import { buildAgentCard, PRODUCT_VERSION, solverModelExtension } from '@arvo-rca
 import { agentAppModule, publicUrl } from '@arvo-rca/agent-app';
 import { PurpleConfig } from './purple-config';
 import { ModelFactory } from './models/model-factory';
-import { PurpleExecutor, SolverModule } from './solver';
+import { answeredDialects, PurpleExecutor, SolverModule } from './solver';
 
 // Built at boot rather than at import, so that the configuration sees the command-line flags.
 @Module({})
@@ -29,8 +29,11 @@ export class AppModule {
               {
                 id: 'root-cause-analysis',
                 name: 'Root-cause analysis of a sanitizer crash',
-                description: 'Receives a task description from a green agent and answers with execute: commands until it submits.',
-                tags: ['root-cause-analysis', 'vulnerability', 'c', 'c++', 'agent'],
+                description:
+                  'Receives a task and explores it one shell command at a time until it submits: in reply mode (execute: commands), ' +
+                  'in terminal-bench-shell-v1 (exec_request), or calling the green agent back when told where it is.',
+                // The dialects it answers, each known by the first message: an assessor reads them from these tags.
+                tags: ['root-cause-analysis', 'vulnerability', 'c', 'c++', 'agent', ...answeredDialects(config.GREEN_AGENT_URL)],
                 examples: [],
               },
             ],

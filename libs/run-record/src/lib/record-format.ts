@@ -48,6 +48,8 @@ export interface AssessmentFile {
   shard: Shard;
   assessor: AgentIdentity;
   solver: SolverIdentity;
+  /** The dialect the solver was spoken to in (`reply`, `terminal-bench-shell-v1`, `callback`); a resume speaks it again. Absent in records made before it was kept. */
+  solver_protocol?: string;
   /** The assessor's settings that can change a score, and their hash: a resume under other settings is refused. */
   settings: ScoringSettings;
   settings_hash: string;

@@ -9,7 +9,7 @@ import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
 import { TaskAssetsError, TaskAssetsService } from '../task-assets';
-import { chooseSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
+import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import { findRecord } from './record-location';
@@ -95,6 +95,7 @@ export class AssessmentService {
       shard: request.shard,
       assessor: { name: 'arvo-rca green agent', version: PRODUCT_VERSION },
       solver,
+      solver_protocol: protocol,
       settings: this.settings,
       settings_hash: settingsHash(this.settings),
     });
@@ -120,7 +121,9 @@ export class AssessmentService {
       resultKey,
       ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id),
     }));
-    return { request, scan, tasks, protocol: chooseSolverProtocol(undefined, document) };
+    // The dialect the record was run in, else (a record made before it was kept) the one the card declares now.
+    const recorded = assessment.solver_protocol;
+    return { request, scan, tasks, protocol: isSolverProtocol(recorded) ? recorded : chooseSolverProtocol(undefined, document) };
   }
 
   /**
@@ -189,6 +192,11 @@ export class AssessmentService {
         text: `attempt ${attempt} of ${this.attempts} failed (${metrics.detail ?? 'no reason'}); running it again`,
       });
     }
+  }
+
+  /** The dialect a plain task request speaks to its solver in: the one the solver's card declares, else the default. */
+  async protocolFor(solverUrl: string): Promise<SolverProtocol> {
+    return chooseSolverProtocol(undefined, (await this.solverCard(solverUrl)).document);
   }
 
   /** The solver as its card says, and the card; a card that cannot be read is recorded as such, and the tasks say why. */

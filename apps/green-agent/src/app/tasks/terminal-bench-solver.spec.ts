@@ -116,14 +116,37 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     for (const run of solver.runs) expect(greenContexts).not.toContain(run.contextId);
   }, 600_000);
 
-  it("speaks the assessment's config.solver_protocol over the card's: in reply mode the dummy gets no envelope and writes nothing", async () => {
+  it("speaks the assessment's config.solver_protocol over the card's, keeps it in the record, and a resume speaks it again", async () => {
     solver.runs.length = 0;
 
-    const { result } = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1'], solver_protocol: 'reply' } });
+    const request = { participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'sample:2'], solver_protocol: 'reply' } };
+    const { result, recordDir } = await assess(request);
 
+    // In reply mode the dummy gets no envelope and writes nothing.
     expect(result.task_metrics['sample:1']).toMatchObject({ status: 'no_submission' });
-    const [run] = solver.runs;
-    expect(run.received[0]).toMatch(/^# Root-cause analysis task sample:1/);
-    expect(parseShellMessage(run.received[0])).toBeUndefined();
+    expect(solver.runs.map((run) => parseShellMessage(run.received[0]))).toEqual([undefined, undefined]);
+    expect(solver.runs[0].received[0]).toMatch(/^# Root-cause analysis task sample:\d/);
+    const assessment = JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8')) as { id: string; solver_protocol: string };
+    expect(assessment.solver_protocol).toBe('reply');
+
+    // A record whose second task never ended (its result.json not written): the resume runs it in the recorded
+    // dialect, not in the one the card declares.
+    rmSync(join(recordDir, 'tasks', taskFolderName('sample:2'), 'result.json'));
+    solver.runs.length = 0;
+    const resumed = await assess({ participants: { purple_agent: solver.agent.url }, config: { resume: assessment.id } });
+
+    expect(resumed.result.task_metrics['sample:2']).toMatchObject({ status: 'no_submission' });
+    expect(solver.runs).toHaveLength(1);
+    expect(solver.runs[0].received[0]).toMatch(/^# Root-cause analysis task sample:2/);
+  }, 300_000);
+
+  it('speaks to the solver of a plain Task ID request in the dialect its card declares', async () => {
+    solver.runs.length = 0;
+    const events: PeerEvent[] = [];
+    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), 'Task ID: sample:3', { deadlineMs: 300_000 })) events.push(event);
+
+    const artifact = events.find((event) => event.kind === 'artifact');
+    expect((artifact?.data[0] as TaskRecord | undefined)?.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
+    expect(parseShellMessage(solver.runs[0].received[0])).toMatchObject({ kind: 'task', protocol: 'terminal-bench-shell-v1' });
   }, 300_000);
 });

@@ -1,4 +1,4 @@
-import { parseShellMessage, type A2aClientFactory, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import { parseShellMessage, TERMINAL_BENCH_SHELL, type A2aClientFactory, type TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import type { TaskEnvironment } from '../agent/task-environment';
@@ -37,6 +37,14 @@ export interface DialectSettings {
   greenUrl: string | undefined;
   answerDeadlineMs: number;
   peers: A2aClientFactory;
+}
+
+/**
+ * The dialects this agent answers, as its card's skill names them for an assessor to choose from:
+ * terminal-bench-shell-v1 always, and callback mode when it knows its assessor's URL, reply mode when not.
+ */
+export function answeredDialects(greenUrl: string | undefined): string[] {
+  return [greenUrl ? 'callback' : 'reply', TERMINAL_BENCH_SHELL];
 }
 
 /**

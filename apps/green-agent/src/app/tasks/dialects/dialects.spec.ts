@@ -13,9 +13,14 @@ describe('choosing the solver protocol', () => {
     expect(protocolDeclaredBy({ skills: [skill('rca', ['callback'])] })).toBe('callback');
   });
 
-  it('finds none on a card that declares none, or more than one', () => {
+  it('speaks reply mode to a card that declares it among others, as ours does', () => {
+    expect(protocolDeclaredBy({ skills: [skill('a', ['reply']), skill('b', ['terminal-bench'])] })).toBe('reply');
+    expect(protocolDeclaredBy({ skills: [skill('rca', ['callback', TERMINAL_BENCH_SHELL, 'reply'])] })).toBe('reply');
+  });
+
+  it('finds none on a card that declares none, or several without reply mode', () => {
     expect(protocolDeclaredBy({ skills: [skill('root-cause-analysis', ['rca', 'arvo'])] })).toBeUndefined();
-    expect(protocolDeclaredBy({ skills: [skill('a', ['reply']), skill('b', ['terminal-bench'])] })).toBeUndefined();
+    expect(protocolDeclaredBy({ skills: [skill('a', ['callback']), skill('b', ['terminal-bench'])] })).toBeUndefined();
     expect(protocolDeclaredBy('not a card')).toBeUndefined();
   });
 

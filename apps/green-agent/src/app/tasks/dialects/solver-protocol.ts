@@ -21,13 +21,15 @@ export function isSolverProtocol(value: unknown): value is SolverProtocol {
 /**
  * The protocol a card declares: a skill whose id or one of whose tags is a protocol's name
  * (`terminal-bench-shell-v1`, `reply`, `callback`), or a skill tagged `terminal-bench`, as terminal-bench
- * solvers are. Undefined when no skill says, or when skills name more than one.
+ * solvers are. A card that declares several (as ours does: it answers each by the first message) is spoken
+ * to in reply mode when it is among them. Undefined when no skill says, or several do without reply mode.
  */
 export function protocolDeclaredBy(card: unknown): SolverProtocol | undefined {
   const skills = isRecord(card) && Array.isArray(card['skills']) ? card['skills'].filter(isRecord) : [];
   const names = skills.flatMap((skill) => [skill['id'], ...(Array.isArray(skill['tags']) ? skill['tags'] : [])]);
   const declared = new Set(names.map((name) => (name === TERMINAL_BENCH_TAG ? TERMINAL_BENCH_SHELL : name)).filter(isSolverProtocol));
-  return declared.size === 1 ? [...declared][0] : undefined;
+  if (declared.size === 1) return [...declared][0];
+  return declared.has(DEFAULT_SOLVER_PROTOCOL) ? DEFAULT_SOLVER_PROTOCOL : undefined;
 }
 
 /** The protocol of an assessment: the one requested, else the card's, else the default. */
