@@ -44,8 +44,8 @@ async function startBoth(
   return { green, purple };
 }
 
-async function assess(green: AgentProcess, purple: AgentProcess, concurrency: number): Promise<Run> {
-  const request = { participants: { purple_agent: purple.url }, config: { task_ids: SAMPLES, concurrency } };
+async function assess(green: AgentProcess, purple: AgentProcess, concurrency: number, config: object = {}): Promise<Run> {
+  const request = { participants: { purple_agent: purple.url }, config: { task_ids: SAMPLES, concurrency, ...config } };
   const events: PeerEvent[] = [];
   for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 }))
     events.push(event);
@@ -65,7 +65,9 @@ async function expectNothingLeft(scratch: Scratch, green: AgentProcess): Promise
  * The run directory: a log per task, a trajectory per task and the assessment's record. With masked ids the
  * solver knows each task by its masked id, and logs under it: the record says which masked id was which task.
  */
-function expectLogLayout(scratch: Scratch, run: Run, mode: 'reply' | 'callback'): void {
+const MODE_LINES = { reply: 'replying to the green agent', callback: 'calling back http', 'terminal-bench': 'answering a terminal-bench-shell-v1 assessor' };
+
+function expectLogLayout(scratch: Scratch, run: Run, mode: keyof typeof MODE_LINES): void {
   const { result } = run;
   const files = readdirSync(scratch.runDir);
   expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'assessments', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
@@ -80,11 +82,7 @@ function expectLogLayout(scratch: Scratch, run: Run, mode: 'reply' | 'callback')
     const shownId = solverId(task);
     const taskLog = readFileSync(join(scratch.runDir, `${task.replace(':', '_')}.log`), 'utf8');
     expect(taskLog).toMatch(/ green {2}[0-9a-f]{8} \[TaskContextService\] sandbox arvo_\d_[0-9a-f]+ started/);
-    expect(taskLog).toMatch(
-      new RegExp(
-        ` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${shownId} with .*, ${mode === 'reply' ? 'replying to the green agent' : 'calling back http'}`,
-      ),
-    );
+    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${shownId} with .*, ${MODE_LINES[mode]}`));
     expect(agentsLog).not.toContain(`solving ${shownId}`);
   }
   expect(files.filter((file) => file.startsWith('task_'))).toEqual([]);
@@ -167,6 +165,45 @@ describeWithDocker('an assessment of every sample, both agents as real processes
         expect(received.length).toBeGreaterThan(2);
         expect(received.join('\n')).not.toMatch(/sample[:_]\d/);
       }
+    });
+
+    it('leaves no container and no workspace behind', async () => {
+      await expectNothingLeft(scratch, agents.green);
+    });
+  });
+
+  describe("with the baseline model, the green agent speaking AgentBeats' terminal-bench-shell-v1 to our solver", () => {
+    const scratch = new Scratch();
+    let agents: { green: AgentProcess; purple: AgentProcess };
+    let run: Run;
+
+    beforeAll(async () => {
+      agents = await startBoth(scratch, { MODEL: '', ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' });
+      run = await assess(agents.green, agents.purple, 2, { solver_protocol: 'terminal-bench-shell-v1' });
+    });
+
+    afterAll(async () => {
+      await Promise.all([agents?.green.stop(), agents?.purple.stop()]);
+      scratch.remove();
+    });
+
+    it('scores exactly as in reply mode: the envelope carried the task, and the loc.json the solver wrote was read from its sandbox', () => {
+      expect(scoresOf(run.result)).toEqual(BASELINE_SCORES);
+      expect(run.result).toMatchObject({ n_tasks: 5, n_scored: 5 });
+    });
+
+    it("reads the solver's exit and usage from its final message", () => {
+      for (const metrics of Object.values(run.result.task_metrics)) {
+        expect(metrics).toMatchObject({ solver_exit_status: 'Submitted', model: 'baseline', input_tokens: 0 });
+        expect(metrics.llm_requests).toBeGreaterThan(2);
+      }
+      expect(run.result.n_with_usage).toBe(5);
+    });
+
+    it('keeps the dialect in the run record, and both agents log each task in its own file', () => {
+      const recordDir = parseAssessmentSaved((run.events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
+      expect(JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8'))).toMatchObject({ solver_protocol: 'terminal-bench-shell-v1' });
+      expectLogLayout(scratch, run, 'terminal-bench');
     });
 
     it('leaves no container and no workspace behind', async () => {

@@ -69,6 +69,7 @@ export class SolverConversation {
       if (end.state === 'failed' || end.state === 'rejected' || end.state === 'canceled') return 'solver-failed';
       const step = dialect.read(end);
       if (step.kind === 'finished') {
+        context.solverExit = step.exit ?? context.solverExit;
         log('the solver finished the task');
         context.finish('finished');
         return 'finished';

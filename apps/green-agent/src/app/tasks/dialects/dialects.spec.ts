@@ -46,6 +46,12 @@ describe('the terminal-bench-shell-v1 dialect', () => {
     expect(read('I wrote loc.json.')).toEqual({ kind: 'finished' });
   });
 
+  it("reads how the solver's run ended from a final whose output is a solver exit, as ours sends it", () => {
+    const usage = { input_tokens: 10, cache_read_tokens: 0, cache_creation_tokens: 0, output_tokens: 5, est_usd_cost: null, time_cost_sec: 2, llm_requests: 3 };
+    const output = { message: 'submitted', exit_status: 'Submitted', usage };
+    expect(read(JSON.stringify({ kind: 'final', output }))).toEqual({ kind: 'finished', exit: { exitStatus: 'Submitted', usage } });
+  });
+
   it('fails the solver on JSON that is no exec_request or final', () => {
     expect(read('{"kind":"exec_request","command":""}')).toMatchObject({ kind: 'failed' });
     expect(read('[1]')).toMatchObject({ kind: 'failed', reason: expect.stringContaining('no terminal-bench-shell-v1 exec_request or final') });

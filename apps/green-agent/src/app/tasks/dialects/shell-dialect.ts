@@ -1,4 +1,4 @@
-import { clampExecTimeout, formatShellMessage, parseShellMessage, TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
+import { clampExecTimeout, formatShellMessage, parseShellMessage, parseSolverExit, TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
 import type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect';
 
@@ -28,7 +28,12 @@ export class ShellDialect implements SolverDialect {
     // A blank command is no request (agent.py 458-460).
     if (message?.kind === 'exec_request' && message.command.trim())
       return { kind: 'execute', command: message.command, timeoutS: clampExecTimeout(message.timeout, this.commandTimeoutS) };
-    if (message?.kind === 'final' || (message === undefined && !isJson(text))) return { kind: 'finished' };
+    // A final whose output is a solver's exit (ours: exit status, usage, trajectory) tells how its run ended.
+    if (message?.kind === 'final') {
+      const exit = parseSolverExit([message.output]);
+      return exit ? { kind: 'finished', exit } : { kind: 'finished' };
+    }
+    if (message === undefined && !isJson(text)) return { kind: 'finished' };
     return { kind: 'failed', reason: `the solver's reply is no ${TERMINAL_BENCH_SHELL} exec_request or final: ${text.slice(0, 200)}` };
   }
 

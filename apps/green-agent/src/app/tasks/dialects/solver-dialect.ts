@@ -1,4 +1,4 @@
-import type { PeerTaskState } from '@arvo-rca/a2a-protocol';
+import type { PeerTaskState, SolverExit } from '@arvo-rca/a2a-protocol';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
 import type { SolverProtocol } from './solver-protocol';
 
@@ -15,8 +15,8 @@ export type SolverStep =
   | { kind: 'execute'; command: string; timeoutS?: number }
   /** Tell the solver this (a correction) and wait for its next turn. */
   | { kind: 'say'; message: string }
-  /** The solver says the task is done: it is scored. */
-  | { kind: 'finished' }
+  /** The solver says the task is done: it is scored. `exit`: how its run ended, when the closing message says. */
+  | { kind: 'finished'; exit?: SolverExit }
   /** The solver's side has stopped; `note` says why when it is worth a line of the task's log. */
   | { kind: 'ended'; note?: string }
   /** The solver broke the dialect's rules: its side failed, for `reason`. */
