@@ -5,6 +5,8 @@
 // `completed`; the reply goes in an artifact named `Result`.
 // Its strategy is naive but real: it reads the crash report and names the top in-project frame.
 // Run: npx tsx examples/terminal-bench-solver.ts --port 9019   (copy this file alone; it needs only @a2a-js/sdk)
+// It serves A2A 1.0 and 0.3 on one URL, from one card and executor: AgentBeats' assessors and gateway speak 0.3
+// (the Python a2a-sdk 0.3 client, which sends no A2A-Version header).
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
