@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseSolverExit } from '@arvo-rca/a2a-protocol';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { TaskShell } from './support/task-shell';
 import { TerminalBenchAssessor } from './support/terminal-bench-assessor';
 
 const INSTRUCTION = 'Create a file named hello.txt in the current directory, holding the single line `hello`.';
@@ -47,7 +48,7 @@ describe('the purple agent under a terminal-bench assessor (terminal-bench-shell
       reply('THOUGHT: check it.\n\n```bash\ncat hello.txt\n```'),
       reply('THOUGHT: done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && echo wrote hello.txt\n```'),
     );
-    const assessor = new TerminalBenchAssessor(purple.url, workdir);
+    const assessor = new TerminalBenchAssessor(purple.url, new TaskShell(workdir));
 
     const output = await assessor.runSession(INSTRUCTION);
 
@@ -73,7 +74,7 @@ describe('the purple agent under a terminal-bench assessor (terminal-bench-shell
 
   it('ends with final in a completed turn when the run fails, saying why', async () => {
     llm.script(reply('THOUGHT: look.\n\n```bash\nls\n```'));
-    const assessor = new TerminalBenchAssessor(purple.url, workdir);
+    const assessor = new TerminalBenchAssessor(purple.url, new TaskShell(workdir));
 
     // The script has no second reply: the model's next call fails, and so does the run.
     const output = await assessor.runSession(INSTRUCTION);
