@@ -42,39 +42,43 @@ describe('the purple agent under a terminal-bench assessor (terminal-bench-shell
     scratch.remove();
   });
 
-  it('passes a shell task: every command an exec_request in its own completed turn, the result its observation, and final at the end', async () => {
-    llm.script(
-      reply("THOUGHT: write the file.\n\n```bash\nprintf 'hello\\n' > hello.txt\n```"),
-      reply('THOUGHT: check it.\n\n```bash\ncat hello.txt\n```'),
-      reply('THOUGHT: done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && echo wrote hello.txt\n```'),
-    );
-    const assessor = new TerminalBenchAssessor(purple.url, new TaskShell(workdir));
+  // The original assessor's client is the Python a2a-sdk 0.3 one; our own 1.0 client is checked too.
+  it.each(['0.3', '1.0'] as const)(
+    'passes a shell task in A2A %s: every command an exec_request in its own completed turn, the result its observation, and final at the end',
+    async (a2a) => {
+      llm.script(
+        reply("THOUGHT: write the file.\n\n```bash\nprintf 'hello\\n' > hello.txt\n```"),
+        reply('THOUGHT: check it.\n\n```bash\ncat hello.txt\n```'),
+        reply('THOUGHT: done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && echo wrote hello.txt\n```'),
+      );
+      const assessor = new TerminalBenchAssessor(purple.url, new TaskShell(workdir), { a2a });
 
-    const output = await assessor.runSession(INSTRUCTION);
+      const output = await assessor.runSession(INSTRUCTION);
 
-    // The task's check, as a terminal-bench test runs it once the solver is done.
-    expect(readFileSync(join(workdir, 'hello.txt'), 'utf8')).toBe('hello\n');
-    expect(assessor.transcript.filter((message) => message.to === 'green').map((message) => JSON.parse(message.text).kind)).toEqual([
-      'exec_request',
-      'exec_request',
-      'exec_request',
-      'final',
-    ]);
-    expect(JSON.parse(assessor.transcript[1].text)).toEqual({ kind: 'exec_request', command: "printf 'hello\\n' > hello.txt" });
-    // Every turn is an A2A task of its own, completed, its reply in an artifact named Result.
-    expect(assessor.turns).toHaveLength(4);
-    expect(new Set(assessor.turns.map((turn) => turn.taskId)).size).toBe(4);
-    expect(assessor.turns.map((turn) => [turn.state, turn.artifacts])).toEqual(Array(4).fill(['completed', ['Result']]));
-    // The model saw the assessor's exec_result as the observation of its command.
-    const lastPrompt = JSON.stringify(llm.requests.at(-1)?.body);
-    expect(lastPrompt).toContain(JSON.stringify('<returncode>0</returncode>\n<output>\nhello\n\n</output>').slice(1, -1));
-    expect(output).toMatchObject({ message: expect.stringMatching(/^\[TASK FINISHED\] Submitted: submitted "wrote hello.txt/) });
-    expect(parseSolverExit([output])).toMatchObject({ exitStatus: 'Submitted', usage: expect.objectContaining({ llm_requests: 3 }) });
-  });
+      // The task's check, as a terminal-bench test runs it once the solver is done.
+      expect(readFileSync(join(workdir, 'hello.txt'), 'utf8')).toBe('hello\n');
+      expect(assessor.transcript.filter((message) => message.to === 'green').map((message) => JSON.parse(message.text).kind)).toEqual([
+        'exec_request',
+        'exec_request',
+        'exec_request',
+        'final',
+      ]);
+      expect(JSON.parse(assessor.transcript[1].text)).toEqual({ kind: 'exec_request', command: "printf 'hello\\n' > hello.txt" });
+      // Every turn is an A2A task of its own, completed, its reply in an artifact named Result.
+      expect(assessor.turns).toHaveLength(4);
+      expect(new Set(assessor.turns.map((turn) => turn.taskId)).size).toBe(4);
+      expect(assessor.turns.map((turn) => [turn.state, turn.artifacts])).toEqual(Array(4).fill(['completed', ['Result']]));
+      // The model saw the assessor's exec_result as the observation of its command.
+      const lastPrompt = JSON.stringify(llm.requests.at(-1)?.body);
+      expect(lastPrompt).toContain(JSON.stringify('<returncode>0</returncode>\n<output>\nhello\n\n</output>').slice(1, -1));
+      expect(output).toMatchObject({ message: expect.stringMatching(/^\[TASK FINISHED\] Submitted: submitted "wrote hello.txt/) });
+      expect(parseSolverExit([output])).toMatchObject({ exitStatus: 'Submitted', usage: expect.objectContaining({ llm_requests: 3 }) });
+    },
+  );
 
   it('ends with final in a completed turn when the run fails, saying why', async () => {
     llm.script(reply('THOUGHT: look.\n\n```bash\nls\n```'));
-    const assessor = new TerminalBenchAssessor(purple.url, new TaskShell(workdir));
+    const assessor = new TerminalBenchAssessor(purple.url, new TaskShell(workdir), { a2a: '0.3' });
 
     // The script has no second reply: the model's next call fails, and so does the run.
     const output = await assessor.runSession(INSTRUCTION);
