@@ -21,3 +21,4 @@ export { quote } from './lib/quote';
 export { formatBytes } from './lib/format-bytes';
 export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef, type TaskRefErrorCode } from './lib/task-ref';
 export { PendingSleeps } from './lib/pending-sleeps';
+export { NeededSet, type NeededHold } from './lib/needed-set';

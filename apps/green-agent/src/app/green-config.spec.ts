@@ -1,5 +1,6 @@
 import { validateEnvironment } from '@arvo-rca/agent-app';
 import { GreenConfig } from './green-config';
+import { taskAssetsOptionsFrom } from './task-assets';
 import { sandboxOptionsOf } from './tasks/sandbox-options';
 
 const configOf = validateEnvironment(GreenConfig);
@@ -37,6 +38,19 @@ describe("the green agent's configuration", () => {
   it('names IMAGE_DISK_BUDGET when it is not a size', () => {
     expect(() => configOf({ IMAGE_DISK_BUDGET: 'lots' })).toThrow(
       'IMAGE_DISK_BUDGET="lots": IMAGE_DISK_BUDGET must be a size such as 40g or 512m, or 0 for none',
+    );
+  });
+
+  it('reads TASK_DATA_DISK_BUDGET as a size of the task data cache, none unless told', () => {
+    expect(taskAssetsOptionsFrom(configOf({})).taskDataBudgetBytes).toBe(0);
+    expect(taskAssetsOptionsFrom(configOf({ TASK_DATA_DISK_BUDGET: '20g', CACHE_DIR: '/var/cache/arvo-rca' }))).toEqual(
+      expect.objectContaining({ taskDataBudgetBytes: 20 * 1024 ** 3, cacheDir: '/var/cache/arvo-rca' }),
+    );
+  });
+
+  it('names TASK_DATA_DISK_BUDGET when it is not a size', () => {
+    expect(() => configOf({ TASK_DATA_DISK_BUDGET: '20 GB' })).toThrow(
+      'TASK_DATA_DISK_BUDGET="20 GB": TASK_DATA_DISK_BUDGET must be a size such as 20g or 512m, or 0 for none',
     );
   });
 });

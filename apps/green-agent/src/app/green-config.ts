@@ -108,6 +108,13 @@ export class GreenConfig extends AppConfig {
   @Matches(/^\d+[kmg]?$/i, { message: 'IMAGE_DISK_BUDGET must be a size such as 40g or 512m, or 0 for none' })
   IMAGE_DISK_BUDGET: string = '0';
 
+  /**
+   * What the task data the green agent downloaded itself may take of CACHE_DIR; before a download that would
+   * pass it, the least recently used of it that no task needs is removed. 0: no budget.
+   */
+  @Matches(/^\d+[kmg]?$/i, { message: 'TASK_DATA_DISK_BUDGET must be a size such as 20g or 512m, or 0 for none' })
+  TASK_DATA_DISK_BUDGET: string = '0';
+
   /** Containers started or removed at once; unset, one per CPU. */
   @IsOptional()
   @IsInt()

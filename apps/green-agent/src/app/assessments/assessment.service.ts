@@ -8,7 +8,7 @@ import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type R
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
-import { TaskAssetsError, TaskAssetsService } from '../task-assets';
+import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-assets';
 import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
@@ -74,6 +74,7 @@ export class AssessmentService {
     private readonly peers: A2aClientFactory,
     private readonly logging: WinstonLoggerFactory,
     private readonly neededImages: NeededImages,
+    private readonly neededData: NeededTaskData,
     @Inject(GreenConfig) config: GreenConfig,
   ) {
     this.attempts = config.TASK_ATTEMPTS;
@@ -160,12 +161,18 @@ export class AssessmentService {
       done.set(task.resultKey, file);
       listener.report({ task: task.ref.taskId, kind: 'finished', status: record.metrics.status, detail: record.metrics.detail ?? '' });
     };
-    // The image disk budget never removes what a task still to end here needs.
+    // The disk budgets never remove the image or the task data that a task still to end here needs.
     const images = this.neededImages.hold(tasks.map((task) => this.assets.image(task.ref)));
+    const data = this.neededData.hold(tasks.map((task) => task.ref.taskId));
+    const ended = (task: RecordTask): void => {
+      images.release(this.assets.image(task.ref));
+      data.release(task.ref.taskId);
+    };
     try {
-      await Promise.all(tasks.map((task) => slots(() => runTask(task).finally(() => images.release(this.assets.image(task.ref))))));
+      await Promise.all(tasks.map((task) => slots(() => runTask(task).finally(() => ended(task)))));
     } finally {
       images.releaseAll();
+      data.releaseAll();
     }
     await writer.endSession();
     const result = recordResult(writer.assessment, done);

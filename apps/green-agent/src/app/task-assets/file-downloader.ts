@@ -2,7 +2,7 @@ import { retryWithBackoff, type RetryPolicy } from '@arvo-rca/common';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { DownloadProgress, type AssetLog } from './download-progress';
-import { HttpFetcher, HttpIdleTimeoutError, HttpStatusError } from './http-fetcher';
+import { HttpFetcher, HttpIdleTimeoutError, HttpStatusError, type HttpBody } from './http-fetcher';
 import { TaskAssetsError } from './task-assets.errors';
 import { TaskFileSystem } from './task-file-system';
 
@@ -32,6 +32,19 @@ class TruncatedDownloadError extends Error {
   }
 }
 
+/**
+ * Disk room for one download attempt, asked for once its size is known from the headers (undefined when
+ * the server did not say), before a byte of its body is written.
+ */
+export type DownloadRoom = (bytes: number | undefined) => Promise<RoomReservation>;
+
+export interface RoomReservation {
+  /** The file is complete under its final name, `bytes` long. */
+  done(bytes: number): Promise<void>;
+  /** The attempt failed: its room is free again. */
+  drop(): void;
+}
+
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 /** Streams one URL into a file: a temporary name then a rename, so a file under its final name is always complete. */
@@ -42,11 +55,14 @@ export class FileDownloader {
     private readonly policy: DownloadPolicy,
   ) {}
 
-  /** Retries 5xx, resets and timeouts with exponential backoff; a 404 is TASK_NOT_FOUND at once. */
-  async download(url: URL, destination: string, label: string, log: AssetLog): Promise<void> {
+  /**
+   * Retries 5xx, resets and timeouts with exponential backoff; a 404 is TASK_NOT_FOUND at once. With `room`,
+   * each attempt asks for its room before it writes.
+   */
+  async download(url: URL, destination: string, label: string, log: AssetLog, room?: DownloadRoom): Promise<void> {
     const { attempts } = this.policy;
     try {
-      await retryWithBackoff(() => this.attempt(url, destination, label, log), this.retryPolicy(), {
+      await retryWithBackoff(() => this.attempt(url, destination, label, log, room), this.retryPolicy(), {
         retryable: isTransient,
         onRetry: (error, retry) => log(`${label}: ${reason(error)}; retrying (attempt ${retry + 1} of ${attempts})`),
       });
@@ -61,21 +77,40 @@ export class FileDownloader {
     return { maxRetries: Math.max(0, attempts - 1), baseDelayMs: firstRetryDelayMs, maxDelayMs: maxRetryDelayMs, jitter: 'full' };
   }
 
-  private async attempt(url: URL, destination: string, label: string, log: AssetLog): Promise<void> {
+  private async attempt(url: URL, destination: string, label: string, log: AssetLog, room?: DownloadRoom): Promise<void> {
     const temporary = `${destination}.${randomUUID()}.part`;
+    let reservation: RoomReservation | undefined;
     try {
       const body = await this.http.get(url, { idleTimeoutMs: this.policy.idleTimeoutMs });
+      reservation = await roomFor(body, room);
       const progress = new DownloadProgress(label, body.length, log, this.policy.progressMinBytes);
       await pipeline(body.stream, progress.meter(), this.files.openForWrite(temporary));
       if (body.length !== undefined && progress.bytes !== body.length) {
         throw new TruncatedDownloadError(progress.bytes, body.length);
       }
       await this.files.rename(temporary, destination);
+      await reservation?.done(progress.bytes);
       progress.finish();
     } catch (error) {
+      reservation?.drop();
       await this.files.remove(temporary);
       throw error;
     }
+  }
+}
+
+// The body waits while room is made: what happens to it meanwhile (a reset, silence) reaches the pipeline after, not the process.
+async function roomFor(body: HttpBody, room: DownloadRoom | undefined): Promise<RoomReservation | undefined> {
+  if (!room) return undefined;
+  const meanwhile = (): void => undefined;
+  body.stream.on('error', meanwhile);
+  try {
+    return await room(body.length);
+  } catch (error) {
+    body.stream.destroy();
+    throw error;
+  } finally {
+    body.stream.off('error', meanwhile);
   }
 }
 

@@ -4,6 +4,7 @@ export type { AssetLog } from './download-progress';
 export { DEFAULT_DOWNLOAD_POLICY, type DownloadPolicy } from './file-downloader';
 export type { HostTree } from './host-tree';
 export { HttpFetcher } from './http-fetcher';
+export { NeededTaskData } from './needed-task-data';
 export { TaskAssetsError, type TaskAssetsErrorCode } from './task-assets.errors';
 export { TaskAssetsModule } from './task-assets.module';
 export { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, taskSources, type TaskAssetsOptions } from './task-assets.options';

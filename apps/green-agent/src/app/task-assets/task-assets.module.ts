@@ -2,16 +2,18 @@ import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { GreenConfig } from '../green-config';
 import { ArchiveExtractor } from './archive-extractor';
 import { HttpFetcher } from './http-fetcher';
+import { NeededTaskData } from './needed-task-data';
 import { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, type TaskAssetsOptions } from './task-assets.options';
 import { TaskAssetsService } from './task-assets.service';
 import { TaskFileSystem } from './task-file-system';
 
-/** Provides TaskAssetsService, configured from the app's (global) configuration. */
+/** Provides TaskAssetsService, configured from the app's (global) configuration, and the NeededTaskData its budget keeps. */
 @Module({
   providers: [
     HttpFetcher,
     TaskFileSystem,
     ArchiveExtractor,
+    NeededTaskData,
     {
       provide: TASK_ASSETS_OPTIONS,
       inject: [GreenConfig],
@@ -19,12 +21,13 @@ import { TaskFileSystem } from './task-file-system';
     },
     {
       provide: TaskAssetsService,
-      inject: [TASK_ASSETS_OPTIONS, HttpFetcher, TaskFileSystem, ArchiveExtractor],
-      useFactory: (options: TaskAssetsOptions, http: HttpFetcher, files: TaskFileSystem, archives: ArchiveExtractor) =>
-        new TaskAssetsService(options, { http, files, archives }),
+      inject: [TASK_ASSETS_OPTIONS, HttpFetcher, TaskFileSystem, ArchiveExtractor, NeededTaskData],
+      useFactory: (options: TaskAssetsOptions, http: HttpFetcher, files: TaskFileSystem, archives: ArchiveExtractor, needed: NeededTaskData) =>
+        new TaskAssetsService(options, { http, files, archives }, needed),
     },
   ],
-  exports: [TaskAssetsService],
+  // NeededTaskData too: assessments tell it which tasks' data their remaining tasks need.
+  exports: [TaskAssetsService, NeededTaskData],
 })
 export class TaskAssetsModule implements OnModuleDestroy {
   constructor(@Inject(TaskAssetsService) private readonly assets: TaskAssetsService) {}

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
+import { currentOwner, formatOwnerId, parseMemory } from '@arvo-rca/sandbox';
 import { DEFAULT_TASK_SOURCE, ProcessTable, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, type TaskSourceName } from '@arvo-rca/common';
 import type { GreenConfig } from '../green-config';
 import type { ArchiveLimits } from './archive-limits';
@@ -22,6 +22,8 @@ export interface TaskAssetsOptions {
    * restarted agent reaps the folder of one that died mid-task, container or not.
    */
   owner?: string;
+  /** What the task data this agent downloaded may take of `cacheDir` (TASK_DATA_DISK_BUDGET); 0 or none, no budget. */
+  taskDataBudgetBytes?: number;
 }
 
 export const TASK_ASSETS_OPTIONS = 'TASK_ASSETS_OPTIONS';
@@ -44,6 +46,7 @@ export function taskAssetsOptionsFrom(
     | 'ARCHIVE_MAX_ENTRIES'
     | 'ARCHIVE_MAX_FILE_BYTES'
     | 'ARCHIVE_MAX_COMPRESSION_RATIO'
+    | 'TASK_DATA_DISK_BUDGET'
   >,
 ): TaskAssetsOptions {
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
@@ -60,5 +63,6 @@ export function taskAssetsOptionsFrom(
     defaultSource: DEFAULT_TASK_SOURCE,
     owner,
     archiveLimits,
+    taskDataBudgetBytes: parseMemory(env.TASK_DATA_DISK_BUDGET),
   };
 }

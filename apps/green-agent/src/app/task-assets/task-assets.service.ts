@@ -10,8 +10,11 @@ import { DEFAULT_DOWNLOAD_POLICY, FileDownloader } from './file-downloader';
 import { filesNamedAs, filesOfFix } from './files-by-name';
 import type { HostTree } from './host-tree';
 import { HttpFetcher } from './http-fetcher';
+import { NeededTaskData } from './needed-task-data';
 import { TaskAssetsError } from './task-assets.errors';
 import type { TaskAssetsOptions } from './task-assets.options';
+import { TaskDataBudget } from './task-data-budget';
+import { TaskDataLedger } from './task-data-ledger';
 import { TaskFileSystem } from './task-file-system';
 import type { TaskRef } from '@arvo-rca/common';
 import { TaskSourceRegistry, type TaskSource } from './task-source';
@@ -68,15 +71,19 @@ export class TaskAssetsService {
   /** Aborted at shutdown: extractions under way stop, and none starts any more. */
   private readonly shutdown = new AbortController();
 
+  /** `needed`: the tasks whose data the budget keeps; this service holds each task's own while it is prepared and used. */
   constructor(
     private readonly options: TaskAssetsOptions,
     io: TaskAssetsIo,
+    private readonly needed = new NeededTaskData(),
   ) {
     this.registry = new TaskSourceRegistry(options.sources, options.defaultSource);
     this.files = io.files;
     this.archives = io.archives;
     const downloader = new FileDownloader(io.http, io.files, { ...DEFAULT_DOWNLOAD_POLICY, ...options.download });
-    this.cache = new ContentCache(options.cacheDir, io.files, downloader);
+    const { cacheDir, taskDataBudgetBytes: budgetBytes = 0 } = options;
+    const budget = budgetBytes > 0 ? new TaskDataBudget(cacheDir, new TaskDataLedger(cacheDir), needed, budgetBytes, io.files) : undefined;
+    this.cache = new ContentCache(cacheDir, io.files, downloader, budget);
   }
 
   /** Validates a task id (`arvo:14368`, `sample:1`, or a bare ARVO id); throws INVALID_TASK_ID or UNKNOWN_TASK_SOURCE. */
@@ -105,11 +112,14 @@ export class TaskAssetsService {
    */
   async begin(ref: TaskRef, log: AssetLog = ignore, layout: WorkspaceLayout = {}): Promise<PreparingTask> {
     const source = this.registry.source(ref);
+    // Its cached files stay until its workspace goes: the judge reads the archive and the fix at its end.
+    const hold = this.needed.hold([ref.taskId]);
     try {
       log(`preparing ${ref.taskId} from ${source.describe()}`);
       const files = await this.fetchFiles(source, ref, log);
-      return await this.layOutWorkspace(source, ref, files, layout, log);
+      return await this.layOutWorkspace(source, ref, files, layout, () => hold.releaseAll(), log);
     } catch (error) {
+      hold.releaseAll();
       // Its reader must not take what never came for a tree.
       layout.tree?.destroy();
       throw forTask(error, ref);
@@ -133,17 +143,28 @@ export class TaskAssetsService {
     ]);
     if (archive.status === 'rejected') throw archive.reason;
     if (groundTruth.status === 'rejected') throw groundTruth.reason;
+    await this.cache.used(source, ref);
     return { errorReport, archive: archive.value, groundTruth: groundTruth.value };
   }
 
-  private async layOutWorkspace(source: TaskSource, ref: TaskRef, files: TaskFiles, layout: WorkspaceLayout, log: AssetLog): Promise<PreparingTask> {
+  private async layOutWorkspace(
+    source: TaskSource,
+    ref: TaskRef,
+    files: TaskFiles,
+    layout: WorkspaceLayout,
+    release: () => void,
+    log: AssetLog,
+  ): Promise<PreparingTask> {
     // A masked task is hidden in the folder's name too: a local sandbox shows the solver its host path.
     const folder = layout.masked ? 'task_masked' : `${ref.source}_${ref.id}`;
     const taskRoot = join(this.options.tmpDir, `${folder}-${randomUUID()}`);
     const workspaceDir = join(taskRoot, 'workspace');
     const errorReportPath = join(workspaceDir, errorReportName(layout.masked ? null : ref.id));
     let removal: Promise<void> | undefined;
-    const dispose = (): Promise<void> => (removal ??= this.files.remove(taskRoot));
+    const dispose = (): Promise<void> => {
+      release();
+      return (removal ??= this.files.remove(taskRoot));
+    };
     const image = source.image(ref);
     // A tree that goes into a container: the host keeps only what the judge reads.
     const extent = layout.tree ? 'judged' : 'whole';

@@ -15,7 +15,8 @@ export interface TaskSourceConfig {
 }
 
 /** The files of a task in the CyberGym layout. */
-export type TaskFileName = 'error.txt' | 'repo-vul.tar.gz' | 'patch.diff';
+export const TASK_FILE_NAMES = ['error.txt', 'repo-vul.tar.gz', 'patch.diff'] as const;
+export type TaskFileName = (typeof TASK_FILE_NAMES)[number];
 
 export type TaskFileLocation = { kind: 'remote'; url: URL } | { kind: 'local'; path: string };
 
@@ -51,6 +52,12 @@ export class TaskSource {
   /** Where the task's files are, for logs. */
   describe(): string {
     return this.origin.kind === 'remote' ? this.origin.base.href : this.origin.dir;
+  }
+
+  /** The task's folder in the content cache, relative to it: `<originKey>/<id>`. */
+  cacheFolder(ref: TaskRef): string {
+    this.assertOwn(ref);
+    return join(this.originKey, ref.id);
   }
 
   locate(ref: TaskRef, file: TaskFileName): TaskFileLocation {

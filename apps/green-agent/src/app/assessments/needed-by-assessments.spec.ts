@@ -2,20 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { NeededImages } from '@arvo-rca/arvo-docker';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
+import { NeededTaskData } from '../task-assets';
 import { greenStage } from '../tasks/green-stage.testing';
 import { callingBack } from '../tasks/solver-stand-in.testing';
 
-describeWithDocker('green agent, the images an assessment still needs', () => {
+describeWithDocker('green agent, the images and the task data an assessment still needs', () => {
   const clients = new A2aClientFactory();
   const stage = greenStage('needed-images');
 
-  it("holds each remaining task's image until that task ends, and none once the assessment ends", async () => {
+  it("holds each remaining task's image and data until that task ends, and none once the assessment ends", async () => {
     const { green, greenUrl, solver } = await stage.start(callingBack(['true']));
-    const needed = green.get(NeededImages);
+    const [images, data] = [green.get(NeededImages), green.get(NeededTaskData)];
     const [first, second] = [sampleImageTag('1'), sampleImageTag('2')];
     const seen: string[] = [];
     const look = (): void => {
-      const state = `${needed.isNeeded(first) ? 'first' : '-'} ${needed.isNeeded(second) ? 'second' : '-'}`;
+      const state = [
+        `${images.isNeeded(first) ? 'first' : '-'} ${images.isNeeded(second) ? 'second' : '-'}`,
+        `${data.isNeeded('sample:1') ? 'first' : '-'} ${data.isNeeded('sample:2') ? 'second' : '-'}`,
+      ].join(' | ');
       if (seen.at(-1) !== state) seen.push(state);
     };
     const watching = setInterval(look, 5);
@@ -28,6 +32,6 @@ describeWithDocker('green agent, the images an assessment still needs', () => {
     look();
 
     // One task at a time: the second's image is needed while the first runs, and after it ends.
-    expect(seen).toEqual(['- -', 'first second', '- second', '- -']);
+    expect(seen).toEqual(['- - | - -', 'first second | first second', '- second | - second', '- - | - -']);
   }, 200_000);
 });
