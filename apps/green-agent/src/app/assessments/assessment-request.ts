@@ -24,6 +24,7 @@ import { chooseTasks, type TaskConfigValues, type TaskSources } from './assessme
 
 export const MAX_CONCURRENCY = 32;
 const SEED_MESSAGE = `must be a whole number from 0 to ${MAX_SEED}`;
+const LIST_MESSAGE = 'must name a task list (such as rcabench-clean-181) or a list file';
 
 // Messages say what is wrong; the path of the key (top level or nested) goes in front of them. The
 // validator stops at a key's first problem, checking the decorators from the bottom up.
@@ -36,8 +37,8 @@ class TaskConfig implements TaskConfigValues {
 
   /** A named task list (`rcabench-clean-181`), one of the original's paths for one, or a list file on this side. */
   @IsOptional()
-  @IsNotEmpty({ message: `must name a task list (such as rcabench-clean-181) or a list file` })
-  @IsString({ message: `must name a task list (such as rcabench-clean-181) or a list file` })
+  @IsNotEmpty({ message: LIST_MESSAGE })
+  @IsString({ message: LIST_MESSAGE })
   task_ids_file?: string;
 
   @IsOptional()
@@ -57,7 +58,7 @@ class TaskConfig implements TaskConfigValues {
   @IsIn(SAMPLE_MODES, { message: `must be one of ${SAMPLE_MODES.join(', ')}` })
   sample?: SampleMode;
 
-  /** The leaderboard CI's cap, written flat beside the shard keys: like num_tasks, it cuts the whole list before it is split. */
+  /** The leaderboard CI's cap, written flat beside the shard keys: it cuts the whole list (after num_tasks drew from it) before it is split. */
   @IsOptional()
   @Min(1, { message: 'must be at least 1' })
   @IsInt({ message: 'must be a whole number' })
