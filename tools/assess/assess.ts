@@ -1,5 +1,6 @@
 // The runner: `npm start` assesses every bundled sample; `npm run assess -- --tasks <ids> [--green URL[,URL...]]
-// [--purple URL] [--concurrency N]` assesses the given tasks, and `--resume <record folder> [--retry-failed]`
+// [--purple URL] [--concurrency N]` assesses the given tasks (or a task list: `--tasks @<list>`, `--tasks-file
+// FILE`, with `--num-tasks N [--seed S]` drawing N of them), and `--resume <record folder> [--retry-failed]`
 // goes on with a run record. Without URLs it starts both agents from their builds, sharing one run log
 // directory (for a resume, the record's); with URLs it drives agents that already run. Several green URLs
 // spread the list over them (green i runs shard i of n), and their Results are combined into one.
@@ -11,6 +12,7 @@ import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { recordResult, type RecordScan } from '@arvo-rca/run-record';
+import { TaskLists } from '@arvo-rca/task-lists';
 import { runDirectoryName } from '@arvo-rca/task-logging';
 import { freePort, launchAgent, ROOT, stopAgent, waitForCard, type LaunchedAgent } from './agent-launcher';
 import { AssessmentFailed, followAssessment, GreenFailure } from './assessment-stream';
@@ -24,9 +26,13 @@ import { greenSetting } from './green-settings';
 import { ensureTaskImages } from './image-check';
 import { imagesOfTasks, imagesToMakeBeforehand } from './task-images';
 import { verdictOf, type RunPlace } from './run-verdict';
+import { chooseRunTasks, type TaskConfigBody } from './task-choice';
 
 /** The green agent's SAMPLES_DIR, from the repository it is started in: the bundled tasks and their images' recipe. */
 const SAMPLES_DIR = resolve(ROOT, greenSetting('SAMPLES_DIR', process.env, ROOT) ?? 'samples');
+
+/** The green agent's TASK_LISTS_DIR, from the same repository: the named task lists, read here as it reads them. */
+const TASK_LISTS_DIR = resolve(ROOT, greenSetting('TASK_LISTS_DIR', process.env, ROOT) ?? 'task-lists');
 
 async function bundledSamples(): Promise<string[]> {
   return (await listSampleIds(SAMPLES_DIR)).map((id) => `sample:${id}`);
@@ -100,11 +106,15 @@ async function ensureImages(work: Work): Promise<void> {
   });
 }
 
-/** What this run does: assess a task list, or resume a record as planned here. */
-type Work = { kind: 'assess'; tasks: string[]; concurrency: number } | { kind: 'resume'; plan: ResumePlan; concurrency?: number };
+/** What this run does: assess tasks (asked for by `config`), or resume a record as planned here. */
+type Work = { kind: 'assess'; tasks: string[]; config: TaskConfigBody; concurrency: number } | { kind: 'resume'; plan: ResumePlan; concurrency?: number };
 
 async function workOf(options: RunnerOptions): Promise<Work> {
-  if (options.kind === 'assess') return options;
+  if (options.kind === 'assess') {
+    const { tasks, config, how } = await chooseRunTasks(options.tasks, new TaskLists(TASK_LISTS_DIR));
+    if (how) console.log(`tasks:   ${how}`);
+    return { kind: 'assess', tasks, config, concurrency: options.concurrency };
+  }
   const plan = await planResume(options.folder, options.retryFailed, options.greens.length > 0);
   describeResumePlan(plan).forEach((line) => console.log(line));
   // The record's concurrency, when the record is here; else the green agent takes it from its copy.
@@ -116,7 +126,7 @@ function requestsFor(work: Work, greens: string[], purple: string): { requests: 
   if (work.kind === 'assess') {
     const spread = greens.length > 1 ? ` on each of ${greens.length} green agents` : '';
     return {
-      requests: shardRequests(greens, purple, work.tasks, work.concurrency),
+      requests: shardRequests(greens, purple, work.config, work.concurrency),
       total: work.tasks.length,
       what: `assessing ${work.tasks.length} task(s), ${work.concurrency} at a time${spread}`,
     };
@@ -149,6 +159,12 @@ function printResult(result: AssessmentResult, file: string, runDir: string, pla
   process.exitCode = exitCode;
 }
 
+/** `--dry-run`: the tasks the assessment would run, one a line, and nothing run. */
+function printTasks(tasks: string[]): void {
+  console.log(`would assess ${tasks.length} task(s) (--dry-run: nothing was run):`);
+  tasks.forEach((task) => console.log(task));
+}
+
 /** A record with nothing left to run: its Result from its tasks' files, and no agent started. */
 function printRecorded(scan: RecordScan): void {
   console.log('nothing to run: every task of the record has a result (--retry-failed runs failed and interrupted ones again)');
@@ -158,6 +174,7 @@ function printRecorded(scan: RecordScan): void {
 async function main(): Promise<void> {
   const options = await parseRunnerOptions(process.argv.slice(2), bundledSamples);
   const work = await workOf(options);
+  if (options.kind === 'assess' && options.dryRun && work.kind === 'assess') return printTasks(work.tasks);
   const record = work.kind === 'resume' ? work.plan.local : undefined;
   if (record && record.toRun.length === 0 && options.greens.length === 0) return printRecorded(record.scan);
   // Only a green agent this runner starts runs the solver's commands here.

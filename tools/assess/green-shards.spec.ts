@@ -21,7 +21,7 @@ function greenResult(tasks: string[], index: number, count: number, seconds: num
 
 describe('spreading a task list over several green agents', () => {
   it('sends each green agent the same list and concurrency, with its own shard of n', () => {
-    const requests = shardRequests(['http://a:9009/', 'http://b:9009/'], PURPLE, TASKS, 2);
+    const requests = shardRequests(['http://a:9009/', 'http://b:9009/'], PURPLE, { task_ids: TASKS }, 2);
 
     expect(requests).toEqual([
       {
@@ -35,8 +35,16 @@ describe('spreading a task list over several green agents', () => {
     ]);
   });
 
+  it('sends each green agent the same named list, num_tasks and seed, so that each draws the same tasks', () => {
+    const drawn = { task_ids_file: 'rcabench-clean-181', num_tasks: 20, seed: 7 };
+
+    const requests = shardRequests(['http://a:9009/', 'http://b:9009/', 'http://c:9009/'], PURPLE, drawn, 1);
+
+    expect(requests.map(({ request }) => request.config)).toEqual([0, 1, 2].map((index) => ({ ...drawn, concurrency: 1, shard_index: index, num_shards: 3 })));
+  });
+
   it('sends a single green agent the plain request', () => {
-    expect(shardRequests(['http://a:9009/'], PURPLE, TASKS, 1)).toEqual([
+    expect(shardRequests(['http://a:9009/'], PURPLE, { task_ids: TASKS }, 1)).toEqual([
       { green: 'http://a:9009/', request: { participants: { purple_agent: PURPLE }, config: { task_ids: TASKS, concurrency: 1 } } },
     ]);
   });

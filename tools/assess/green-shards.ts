@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { combineResults } from '@arvo-rca/rca-eval';
 import type { AssessmentResult } from '@arvo-rca/results';
 import type { ResumeRequestBody } from './resume-plan';
+import type { TaskConfigBody } from './task-choice';
 
 /** The AgentBeats assessment request the runner sends. */
 export interface AssessmentRequestBody {
   participants: { purple_agent: string };
-  config: { task_ids: string[]; concurrency: number; shard_index?: number; num_shards?: number };
+  config: TaskConfigBody & { concurrency: number; shard_index?: number; num_shards?: number };
 }
 
 export interface ShardRequest {
@@ -26,13 +27,16 @@ export interface ShardReport {
   recordDir?: string;
 }
 
-/** One request per green agent, each the same but for its shard; a single green gets the request without shard keys. */
-export function shardRequests(greens: readonly string[], purple: string, tasks: readonly string[], concurrency: number): ShardRequest[] {
+/**
+ * One request per green agent, each the same but for its shard (the same list, num_tasks and seed: each
+ * green draws the same tasks and runs its part); a single green gets the request without shard keys.
+ */
+export function shardRequests(greens: readonly string[], purple: string, tasks: TaskConfigBody, concurrency: number): ShardRequest[] {
   return greens.map((green, index) => ({
     green,
     request: {
       participants: { purple_agent: purple },
-      config: { task_ids: [...tasks], concurrency, ...(greens.length > 1 ? { shard_index: index, num_shards: greens.length } : {}) },
+      config: { ...tasks, concurrency, ...(greens.length > 1 ? { shard_index: index, num_shards: greens.length } : {}) },
     },
   }));
 }

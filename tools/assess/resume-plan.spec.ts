@@ -2,7 +2,7 @@ import { mkdtemp, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failedTask, interruptedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
-import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
+import type { TaskDraw, TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
 import { RecordError, RecordWriter } from '@arvo-rca/run-record';
 import { describeResumePlan, planResume, resumeCommand, resumeRequest } from './resume-plan';
 
@@ -27,11 +27,12 @@ function finished(task: string, metrics: TaskMetrics): TaskRecordDraft {
 }
 
 /** A record of `tasks`, as a green agent leaves it when it is killed after writing `written`. */
-async function record(runDir: string, tasks: string[], written: TaskRecordDraft[]): Promise<RecordWriter> {
+async function record(runDir: string, tasks: string[], written: TaskRecordDraft[], draw?: TaskDraw): Promise<RecordWriter> {
   const writer = await RecordWriter.create(
     runDir,
     {
       tasks,
+      ...(draw ? { draw } : {}),
       concurrency: 2,
       shard: { index: 0, count: 1 },
       assessor: { name: 'arvo-rca green agent', version: '1.0.0' },
@@ -91,6 +92,19 @@ describe('resuming a run record', () => {
     ]);
     expect(retried.local?.toRun).toEqual(['sample:1', 'sample:2']);
     expect(describeResumePlan(retried).slice(1)).toEqual(['done:    3 of 3 (sample:1, sample:2, sample:3)', 'to run:  2 (sample:1, sample:2)']);
+  });
+
+  it('says how the record drew its tasks, and runs those, drawing nothing', async () => {
+    const draw: TaskDraw = { list: 'rcabench-clean-181', list_size: 181, seed: 7, task_ids: ['arvo:17715', 'arvo:34096'] };
+    const writer = await record(runDir, draw.task_ids, [finished('arvo:17715', SCORED)], draw);
+
+    const plan = await planResume(writer.folder, false, false);
+
+    expect(describeResumePlan(plan).slice(1)).toEqual([
+      'drawn:   2 of rcabench-clean-181 (181 tasks) with seed 7; a resume draws nothing',
+      'done:    1 of 2 (arvo:17715)',
+      'to run:  1 (arvo:34096)',
+    ]);
   });
 
   it('lists a few task names and counts the rest', async () => {

@@ -45,15 +45,19 @@ export async function planResume(folder: string, retryFailed: boolean, greenElse
   return { folder, recordId, retryFailed, local: { scan, toRun: tasksToRun(scan, retryFailed) } };
 }
 
-/** What the runner prints before it resumes: the record, its tasks done, damaged, kept and to run. */
+/** What the runner prints before it resumes: the record, how its tasks were drawn, its tasks done, damaged, kept and to run. */
 export function describeResumePlan(plan: ResumePlan): string[] {
   if (!plan.local) return [`record:  ${plan.recordId} is not on this machine; the green agent looks it up in its run directories`];
   const { scan, toRun } = plan.local;
   const { assessment } = scan;
   const solver = `${assessment.solver.name} ${assessment.solver.version}${assessment.solver.model ? `, model ${assessment.solver.model}` : ''}`;
   const kept = [...scan.done.values()].filter((task) => NOT_THE_SOLVERS.has(task.metrics.status) && !toRun.includes(task.task));
+  const { draw } = assessment;
   return [
     `record:  ${plan.folder} (${scan.resultKeys.length} task(s), started ${assessment.started_at}, ${assessment.sessions.length} session(s), solver ${solver})`,
+    ...(draw
+      ? [`drawn:   ${draw.task_ids.length} of ${draw.list ?? 'its task_ids'} (${draw.list_size} tasks) with seed ${draw.seed}; a resume draws nothing`]
+      : []),
     `done:    ${scan.done.size} of ${scan.resultKeys.length}${listed([...scan.done.keys()])}`,
     ...scan.damaged.map(({ task, reason }) => `damaged: ${task}: ${reason}; it runs again`),
     ...kept.map(

@@ -7,6 +7,7 @@ import JSON5 from 'json5';
 import { parseAssessmentRequest } from '../../apps/green-agent/src/app/assessments/assessment-request';
 import { taskSources } from '../../apps/green-agent/src/app/task-assets/task-assets.options';
 import { TaskSourceRegistry } from '../../apps/green-agent/src/app/task-assets/task-source';
+import { TaskLists } from '@arvo-rca/task-lists';
 
 // The Amber manifests of both agents and the example leaderboard scenario, held to what AgentBeats'
 // gateway needs, to the rules of Amber's manifest format that a mistake here would break, and to the
@@ -200,18 +201,18 @@ describe('the green agent manifest', () => {
     expect(green.config_schema?.required ?? []).toEqual([]);
   });
 
-  it("names the platform's role, agent, as its participant role and a default assessment_config that makes a valid request: plain, with the shard keys flat beside it as the leaderboard CI writes them, or nested", () => {
+  it("names the platform's role, agent, as its participant role and a default assessment_config that makes a valid request: plain, with the shard keys flat beside it as the leaderboard CI writes them, or nested", async () => {
     expect(green.metadata?.participant_roles).toEqual(['agent']);
     const config = green.metadata?.assessment_config ?? {};
     expect(Object.keys(config).sort()).toEqual(['concurrency', 'num_tasks', 'task_ids']);
-    expect(parsed(config)).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: [] } });
+    expect(await parsed(config)).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: [] } });
     // The gateway sends its assessment_config as `config` unchanged (agentbeats-gateway src/assessment.py, run_assessment).
-    const flat = parsed({ ...config, shard_index: 1, num_shards: 2 });
+    const flat = await parsed({ ...config, shard_index: 1, num_shards: 2 });
     expect(flat).toMatchObject({ kind: 'request', request: { shard: { index: 1, count: 2 }, ignoredConfigKeys: [] } });
-    const nested = parsed({ assessment_config: config, shard_index: 1, num_shards: 2 });
+    const nested = await parsed({ assessment_config: config, shard_index: 1, num_shards: 2 });
     expect(nested).toMatchObject({ kind: 'request', request: { shard: { index: 1, count: 2 }, ignoredConfigKeys: [] } });
     // The leaderboard CI writes its cap flat beside the shard keys: it is read, not ignored.
-    const capped = parsed({ assessment_config: config, num_instances: 1, shard_index: 0, num_shards: 2 });
+    const capped = await parsed({ assessment_config: config, num_instances: 1, shard_index: 0, num_shards: 2 });
     expect(capped).toMatchObject({ kind: 'request', request: { tasks: [{ taskId: 'arvo:14368' }], ignoredConfigKeys: [] } });
   });
 });
@@ -281,12 +282,12 @@ describe('the example leaderboard scenario', () => {
     expect(scenario.exports).toEqual({ results: '#gateway.results' });
   });
 
-  it('gives the participant the role the green agent expects, and an assessment_config the green agent accepts', () => {
+  it('gives the participant the role the green agent expects, and an assessment_config the green agent accepts', async () => {
     const roles = Object.entries(gateway.config.participant_roles)
       .filter(([slot]) => slot !== 'green')
       .map(([, role]) => role);
     expect(roles).toEqual(children['green'].metadata?.participant_roles);
-    expect(parsed(gateway.config.assessment_config)).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: [] } });
+    expect(await parsed(gateway.config.assessment_config)).toMatchObject({ kind: 'request', request: { ignoredConfigKeys: [] } });
   });
 
   it('forwards only config the purple agent declares, from root config it declares', () => {
@@ -305,5 +306,5 @@ describe('the example leaderboard scenario', () => {
 function parsed(config: Record<string, unknown>): ReturnType<typeof parseAssessmentRequest> {
   const taskIds = new TaskSourceRegistry(taskSources({ ARVO_DATA_URL: 'https://arvo.invalid/', SAMPLES_DIR: join(ROOT, 'samples') }));
   const request = { participants: { agent: 'http://127.0.0.1:8080/agent' }, config };
-  return parseAssessmentRequest(JSON.stringify(request), [], taskIds);
+  return parseAssessmentRequest(JSON.stringify(request), [], { taskIds, lists: new TaskLists(join(ROOT, 'task-lists')) });
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the agent images arvo-rca/green-agent and arvo-rca/purple-agent (tag: IMAGE_TAG, default
 # latest) from the bundles in dist/apps/, after `npx nx run-many -t build -p green-agent purple-agent`.
-# An image whose inputs (its Dockerfile, bundle, scripts, samples and base image) are unchanged since
+# An image whose inputs (its Dockerfile, bundle, scripts, samples, task lists and base image) are unchanged since
 # its last build is kept as it is: the hash of the inputs is its label arvo-rca.inputs. The two
 # builds run side by side, and the image a rebuild replaces is removed. Without Docker Hub, the Node
 # base comes from tools/node-base-image.sh. Every image is built for IMAGE_PLATFORM of
@@ -23,7 +23,7 @@ base_id="$(docker image inspect -f '{{.Id}}' "$base")"
 inputs() {
   local app="$1"
   local paths=("apps/$app/Dockerfile" .dockerignore tools/deploy/card-healthcheck.cjs "dist/apps/$app")
-  if [ "$app" = green-agent ]; then paths+=(tools/deploy/green-entrypoint.sh samples); fi
+  if [ "$app" = green-agent ]; then paths+=(tools/deploy/green-entrypoint.sh samples task-lists); fi
   find "${paths[@]}" -type f ! -path 'samples/image/*' ! -path 'samples/*/source/*' -print0 | sort -z | xargs -0 sha256sum
 }
 

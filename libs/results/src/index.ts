@@ -14,6 +14,7 @@ export {
   type TaskStatus,
   type TopK,
 } from './lib/task-metrics';
+export type { TaskDraw } from './lib/task-draw';
 export { TASK_FORMAT, type TaskFiles, type TaskRecord, type TaskRecordDraft, type TaskRunFigures } from './lib/task-record';
 export {
   aggregateResults,

@@ -31,6 +31,11 @@ export class GreenConfig extends AppConfig {
   @IsString()
   SAMPLES_DIR: string = './samples';
 
+  // The named task lists an assessment's `task_ids_file` may name (rcabench-1000, rcabench-clean-181,
+  // samples). Relative to the working directory, as SAMPLES_DIR; a deploy image copies task-lists/ beside the bundle.
+  @IsString()
+  TASK_LISTS_DIR: string = './task-lists';
+
   // What one task archive may unpack to (bytes of all files, entries, bytes of one file); 0 turns a limit off.
   // Real ARVO trees reach a few GiB.
   @IsInt()

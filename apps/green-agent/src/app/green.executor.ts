@@ -27,6 +27,7 @@ import {
 } from './assessments';
 import type { TaskRef } from '@arvo-rca/common';
 import { RecordError } from '@arvo-rca/run-record';
+import { TaskLists } from '@arvo-rca/task-lists';
 import { GreenConfig } from './green-config';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { TaskAssetsError, TaskAssetsService } from './task-assets';
@@ -49,6 +50,7 @@ export class GreenExecutor implements AgentExecutor {
     private readonly tasks: TaskContextService,
     private readonly assessments: AssessmentService,
     private readonly assets: TaskAssetsService,
+    private readonly lists: TaskLists,
     @Inject(GreenConfig) private readonly config: GreenConfig,
   ) {}
 
@@ -86,7 +88,7 @@ export class GreenExecutor implements AgentExecutor {
     const solver = parseSolverMessage(text);
     if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') return this.serveSolver(request.contextId, solver, events);
     // Task ids are checked against the configured sources here, where they arrive: a bad one starts nothing.
-    const assessment = parseAssessmentRequest(text, events.userData(), this.assets);
+    const assessment = await parseAssessmentRequest(text, events.userData(), { taskIds: this.assets, lists: this.lists });
     if (assessment.kind === 'request')
       return this.runAssessment(events, describeAssessment(assessment.request), (listener) => this.assessments.run(assessment.request, listener, signal));
     if (assessment.kind === 'resume') return this.resumeAssessment(assessment.resume, events, signal);

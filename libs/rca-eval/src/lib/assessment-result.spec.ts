@@ -52,6 +52,7 @@ describe('aggregateResults', () => {
       domain: 'arvo_rca',
       shard: { index: 0, count: 1 },
       task_ids: ['arvo:1', 'arvo:2', 'arvo:3', 'arvo:4'],
+      draw: null,
       n_tasks: 4,
       n_scored: 1,
       n_without_ground_truth: 0,

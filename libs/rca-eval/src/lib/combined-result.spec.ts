@@ -1,4 +1,4 @@
-import { aggregateResults, withSolverExit, type AssessmentResult } from '@arvo-rca/results';
+import { aggregateResults, withSolverExit, type AssessmentResult, type TaskDraw } from '@arvo-rca/results';
 import { combineResults } from './combined-result';
 import type { GroundTruth } from './ground-truth';
 import { failedTask, scoreSubmission } from './task-scoring';
@@ -103,6 +103,21 @@ describe('combineResults', () => {
 
     expect(combined).toMatchObject({ n_with_usage: 2, models: [{ name: null, input_tokens: 100, est_usd_cost: 0.5 }] });
     expect(combined).not.toHaveProperty('est_usd_cost');
+  });
+
+  it('keeps the draw its shards share, and refuses shards drawn otherwise', () => {
+    const draw: TaskDraw = { list: 'samples', list_size: 5, seed: 7, task_ids: ['sample:3', 'sample:4', 'sample:5'] };
+    const shard = (index: number, seed: number): AssessmentResult =>
+      aggregateResults(
+        draw.task_ids.filter((_, position) => position % 2 === index).map((taskId) => ({ task_id: taskId, metrics: right })),
+        1,
+        { index, count: 2 },
+        { ...draw, seed },
+      );
+
+    expect(combineResults([shard(1, 7), shard(0, 7)])).toMatchObject({ task_ids: draw.task_ids, draw });
+    expect(() => combineResults([shard(0, 7), shard(1, 8)])).toThrow('the shards drew their tasks differently (another list or seed)');
+    expect(combineResults(shards()).draw).toBeNull();
   });
 
   it('refuses Results that are not the shards 0 to n-1 of one split, naming what it got', () => {

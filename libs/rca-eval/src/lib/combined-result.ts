@@ -1,13 +1,14 @@
 // One Result from the Results of the shards of one assessment, as if one green agent had run the whole list.
-import { aggregateResults, WHOLE_LIST, type AssessmentResult, type ResultInput, type TaskResult } from '@arvo-rca/results';
+import { aggregateResults, WHOLE_LIST, type AssessmentResult, type ResultInput, type TaskDraw, type TaskResult } from '@arvo-rca/results';
 import { JudgeError } from './judge-error';
 
 /**
  * Combines every shard's Result (shard i of n: tasks i, i + n, ... of the list) into the Result of the
  * whole list: tasks back in the list's order, means over all of them, each model's usage averaged over all
  * of them (a shard made before the Result kept each task's model gives its tasks none). The shards ran side by
- * side, so the time used is the longest shard's. Throws SHARDS_MISMATCH unless the Results are shards
- * 0 to n-1 of one split, each once.
+ * side, so the time used is the longest shard's. Every shard drew the same tasks from the same list (or none
+ * drew), and the whole keeps that draw. Throws SHARDS_MISMATCH unless the Results are shards 0 to n-1 of one
+ * split, each once, of one draw.
  */
 export function combineResults(results: readonly AssessmentResult[]): AssessmentResult {
   checkShards(results);
@@ -20,7 +21,16 @@ export function combineResults(results: readonly AssessmentResult[]): Assessment
     positioned.map(({ record }) => record),
     timeUsed,
     WHOLE_LIST,
+    drawOf(results),
   );
+}
+
+/** The draw the shards share; a Result made before draws were kept has none. */
+function drawOf(results: readonly AssessmentResult[]): TaskDraw | null {
+  const draws = new Set(results.map((result) => JSON.stringify(result.draw ?? null)));
+  if (draws.size > 1)
+    throw new JudgeError('SHARDS_MISMATCH', 'the shards drew their tasks differently (another list or seed): they are not parts of one assessment');
+  return results[0]?.draw ?? null;
 }
 
 function checkShards(results: readonly AssessmentResult[]): void {

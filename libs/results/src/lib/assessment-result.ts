@@ -3,6 +3,7 @@ import { fromRootCause, TOP_KS, topKOf, type LocalizationMetrics, type TaskMetri
 import type { TaskRecord } from './task-record';
 import { modelsUsage, reportedUsage, type ModelUsage } from './model-usage';
 import { usageBy, type Nullable, type SolverUsage } from './solver-usage';
+import type { TaskDraw } from './task-draw';
 
 export const RESULT_DOMAIN = 'arvo_rca';
 
@@ -40,6 +41,8 @@ export interface AssessmentResult {
   shard: Shard;
   /** The tasks this Result covers, in the order they were requested. */
   task_ids: string[];
+  /** How the tasks were drawn from a longer list (seed and drawn ids), or null when the request named them all. */
+  draw: TaskDraw | null;
   /** Tasks requested. */
   n_tasks: number;
   /** Tasks whose loc.json was read and scored. */
@@ -85,7 +88,12 @@ type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'lin
  * twice keeps both records, the second as `<id>#2`. The root-cause means go the same way over the tasks
  * with root-cause metrics, leaving out those whose fix has no root-cause span.
  */
-export function aggregateResults(tasks: readonly ResultInput[], timeUsedSeconds: number, shard: Shard = WHOLE_LIST): AssessmentResult {
+export function aggregateResults(
+  tasks: readonly ResultInput[],
+  timeUsedSeconds: number,
+  shard: Shard = WHOLE_LIST,
+  draw: TaskDraw | null = null,
+): AssessmentResult {
   const entries = tasks.map(taskResult);
   const graded = entries.filter((metrics) => metrics.status !== 'no_ground_truth');
   const means = meansOf(graded);
@@ -96,6 +104,7 @@ export function aggregateResults(tasks: readonly ResultInput[], timeUsedSeconds:
     domain: RESULT_DOMAIN,
     shard: { ...shard },
     task_ids: tasks.map((task) => task.task_id),
+    draw,
     n_tasks: tasks.length,
     n_scored: tasks.filter((task) => task.metrics.status === 'scored').length,
     n_without_ground_truth: tasks.length - graded.length,

@@ -8,7 +8,7 @@
 //     result.json               the Result over every task recorded so far
 //
 // Paths inside the record are relative to the run directory, so that a copied or moved run stays whole.
-import type { Shard } from '@arvo-rca/results';
+import type { Shard, TaskDraw } from '@arvo-rca/results';
 
 export const ASSESSMENT_FORMAT = 'arvo-rca-assessment-1';
 export const SOURCES_FORMAT = 'arvo-rca-sources-1';
@@ -44,6 +44,8 @@ export interface AssessmentFile {
   started_at: string;
   /** The task ids of this record, in the order requested (this shard's part of the list). */
   tasks: string[];
+  /** How the tasks were drawn from a longer list: a resume runs `tasks` and draws nothing. Absent when the request named them all, and in records made before it was kept. */
+  draw?: TaskDraw;
   concurrency: number;
   shard: Shard;
   assessor: AgentIdentity;

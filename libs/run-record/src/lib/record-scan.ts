@@ -75,7 +75,7 @@ export function recordResult(assessment: AssessmentFile, tasks: ReadonlyMap<stri
     const file = tasks.get(key);
     return file ? [{ ...file, model }] : [];
   });
-  return aggregateResults(recorded, sessionSeconds(assessment, [...tasks.values()]), assessment.shard);
+  return aggregateResults(recorded, sessionSeconds(assessment, [...tasks.values()]), assessment.shard, assessment.draw ?? null);
 }
 
 function sessionSeconds(assessment: AssessmentFile, tasks: readonly TaskRecord[]): number {

@@ -3,7 +3,18 @@
 import { isRecord } from '@arvo-rca/common';
 
 /** The config keys an assessment uses; any other key is named as ignored. */
-export const CONFIG_KEYS = ['task_ids', 'num_tasks', 'num_instances', 'concurrency', 'shard_index', 'num_shards', 'solver_protocol'] as const;
+export const CONFIG_KEYS = [
+  'task_ids',
+  'task_ids_file',
+  'num_tasks',
+  'seed',
+  'sample',
+  'num_instances',
+  'concurrency',
+  'shard_index',
+  'num_shards',
+  'solver_protocol',
+] as const;
 
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -20,11 +31,11 @@ export interface ConfigReading {
 
 /**
  * Reads the task config from `config`, or from `config.assessment_config` when the top level names no
- * `task_ids` and that is an object. A key at the top level wins over the same key nested (the gateway adds
+ * `task_ids` (nor `task_ids_file`) and that is an object. A key at the top level wins over the same key nested (the gateway adds
  * `shard_index` and `num_shards` there); the nested one is then named as ignored.
  */
 export function readConfig(config: Record<string, unknown>): ConfigReading {
-  const nested = !('task_ids' in config) && isRecord(config[NESTED]) ? config[NESTED] : undefined;
+  const nested = !('task_ids' in config || 'task_ids_file' in config) && isRecord(config[NESTED]) ? config[NESTED] : undefined;
   const fromNested = (key: ConfigKey): boolean => nested !== undefined && !(key in config);
   const values: Partial<Record<ConfigKey, unknown>> = {};
   for (const key of CONFIG_KEYS) {

@@ -1,28 +1,64 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsArray, ArrayNotEmpty, IsIn, IsInt, IsOptional, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import {
+  IsArray,
+  ArrayNotEmpty,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateIf,
+  validateSync,
+  type ValidationError,
+} from 'class-validator';
 import { isRecord, type TaskRef } from '@arvo-rca/common';
-import type { Shard } from '@arvo-rca/results';
-import { TaskAssetsError } from '../task-assets';
+import type { Shard, TaskDraw } from '@arvo-rca/results';
+import { MAX_SEED, SAMPLE_MODES, type SampleMode } from '@arvo-rca/task-lists';
 import { SOLVER_PROTOCOLS, type SolverProtocol } from '../tasks';
 import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config';
 import { readParticipants } from './assessment-participants';
+import { chooseTasks, type TaskConfigValues, type TaskSources } from './assessment-tasks';
 
 export const MAX_CONCURRENCY = 32;
+const SEED_MESSAGE = `must be a whole number from 0 to ${MAX_SEED}`;
+const LIST_MESSAGE = 'must name a task list (such as rcabench-clean-181) or a list file';
 
 // Messages say what is wrong; the path of the key (top level or nested) goes in front of them. The
 // validator stops at a key's first problem, checking the decorators from the bottom up.
-class TaskConfig {
+class TaskConfig implements TaskConfigValues {
+  // Required unless a task list file names the tasks.
+  @ValidateIf((config: TaskConfig) => config.task_ids !== undefined || config.task_ids_file === undefined)
   @ArrayNotEmpty({ message: 'must name at least one task' })
   @IsArray({ message: 'must be a list of task ids' })
-  task_ids: unknown[];
+  task_ids?: unknown[];
+
+  /** A named task list (`rcabench-clean-181`), one of the original's paths for one, or a list file on this side. */
+  @IsOptional()
+  @IsNotEmpty({ message: LIST_MESSAGE })
+  @IsString({ message: LIST_MESSAGE })
+  task_ids_file?: string;
 
   @IsOptional()
   @Min(1, { message: 'must be at least 1' })
   @IsInt({ message: 'must be a whole number' })
   num_tasks?: number;
 
-  /** The leaderboard CI's cap, written flat beside the shard keys: like num_tasks, it cuts the whole list before it is split. */
+  /** The seed of the draw of num_tasks tasks; one is drawn (and recorded) when none is given. */
+  @IsOptional()
+  @Max(MAX_SEED, { message: SEED_MESSAGE })
+  @Min(0, { message: SEED_MESSAGE })
+  @IsInt({ message: SEED_MESSAGE })
+  seed?: number;
+
+  /** How num_tasks tasks are taken: drawn with the seed (`random`, the default) or the list's first ones (`head`). */
+  @IsOptional()
+  @IsIn(SAMPLE_MODES, { message: `must be one of ${SAMPLE_MODES.join(', ')}` })
+  sample?: SampleMode;
+
+  /** The leaderboard CI's cap, written flat beside the shard keys: it cuts the whole list (after num_tasks drew from it) before it is split. */
   @IsOptional()
   @Min(1, { message: 'must be at least 1' })
   @IsInt({ message: 'must be a whole number' })
@@ -49,11 +85,6 @@ class TaskConfig {
   solver_protocol?: SolverProtocol;
 }
 
-/** What turns task id text into a task of a configured source (the green agent's TaskAssetsService); throws a TaskAssetsError. */
-export interface TaskIdParser {
-  parse(text: string): TaskRef;
-}
-
 /** A validated request: this shard's tasks, each of a configured source, in the list's order. */
 export interface AssessmentRequest {
   purpleUrl: string;
@@ -64,6 +95,8 @@ export interface AssessmentRequest {
   ignoredConfigKeys: string[];
   /** The wire the solver is to be spoken to in, when the request names one; else its card's, else the default. */
   solverProtocol?: SolverProtocol;
+  /** How the tasks were drawn from a longer list (num_tasks with a seed), for the record. */
+  draw?: TaskDraw;
 }
 
 /** A request to go on with a run record: the tasks come from the record, where they are parsed. */
@@ -82,36 +115,36 @@ export type AssessmentParse =
 
 const RECORD_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
 
-/** Whether a message is an assessment request (JSON with `participants` or `config`), and if so, is it valid; every problem is named. */
-export function parseAssessmentRequest(text: string, data: unknown[], taskIds: TaskIdParser): AssessmentParse {
+/**
+ * Whether a message is an assessment request (JSON with `participants` or `config`), and if so, is it valid;
+ * every problem is named. A task list the request names is read here, from this green agent's lists.
+ */
+export async function parseAssessmentRequest(text: string, data: unknown[], sources: TaskSources): Promise<AssessmentParse> {
   const body = data.find(isRecord) ?? parseJsonObject(text);
   if (typeof body === 'string') return { kind: 'invalid', problems: [body] };
   if (!body || !('participants' in body || 'config' in body)) return { kind: 'none' };
   const { solverUrl, problems } = readParticipants(body['participants']);
-  if (!isRecord(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids'] };
+  if (!isRecord(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids or task_ids_file'] };
   if ('resume' in body['config']) return parseResume(body['config'], solverUrl, problems);
   const reading = readConfig(body['config']);
   const config = plainToInstance(TaskConfig, reading.values);
-  problems.push(
-    ...validateSync(config, { stopAtFirstError: true }).flatMap((error) => messagesOf(error).map((message) => `${pathOf(error.property, reading)} ${message}`)),
-  );
+  const errors = validateSync(config, { stopAtFirstError: true });
+  problems.push(...errors.flatMap((error) => messagesOf(error).map((message) => `${pathOf(error.property, reading)} ${message}`)));
   problems.push(...shardProblems(config, reading));
-  const listed = (Array.isArray(config.task_ids) ? config.task_ids : []).map((id, index) => parseTaskId(id, `${reading.path('task_ids')}[${index}]`, taskIds));
-  problems.push(...listed.flatMap((task) => (typeof task === 'string' ? [task] : [])));
-  if (problems.length > 0 || solverUrl === undefined) return { kind: 'invalid', problems };
   const shard: Shard = { index: config.shard_index ?? 0, count: config.num_shards ?? 1 };
-  const cap = Math.min(config.num_tasks ?? listed.length, config.num_instances ?? listed.length);
-  const tasks = listed.flatMap((task) => (typeof task === 'string' ? [] : [task])).slice(0, cap);
+  const choice = await chooseTasks(config, new Set(errors.map((error) => error.property)), reading, shard, sources);
+  if ('problems' in choice) problems.push(...choice.problems);
+  if (problems.length > 0 || solverUrl === undefined || 'problems' in choice) return { kind: 'invalid', problems };
   return {
     kind: 'request',
     request: {
       purpleUrl: solverUrl,
-      // Round-robin, as the reference green agent splits its list (`task_names[shard_index::num_shards]`).
-      tasks: tasks.filter((_, position) => position % shard.count === shard.index),
+      tasks: choice.tasks,
       concurrency: config.concurrency ?? 1,
       shard,
       ignoredConfigKeys: reading.ignored,
       ...(config.solver_protocol === undefined ? {} : { solverProtocol: config.solver_protocol }),
+      ...(choice.draw ? { draw: choice.draw } : {}),
     },
   };
 }
@@ -151,17 +184,6 @@ function shardProblems(config: TaskConfig, reading: ConfigReading): string[] {
 function pathOf(property: string, reading: ConfigReading): string {
   const key = CONFIG_KEYS.find((known) => known === property);
   return key ? reading.path(key) : `config.${property}`;
-}
-
-/** The task an entry of task_ids names, or the problem with it. */
-function parseTaskId(id: unknown, path: string, taskIds: TaskIdParser): TaskRef | string {
-  if (typeof id !== 'string' && typeof id !== 'number') return `${path} (${JSON.stringify(id)}) is not a task id such as "arvo:14368" or 14368`;
-  try {
-    return taskIds.parse(String(id));
-  } catch (error) {
-    if (error instanceof TaskAssetsError) return `${path}: ${error.message}`;
-    throw error;
-  }
 }
 
 function messagesOf(error: ValidationError): string[] {

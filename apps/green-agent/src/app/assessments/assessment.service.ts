@@ -92,6 +92,7 @@ export class AssessmentService {
     this.logger.log(`the solver is spoken to in ${protocol}`);
     const writer = await RecordWriter.create(this.logging.runDirectory, {
       tasks: request.tasks.map((ref) => ref.taskId),
+      ...(request.draw ? { draw: request.draw } : {}),
       concurrency: request.concurrency,
       shard: request.shard,
       assessor: { name: 'arvo-rca green agent', version: PRODUCT_VERSION },

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { TaskLists } from '@arvo-rca/task-lists';
+import { GreenConfig } from '../green-config';
 import { TaskAssetsModule } from '../task-assets';
 import { TasksModule } from '../tasks';
 import { AssessmentService } from './assessment.service';
@@ -6,8 +8,8 @@ import { AssessmentService } from './assessment.service';
 /** Assessments of many tasks, on top of the single-task machinery. */
 @Module({
   imports: [TasksModule, TaskAssetsModule],
-  providers: [AssessmentService],
-  // The task sources too: requests are checked against them where they arrive.
-  exports: [AssessmentService, TasksModule, TaskAssetsModule],
+  providers: [AssessmentService, { provide: TaskLists, inject: [GreenConfig], useFactory: (config: GreenConfig) => new TaskLists(config.TASK_LISTS_DIR) }],
+  // The task sources and lists too: requests are checked against them where they arrive.
+  exports: [AssessmentService, TaskLists, TasksModule, TaskAssetsModule],
 })
 export class AssessmentsModule {}

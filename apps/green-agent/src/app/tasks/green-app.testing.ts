@@ -6,6 +6,7 @@ import { AppModule } from '../app.module';
 import type { TestAgent } from '@arvo-rca/a2a-protocol/testing';
 
 const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+const TASK_LISTS_DIR = join(__dirname, '..', '..', '..', '..', '..', 'task-lists');
 
 /** A solver the green app hands its tasks to; told where the green agent listens once it does. */
 export interface SolverEndpoint {
@@ -31,6 +32,7 @@ export async function startGreenApp(scratchDir: string, solver: SolverEndpoint, 
     CACHE_DIR: join(scratchDir, 'cache'),
     LOG_DIR: join(scratchDir, 'logs'),
     SAMPLES_DIR,
+    TASK_LISTS_DIR,
     TASK_TIMEOUT_S: '120',
     PURPLE_AGENT_URL: solver.agent.url,
     ...env,
