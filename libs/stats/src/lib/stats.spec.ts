@@ -95,7 +95,8 @@ describe("McNemar's exact test", () => {
   // Methodology 13:91, 2013): airway hyper-responsiveness before and after stem cell transplantation, 1
   // and 7 discordant pairs; the exact conditional test gives p = 0.070 (2 * 9 / 256).
   it('gives the textbook p-value of 1 against 7 discordant pairs', () => {
-    expect(mcnemarExact(1, 7)).toEqual({ a_only: 1, b_only: 7, p_value: 18 / 256 });
+    expect(mcnemarExact(1, 7)).toMatchObject({ a_only: 1, b_only: 7 });
+    expect(mcnemarExact(1, 7).p_value).toBeCloseTo(18 / 256, 12);
     expect(mcnemarExact(7, 1).p_value).toBeCloseTo(0.0703125, 12);
   });
 
