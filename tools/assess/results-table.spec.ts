@@ -50,11 +50,16 @@ describe('the results table', () => {
     expect(lines[6]).toMatch(/^mean \(3\)\s+0 scored\s+0\.00/);
   });
 
+  it("shows each mean's 95% interval under it, in the same columns, and says how they were drawn at the end", () => {
+    expect(cells(lines[7])).toEqual(['95% interval', ...Array(9).fill('0.00–0.00')]);
+    expect(lines.at(-1)).toBe('Intervals: percentile bootstrap over the tasks (failed ones as zeros), 2,000 resamples, seed 2026 (mulberry32).');
+  });
+
   it("shows each task's solver usage, a dash where it reported none, and the model's means per task over the tasks that reported usage on the last line", () => {
     expect(lines[0]).toMatch(/tok in\s+tok cached\s+tok out\s+USD\s+calls$/);
     expect(cells(lines[2]).slice(-5)).toEqual(['1200', '100', '50', '0.0120', '3']);
     expect(cells(lines[4]).slice(-5)).toEqual(['-', '-', '-', '-', '-']);
-    expect(lines[7]).toMatch(/^per task \(2\)\s+openai\/gpt-4\.1\s+1000\s+100\s+50\s+0\.0110\s+3$/);
+    expect(lines[8]).toMatch(/^per task \(2\)\s+openai\/gpt-4\.1\s+1000\s+100\s+50\s+0\.0110\s+3$/);
   });
 
   it('shows an unknown cost as a dash, in the task and in the means', () => {
@@ -71,7 +76,7 @@ describe('the results table', () => {
     const table = formatResultsTable(unpriced).split('\n');
 
     expect(cells(table[2]).slice(-5)).toEqual(['1200', '100', '50', '-', '3']);
-    expect(table[5]).toMatch(/^per task \(1\)\s+openai\/local\s+1200\s+100\s+50\s+-\s+3$/);
+    expect(table[6]).toMatch(/^per task \(1\)\s+openai\/local\s+1200\s+100\s+50\s+-\s+3$/);
   });
 });
 
@@ -103,8 +108,8 @@ describe('the root-cause block of the results table', () => {
   const block = lines.slice(lines.indexOf('') + 1);
 
   it('follows the usage means after a blank line, in the same metric columns, under its own heading', () => {
-    expect(lines[7]).toMatch(/^per task \(0\)\s+-/);
-    expect(lines[8]).toBe('');
+    expect(lines[8]).toMatch(/^per task \(0\)\s+-/);
+    expect(lines[9]).toBe('');
     expect(cells(block[0])).toEqual(['root cause', 'spans', ...cells(lines[0]).slice(2, 11)]);
     expect(block[0].indexOf('line@3')).toBe(lines[0].indexOf('line@3'));
   });
@@ -118,8 +123,13 @@ describe('the root-cause block of the results table', () => {
     ]);
   });
 
-  it('ends with the rc_* means over the tasks that have root-cause spans', () => {
-    expect(block.at(-1)).toMatch(/^rc mean \(2\)\s+0\.50\s+0\.50/);
+  it('ends with the rc_* means over the tasks that have root-cause spans, and their intervals', () => {
+    const rcMean = block.findIndex((line) => line.startsWith('rc mean'));
+    expect(block[rcMean]).toMatch(/^rc mean \(2\)\s+0\.50\s+0\.50/);
     expect(lines[6]).toMatch(/^mean \(3\)\s+2 scored\s+0\.33/);
+    // Two tasks, one found and one failed: a resample holds both, or either one twice.
+    expect(cells(block[rcMean + 1]).slice(0, 3)).toEqual(['95% interval', '0.00–1.00', '0.00–1.00']);
+    // Against all spans, a test hunk too, no task's file accuracy passes 0.50, and neither can its mean.
+    expect(cells(lines[7]).slice(0, 2)).toEqual(['95% interval', '0.00–0.50']);
   });
 });

@@ -1,23 +1,30 @@
-import type { AssessmentResult, TaskResult, SolverUsage } from '@arvo-rca/results';
+import type { AssessmentResult, MeanIntervals, ScalarMetric, TaskResult, SolverUsage, TopKMetric } from '@arvo-rca/results';
 
-type MetricsRow = Partial<Record<'file_acc' | 'func_recall' | 'func_precision' | 'line_iou' | 'line_proximity', number | null>> & {
-  func_topk_recall?: Record<string, number> | null;
-  line_topk_recall?: Record<string, number> | null;
-};
+/** A row of metric values (a task's, the means, or the means' intervals), under the metrics' plain names. */
+type MetricsOf<V> = Partial<Record<ScalarMetric, V | null>> & Partial<Record<TopKMetric, Partial<Record<string, V | null>> | null>>;
+type MetricsRow = MetricsOf<number>;
+type Interval = [number, number];
 
 type UsageRow = { [K in keyof SolverUsage]: number | null };
 
-const METRIC_COLUMNS: [string, (m: MetricsRow) => string][] = [
-  ['file', (m) => num(m.file_acc)],
-  ['func rec', (m) => num(m.func_recall)],
-  ['func prec', (m) => num(m.func_precision)],
-  ['line IoU', (m) => num(m.line_iou)],
-  ['line prox', (m) => num(m.line_proximity)],
-  ['func@1', (m) => num(m.func_topk_recall?.['1'])],
-  ['func@3', (m) => num(m.func_topk_recall?.['3'])],
-  ['line@1', (m) => num(m.line_topk_recall?.['1'])],
-  ['line@3', (m) => num(m.line_topk_recall?.['3'])],
+const METRIC_COLUMNS: [label: string, metric: ScalarMetric | TopKMetric, k?: string][] = [
+  ['file', 'file_acc'],
+  ['func rec', 'func_recall'],
+  ['func prec', 'func_precision'],
+  ['line IoU', 'line_iou'],
+  ['line prox', 'line_proximity'],
+  ['func@1', 'func_topk_recall', '1'],
+  ['func@3', 'func_topk_recall', '3'],
+  ['line@1', 'line_topk_recall', '1'],
+  ['line@3', 'line_topk_recall', '3'],
 ];
+
+function metricCells<V>(row: MetricsOf<V>, show: (value: V | null | undefined) => string): string[] {
+  return METRIC_COLUMNS.map(([, metric, k]) => {
+    const value = row[metric];
+    return show(k === undefined ? (value as V | null | undefined) : (value as Partial<Record<string, V | null>> | null | undefined)?.[k]);
+  });
+}
 
 // What the solver said its run cost; the footer gives each model's means per task (the Result's `models`).
 const USAGE_COLUMNS: [string, (u: UsageRow) => string][] = [
@@ -30,6 +37,34 @@ const USAGE_COLUMNS: [string, (u: UsageRow) => string][] = [
 
 function num(value: number | null | undefined): string {
   return value === null || value === undefined ? '-' : value.toFixed(2);
+}
+
+// `0.12–0.48`: as wide as the columns' names, so the table keeps its width.
+function interval(value: Interval | null | undefined): string {
+  return value === null || value === undefined ? '-' : `${value[0].toFixed(2)}–${value[1].toFixed(2)}`;
+}
+
+/** The Result's intervals of the parity means, or of the root-cause ones, under the metrics' plain names. */
+function intervalsRow(intervals: MeanIntervals, rootCause: boolean): MetricsOf<Interval> {
+  if (rootCause)
+    return {
+      file_acc: intervals.rc_file_acc_mean,
+      func_recall: intervals.rc_func_recall_mean,
+      func_precision: intervals.rc_func_precision_mean,
+      line_iou: intervals.rc_line_iou_mean,
+      line_proximity: intervals.rc_line_proximity_mean,
+      func_topk_recall: intervals.rc_func_topk_recall_mean,
+      line_topk_recall: intervals.rc_line_topk_recall_mean,
+    };
+  return {
+    file_acc: intervals.file_acc_mean,
+    func_recall: intervals.func_recall_mean,
+    func_precision: intervals.func_precision_mean,
+    line_iou: intervals.line_iou_mean,
+    line_proximity: intervals.line_proximity_mean,
+    func_topk_recall: intervals.func_topk_recall_mean,
+    line_topk_recall: intervals.line_topk_recall_mean,
+  };
 }
 
 function count(value: number | null): string {
@@ -52,7 +87,7 @@ export function formatResultsTable(result: AssessmentResult): string {
   const rows: string[][] = Object.entries(result.task_metrics).map(([task, metrics]) => [
     task,
     statusOf(metrics),
-    ...METRIC_COLUMNS.map(([, cell]) => cell(metrics)),
+    ...metricCells(metrics, num),
     ...USAGE_COLUMNS.map(([, cell]) => cell(metrics)),
   ]);
   const means: MetricsRow = {
@@ -65,10 +100,16 @@ export function formatResultsTable(result: AssessmentResult): string {
     line_topk_recall: result.line_topk_recall_mean,
   };
   const header = ['task', 'status', ...METRIC_COLUMNS.map(([name]) => name), ...USAGE_COLUMNS.map(([name]) => name)];
-  const meanRow = [`mean (${result.n_tasks})`, `${result.n_scored} scored`, ...METRIC_COLUMNS.map(([, cell]) => cell(means)), ...blanks(USAGE_COLUMNS)];
+  const meanRow = [`mean (${result.n_tasks})`, `${result.n_scored} scored`, ...metricCells(means, num), ...blanks(USAGE_COLUMNS)];
+  const intervalRow = [
+    `${result.confidence.level * 100}% interval`,
+    '',
+    ...metricCells(intervalsRow(result.confidence.intervals, false), interval),
+    ...blanks(USAGE_COLUMNS),
+  ];
   const usageRows = usageMeanRows(result, blanks(METRIC_COLUMNS));
   const rootCause = rootCauseBlock(result);
-  const table = [header, ...rows, meanRow, ...usageRows, rootCause.header, ...rootCause.rows, rootCause.meanRow];
+  const table = [header, ...rows, meanRow, intervalRow, ...usageRows, rootCause.header, ...rootCause.rows, rootCause.meanRow, rootCause.intervalRow];
   const widths = header.map((_, column) => Math.max(...table.map((row) => row[column].length)));
   const line = (row: string[]): string =>
     row
@@ -81,8 +122,10 @@ export function formatResultsTable(result: AssessmentResult): string {
     .map((width) => '-'.repeat(width))
     .join('  ');
   return [
-    ...[line(header), rule, ...rows.map(line), rule, line(meanRow), ...usageRows.map(line)],
-    ...['', line(rootCause.header), scoresRule, ...rootCause.rows.map(line), scoresRule, line(rootCause.meanRow)],
+    ...[line(header), rule, ...rows.map(line), rule, line(meanRow), line(intervalRow), ...usageRows.map(line)],
+    ...['', line(rootCause.header), scoresRule, ...rootCause.rows.map(line), scoresRule, line(rootCause.meanRow), line(rootCause.intervalRow)],
+    '',
+    intervalsNote(result),
   ].join('\n');
 }
 
@@ -97,12 +140,12 @@ function usageMeanRows(result: AssessmentResult, metricBlanks: string[]): string
  * The root-cause rows: each task's root-cause spans out of all its spans (its status when it has no ground
  * truth, or broke before it was known) and its `rc_*` scores, and their means.
  */
-function rootCauseBlock(result: AssessmentResult): { header: string[]; rows: string[][]; meanRow: string[] } {
+function rootCauseBlock(result: AssessmentResult): { header: string[]; rows: string[][]; meanRow: string[]; intervalRow: string[] } {
   const blanks = USAGE_COLUMNS.map(() => '');
   const rows = Object.entries(result.task_metrics).map(([task, metrics]) => [
     task,
     metrics.n_gt > 0 ? `${metrics.rc_n_gt ?? '-'} of ${metrics.n_gt}` : metrics.status,
-    ...METRIC_COLUMNS.map(([, cell]) => cell(rootCauseOf(metrics))),
+    ...metricCells(rootCauseOf(metrics), num),
     ...blanks,
   ]);
   const means: MetricsRow = {
@@ -118,8 +161,15 @@ function rootCauseBlock(result: AssessmentResult): { header: string[]; rows: str
   return {
     header: ['root cause', 'spans', ...METRIC_COLUMNS.map(([name]) => name), ...blanks],
     rows,
-    meanRow: [`rc mean (${graded})`, '', ...METRIC_COLUMNS.map(([, cell]) => cell(means)), ...blanks],
+    meanRow: [`rc mean (${graded})`, '', ...metricCells(means, num), ...blanks],
+    intervalRow: [`${result.confidence.level * 100}% interval`, '', ...metricCells(intervalsRow(result.confidence.intervals, true), interval), ...blanks],
   };
+}
+
+/** How the intervals were drawn, so that a reader can draw them again. */
+function intervalsNote({ confidence }: AssessmentResult): string {
+  const { resamples, seed, prng } = confidence;
+  return `Intervals: percentile bootstrap over the tasks (failed ones as zeros), ${resamples.toLocaleString('en')} resamples, seed ${seed} (${prng}).`;
 }
 
 /** A task's `rc_*` scores under the plain names the columns read. */

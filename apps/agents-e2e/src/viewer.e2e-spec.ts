@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -7,7 +7,8 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
-import { RECORDS_FOLDER, recordResult, scanRecord, type RecordScan, type SourcesFile } from '@arvo-rca/run-record';
+import type { PairedComparison } from '@arvo-rca/results';
+import { compareRecords, RECORDS_FOLDER, recordResult, scanRecord, type RecordScan, type SourcesFile } from '@arvo-rca/run-record';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 import { describeWithChromium, launchChromium, rgbOf } from './support/chromium';
 import { saveScreenshots, SCREENSHOTS_DIR } from './support/viewer-screenshots';
@@ -95,17 +96,34 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       await expect(model.locator('td').nth(4).textContent()).resolves.toBe('openai/gpt-4.1');
       await expect(baseline.locator('td').nth(5).textContent()).resolves.toBe('5 of 5, 5 scored');
       await expect(model.locator('td').nth(5).textContent()).resolves.toBe('5 of 5, 4 scored');
-      await expect(baseline.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(
+      await expect(baseline.locator('td[data-score="line_iou"] .mean').textContent()).resolves.toBe(
         recordResult(runs.baseline.assessment, runs.baseline.done).line_iou_mean.toFixed(2),
       );
-      await expect(model.locator('td[data-score="line_iou"]').textContent()).resolves.toBe(
+      await expect(model.locator('td[data-score="line_iou"] .mean').textContent()).resolves.toBe(
         recordResult(runs.model.assessment, runs.model.done).line_iou_mean.toFixed(2),
       );
       // The root cause's line IoU beside the original's: the same on the samples, whose fixes change code only.
-      await expect(model.locator('td[data-score="rc_line_iou"]').textContent()).resolves.toBe(
+      await expect(model.locator('td[data-score="rc_line_iou"] .mean').textContent()).resolves.toBe(
         recordResult(runs.model.assessment, runs.model.done).rc_line_iou_mean.toFixed(2),
       );
       await expect(model.locator('td').nth(12).textContent()).resolves.toMatch(/^\d+(\.\d)? s$/);
+    });
+
+    it("shows each mean's 95% interval under it, as the record's Result gives it", async () => {
+      await page.goto(viewer.url);
+      await page.locator('table.runs tbody tr').nth(1).waitFor();
+
+      for (const [scan, name] of [
+        [runs.model, 'line_iou'],
+        [runs.model, 'file_acc'],
+        [runs.baseline, 'func_recall'],
+      ] as const) {
+        const { confidence, ...means } = recordResult(scan.assessment, scan.done);
+        const interval = confidence.intervals[`${name}_mean`];
+        const cell = page.locator(`tr[data-run="${scan.assessment.id}"] td[data-score="${name}"]`);
+        await expect(cell.locator('.interval').textContent()).resolves.toBe(`${interval?.[0].toFixed(2)}–${interval?.[1].toFixed(2)}`);
+        expect(interval?.[0]).toBeLessThanOrEqual(means[`${name}_mean`]);
+      }
     });
 
     it('compares the runs task by task: each cell the line IoU, coloured by it, or the status when not scored', async () => {
@@ -141,6 +159,47 @@ describeWithDocker('the viewer in Chromium, on the run records of two real asses
       expect((await tableCells(page)).map((row) => row[0])).toEqual(['sample:1', 'sample:3', 'sample:5', 'sample:4', 'sample:2']);
       await page.locator('table.compare thead th[data-column="0"]').click();
       expect((await tableCells(page)).map((row) => row[0])).toEqual(['sample:2', 'sample:4', 'sample:1', 'sample:3', 'sample:5']);
+    });
+
+    it('pairs the two runs: per metric B − A with its interval, McNemar on the top-k hits, and the tasks that score differently', async () => {
+      await openComparison(page, viewer.url, runs);
+      const section = page.locator('section.paired');
+      await section.locator('table.paired').waitFor();
+
+      // The comparison lists the newest run first: the model's run is A, the baseline's B.
+      const expected = compareRecords(runs.model, runs.baseline);
+      await expect(section.locator('p').first().textContent()).resolves.toMatch(/^A openai\/gpt-4\.1 \(.*\) · B baseline \(/);
+      expect(await metricRow(page, 'line_iou')).toEqual(cellsOf(expected, 'line_iou'));
+      expect(await metricRow(page, 'func_topk_recall[1]')).toEqual(cellsOf(expected, 'func_topk_recall[1]'));
+      expect(await metricRow(page, 'rc_line_topk_recall[5]')).toEqual(cellsOf(expected, 'rc_line_topk_recall[5]'));
+      expect(expected.n_paired).toBe(5);
+      // The model found sample:1's function, the baseline did not: a discordant task for func@1.
+      expect(expected.metrics.find((metric) => metric.metric === 'func_topk_recall[1]')?.mcnemar?.a_only).toBeGreaterThan(0);
+      const listed = await section.locator('ul.differing li').evaluateAll((items: PageElement[]) => items.map((item) => item.getAttribute('data-task')));
+      expect(listed).toEqual(expected.differing.map((task) => task.task).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })));
+      expect(listed).toContain('sample:1');
+    });
+
+    it('shows why two runs scored under other settings are not paired', async () => {
+      const elsewhere = join(scratch.dir, 'other-settings');
+      const copies = [runs.model, runs.baseline].map((scan) => join(elsewhere, RECORDS_FOLDER, scan.assessment.id));
+      for (const [index, scan] of [runs.model, runs.baseline].entries()) cpSync(scan.folder, copies[index], { recursive: true });
+      const assessment = join(copies[1], 'assessment.json');
+      const file = JSON.parse(readFileSync(assessment, 'utf8')) as { settings: Record<string, string | number> };
+      writeFileSync(assessment, JSON.stringify({ ...file, settings: { ...file.settings, TASK_TIMEOUT_S: 12345 } }));
+      const other = await ViewerProcess.start([elsewhere]);
+      try {
+        await page.goto(`${other.url}#/compare/${runs.model.assessment.id},${runs.baseline.assessment.id}`);
+        const refusal = page.locator('section.paired p.problem');
+        await refusal.waitFor();
+
+        await expect(refusal.textContent()).resolves.toMatch(
+          /^Not compared: the two runs were scored under different settings, so their scores are not comparable: TASK_TIMEOUT_S: \d+ in A, 12345 in B\.$/,
+        );
+        await expect(page.locator('table.compare tbody tr').count()).resolves.toBe(5);
+      } finally {
+        await other.stop();
+      }
     });
 
     it("marks the fix's lines and the solver's guesses, with their ranks, on the source lines side by side", async () => {
@@ -317,6 +376,26 @@ async function markedLines(page: Page): Promise<{ fix: number[]; predicted: [num
     }
     return { fix: [...fix].sort((a, b) => a - b), predicted };
   });
+}
+
+/** A row of the paired table as the person reads it, after the metric's name. */
+function metricRow(page: Page, metric: string): Promise<string[]> {
+  return page.locator(`section.paired tr[data-metric="${metric}"] td`).evaluateAll((cells: PageElement[]) => cells.map((cell) => cell.textContent ?? ''));
+}
+
+/** What the row should say: the means, B − A and its interval to three decimals, and McNemar's counts and p for the top-k ones. */
+function cellsOf(comparison: PairedComparison, name: string): string[] {
+  const metric = comparison.metrics.find((entry) => entry.metric === name);
+  if (!metric) throw new Error(`no metric ${name} in the comparison`);
+  const signed = (value: number): string => (Number(value.toFixed(3)) === 0 ? '0.000' : `${value > 0 ? '+' : ''}${value.toFixed(3)}`);
+  const test = metric.mcnemar;
+  return [
+    metric.a_mean.toFixed(3),
+    metric.b_mean.toFixed(3),
+    signed(metric.difference),
+    metric.interval ? `[${signed(metric.interval[0])}, ${signed(metric.interval[1])}]` : '–',
+    ...(test ? [String(test.a_only), String(test.b_only), test.p_value.toPrecision(3)] : ['', '', '']),
+  ];
 }
 
 function range(start: number, end: number): number[] {

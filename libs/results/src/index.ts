@@ -27,3 +27,16 @@ export {
   type Shard,
   type TaskResult,
 } from './lib/assessment-result';
+export {
+  columnValue,
+  columnValues,
+  METRIC_COLUMNS,
+  SCALAR_METRICS,
+  TOP_K_METRICS,
+  type MetricColumn,
+  type ScalarMetric,
+  type TopKKey,
+  type TopKMetric,
+} from './lib/metric-columns';
+export { BOOTSTRAP, resultConfidence, type KeyedMetrics, type MeanIntervals, type ResultConfidence, type TopKIntervals } from './lib/result-confidence';
+export { pairedComparison, type GradedRun, type PairedComparison, type PairedMetric, type TaskDifference } from './lib/paired-comparison';

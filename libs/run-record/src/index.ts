@@ -16,6 +16,9 @@ export {
   type SourcesFile,
   type Span,
 } from './lib/record-format';
+export { compareRecords } from './lib/record-comparison';
+export { recordFolders, type RecordFolder } from './lib/record-folders';
 export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';
 export { RecordWriter, type NewAssessment, type TaskEvidence } from './lib/record-writer';
+export { settingsDifferences, settingsHash } from './lib/scoring-settings';
 export { taskFolderName } from './lib/task-folder';

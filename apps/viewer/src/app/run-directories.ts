@@ -1,18 +1,14 @@
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
-import { RECORDS_FOLDER } from '@arvo-rca/run-record';
+import { recordFolders, type RecordFolder } from '@arvo-rca/run-record';
 import { ViewerError } from './viewer-error';
 
-/** Where a record lives, and the name the API gives it. */
-export interface RecordLocation {
+/**
+ * Where a record lives, and the name the API gives it. Its folder is resolved (`<run dir>/assessments/<id>`),
+ * and so is its run directory, to which the record's paths are relative.
+ */
+export interface RecordLocation extends RecordFolder {
   key: string;
-  id: string;
-  /** The record's folder, resolved: `<run dir>/assessments/<id>`. */
-  folder: string;
-  /** The run directory, resolved; the record's paths are relative to it. */
-  runDir: string;
-  /** The run directory as the person named it (or under the folder they named). */
-  label: string;
 }
 
 interface Root {
@@ -25,9 +21,6 @@ export interface TextRead {
   text: string;
   cut: boolean;
 }
-
-// A record id as RecordWriter makes it (`2026-11-23_22-59-01_ab12cd34`); anything else under assessments/ is not a record.
-const RECORD_ID = /^[0-9A-Za-z_-]+$/;
 
 /**
  * The run directories the viewer was given, and the only place it reads from: every file is resolved
@@ -92,34 +85,15 @@ export class RunDirectories {
     }
   }
 
-  private async recordsUnder(root: Root): Promise<Omit<RecordLocation, 'key'>[]> {
-    if (await this.hasRecords(root.real)) return this.recordsOf(root.real, root.given);
-    const children = await readdir(root.real, { withFileTypes: true });
-    const runDirs = children.filter((child) => child.isDirectory()).map((child) => child.name);
-    const nested = await Promise.all(
-      runDirs.map(async (name) => ((await this.hasRecords(join(root.real, name))) ? this.recordsOf(join(root.real, name), join(root.given, name)) : [])),
+  // The records of a run directory given, or of those in a folder given, less any linked in from elsewhere.
+  private async recordsUnder(root: Root): Promise<RecordFolder[]> {
+    const found = await recordFolders(root.real, root.given);
+    const usable = await Promise.all(
+      found.map(async (record) => {
+        const folder = await realpath(record.folder).catch(() => undefined);
+        return folder !== undefined && this.inside(folder) && (await stat(folder)).isDirectory() ? [{ ...record, folder }] : [];
+      }),
     );
-    return nested.flat();
-  }
-
-  private async hasRecords(dir: string): Promise<boolean> {
-    return stat(join(dir, RECORDS_FOLDER)).then(
-      (info) => info.isDirectory(),
-      () => false,
-    );
-  }
-
-  private async recordsOf(runDir: string, label: string): Promise<Omit<RecordLocation, 'key'>[]> {
-    const entries = await readdir(join(runDir, RECORDS_FOLDER), { withFileTypes: true });
-    const records = await Promise.all(
-      entries
-        .filter((entry) => RECORD_ID.test(entry.name))
-        .map(async (entry) => {
-          const folder = await realpath(join(runDir, RECORDS_FOLDER, entry.name)).catch(() => undefined);
-          const usable = folder !== undefined && this.inside(folder) && (await stat(folder)).isDirectory();
-          return usable ? [{ id: entry.name, folder, runDir, label }] : [];
-        }),
-    );
-    return records.flat();
+    return usable.flat();
   }
 }

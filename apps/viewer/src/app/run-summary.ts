@@ -1,7 +1,7 @@
-import type { TaskRecord } from '@arvo-rca/results';
+import type { MeanIntervals, TaskRecord } from '@arvo-rca/results';
 import { recordResult } from '@arvo-rca/run-record';
 import type { OpenRecord } from './record-catalog';
-import type { RunSummary, TaskRow, TaskScores } from './viewer-api';
+import type { RunSummary, ScoreIntervals, TaskRow, TaskScores } from './viewer-api';
 
 const MISSING = 'no result was recorded: the task was running, or had not started, when its session ended';
 
@@ -35,10 +35,26 @@ export function summarize({ location, scan }: OpenRecord): RunSummary {
       rc_line_iou: result.rc_line_iou_mean ?? null,
       rc_line_proximity: result.rc_line_proximity_mean ?? null,
     },
+    intervals: intervalsOf(result.confidence.intervals),
     // The record's one solver ran one model: its means per task, as the Result's `models` gives them.
     cost: result.models[0]?.est_usd_cost ?? null,
     seconds: result.time_used,
     tokens: { input: result.models[0]?.input_tokens ?? null, output: result.models[0]?.output_tokens ?? null },
+  };
+}
+
+function intervalsOf(intervals: MeanIntervals): ScoreIntervals {
+  return {
+    file_acc: intervals.file_acc_mean,
+    func_recall: intervals.func_recall_mean,
+    func_precision: intervals.func_precision_mean,
+    line_iou: intervals.line_iou_mean,
+    line_proximity: intervals.line_proximity_mean,
+    rc_file_acc: intervals.rc_file_acc_mean,
+    rc_func_recall: intervals.rc_func_recall_mean,
+    rc_func_precision: intervals.rc_func_precision_mean,
+    rc_line_iou: intervals.rc_line_iou_mean,
+    rc_line_proximity: intervals.rc_line_proximity_mean,
   };
 }
 

@@ -22,6 +22,12 @@ export interface TaskScores {
 
 export type ScoreName = keyof TaskScores;
 
+/** A 95% interval: [low, high]. */
+export type Interval = [number, number];
+
+/** Each mean's interval, as the Result's `confidence` gives it; null over no task. */
+export type ScoreIntervals = { [K in ScoreName]: Interval | null };
+
 /** One task of a record, as a row of the comparison. */
 export interface TaskRow {
   task: string;
@@ -55,6 +61,8 @@ export interface RunSummary {
   scored: number;
   /** Means over the recorded tasks, as the Result gives them. */
   means: TaskScores;
+  /** Their 95% intervals: percentile bootstrap over the tasks (the Result's `confidence`). */
+  intervals: ScoreIntervals;
   /** USD and tokens per task, over the tasks that reported usage (the Result's `models`); null when none did, or the cost is unknown. */
   cost: number | null;
   seconds: number;
@@ -69,7 +77,40 @@ export interface RunList {
 
 export interface Comparison {
   runs: { summary: RunSummary; tasks: TaskRow[] }[];
+  /** With exactly two runs: the first (A) against the second (B), task by task; null otherwise. */
+  paired: PairedView | null;
 }
+
+/** One metric of the paired comparison (the run record's PairedComparison, field for field). */
+export interface PairedScore {
+  /** `line_iou`, `func_topk_recall[1]`, `rc_line_iou` ... */
+  metric: string;
+  n: number;
+  a_mean: number;
+  b_mean: number;
+  /** B - A. */
+  difference: number;
+  interval: Interval | null;
+  /** McNemar's exact test on the top-k hits; null for the other metrics. */
+  mcnemar: { a_only: number; b_only: number; p_value: number } | null;
+}
+
+/** Two runs compared on the tasks both graded, or why they are not: they were scored under other settings. */
+export type PairedView =
+  | {
+      kind: 'compared';
+      level: number;
+      resamples: number;
+      seed: number;
+      prng: string;
+      n_paired: number;
+      n_rc_paired: number;
+      only_in_a: string[];
+      only_in_b: string[];
+      metrics: PairedScore[];
+      differing: { task: string; changes: { metric: string; a: number; b: number }[] }[];
+    }
+  | { kind: 'refused'; reason: string };
 
 /** Lines of a file around the fix and the solver's answer, with both marked. */
 export interface SourceExcerpt {

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
-import { RecordWriter, type SourceExcerpt, type TaskEvidence } from '@arvo-rca/run-record';
+import { RecordWriter, type ScoringSettings, type SourceExcerpt, type TaskEvidence } from '@arvo-rca/run-record';
 
 // The answers below, and the judge's records of them against a fix of `parse` (lines 10 to 12), as the
 // judge made them (tools/samples/judged-fixtures.spec.ts makes them, and checks they are current).
@@ -81,7 +81,13 @@ export interface TaskSpec {
 }
 
 /** One assessment's record in `runDir`, each task with its files; the trajectories and logs sit where the agents keep them. */
-export async function writeRecord(runDir: string, model: string, tasks: TaskSpec[], startedAt = new Date('2026-11-23T10:00:00Z')): Promise<RecordWriter> {
+export async function writeRecord(
+  runDir: string,
+  model: string,
+  tasks: TaskSpec[],
+  startedAt = new Date('2026-11-23T10:00:00Z'),
+  settings: ScoringSettings = { TASK_TIMEOUT_S: 600 },
+): Promise<RecordWriter> {
   const keys = tasks.map((spec) => spec.task);
   const writer = await RecordWriter.create(
     runDir,
@@ -91,7 +97,7 @@ export async function writeRecord(runDir: string, model: string, tasks: TaskSpec
       shard: { index: 0, count: 1 },
       assessor: { name: 'arvo-rca green agent', version: '0.1.0' },
       solver: { name: 'arvo-rca purple agent', version: '0.1.0', model, url: 'http://127.0.0.1:9019/' },
-      settings: { TASK_TIMEOUT_S: 600 },
+      settings,
       settings_hash: 'abc123',
     },
     startedAt,

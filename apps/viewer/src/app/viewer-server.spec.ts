@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RecordWriter } from '@arvo-rca/run-record';
+import { compareRecords, recordResult, RecordWriter, scanRecord } from '@arvo-rca/run-record';
 import { RunDirectories } from './run-directories';
 import type { Comparison, RunList, TaskLog, TaskPage, TrajectoryView } from './viewer-api';
 import { finishedTask, JUDGED_METRICS, rawGet, SOURCES, writeRecord } from './viewer-records.testing';
@@ -117,6 +117,46 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
       ['sample:10', 'scored', 1],
     ]);
     expect(comparison.runs[0].tasks[1]).toMatchObject({ detail: 'pulling the image failed', cost: 0.006, seconds: 12.5, attempts: 1 });
+  });
+
+  it("gives each run's means their 95% intervals, as the record's Result gives them", async () => {
+    const list = await getJson<RunList>(server, '/api/runs');
+    const scan = await scanRecord(baseline.folder);
+    const { intervals } = recordResult(scan.assessment, scan.done).confidence;
+
+    const run = list.runs.find((entry) => entry.key === baseline.id);
+    expect(run?.intervals).toMatchObject({ line_iou: intervals.line_iou_mean, file_acc: intervals.file_acc_mean, rc_line_iou: intervals.rc_line_iou_mean });
+    expect(run?.intervals.line_iou?.[0]).toBeLessThan(run?.means.line_iou ?? 0);
+  });
+
+  it('pairs two runs: the first as A against the second as B, on the tasks both graded', async () => {
+    const comparison = await getJson<Comparison>(server, `/api/compare?runs=${baseline.id},${model.id}`);
+    const single = await getJson<Comparison>(server, `/api/compare?runs=${baseline.id}`);
+
+    const expected = compareRecords(await scanRecord(baseline.folder), await scanRecord(model.folder));
+    expect(comparison.paired).toEqual({ kind: 'compared', ...expected });
+    expect(comparison.paired).toMatchObject({ n_paired: 2, only_in_a: ['sample:10'], only_in_b: [] });
+    expect(single.paired).toBeNull();
+  });
+
+  it('shows why two runs scored under other settings are not paired, and still shows them side by side', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'viewer-settings-'));
+    const viewer = await ViewerServer.start(await RunDirectories.open([folder]), PAGE);
+    try {
+      const short = await writeRecord(folder, 'baseline', [{ task: 'sample:1' }]);
+      const long = await writeRecord(folder, 'baseline', [{ task: 'sample:1' }], new Date('2026-11-23T12:00:00Z'), { TASK_TIMEOUT_S: 1800 });
+
+      const comparison = await getJson<Comparison>(viewer, `/api/compare?runs=${short.id},${long.id}`);
+
+      expect(comparison.runs).toHaveLength(2);
+      expect(comparison.paired).toEqual({
+        kind: 'refused',
+        reason: 'the two runs were scored under different settings, so their scores are not comparable: TASK_TIMEOUT_S: 600 in A, 1800 in B',
+      });
+    } finally {
+      await viewer.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('shows a task still running as missing and a damaged one with its reason, on the next request', async () => {

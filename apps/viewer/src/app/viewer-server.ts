@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RecordCatalog, SCAN_REUSE_MS } from './record-catalog';
+import { compareRecords, RecordError } from '@arvo-rca/run-record';
+import { RecordCatalog, SCAN_REUSE_MS, type OpenRecord } from './record-catalog';
 import type { RunDirectories } from './run-directories';
 import { summarize, taskRows } from './run-summary';
 import { loadStaticFiles, type StaticFile } from './static-files';
 import { TaskFiles } from './task-files';
-import type { ApiError, Comparison } from './viewer-api';
+import type { ApiError, Comparison, PairedView } from './viewer-api';
 import { ViewerError } from './viewer-error';
 
 export interface ViewerServerOptions {
@@ -35,7 +36,7 @@ const HEADERS = {
  * their key in the record, never by path.
  *
  *   GET /api/runs                              every record: RunList
- *   GET /api/compare?runs=<key>,<key>          records side by side: Comparison
+ *   GET /api/compare?runs=<key>,<key>          records side by side, and two of them paired: Comparison
  *   GET /api/runs/<key>/tasks/<task>           a task's page: TaskPage
  *   GET /api/runs/<key>/tasks/<task>/trajectory    TrajectoryView
  *   GET /api/runs/<key>/tasks/<task>/log           TaskLog
@@ -106,7 +107,20 @@ class ViewerRoutes {
     const keys = list.split(',').filter((key) => key !== '');
     if (keys.length === 0 || keys.length > MAX_COMPARED) throw new ViewerError('BAD_REQUEST', `compare 1 to ${MAX_COMPARED} runs: ?runs=<key>,<key>`);
     const records = await Promise.all(keys.map((key) => this.catalog.open(key)));
-    return { runs: records.map((record) => ({ summary: summarize(record), tasks: taskRows(record) })) };
+    return {
+      runs: records.map((record) => ({ summary: summarize(record), tasks: taskRows(record) })),
+      paired: records.length === 2 ? paired(records[0], records[1]) : null,
+    };
+  }
+}
+
+/** Run A against run B, or why they cannot be compared (scored under other settings). */
+function paired(a: OpenRecord, b: OpenRecord): PairedView {
+  try {
+    return { kind: 'compared', ...compareRecords(a.scan, b.scan) };
+  } catch (error) {
+    if (error instanceof RecordError && error.code === 'SETTINGS_DIFFER') return { kind: 'refused', reason: error.message };
+    throw error;
   }
 }
 

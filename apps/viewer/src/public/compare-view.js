@@ -2,7 +2,8 @@
 // was not scored. Rows are built once; sorting and filtering only reorder and hide them.
 import { fetchComparison } from './api.js';
 import { h, problem, route } from './dom.js';
-import { compareResultKeys, date, RUN_MEANS, score, scoreColour, SCORES } from './format.js';
+import { compareResultKeys, date, interval, RUN_MEANS, score, scoreColour, SCORES } from './format.js';
+import { pairedSection } from './paired-view.js';
 
 /** @typedef {import('../app/viewer-api').Comparison} Comparison */
 /** @typedef {import('../app/viewer-api').TaskRow} TaskRow */
@@ -43,11 +44,13 @@ class CompareView extends HTMLElement {
     this.body = h('tbody');
     this.table = h('table', { class: 'compare' }, this.head(), this.body);
     this.counter = h('span', { class: 'count' });
+    const paired = this.comparison?.paired;
     this.replaceChildren(
       h('h1', {}, runs.length > 1 ? `${runs.length} runs, ${tasks.length} tasks` : `${runs[0]?.summary.id}: ${tasks.length} tasks`),
       this.controls(),
       this.table,
       this.means(),
+      ...(paired && runs.length === 2 ? [pairedSection(paired, runs[0].summary, runs[1].summary)] : []),
     );
     this.fill();
   }
@@ -164,7 +167,7 @@ class CompareView extends HTMLElement {
     const runs = this.comparison?.runs ?? [];
     const lines = runs.map((run) => {
       const { summary } = run;
-      const figures = RUN_MEANS.map((s) => `${s.label} ${score(summary.means[s.name])}`).join(' · ');
+      const figures = RUN_MEANS.map((s) => `${s.label} ${score(summary.means[s.name])} (${interval(summary.intervals[s.name])})`).join(' · ');
       return h(
         'li',
         {},
@@ -172,7 +175,8 @@ class CompareView extends HTMLElement {
         ` (${summary.id}, ${summary.recorded} of ${summary.tasks} recorded): ${figures}`,
       );
     });
-    return h('div', { class: 'means' }, h('h2', {}, 'Means'), h('ul', {}, ...lines));
+    const note = h('p', { class: 'hint' }, 'Each mean with its 95% interval: percentile bootstrap over the recorded tasks, failed ones as zeros.');
+    return h('div', { class: 'means' }, h('h2', {}, 'Means'), h('ul', {}, ...lines), note);
   }
 }
 

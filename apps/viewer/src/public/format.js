@@ -39,6 +39,25 @@ export function score(value) {
 }
 
 /**
+ * A 95% interval: `0.32–0.58`, or with `withSign` the signed ends of a difference; a dash over no task.
+ * @param {[number, number] | null | undefined} value
+ * @param {boolean} [withSign]
+ */
+export function interval(value, withSign = false) {
+  if (value === null || value === undefined) return '–';
+  return withSign ? `[${signed(value[0])}, ${signed(value[1])}]` : `${value[0].toFixed(2)}–${value[1].toFixed(2)}`;
+}
+
+/**
+ * A difference with its sign, to three decimals (never `-0.000`).
+ * @param {number} value
+ */
+export function signed(value) {
+  const text = value.toFixed(3);
+  return Number(text) === 0 ? '0.000' : value > 0 ? `+${text}` : text;
+}
+
+/**
  * The background of a score: red at 0, through yellow, to green at 1.
  * @param {number} value
  */

@@ -1,7 +1,7 @@
 // The runs: one line per record, with its means, cost and time; pick some to compare.
 import { fetchRuns } from './api.js';
 import { h, problem, route } from './dom.js';
-import { cost, date, duration, RUN_MEANS, score } from './format.js';
+import { cost, date, duration, interval, RUN_MEANS, score } from './format.js';
 
 /** @typedef {import('../app/viewer-api').RunSummary} RunSummary */
 
@@ -49,7 +49,7 @@ class RunsView extends HTMLElement {
       h(
         'p',
         { class: 'hint' },
-        'Means are over the tasks recorded so far; a task without a usable result is not in them. Tick runs to compare them task by task.',
+        'Means are over the tasks recorded so far; a task without a usable result is not in them. Under each, its 95% interval (percentile bootstrap over the tasks). Tick runs to compare them task by task; tick two to pair them.',
       ),
       table,
       h('p', {}, compare),
@@ -70,7 +70,14 @@ class RunsView extends HTMLElement {
       h('td', {}, `${run.solver.name} ${run.solver.version}`),
       h('td', {}, run.solver.model ?? '–'),
       h('td', {}, tasks),
-      ...RUN_MEANS.map((s) => h('td', { class: 'num', 'data-score': s.name }, score(run.means[s.name]))),
+      ...RUN_MEANS.map((s) =>
+        h(
+          'td',
+          { class: 'num', 'data-score': s.name },
+          h('span', { class: 'mean' }, score(run.means[s.name])),
+          h('span', { class: 'interval', title: '95% interval' }, interval(run.intervals[s.name])),
+        ),
+      ),
       h('td', { class: 'num' }, cost(run.cost)),
       h('td', { class: 'num' }, duration(run.seconds)),
     );

@@ -56,6 +56,17 @@ describe('combineResults', () => {
     expect(Object.keys(combined.task_metrics)).toEqual(combined.task_ids);
   });
 
+  it('gives the intervals the whole list run on one green agent would give', () => {
+    const combined = combineResults(shards());
+    const whole = aggregateResults(
+      combined.task_ids.map((task_id) => ({ task_id, metrics: combined.task_metrics[task_id] })),
+      1,
+    );
+
+    expect(combined.confidence).toEqual(whole.confidence);
+    expect(combined.confidence.intervals.file_acc_mean?.[0]).toBeLessThan(3 / 5);
+  });
+
   it("keeps every task's record as its shard reported it, and takes the longest shard's time", () => {
     const [second, first] = shards();
     const combined = combineResults([first, second]);

@@ -4,6 +4,8 @@ import type { TaskRecord } from './task-record';
 import { modelsUsage, reportedUsage, type ModelUsage } from './model-usage';
 import { usageBy, type Nullable, type SolverUsage } from './solver-usage';
 import type { TaskDraw } from './task-draw';
+import type { ScalarMetric } from './metric-columns';
+import { resultConfidence, type ResultConfidence } from './result-confidence';
 
 export const RESULT_DOMAIN = 'arvo_rca';
 
@@ -70,6 +72,8 @@ export interface AssessmentResult {
   rc_line_proximity_mean: number;
   rc_func_topk_recall_mean: TopK;
   rc_line_topk_recall_mean: TopK;
+  /** Every mean's 95% interval, and how they were drawn. */
+  confidence: ResultConfidence;
   task_metrics: Record<string, TaskResult>;
 }
 
@@ -79,14 +83,13 @@ export interface AssessmentResult {
  */
 export type ResultInput = Pick<TaskRecord, 'task_id' | 'metrics'> & Partial<Pick<TaskRecord, 'masked_id' | 'run'>> & { model?: string | null };
 
-type ScalarMetric = Exclude<keyof LocalizationMetrics, 'func_topk_recall' | 'line_topk_recall'>;
-
 /**
  * Means over all requested tasks, where a task without submission, with an unreadable one, that failed or
  * that a shutdown interrupted counts as zero (the original dropped those, flattering agents that crash).
  * Tasks without ground truth are neither perfect nor zero, so they are left out. A task id requested
  * twice keeps both records, the second as `<id>#2`. The root-cause means go the same way over the tasks
- * with root-cause metrics, leaving out those whose fix has no root-cause span.
+ * with root-cause metrics, leaving out those whose fix has no root-cause span. Each mean has its interval
+ * in `confidence`, over the same tasks.
  */
 export function aggregateResults(
   tasks: readonly ResultInput[],
@@ -95,11 +98,15 @@ export function aggregateResults(
   draw: TaskDraw | null = null,
 ): AssessmentResult {
   const entries = tasks.map(taskResult);
-  const graded = entries.filter((metrics) => metrics.status !== 'no_ground_truth');
-  const means = meansOf(graded);
+  const keys = resultKeys(tasks.map((task) => task.task_id));
+  const graded = entries.flatMap((metrics, index) => (metrics.status !== 'no_ground_truth' ? [{ key: keys[index], metrics }] : []));
+  const means = meansOf(graded.map((task) => task.metrics));
   // A record written before the root-cause metrics existed has none, and is left out of their means too.
-  const rcGraded = entries.map(fromRootCause).filter((metrics) => metrics.file_acc !== null);
-  const rcMeans = meansOf(rcGraded);
+  const rcGraded = entries.flatMap((entry, index) => {
+    const metrics = fromRootCause(entry);
+    return metrics.file_acc !== null ? [{ key: keys[index], metrics }] : [];
+  });
+  const rcMeans = meansOf(rcGraded.map((task) => task.metrics));
   return {
     domain: RESULT_DOMAIN,
     shard: { ...shard },
@@ -126,7 +133,8 @@ export function aggregateResults(
     rc_line_proximity_mean: rcMeans.line_proximity,
     rc_func_topk_recall_mean: rcMeans.func_topk_recall,
     rc_line_topk_recall_mean: rcMeans.line_topk_recall,
-    task_metrics: Object.fromEntries(resultKeys(tasks.map((task) => task.task_id)).map((key, index) => [key, entries[index]])),
+    confidence: resultConfidence(graded, rcGraded),
+    task_metrics: Object.fromEntries(keys.map((key, index) => [key, entries[index]])),
   };
 }
 

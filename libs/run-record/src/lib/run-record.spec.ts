@@ -173,7 +173,7 @@ describe('the run record', () => {
     expect(JSON.parse(await readFile(join(runDir, task?.files.trajectory ?? ''), 'utf8'))).toEqual(document);
   });
 
-  it("reads a record of the first task format (camelCase run figures): it resumes and gives the Result its own code gave, that Result's usage sums now the model's means", async () => {
+  it("reads a record of the first task format (camelCase run figures): it resumes and gives the Result its own code gave, that Result's usage sums now the model's means, and intervals beside its means", async () => {
     const scan = await scanRecord(FIRST_FORMAT);
 
     expect(scan.damaged).toEqual([]);
@@ -182,12 +182,15 @@ describe('the run record', () => {
     expect(tasksToRun(scan, true)).toEqual(['sample:2', 'sample:3']);
     // Its code summed the usage at the top level; one task reported any, so its means are those sums.
     const earlier = firstFormat<AssessmentResult & SolverUsage>('result.json');
-    const { models, n_with_usage, task_metrics, ...rest } = recordResult(scan.assessment, scan.done);
+    const { models, n_with_usage, task_metrics, confidence, ...rest } = recordResult(scan.assessment, scan.done);
     const usage = Object.fromEntries(SOLVER_USAGE_FIELDS.map((field) => [field, earlier[field]]));
     expect(models).toEqual([{ name: 'baseline', ...usage }]);
     expect(n_with_usage).toBe(1);
     // Made before draws were kept: it says it drew nothing.
     expect(rest).toEqual({ ...without(earlier, [...SOLVER_USAGE_FIELDS, 'task_metrics']), draw: null });
+    // One task of four scored: the interval of the file accuracy starts at none scored, and reaches past the mean.
+    expect(confidence.intervals.file_acc_mean?.[0]).toBe(0);
+    expect(confidence.intervals.file_acc_mean?.[1]).toBeGreaterThan(rest.file_acc_mean);
     // Each task's entry is its own code's, with the model that ran it.
     expect(Object.values(task_metrics).map((task) => task.model)).toEqual(['baseline', 'baseline', 'baseline', 'baseline']);
     expect(Object.fromEntries(Object.entries(task_metrics).map(([key, task]) => [key, without(task, ['model'])]))).toEqual(earlier.task_metrics);

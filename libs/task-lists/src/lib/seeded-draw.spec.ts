@@ -1,4 +1,11 @@
-import { drawTasks, isSeed, MAX_SEED, mulberry32, randomSeed } from './seeded-draw';
+import { SeededRandom } from '@arvo-rca/stats';
+import { drawTasks, isSeed, MAX_SEED, randomSeed } from './seeded-draw';
+
+/** The generator the draws use, as a function of no arguments. */
+function mulberry32(seed: number): () => number {
+  const random = new SeededRandom(seed);
+  return () => random.nextUint32();
+}
 
 // mulberry32 as it is usually published: its state a float that grows, its output a fraction of 2^32.
 function publishedMulberry32(seed: number): () => number {

@@ -4,7 +4,17 @@ import pLimit from 'p-limit';
 import { NeededImages } from '@arvo-rca/arvo-docker';
 import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { resultKeys, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
-import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity } from '@arvo-rca/run-record';
+import {
+  RecordError,
+  recordResult,
+  RecordWriter,
+  scanRecord,
+  settingsDifferences,
+  settingsHash,
+  tasksToRun,
+  type RecordScan,
+  type SolverIdentity,
+} from '@arvo-rca/run-record';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
@@ -13,7 +23,7 @@ import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type RanTas
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import { findRecord } from './record-location';
-import { scoringSettings, settingsDifferences, settingsHash, solverDifferences } from './scoring-settings';
+import { scoringSettings, solverDifferences } from './scoring-settings';
 
 export interface AssessmentReport {
   result: AssessmentResult;

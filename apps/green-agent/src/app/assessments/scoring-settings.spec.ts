@@ -1,7 +1,7 @@
 import { validateEnvironment } from '@arvo-rca/agent-app';
-import { recordedSandbox } from '@arvo-rca/run-record';
+import { recordedSandbox, settingsDifferences } from '@arvo-rca/run-record';
 import { GreenConfig } from '../green-config';
-import { scoringSettings, settingsDifferences } from './scoring-settings';
+import { scoringSettings } from './scoring-settings';
 
 const configOf = validateEnvironment(GreenConfig);
 

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { PRODUCT_VERSION, type PeerCard } from '@arvo-rca/a2a-protocol';
-import { recordedSandbox, type ScoringSettings, type SolverIdentity } from '@arvo-rca/run-record';
+import type { ScoringSettings, SolverIdentity } from '@arvo-rca/run-record';
 import type { SandboxBackendName } from '@arvo-rca/sandbox';
 import type { GreenConfig } from '../green-config';
 
 // What can change a task's score: the judge, the sandbox and its limits. URLs, ports, concurrency and
-// attempts do not, and are left out: a run moved to another port is the same run.
+// attempts do not, and are left out: a run moved to another port is the same run. Their hash and their
+// differences are the run record's (settingsHash, settingsDifferences), which a comparison of runs reads too.
 const SCORING_KEYS = [
   'TASK_TIMEOUT_S',
   'COMMAND_TIMEOUT_S',
@@ -21,24 +21,6 @@ export function scoringSettings(environment: Pick<GreenConfig, (typeof SCORING_K
   const settings: ScoringSettings = { judge: PRODUCT_VERSION, SANDBOX: sandbox };
   for (const key of SCORING_KEYS) settings[key] = environment[key];
   return settings;
-}
-
-/** A short hash of the settings, the same whatever order their keys come in. */
-export function settingsHash(settings: ScoringSettings): string {
-  const canonical = JSON.stringify(
-    Object.keys(settings)
-      .sort()
-      .map((key) => [key, settings[key]]),
-  );
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
-}
-
-/** Each way the settings differ from the recorded ones, in words (`TASK_TIMEOUT_S: 600 recorded, 900 now`). */
-export function settingsDifferences(recorded: ScoringSettings, now: ScoringSettings): string[] {
-  // A record from before the sandbox was recorded says only `auto`: which one ran is not known, and not held against it.
-  const unknownSandbox = recordedSandbox(recorded) === 'unknown';
-  const keys = [...new Set([...Object.keys(recorded), ...Object.keys(now)])].sort().filter((key) => !(key === 'SANDBOX' && unknownSandbox));
-  return keys.filter((key) => recorded[key] !== now[key]).map((key) => `${key}: ${describe(recorded[key])} recorded, ${describe(now[key])} now`);
 }
 
 /** Each way the solver differs from the recorded one: its model, name or version (never its URL). */

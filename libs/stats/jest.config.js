@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'stats',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/stats',
+};
