@@ -29,6 +29,9 @@ async function follow(events: PeerEvent[], end?: Error) {
   const outcome = await followAssessment(GREEN, green(events, end), {
     recorded: (dir) => heard.push(`record ${dir}`),
     progress: (line) => heard.push(`${line.kind} ${line.task}`),
+    kept: async (data) => {
+      heard.push(`kept ${JSON.stringify(data)}`);
+    },
   }).catch((error: unknown) => error);
   return { heard, outcome };
 }

@@ -10,7 +10,7 @@ import type { ResumeRequestBody } from './resume-plan';
 /** The AgentBeats assessment request the runner sends. */
 export interface AssessmentRequestBody {
   participants: { purple_agent: string };
-  config: { task_ids: string[]; concurrency: number; shard_index?: number; num_shards?: number };
+  config: { task_ids: string[]; concurrency: number; shard_index?: number; num_shards?: number; send_record?: boolean };
 }
 
 export interface ShardRequest {
@@ -26,13 +26,27 @@ export interface ShardReport {
   recordDir?: string;
 }
 
-/** One request per green agent, each the same but for its shard; a single green gets the request without shard keys. */
-export function shardRequests(greens: readonly string[], purple: string, tasks: readonly string[], concurrency: number): ShardRequest[] {
+/**
+ * One request per green agent, each the same but for its shard; a single green gets the request without
+ * shard keys. A green agent that `sendsRecord` is asked for its record's files.
+ */
+export function shardRequests(
+  greens: readonly string[],
+  purple: string,
+  tasks: readonly string[],
+  concurrency: number,
+  sendsRecord: (green: string) => boolean = () => false,
+): ShardRequest[] {
   return greens.map((green, index) => ({
     green,
     request: {
       participants: { purple_agent: purple },
-      config: { task_ids: [...tasks], concurrency, ...(greens.length > 1 ? { shard_index: index, num_shards: greens.length } : {}) },
+      config: {
+        task_ids: [...tasks],
+        concurrency,
+        ...(greens.length > 1 ? { shard_index: index, num_shards: greens.length } : {}),
+        ...(sendsRecord(green) ? { send_record: true } : {}),
+      },
     },
   }));
 }

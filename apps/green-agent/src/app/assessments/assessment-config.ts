@@ -3,7 +3,7 @@
 import { isRecord } from '@arvo-rca/common';
 
 /** The config keys an assessment uses; any other key is named as ignored. */
-export const CONFIG_KEYS = ['task_ids', 'num_tasks', 'num_instances', 'concurrency', 'shard_index', 'num_shards', 'solver_protocol'] as const;
+export const CONFIG_KEYS = ['task_ids', 'num_tasks', 'num_instances', 'concurrency', 'shard_index', 'num_shards', 'solver_protocol', 'send_record'] as const;
 
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 

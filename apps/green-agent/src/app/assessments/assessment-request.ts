@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsArray, ArrayNotEmpty, IsIn, IsInt, IsOptional, Max, Min, validateSync, type ValidationError } from 'class-validator';
+import { IsArray, ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsOptional, Max, Min, validateSync, type ValidationError } from 'class-validator';
 import { isRecord, type TaskRef } from '@arvo-rca/common';
 import type { Shard } from '@arvo-rca/results';
 import { TaskAssetsError } from '../task-assets';
@@ -47,6 +47,10 @@ class TaskConfig {
   @IsOptional()
   @IsIn(SOLVER_PROTOCOLS, { message: `must be one of ${SOLVER_PROTOCOLS.join(', ')}` })
   solver_protocol?: SolverProtocol;
+
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  send_record?: boolean;
 }
 
 /** What turns task id text into a task of a configured source (the green agent's TaskAssetsService); throws a TaskAssetsError. */
@@ -64,6 +68,8 @@ export interface AssessmentRequest {
   ignoredConfigKeys: string[];
   /** The wire the solver is to be spoken to in, when the request names one; else its card's, else the default. */
   solverProtocol?: SolverProtocol;
+  /** Send the run record's files as they are written (`config.send_record`), for a runner that keeps the record. */
+  sendRecord: boolean;
 }
 
 /** A request to go on with a run record: the tasks come from the record, where they are parsed. */
@@ -75,6 +81,8 @@ export interface ResumeRequest {
   retryFailed: boolean;
   /** The record's own concurrency unless the request gives one. */
   concurrency?: number;
+  /** Send the run record's files, the earlier sessions' tasks first (`config.send_record`). */
+  sendRecord: boolean;
 }
 
 export type AssessmentParse =
@@ -111,17 +119,19 @@ export function parseAssessmentRequest(text: string, data: unknown[], taskIds: T
       concurrency: config.concurrency ?? 1,
       shard,
       ignoredConfigKeys: reading.ignored,
+      sendRecord: config.send_record ?? false,
       ...(config.solver_protocol === undefined ? {} : { solverProtocol: config.solver_protocol }),
     },
   };
 }
 
-/** `config.resume` (a record id), `config.retry_failed` and `config.concurrency`; nothing else goes with them. */
+/** `config.resume` (a record id), `config.retry_failed`, `config.concurrency` and `config.send_record`; nothing else goes with them. */
 function parseResume(config: Record<string, unknown>, purpleUrl: string | undefined, problems: string[]): AssessmentParse {
-  const { resume, retry_failed: retryFailed, concurrency, ...rest } = config;
+  const { resume, retry_failed: retryFailed, concurrency, send_record: sendRecord, ...rest } = config;
   if (typeof resume !== 'string' || !RECORD_ID.test(resume))
     problems.push(`config.resume (${JSON.stringify(resume)}) must be the id of a run record, the name of its folder under assessments/`);
   if (retryFailed !== undefined && typeof retryFailed !== 'boolean') problems.push('config.retry_failed must be true or false');
+  if (sendRecord !== undefined && typeof sendRecord !== 'boolean') problems.push('config.send_record must be true or false');
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1 && (concurrency as number) <= MAX_CONCURRENCY)) {
     problems.push(`config.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
@@ -134,6 +144,7 @@ function parseResume(config: Record<string, unknown>, purpleUrl: string | undefi
       purpleUrl,
       recordId: resume as string,
       retryFailed: retryFailed === true,
+      sendRecord: sendRecord === true,
       ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
     },
   };

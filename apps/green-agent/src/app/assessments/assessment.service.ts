@@ -4,7 +4,18 @@ import pLimit from 'p-limit';
 import { NeededImages } from '@arvo-rca/arvo-docker';
 import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { resultKeys, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
-import { RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity } from '@arvo-rca/run-record';
+import {
+  readTaskFolder,
+  RecordError,
+  recordResult,
+  RecordWriter,
+  scanRecord,
+  tasksToRun,
+  type AssessmentFile,
+  type RecordScan,
+  type SolverIdentity,
+  type TaskFolder,
+} from '@arvo-rca/run-record';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
@@ -26,7 +37,14 @@ export interface AssessmentReport {
 export interface AssessmentListener {
   report: (line: TaskProgressLine) => void;
   recorded: (recordDir: string) => void;
+  /**
+   * When set, the record's files as they are written: `assessment.json` as a session begins and ends, each
+   * task's folder as it ends (on a resume, the tasks of earlier sessions first).
+   */
+  wrote?: (write: RecordWrite) => void;
 }
+
+export type RecordWrite = { kind: 'assessment'; assessment: AssessmentFile } | { kind: 'task'; task: TaskFolder };
 
 /** A task of a record: its result key (its task id, `#2` added for a repeat), and the task it names. */
 interface RecordTask {
@@ -100,6 +118,7 @@ export class AssessmentService {
       settings_hash: settingsHash(this.settings),
     });
     listener.recorded(writer.folder);
+    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
     const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
     const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
     return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency: request.concurrency, recorded: new Map() }, listener, signal);
@@ -134,6 +153,8 @@ export class AssessmentService {
     const { request, scan, tasks, protocol } = plan;
     const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
     listener.recorded(writer.folder);
+    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
+    if (listener.wrote) for (const record of scan.done.values()) listener.wrote({ kind: 'task', task: await readTaskFolder(scan.folder, record) });
     for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
     const concurrency = request.concurrency ?? scan.assessment.concurrency;
     return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency, recorded: scan.done }, listener, signal);
@@ -156,8 +177,9 @@ export class AssessmentService {
       const { record, evidence } = ran;
       // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
       const run = { ...record.run, attempts: attempts + (session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
-      const file = await writer.writeTask({ ...record, task: task.resultKey, run }, evidence);
-      done.set(task.resultKey, file);
+      const written = await writer.writeTask({ ...record, task: task.resultKey, run }, evidence);
+      done.set(task.resultKey, written.record);
+      listener.wrote?.({ kind: 'task', task: written });
       listener.report({ task: task.ref.taskId, kind: 'finished', status: record.metrics.status, detail: record.metrics.detail ?? '' });
     };
     // The image disk budget never removes what a task still to end here needs.
@@ -168,6 +190,7 @@ export class AssessmentService {
       images.releaseAll();
     }
     await writer.endSession();
+    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
     const result = recordResult(writer.assessment, done);
     const file = await writer.writeResult(result);
     this.logger.log(`assessment of ${result.n_tasks} tasks done: ${result.n_scored} scored, record in ${writer.folder}`);
