@@ -2,12 +2,15 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
-import { failedTask } from '@arvo-rca/rca-eval';
-import type { TaskRecordDraft } from '@arvo-rca/results';
+import { asRootCause, topKOf, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
 import { RecordCopy } from './record-copy';
 import { recordResult, scanRecord } from './record-scan';
 import { RecordWriter, type NewAssessment, type TaskEvidence } from './record-writer';
 import { readTaskFolder } from './task-folder-files';
+
+// A task that failed around the solver, as the judge records it (rca-eval's failedTask): zero scores, the reason.
+const zero = { file_acc: 0, func_recall: 0, func_precision: 0, line_iou: 0, line_proximity: 0, func_topk_recall: topKOf(0), line_topk_recall: topKOf(0) };
+const FAILED: TaskMetrics = { status: 'failed', detail: 'no image', n_gt: 0, n_pred: 0, ...zero, rc_n_gt: 0, ...asRootCause(zero) };
 
 const assessment = (tasks: string[]): NewAssessment => ({
   tasks,
@@ -50,7 +53,7 @@ function finished(task: string): TaskRecordDraft {
     masked_id: null,
     context_id: `ctx-${task}`,
     finish_reason: 'finished',
-    metrics: failedTask('no image'),
+    metrics: FAILED,
     run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 },
   };
 }

@@ -1,8 +1,11 @@
-import { failedTask } from '@arvo-rca/rca-eval';
-import { TASK_FORMAT, type TaskRecord } from '@arvo-rca/results';
+import { asRootCause, TASK_FORMAT, topKOf, type TaskMetrics, type TaskRecord } from '@arvo-rca/results';
 import { ASSESSMENT_FORMAT, type AssessmentFile, type TaskFolder } from '@arvo-rca/run-record';
 import { buildAgentCard } from '../agent-card';
 import { declaresRunRecord, formatRunRecord, parseRunRecord, runRecordExtension, taskPiece } from './run-record-files';
+
+// A task that failed around the solver, as the judge records it (rca-eval's failedTask): zero scores, the reason.
+const zero = { file_acc: 0, func_recall: 0, func_precision: 0, line_iou: 0, line_proximity: 0, func_topk_recall: topKOf(0), line_topk_recall: topKOf(0) };
+const FAILED: TaskMetrics = { status: 'failed', detail: 'no image', n_gt: 0, n_pred: 0, ...zero, rc_n_gt: 0, ...asRootCause(zero) };
 
 const ID = '2026-11-23_22-59-01_ab12cd34';
 
@@ -27,7 +30,7 @@ const record: TaskRecord = {
   masked_id: null,
   context_id: 'c1',
   finish_reason: 'finished',
-  metrics: failedTask('no image'),
+  metrics: FAILED,
   run: { seconds: 1, commands: 0, failed_commands: 0, attempts: 1 },
   session: 0,
   finished_at: '2026-11-23T23:00:00.000Z',
