@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatRunRecord, taskPiece, type RunRecordPiece } from '@arvo-rca/a2a-protocol';
@@ -118,6 +118,24 @@ describe("what the runner keeps of a green agent's run record", () => {
     );
     const kept = join(runnerDir, 'assessments', writer.id, 'tasks', 'sample_1');
     expect((await readdir(kept)).sort()).toEqual(['crash.txt', 'result.json']);
+  });
+
+  it("says once that the record stays on the green agent's side when it cannot be begun here, and gives the Result's file there", async () => {
+    const notADirectory = join(runnerDir, 'a-file');
+    await writeFile(notADirectory, '');
+    const keeper = new RecordKeeper(notADirectory, GREEN, true, say);
+
+    const { writer, result, remoteFile } = await run(keeper, ['sample:1', 'sample:2']);
+
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^record: {2}a file the green agent at \\S+ sent was not kept here: .*ENOTDIR.*; the record stays on the green agent's side in ${writer.folder}$`,
+        ),
+      ),
+    ]);
+    expect(keeper.folder).toBe(writer.folder);
+    expect(await keeper.keepResult(result, remoteFile)).toBe(remoteFile);
   });
 
   it('names a piece it cannot keep, and keeps the rest', async () => {

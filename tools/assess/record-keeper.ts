@@ -14,6 +14,8 @@ export class RecordKeeper {
   private local?: string;
   private recordId?: string;
   private copy?: RecordCopy;
+  /** Set when the record could not be begun here: it stays on the green agent's side, and what else comes is let go. */
+  private unkept = false;
 
   /**
    * `asked`: whether the request asked for the record's files; `say` prints a line; `suffix` tells the
@@ -42,19 +44,29 @@ export class RecordKeeper {
   /** The data of a `Run record` artifact, kept before the next event is read; a piece that cannot be kept is named, and the run goes on. */
   async take(data: readonly unknown[]): Promise<void> {
     const piece = parseRunRecord(data);
-    if (piece === undefined) return;
+    if (piece === undefined || this.unkept) return;
+    if ('problem' in piece) return this.notKept(piece.problem);
     try {
-      if ('problem' in piece) throw new Error(piece.problem);
       await this.keep(piece);
     } catch (error) {
-      this.say(`record:  a file the green agent at ${this.green} sent was not kept here: ${(error as Error).message}`);
+      // Without its header the record cannot be begun here: it stays on the green agent's side, and the rest of it is let go.
+      this.unkept = piece.kind === 'assessment' && this.local === undefined;
+      this.notKept((error as Error).message);
     }
   }
 
-  /** The Result's file once the run has ended: written into the copy, the green agent's own in a shared folder, else its file on its side. */
+  /**
+   * The Result's file once the run has ended: written into the copy, the green agent's own in a shared
+   * folder, else (an older green agent, or a copy that could not be written) its file on its side.
+   */
   async keepResult(result: AssessmentResult, remoteFile: string | undefined): Promise<string | undefined> {
-    if (this.copy) return this.copy.writeResult(result);
-    return this.local === undefined ? remoteFile : join(this.local, 'result.json');
+    if (this.local !== undefined && this.copy === undefined) return join(this.local, 'result.json');
+    try {
+      return (await this.copy?.writeResult(result)) ?? remoteFile;
+    } catch (error) {
+      this.say(`record:  the Result was not kept here: ${(error as Error).message}; it is in ${remoteFile ?? "the green agent's record"}`);
+      return remoteFile;
+    }
   }
 
   private async keep(piece: RunRecordPiece): Promise<void> {
@@ -68,6 +80,11 @@ export class RecordKeeper {
         `record:  ${piece.task.record.task}: ${name} (${size}) is over the ${MAX_RECORD_FILES_CHARS.toLocaleString('en-US')} a task sends; it stays in ${where}`,
       );
     }
+  }
+
+  private notKept(reason: string): void {
+    const stays = this.unkept ? `; the record stays on the green agent's side${this.remote ? ` in ${this.remote}` : ''}` : '';
+    this.say(`record:  a file the green agent at ${this.green} sent was not kept here: ${reason}${stays}`);
   }
 
   private async begin(assessment: AssessmentFile): Promise<void> {

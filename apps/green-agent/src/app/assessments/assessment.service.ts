@@ -3,19 +3,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import pLimit from 'p-limit';
 import { NeededImages } from '@arvo-rca/arvo-docker';
 import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
-import { resultKeys, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
-import {
-  readTaskFolder,
-  RecordError,
-  recordResult,
-  RecordWriter,
-  scanRecord,
-  tasksToRun,
-  type AssessmentFile,
-  type RecordScan,
-  type SolverIdentity,
-  type TaskFolder,
-} from '@arvo-rca/run-record';
+import { resultKeys, type TaskRecord } from '@arvo-rca/results';
+import { readTaskFolder, RecordError, recordResult, RecordWriter, scanRecord, tasksToRun, type RecordScan, type SolverIdentity } from '@arvo-rca/run-record';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
@@ -23,28 +12,9 @@ import { TaskAssetsError, TaskAssetsService } from '../task-assets';
 import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
+import type { AssessmentListener, AssessmentReport } from './assessment-listener';
 import { findRecord } from './record-location';
 import { scoringSettings, settingsDifferences, settingsHash, solverDifferences } from './scoring-settings';
-
-export interface AssessmentReport {
-  result: AssessmentResult;
-  /** The record's folder, and the Result's file in it. */
-  recordDir: string;
-  file: string;
-}
-
-/** Who hears of an assessment as it runs: each task's lines, and the record's folder once it exists. */
-export interface AssessmentListener {
-  report: (line: TaskProgressLine) => void;
-  recorded: (recordDir: string) => void;
-  /**
-   * When set, the record's files as they are written: `assessment.json` as a session begins and ends, each
-   * task's folder as it ends (on a resume, the tasks of earlier sessions first).
-   */
-  wrote?: (write: RecordWrite) => void;
-}
-
-export type RecordWrite = { kind: 'assessment'; assessment: AssessmentFile } | { kind: 'task'; task: TaskFolder };
 
 /** A task of a record: its result key (its task id, `#2` added for a repeat), and the task it names. */
 interface RecordTask {

@@ -7,6 +7,7 @@ export {
   type TaskIdParser,
 } from './assessment-request';
 export { describeAssessment } from './assessment-description';
-export { AssessmentService, type AssessmentListener, type AssessmentReport, type RecordWrite, type ResumePlan } from './assessment.service';
+export type { AssessmentListener, AssessmentReport, RecordWrite } from './assessment-listener';
+export { AssessmentService, type ResumePlan } from './assessment.service';
 export { AssessmentsModule } from './assessments.module';
 export { recordSender } from './record-sender';
