@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, declaresRunRecord } from '@arvo-rca/a2a-protocol';
 import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/results';
@@ -25,6 +25,7 @@ import { pickSandbox, sandboxChoice, type SandboxPick } from './sandbox-check';
 import { greenSetting } from './green-settings';
 import { ensureTaskImages } from './image-check';
 import { imagesOfTasks, imagesToMakeBeforehand } from './task-images';
+import { RecordKeeper } from './record-keeper';
 import { verdictOf, type RunPlace } from './run-verdict';
 import { chooseRunTasks, type TaskConfigBody } from './task-choice';
 
@@ -50,7 +51,7 @@ async function startAgents(
   options: RunnerOptions,
   runDir: string,
   sandbox?: SandboxPick,
-): Promise<{ greens: string[]; purple: string; launched: LaunchedAgent[] }> {
+): Promise<{ greens: string[]; purple: string; launched: LaunchedAgent[]; sendsRecord: (green: string) => boolean }> {
   const launched: LaunchedAgent[] = [];
   const greens = options.greens.length > 0 ? options.greens : [`http://127.0.0.1:${await freePort()}/`];
   const purple = options.purple ?? `http://127.0.0.1:${await freePort()}/`;
@@ -62,26 +63,39 @@ async function startAgents(
   const cards = await Promise.all([...greens, purple].map((url) => waitForCard(url, byUrl.get(url))));
   greens.forEach((green, index) => console.log(`green agent:  ${green} (${cards[index]['name']})`));
   console.log(`purple agent: ${purple} (${cards[greens.length]['name']})`);
-  return { greens, purple, launched };
+  // A green agent that sends its record's files is asked for them; an older one keeps its record on its side.
+  const sending = new Set(greens.filter((_, index) => declaresRunRecord(cards[index])));
+  return { greens, purple, launched, sendsRecord: (green) => sending.has(green) };
 }
 
-/** Each green agent's part at once, feeding one display; the green agents that failed are named once all have ended. */
-async function runOnGreens(requests: ShardRequest[], total: number | undefined, records: Map<string, string>): Promise<ShardReport[]> {
+/** How the green agents' parts run: the run directory they are kept in, and whether each green agent was asked for its record's files. */
+interface GreenRuns {
+  runDir: string;
+  sendsRecord: (green: string) => boolean;
+  /** Filled as the parts begin: what the runner keeps of each green agent's record. */
+  keepers: Map<string, RecordKeeper>;
+}
+
+/**
+ * Each green agent's part at once, feeding one display, its record kept in the run directory as it comes;
+ * the green agents that failed are named once all have ended.
+ */
+async function runOnGreens(requests: ShardRequest[], total: number | undefined, runs: GreenRuns): Promise<ShardReport[]> {
   const display = new LiveDisplay(total);
   const clients = new A2aClientFactory({ token: process.env['A2A_TOKEN'] });
-  const recorded = (green: string) => (recordDir: string) => {
-    records.set(green, recordDir);
-    display.note(`record:  ${recordDir}${requests.length > 1 ? ` (${green})` : ''}`);
+  const follow = async (green: string, request: ShardRequest['request']): Promise<ShardReport> => {
+    const suffix = requests.length > 1 ? ` (${green})` : '';
+    const keeper = new RecordKeeper(runs.runDir, green, runs.sendsRecord(green), (line) => display.note(line), suffix);
+    runs.keepers.set(green, keeper);
+    const report = await followAssessment(green, clients.peer(green).streamText(randomUUID(), JSON.stringify(request)), {
+      recorded: (recordDir) => keeper.named(recordDir),
+      progress: (line) => display.update(line),
+      kept: (data) => keeper.take(data),
+    });
+    return { ...report, file: await keeper.keepResult(report.result, report.file) };
   };
   try {
-    const settled = await Promise.allSettled(
-      requests.map(({ green, request }) =>
-        followAssessment(green, clients.peer(green).streamText(randomUUID(), JSON.stringify(request)), {
-          recorded: recorded(green),
-          progress: (line) => display.update(line),
-        }),
-      ),
-    );
+    const settled = await Promise.allSettled(requests.map(({ green, request }) => follow(green, request)));
     const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [asGreenFailure(outcome.reason)] : []));
     if (failures.length > 0) throw new AssessmentFailed(failures);
     return settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
@@ -122,11 +136,16 @@ async function workOf(options: RunnerOptions): Promise<Work> {
 }
 
 /** The requests to send, with the number of tasks they run (when known here) and a line that says so. */
-function requestsFor(work: Work, greens: string[], purple: string): { requests: ShardRequest[]; total?: number; what: string } {
+function requestsFor(
+  work: Work,
+  greens: string[],
+  purple: string,
+  sendsRecord: (green: string) => boolean,
+): { requests: ShardRequest[]; total?: number; what: string } {
   if (work.kind === 'assess') {
     const spread = greens.length > 1 ? ` on each of ${greens.length} green agents` : '';
     return {
-      requests: shardRequests(greens, purple, work.config, work.concurrency),
+      requests: shardRequests(greens, purple, work.config, work.concurrency, sendsRecord),
       total: work.tasks.length,
       what: `assessing ${work.tasks.length} task(s), ${work.concurrency} at a time${spread}`,
     };
@@ -135,7 +154,7 @@ function requestsFor(work: Work, greens: string[], purple: string): { requests: 
   const count = plan.local ? `${plan.local.toRun.length} task(s)` : 'the tasks the green agent finds to run';
   const pace = concurrency === undefined ? '' : `, ${concurrency} at a time`;
   return {
-    requests: [{ green: greens[0], request: resumeRequest(purple, plan, concurrency) }],
+    requests: [{ green: greens[0], request: resumeRequest(purple, plan, concurrency, sendsRecord(greens[0])) }],
     total: plan.local?.toRun.length,
     what: `resuming record ${plan.recordId}: ${count}${pace}`,
   };
@@ -184,29 +203,31 @@ async function main(): Promise<void> {
   // A resume's agents write into the record's run directory: its logs, trajectories and record stay together.
   const runDir = record?.scan.runDir ?? process.env['LOG_RUN_DIR'] ?? join(ROOT, 'logs', runDirectoryName(new Date()));
   mkdirSync(runDir, { recursive: true });
-  const { greens, purple, launched } = await startAgents(options, runDir, sandbox);
+  const { greens, purple, launched, sendsRecord } = await startAgents(options, runDir, sandbox);
   const stopAll = (): Promise<void[]> => Promise.all(launched.map(stopAgent));
   // A green agent the user gave is named in the resume command; one this runner started is started again by it.
   const given = (green: string): string | undefined => (options.greens.includes(green) ? green : undefined);
-  const records = new Map<string, string>();
+  const keepers = new Map<string, RecordKeeper>();
+  // The folder a resume goes on with: the record kept here, else the green agent's.
+  const folders = (): [string, string][] => [...keepers].flatMap(([green, keeper]) => (keeper.folder === undefined ? [] : [[green, keeper.folder]]));
   process.once('SIGINT', () => {
     void stopAll().then(() => {
-      for (const [green, recordDir] of records) console.error(`resume with: ${resumeCommand(recordDir, given(green))}`);
+      for (const [green, folder] of folders()) console.error(`resume with: ${resumeCommand(folder, given(green))}`);
       process.exit(130);
     });
   });
   try {
-    const { requests, total, what } = requestsFor(work, greens, purple);
+    const { requests, total, what } = requestsFor(work, greens, purple, sendsRecord);
     console.log(`${what}\n`);
-    const { result, file } = await resultOf(await runOnGreens(requests, total, records), runDir);
-    const recordDirs = [...records.entries()];
-    const retry = recordDirs.length === 1 ? `${resumeCommand(recordDirs[0][1], given(recordDirs[0][0]))} --retry-failed` : undefined;
+    const { result, file } = await resultOf(await runOnGreens(requests, total, { runDir, sendsRecord, keepers }), runDir);
+    const recorded = folders();
+    const retry = recorded.length === 1 ? `${resumeCommand(recorded[0][1], given(recorded[0][0]))} --retry-failed` : undefined;
     printResult(result, file, runDir, { engine: sandbox?.sandbox === 'docker' ? DockerEngine.fromEnvironment().address : undefined, greens, retry });
   } catch (error) {
     if (!(error instanceof AssessmentFailed)) throw error;
     // The record keeps what finished: the way on is a resume of it.
     console.error(`assess: ${error.message}`);
-    for (const { green, recordDir } of error.resumable) console.error(`resume with: ${resumeCommand(recordDir, given(green))}`);
+    for (const { green, recordDir } of error.resumable) console.error(`resume with: ${resumeCommand(keepers.get(green)?.folder ?? recordDir, given(green))}`);
     process.exitCode = 1;
   } finally {
     await stopAll();

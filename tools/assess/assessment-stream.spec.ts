@@ -29,6 +29,11 @@ async function follow(events: PeerEvent[], end?: Error) {
   const outcome = await followAssessment(GREEN, green(events, end), {
     recorded: (dir) => heard.push(`record ${dir}`),
     progress: (line) => heard.push(`${line.kind} ${line.task}`),
+    // Keeping takes a while (files written): the next event waits for it.
+    kept: async (data) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      heard.push(`kept ${JSON.stringify(data)}`);
+    },
   }).catch((error: unknown) => error);
   return { heard, outcome };
 }
@@ -46,6 +51,20 @@ describe("following a green agent's assessment", () => {
 
     expect(heard).toEqual([`record ${RECORD}`, 'started sample:1', 'finished sample:1']);
     expect(outcome).toEqual({ green: GREEN, result: RESULT, file: `${RECORD}/result.json`, recordDir: RECORD });
+  });
+
+  it('keeps each Run record artifact before it reads the next event, so that a task is kept before its end is shown', async () => {
+    const piece = { run_record: { record_id: 'r1', kind: 'task' } };
+
+    const { heard } = await follow([
+      ...begun,
+      { kind: 'artifact', taskId: 't', contextId: 'c', name: 'Run record', text: '', data: [piece] },
+      progress({ task: 'sample:1', kind: 'finished', status: 'failed', detail: 'no image' }),
+      { kind: 'artifact', taskId: 't', contextId: 'c', name: 'Result', text: '', data: [RESULT] },
+      status('done', [], 'completed'),
+    ]);
+
+    expect(heard).toEqual([`record ${RECORD}`, 'started sample:1', `kept ${JSON.stringify([piece])}`, 'finished sample:1']);
   });
 
   it('fails with the record when the green agent dies mid-run, so that the run can be resumed', async () => {

@@ -1,6 +1,7 @@
 // One green agent's answer to an assessment (new or resumed), as the runner follows it: the record's
-// folder from the first status that names it, each task's progress, then the Result and its file.
-import { parseAssessmentSaved, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+// folder from the first status that names it, each task's progress, the record's files when the green
+// agent sends them, then the Result and its file.
+import { parseAssessmentSaved, parseTaskProgressData, RUN_RECORD_ARTIFACT, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { CodedError } from '@arvo-rca/common';
 import type { AssessmentResult } from '@arvo-rca/results';
 import type { ShardReport } from './green-shards';
@@ -44,6 +45,8 @@ export interface AssessmentWatch {
   /** The record's folder, once, as soon as the green agent names it. */
   recorded: (recordDir: string) => void;
   progress: (line: TaskProgressLine) => void;
+  /** The data of a `Run record` artifact: kept before the next event is read, so that the record's files are written in the order they were sent. */
+  kept: (data: readonly unknown[]) => Promise<void>;
 }
 
 /** Follows `events` to the end; the Result and where it was saved, or a GreenFailure that says how it ended. */
@@ -59,6 +62,7 @@ export async function followAssessment(green: string, events: AsyncIterable<Peer
         throw new GreenFailure('GREEN_REFUSED', green, `the green agent at ${green} refused: ${event.text}`, recordDir);
       if (event.kind === 'artifact') {
         if (event.name === 'Result') result = event.data[0] as AssessmentResult;
+        else if (event.name === RUN_RECORD_ARTIFACT) await watch.kept(event.data);
         continue;
       }
       const saved = parseAssessmentSaved(event.data);

@@ -49,6 +49,15 @@ describe('spreading a task list over several green agents', () => {
     ]);
   });
 
+  it("asks for the record's files only the green agents that send them", () => {
+    const requests = shardRequests(['http://a:9009/', 'http://b:9009/'], PURPLE, { task_ids: TASKS }, 1, (green) => green === 'http://b:9009/');
+
+    expect(requests.map(({ request }) => request.config)).toEqual([
+      { task_ids: TASKS, concurrency: 1, shard_index: 0, num_shards: 2 },
+      { task_ids: TASKS, concurrency: 1, shard_index: 1, num_shards: 2, send_record: true },
+    ]);
+  });
+
   it("combines the shards' Results into one over the whole list, in the list's order, whichever green answered first", () => {
     const reports: ShardReport[] = [
       { green: 'http://b:9009/', result: greenResult(TASKS, 1, 2, 30), file: '/b/results/assessment-1.json' },

@@ -11,7 +11,7 @@ import type { TaskConfigBody } from './task-choice';
 /** The AgentBeats assessment request the runner sends. */
 export interface AssessmentRequestBody {
   participants: { purple_agent: string };
-  config: TaskConfigBody & { concurrency: number; shard_index?: number; num_shards?: number };
+  config: TaskConfigBody & { concurrency: number; shard_index?: number; num_shards?: number; send_record?: boolean };
 }
 
 export interface ShardRequest {
@@ -29,14 +29,26 @@ export interface ShardReport {
 
 /**
  * One request per green agent, each the same but for its shard (the same list, num_tasks and seed: each
- * green draws the same tasks and runs its part); a single green gets the request without shard keys.
+ * green draws the same tasks and runs its part); a single green gets the request without shard keys. A
+ * green agent that `sendsRecord` is asked for its record's files.
  */
-export function shardRequests(greens: readonly string[], purple: string, tasks: TaskConfigBody, concurrency: number): ShardRequest[] {
+export function shardRequests(
+  greens: readonly string[],
+  purple: string,
+  tasks: TaskConfigBody,
+  concurrency: number,
+  sendsRecord: (green: string) => boolean = () => false,
+): ShardRequest[] {
   return greens.map((green, index) => ({
     green,
     request: {
       participants: { purple_agent: purple },
-      config: { ...tasks, concurrency, ...(greens.length > 1 ? { shard_index: index, num_shards: greens.length } : {}) },
+      config: {
+        ...tasks,
+        concurrency,
+        ...(greens.length > 1 ? { shard_index: index, num_shards: greens.length } : {}),
+        ...(sendsRecord(green) ? { send_record: true } : {}),
+      },
     },
   }));
 }

@@ -145,6 +145,7 @@ describe('resuming a run record', () => {
 
     expect(resumeRequest('http://p:9019/', plan)).toEqual({ participants: { purple_agent: 'http://p:9019/' }, config: { resume: 'r1', retry_failed: true } });
     expect(resumeRequest('http://p:9019/', plan, 3).config).toEqual({ resume: 'r1', retry_failed: true, concurrency: 3 });
+    expect(resumeRequest('http://p:9019/', plan, undefined, true).config).toEqual({ resume: 'r1', retry_failed: true, send_record: true });
   });
 
   it('tells how to go on, naming a green agent that was already running, quoting what the shell would split', () => {

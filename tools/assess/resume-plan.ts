@@ -7,7 +7,7 @@ import { RecordError, RECORDS_FOLDER, scanRecord, tasksToRun, type RecordScan } 
 /** The AgentBeats-shaped request that asks a green agent to go on with one of its records. */
 export interface ResumeRequestBody {
   participants: { purple_agent: string };
-  config: { resume: string; retry_failed: boolean; concurrency?: number };
+  config: { resume: string; retry_failed: boolean; concurrency?: number; send_record?: boolean };
 }
 
 /** The record as read on this machine, and the tasks a resume runs. */
@@ -67,11 +67,19 @@ export function describeResumePlan(plan: ResumePlan): string[] {
   ];
 }
 
-/** The request for `green`: the record's id, and the concurrency when one is given (else the green takes the record's). */
-export function resumeRequest(purple: string, plan: ResumePlan, concurrency?: number): ResumeRequestBody {
+/**
+ * The request for `green`: the record's id, the concurrency when one is given (else the green takes the
+ * record's), and with `sendRecord` a request for the record's files.
+ */
+export function resumeRequest(purple: string, plan: ResumePlan, concurrency?: number, sendRecord = false): ResumeRequestBody {
   return {
     participants: { purple_agent: purple },
-    config: { resume: plan.recordId, retry_failed: plan.retryFailed, ...(concurrency === undefined ? {} : { concurrency }) },
+    config: {
+      resume: plan.recordId,
+      retry_failed: plan.retryFailed,
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(sendRecord ? { send_record: true } : {}),
+    },
   };
 }
 

@@ -1,11 +1,18 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Docker from 'dockerode';
 import { A2aClientFactory, AGENT_CARD_PATH, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
+import { scanRecord } from '@arvo-rca/run-record';
+import { AssessRunner } from './support/assess-runner';
 import { buildDeployImages, ComposeStack } from './support/compose-stack';
+import { readResult } from './support/run-records';
+import { ViewerProcess } from './support/viewer-process';
 
 const LABEL_OWNER = 'arvo-rca.owner';
 const NODE_USER = 1000;
@@ -13,6 +20,10 @@ const NODE_USER = 1000;
 // Development dependencies (nx, typescript, jest, swc) would add hundreds.
 const IMAGE_BUDGET_BYTES = 300e6;
 const DEV_PACKAGES = ['nx', 'typescript', 'jest', '@swc', 'webpack', 'eslint', '@nestjs/testing'];
+// The runner's line for a record it keeps as the green agent writes it elsewhere (here, in its container's volume).
+const KEPT_LINE = /^record: {2}(\S+) \(kept here as the green agent at \S+ writes it in (\S+)\)$/;
+// The images' tag: DEPLOY_IMAGE_TAG, so that two checkouts testing on one engine do not rebuild each other's.
+const IMAGE_TAG = process.env['DEPLOY_IMAGE_TAG'] || 'e2e';
 
 // sample:1's fix changes index_span in src/index.c (a length bound off by the header size), while the
 // crash happens in tlv_cursor_be32 in src/cursor.c. The default baseline model names the three project
@@ -42,7 +53,7 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
   let greenHost: string | undefined;
 
   beforeAll(async () => {
-    images = buildDeployImages('e2e');
+    images = buildDeployImages(IMAGE_TAG);
     stack = new ComposeStack({
       greenImage: images.green,
       purpleImage: images.purple,
@@ -136,6 +147,41 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     expect(agentsLog).toMatch(/^\S+ +INFO +purple /m);
     const trajectory = `/logs/${run}/trajectories/sample_1-${result.context_id}.traj.json`;
     expect(stack.exec('green-agent', `test -f '${trajectory}' && echo present`).trim()).toBe('present');
+  });
+
+  it("keeps what `npm run assess -- --green` got in the runner's own run directory, the Result and the record file for file, and the viewer shows the run", async () => {
+    const stack = running();
+    const logs = mkdtempSync(join(tmpdir(), 'arvo-rca-deploy-runner-'));
+    try {
+      const runDir = join(logs, 'log_runner');
+      const runner = await AssessRunner.run(['--tasks', 'sample:1,sample:3', '--green', stack.greenUrl, '--purple', stack.purpleUrl], { LOG_RUN_DIR: runDir });
+
+      expect(runner.code).toBe(0);
+      const [, local, remote] = KEPT_LINE.exec(runner.lines.find((line) => KEPT_LINE.test(line)) ?? '') ?? [];
+      expect(local).toMatch(new RegExp(`^${runDir}/assessments/`));
+      expect(remote).toMatch(/^\/logs\/log_[^/]+\/assessments\//);
+      expect(runner.lines).toContain(`results: ${join(local, 'result.json')}`);
+      expect(readResult(join(local, 'result.json'))).toMatchObject({ n_tasks: 2, n_scored: 2 });
+      const scan = await scanRecord(local);
+      expect([[...scan.done.keys()], scan.missing, scan.damaged]).toEqual([['sample:1', 'sample:3'], [], []]);
+      // Every file of the record, the same bytes on the host as in the green agent's volume.
+      const digests = `cd '%s' && find . -type f | sort | xargs sha256sum`;
+      const here = spawnSync('sh', ['-c', digests.replace('%s', local)], { encoding: 'utf8' }).stdout;
+      expect(here).toMatch(/\.\/tasks\/sample_3\/trajectory\.json\n/);
+      expect(here).toBe(stack.exec('green-agent', digests.replace('%s', remote)));
+
+      const viewer = await ViewerProcess.start([logs]);
+      try {
+        const { runs } = (await (await fetch(new URL('api/runs', viewer.url))).json()) as { runs: { id: string; recorded: number; scored: number }[] };
+        expect(runs).toEqual([expect.objectContaining({ id: scan.assessment.id, recorded: 2, scored: 2 })]);
+        const page = (await (await fetch(new URL(`api/runs/${scan.assessment.id}/tasks/sample:3`, viewer.url))).json()) as Record<string, unknown>;
+        expect(page).toMatchObject({ trajectory: 'present', log: 'missing', metrics: { status: 'scored' } });
+      } finally {
+        await viewer.stop();
+      }
+    } finally {
+      rmSync(logs, { recursive: true, force: true });
+    }
   });
 
   it("copies the workspace into the task container (no mount of the green agent's disk), and leaves no task container behind after docker compose down", async () => {

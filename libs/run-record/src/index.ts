@@ -1,4 +1,5 @@
 export { writeFileAtomic, writeJsonAtomic } from './lib/atomic-file';
+export { assessmentFileOf } from './lib/assessment-reader';
 export { RecordError, type RecordErrorCode } from './lib/record-error';
 export {
   ASSESSMENT_FORMAT,
@@ -18,7 +19,17 @@ export {
 } from './lib/record-format';
 export { compareRecords } from './lib/record-comparison';
 export { recordFolders, type RecordFolder } from './lib/record-folders';
+export { RecordCopy } from './lib/record-copy';
 export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';
 export { RecordWriter, type NewAssessment, type TaskEvidence } from './lib/record-writer';
 export { settingsDifferences, settingsHash } from './lib/scoring-settings';
 export { taskFolderName } from './lib/task-folder';
+export {
+  isTaskFolderFileName,
+  readTaskFolder,
+  TASK_FOLDER_FILES,
+  type TaskFolder,
+  type TaskFolderFileName,
+  type TaskFolderFiles,
+} from './lib/task-folder-files';
+export { taskRecordOf } from './lib/task-record-reader';

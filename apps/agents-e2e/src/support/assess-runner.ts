@@ -26,13 +26,17 @@ export class AssessRunner {
     }
   }
 
-  /** Starts the runner with `args`, in the repository, with the environment of this process and `env`. */
-  static start(args: string[], env: NodeJS.ProcessEnv): AssessRunner {
+  /**
+   * Starts the runner with `args`, in the repository, with the environment of this process and `env`;
+   * with `group`, in a process group of its own, which stopGroup() kills at once (tsx runs the runner in a child).
+   */
+  static start(args: string[], env: NodeJS.ProcessEnv, group = false): AssessRunner {
     const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     const child = spawn(process.execPath, [tsx, '--tsconfig', 'tools/tsconfig.json', 'tools/assess/assess.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env, CI: process.env['CI'] ?? '' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: group,
     });
     return new AssessRunner(child);
   }
@@ -49,7 +53,7 @@ export class AssessRunner {
     return new AssessRunner(child);
   }
 
-  /** Ends a runner started by npmStart that still runs, and everything it started. */
+  /** Ends a runner started by npmStart (or with `group`) that still runs, and everything it started, as a kill -9 would. */
   stopGroup(): void {
     if (this.exitCode !== undefined || this.child.pid === undefined) return;
     try {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskResult } from '@arvo-rca/results';
 import { taskFolderName, type RecordScan } from '@arvo-rca/run-record';
 import { SAMPLES_DIR } from './agent-processes';
@@ -55,4 +55,11 @@ export function resultFiles(scan: RecordScan): Map<string, string> {
 
 export function readResult(file: string): AssessmentResult {
   return JSON.parse(readFileSync(file, 'utf8')) as AssessmentResult;
+}
+
+/** Every file of a record's folder, by its path in the folder, with its content: two records equal file for file compare equal. */
+export function recordFiles(folder: string): Map<string, string> {
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const paths = files.map((entry) => join(entry.parentPath, entry.name)).sort();
+  return new Map(paths.map((path) => [relative(folder, path), readFileSync(path, 'utf8')]));
 }

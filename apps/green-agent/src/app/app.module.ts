@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { buildAgentCard, PRODUCT_VERSION } from '@arvo-rca/a2a-protocol';
+import { buildAgentCard, PRODUCT_VERSION, runRecordExtension } from '@arvo-rca/a2a-protocol';
 import { agentAppModule, publicUrl } from '@arvo-rca/agent-app';
 import { GreenConfig } from './green-config';
 import { AssessmentsModule } from './assessments';
@@ -23,6 +23,8 @@ export class AppModule {
             // A request comes as text or as a data part; progress, Result and record go out as text and as data.
             inputModes: ['text/plain', 'application/json'],
             outputModes: ['text/plain', 'application/json'],
+            // A runner that asks gets the run record's files as they are written, and keeps the record where it runs.
+            extensions: [runRecordExtension()],
             skills: [
               {
                 id: 'arvo-rca-assessment',

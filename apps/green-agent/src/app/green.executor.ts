@@ -20,6 +20,7 @@ import {
   AssessmentService,
   describeAssessment,
   parseAssessmentRequest,
+  recordSender,
   type AssessmentListener,
   type AssessmentReport,
   type ResumePlan,
@@ -89,8 +90,10 @@ export class GreenExecutor implements AgentExecutor {
     if (this.tasks.isRunning(request.contextId) || solver.kind !== 'other') return this.serveSolver(request.contextId, solver, events);
     // Task ids are checked against the configured sources here, where they arrive: a bad one starts nothing.
     const assessment = await parseAssessmentRequest(text, events.userData(), { taskIds: this.assets, lists: this.lists });
-    if (assessment.kind === 'request')
-      return this.runAssessment(events, describeAssessment(assessment.request), (listener) => this.assessments.run(assessment.request, listener, signal));
+    if (assessment.kind === 'request') {
+      const { request } = assessment;
+      return this.runAssessment(events, describeAssessment(request), request.sendRecord, (listener) => this.assessments.run(request, listener, signal));
+    }
     if (assessment.kind === 'resume') return this.resumeAssessment(assessment.resume, events, signal);
     if (assessment.kind === 'invalid') return events.reject(`Invalid assessment request, nothing was started:\n- ${assessment.problems.join('\n- ')}`);
     const taskId = findTaskId(text);
@@ -134,13 +137,22 @@ export class GreenExecutor implements AgentExecutor {
     events.end(record.finish_reason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(record));
   }
 
-  /** Runs an assessment (new or resumed) into its record: the record's folder on the first status, the Result at the end. */
-  private async runAssessment(events: TaskEvents, description: string, run: (listener: AssessmentListener) => Promise<AssessmentReport>): Promise<void> {
+  /**
+   * Runs an assessment (new or resumed) into its record: the record's folder on the first status, the
+   * Result at the end; with `sendRecord`, the record's files as they are written.
+   */
+  private async runAssessment(
+    events: TaskEvents,
+    description: string,
+    sendRecord: boolean,
+    run: (listener: AssessmentListener) => Promise<AssessmentReport>,
+  ): Promise<void> {
     events.start(description);
     const report = await run({
       // Each progress line goes as text, for people, and as data, for drivers.
       report: (line) => events.progress(formatTaskProgress(line), formatTaskProgressData(line)),
       recorded: (recordDir) => events.progress(`recording into ${recordDir}`, formatAssessmentSaved({ recordDir })),
+      ...(sendRecord ? { wrote: recordSender(events) } : {}),
     });
     const { result, recordDir, file } = report;
     events.artifact('Result', result);
@@ -158,7 +170,7 @@ export class GreenExecutor implements AgentExecutor {
       return events.reject(`Resume refused, nothing was run: ${error.message}`);
     }
     const what = `resuming record ${resume.recordId}: ${plan.tasks.length} of ${plan.scan.resultKeys.length} tasks to run with ${resume.purpleUrl}`;
-    await this.runAssessment(events, what, (listener) => this.assessments.resume(plan, listener, signal));
+    await this.runAssessment(events, what, resume.sendRecord, (listener) => this.assessments.resume(plan, listener, signal));
   }
 }
 

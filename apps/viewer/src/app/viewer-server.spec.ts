@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareRecords, recordResult, RecordWriter, scanRecord } from '@arvo-rca/run-record';
@@ -177,6 +177,27 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
     } finally {
       await viewer.close();
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("shows a record copied without its run directory's trajectories and logs: the task's page says they are not there, and asking for one names the file", async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'viewer-copied-'));
+    await cp(join(runDir, 'assessments', baseline.id), join(elsewhere, 'assessments', baseline.id), { recursive: true });
+    const viewer = await ViewerServer.start(await RunDirectories.open([elsewhere]), PAGE);
+    try {
+      const page = await getJson<TaskPage>(viewer, `/api/runs/${baseline.id}/tasks/sample:1`);
+      const trajectory = await rawGet(viewer.url, `/api/runs/${baseline.id}/tasks/sample:1/trajectory`);
+      const log = await rawGet(viewer.url, `/api/runs/${baseline.id}/tasks/sample:1/log`);
+
+      expect(page).toMatchObject({ trajectory: 'missing', log: 'missing', crash_report: expect.stringContaining('AddressSanitizer'), sources: SOURCES });
+      expect([trajectory.status, JSON.parse(trajectory.body)]).toEqual([
+        404,
+        { error: 'FILE_NOT_FOUND', message: 'trajectories/sample_1-aaaa1111-one.traj.json does not exist' },
+      ]);
+      expect([log.status, JSON.parse(log.body)]).toEqual([404, { error: 'FILE_NOT_FOUND', message: 'sample_1.log does not exist' }]);
+    } finally {
+      await viewer.close();
+      await rm(elsewhere, { recursive: true, force: true });
     }
   });
 

@@ -11,7 +11,8 @@ import { sourcesView } from './sources-view.js';
 
 const UNAVAILABLE = {
   none: 'the record names none',
-  missing: 'the file the record names is gone',
+  // A record kept by a runner on another machine has its task's files; the logs stay where the agents ran.
+  missing: 'the file the record names is not in this run directory: gone, or left on the machine the task ran on',
   outside: 'the file the record names is outside the run directories this viewer serves',
 };
 

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { aggregateResults, resultKeys, type AssessmentResult, type TaskRecord, type TaskStatus } from '@arvo-rca/results';
-import { isRecord } from '@arvo-rca/common';
-import { ASSESSMENT_FORMAT, type AssessmentFile } from './record-format';
+import { assessmentFileOf } from './assessment-reader';
+import type { AssessmentFile } from './record-format';
 import { RecordError } from './record-error';
 import { taskRecordOf } from './task-record-reader';
 import { taskFolderName } from './task-folder';
@@ -95,9 +95,9 @@ async function readAssessment(folder: string): Promise<AssessmentFile> {
     );
   });
   const value = parseJson(text);
-  const problem = value.ok ? assessmentProblem(value.value) : value.reason;
-  if (problem) throw new RecordError('RECORD_DAMAGED', `${path} is damaged: ${problem}; the record cannot be resumed`);
-  return (value as { value: AssessmentFile }).value;
+  const read = value.ok ? assessmentFileOf(value.value) : { problem: value.reason };
+  if ('problem' in read) throw new RecordError('RECORD_DAMAGED', `${path} is damaged: ${read.problem}; the record cannot be resumed`);
+  return read.assessment;
 }
 
 type TaskState = { kind: 'done'; file: TaskRecord } | { kind: 'damaged'; reason: string } | { kind: 'missing' };
@@ -124,14 +124,4 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; re
   } catch (error) {
     return { ok: false, reason: `not whole JSON (${(error as Error).message})` };
   }
-}
-
-function assessmentProblem(value: unknown): string | undefined {
-  if (!isRecord(value)) return 'it is not a JSON object';
-  if (value['format'] !== ASSESSMENT_FORMAT) return `its format is ${JSON.stringify(value['format'])}, not ${ASSESSMENT_FORMAT}`;
-  if (!Array.isArray(value['tasks']) || !value['tasks'].every((task) => typeof task === 'string')) return 'it has no list of tasks';
-  if (!Array.isArray(value['sessions'])) return 'it has no sessions';
-  if (!isRecord(value['solver']) || !isRecord(value['settings']) || typeof value['settings_hash'] !== 'string')
-    return 'it does not say which solver and settings it ran with';
-  return undefined;
 }

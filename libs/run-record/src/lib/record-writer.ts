@@ -3,9 +3,9 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { SolverTrajectory } from '@arvo-rca/common';
 import { TASK_FORMAT, type AssessmentResult, type TaskFiles, type TaskRecord, type TaskRecordDraft } from '@arvo-rca/results';
-import { writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { writeJsonAtomic } from './atomic-file';
 import { ASSESSMENT_FORMAT, RECORDS_FOLDER, SOURCES_FORMAT, type AssessmentFile, type SourceExcerpt } from './record-format';
-import { taskFolderName } from './task-folder';
+import { taskFolderOf, writeTaskFolder, type TaskFolder, type TaskFolderFileName, type TaskFolderFiles } from './task-folder-files';
 
 /** What an assessment is, as its record begins. */
 export type NewAssessment = Omit<AssessmentFile, 'format' | 'id' | 'sessions' | 'started_at'>;
@@ -64,29 +64,29 @@ export class RecordWriter {
   }
 
   /** The task's files, then its `result.json` (the draft with the session, the time and the files): a task is in the record once that file is. */
-  async writeTask(draft: TaskRecordDraft, evidence: TaskEvidence, now = new Date()): Promise<TaskRecord> {
-    const folder = join(this.folder, 'tasks', taskFolderName(draft.task));
-    await mkdir(folder, { recursive: true });
-    const inFolder = async (name: string, content: string | null): Promise<string | null> => {
-      if (content === null) return null;
-      await writeFileAtomic(join(folder, name), content);
-      return this.fromRunDir(join(folder, name));
+  async writeTask(draft: TaskRecordDraft, evidence: TaskEvidence, now = new Date()): Promise<TaskFolder> {
+    const folder = taskFolderOf(this.folder, draft.task);
+    const contents: TaskFolderFiles = {
+      ...named('crash.txt', evidence.crashReport),
+      ...named('fix.diff', evidence.fix),
+      ...named('loc.json', evidence.submission),
+      ...named('sources.json', evidence.sources && `${JSON.stringify({ format: SOURCES_FORMAT, files: evidence.sources })}\n`),
+      ...named('trajectory.json', evidence.trajectory?.document ? `${JSON.stringify(evidence.trajectory.document)}\n` : null),
     };
+    const inFolder = (name: TaskFolderFileName): string | null => (contents[name] === undefined ? null : this.fromRunDir(join(folder, name)));
+    const solversOwn = evidence.trajectory?.path;
     const files: TaskFiles = {
-      crash_report: await inFolder('crash.txt', evidence.crashReport),
-      fix: await inFolder('fix.diff', evidence.fix),
-      submission: await inFolder('loc.json', evidence.submission),
-      sources: await inFolder('sources.json', evidence.sources && `${JSON.stringify({ format: SOURCES_FORMAT, files: evidence.sources })}\n`),
-      trajectory: evidence.trajectory?.document
-        ? await inFolder('trajectory.json', `${JSON.stringify(evidence.trajectory.document)}\n`)
-        : evidence.trajectory?.path === undefined
-          ? null
-          : this.fromRunDir(evidence.trajectory.path),
+      crash_report: inFolder('crash.txt'),
+      fix: inFolder('fix.diff'),
+      submission: inFolder('loc.json'),
+      sources: inFolder('sources.json'),
+      trajectory: inFolder('trajectory.json') ?? (solversOwn === undefined ? null : this.fromRunDir(solversOwn)),
       log: evidence.log && this.fromRunDir(evidence.log),
     };
-    const file: TaskRecord = { format: TASK_FORMAT, ...draft, session: this.session, finished_at: now.toISOString(), files };
-    await writeJsonAtomic(join(folder, 'result.json'), file);
-    return file;
+    const record: TaskRecord = { format: TASK_FORMAT, ...draft, session: this.session, finished_at: now.toISOString(), files };
+    const task = { record, files: contents };
+    await writeTaskFolder(this.folder, task);
+    return task;
   }
 
   /** This session ended by itself (its tasks ran, or were interrupted and recorded so). */
@@ -107,6 +107,10 @@ export class RecordWriter {
     const inside = relative(this.runDir, path);
     return inside.startsWith('..') || isAbsolute(inside) ? path : inside;
   }
+}
+
+function named(name: TaskFolderFileName, content: string | null): TaskFolderFiles {
+  return content === null ? {} : { [name]: content };
 }
 
 /** `2026-11-23_22-59-01` in UTC: record ids sort by their start. */

@@ -14,6 +14,7 @@ export const CONFIG_KEYS = [
   'shard_index',
   'num_shards',
   'solver_protocol',
+  'send_record',
 ] as const;
 
 export type ConfigKey = (typeof CONFIG_KEYS)[number];

@@ -43,8 +43,21 @@ describe('parseAssessmentRequest', () => {
         concurrency: 2,
         shard: { index: 0, count: 1 },
         ignoredConfigKeys: [],
+        sendRecord: false,
       },
     });
+  });
+
+  it("sends the record's files when config.send_record is true, for a new assessment and a resume alike, and refuses a value that is no boolean", async () => {
+    expect(await parse({ participants: purple, config: { task_ids: five, send_record: true } })).toMatchObject({
+      request: { sendRecord: true, ignoredConfigKeys: [] },
+    });
+    expect(await parse({ participants: purple, config: { resume: 'r1', send_record: true } })).toMatchObject({ kind: 'resume', resume: { sendRecord: true } });
+    expect(await parse({ participants: purple, config: { resume: 'r1' } })).toMatchObject({ kind: 'resume', resume: { sendRecord: false } });
+    expect(await problemsOf(parse({ participants: purple, config: { task_ids: five, send_record: 'yes' } }))).toEqual([
+      'config.send_record must be true or false',
+    ]);
+    expect(await problemsOf(parse({ participants: purple, config: { resume: 'r1', send_record: 1 } }))).toEqual(['config.send_record must be true or false']);
   });
 
   it('reads it from a data part as well, and cuts the list to its first num_tasks with sample head', async () => {

@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import {
   IsArray,
   ArrayNotEmpty,
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -83,6 +84,10 @@ class TaskConfig implements TaskConfigValues {
   @IsOptional()
   @IsIn(SOLVER_PROTOCOLS, { message: `must be one of ${SOLVER_PROTOCOLS.join(', ')}` })
   solver_protocol?: SolverProtocol;
+
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  send_record?: boolean;
 }
 
 /** A validated request: this shard's tasks, each of a configured source, in the list's order. */
@@ -97,6 +102,8 @@ export interface AssessmentRequest {
   solverProtocol?: SolverProtocol;
   /** How the tasks were drawn from a longer list (num_tasks with a seed), for the record. */
   draw?: TaskDraw;
+  /** Send the run record's files as they are written (`config.send_record`), for a runner that keeps the record. */
+  sendRecord: boolean;
 }
 
 /** A request to go on with a run record: the tasks come from the record, where they are parsed. */
@@ -108,6 +115,8 @@ export interface ResumeRequest {
   retryFailed: boolean;
   /** The record's own concurrency unless the request gives one. */
   concurrency?: number;
+  /** Send the run record's files, the earlier sessions' tasks first (`config.send_record`). */
+  sendRecord: boolean;
 }
 
 export type AssessmentParse =
@@ -143,18 +152,20 @@ export async function parseAssessmentRequest(text: string, data: unknown[], sour
       concurrency: config.concurrency ?? 1,
       shard,
       ignoredConfigKeys: reading.ignored,
+      sendRecord: config.send_record ?? false,
       ...(config.solver_protocol === undefined ? {} : { solverProtocol: config.solver_protocol }),
       ...(choice.draw ? { draw: choice.draw } : {}),
     },
   };
 }
 
-/** `config.resume` (a record id), `config.retry_failed` and `config.concurrency`; nothing else goes with them. */
+/** `config.resume` (a record id), `config.retry_failed`, `config.concurrency` and `config.send_record`; nothing else goes with them. */
 function parseResume(config: Record<string, unknown>, purpleUrl: string | undefined, problems: string[]): AssessmentParse {
-  const { resume, retry_failed: retryFailed, concurrency, ...rest } = config;
+  const { resume, retry_failed: retryFailed, concurrency, send_record: sendRecord, ...rest } = config;
   if (typeof resume !== 'string' || !RECORD_ID.test(resume))
     problems.push(`config.resume (${JSON.stringify(resume)}) must be the id of a run record, the name of its folder under assessments/`);
   if (retryFailed !== undefined && typeof retryFailed !== 'boolean') problems.push('config.retry_failed must be true or false');
+  if (sendRecord !== undefined && typeof sendRecord !== 'boolean') problems.push('config.send_record must be true or false');
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1 && (concurrency as number) <= MAX_CONCURRENCY)) {
     problems.push(`config.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
@@ -167,6 +178,7 @@ function parseResume(config: Record<string, unknown>, purpleUrl: string | undefi
       purpleUrl,
       recordId: resume as string,
       retryFailed: retryFailed === true,
+      sendRecord: sendRecord === true,
       ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
     },
   };

@@ -3,8 +3,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import pLimit from 'p-limit';
 import { NeededImages } from '@arvo-rca/arvo-docker';
 import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
-import { resultKeys, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
+import { resultKeys, type TaskRecord } from '@arvo-rca/results';
 import {
+  readTaskFolder,
   RecordError,
   recordResult,
   RecordWriter,
@@ -22,21 +23,9 @@ import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-asse
 import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
+import type { AssessmentListener, AssessmentReport } from './assessment-listener';
 import { findRecord } from './record-location';
 import { scoringSettings, solverDifferences } from './scoring-settings';
-
-export interface AssessmentReport {
-  result: AssessmentResult;
-  /** The record's folder, and the Result's file in it. */
-  recordDir: string;
-  file: string;
-}
-
-/** Who hears of an assessment as it runs: each task's lines, and the record's folder once it exists. */
-export interface AssessmentListener {
-  report: (line: TaskProgressLine) => void;
-  recorded: (recordDir: string) => void;
-}
 
 /** A task of a record: its result key (its task id, `#2` added for a repeat), and the task it names. */
 interface RecordTask {
@@ -112,6 +101,7 @@ export class AssessmentService {
       settings_hash: settingsHash(this.settings),
     });
     listener.recorded(writer.folder);
+    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
     const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
     const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
     return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency: request.concurrency, recorded: new Map() }, listener, signal);
@@ -146,6 +136,8 @@ export class AssessmentService {
     const { request, scan, tasks, protocol } = plan;
     const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
     listener.recorded(writer.folder);
+    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
+    if (listener.wrote) for (const record of scan.done.values()) listener.wrote({ kind: 'task', task: await readTaskFolder(scan.folder, record) });
     for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
     const concurrency = request.concurrency ?? scan.assessment.concurrency;
     return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency, recorded: scan.done }, listener, signal);
@@ -168,8 +160,9 @@ export class AssessmentService {
       const { record, evidence } = ran;
       // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
       const run = { ...record.run, attempts: attempts + (session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
-      const file = await writer.writeTask({ ...record, task: task.resultKey, run }, evidence);
-      done.set(task.resultKey, file);
+      const written = await writer.writeTask({ ...record, task: task.resultKey, run }, evidence);
+      done.set(task.resultKey, written.record);
+      listener.wrote?.({ kind: 'task', task: written });
       listener.report({ task: task.ref.taskId, kind: 'finished', status: record.metrics.status, detail: record.metrics.detail ?? '' });
     };
     // The disk budgets never remove the image or the task data that a task still to end here needs.
@@ -186,6 +179,7 @@ export class AssessmentService {
       data.releaseAll();
     }
     await writer.endSession();
+    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
     const result = recordResult(writer.assessment, done);
     const file = await writer.writeResult(result);
     this.logger.log(`assessment of ${result.n_tasks} tasks done: ${result.n_scored} scored, record in ${writer.folder}`);

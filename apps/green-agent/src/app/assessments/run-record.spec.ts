@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved, parseRunRecord, parseTaskProgressData, type PeerEvent, type RunRecordPiece } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
-import type { AssessmentFile, SourcesFile } from '@arvo-rca/run-record';
+import { readTaskFolder, scanRecord, type AssessmentFile, type SourcesFile } from '@arvo-rca/run-record';
 import { greenStage } from '../tasks/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
@@ -45,7 +45,14 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     return events;
   }
 
-  const resultOf = (events: PeerEvent[]): AssessmentResult => (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
+  const resultOf = (events: PeerEvent[]): AssessmentResult =>
+    (events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] }).data[0];
+  // The record's files the green agent sent, in order, and where each came among the events.
+  const piecesOf = (events: PeerEvent[]): { at: number; piece: RunRecordPiece }[] =>
+    events.flatMap((event, at) => {
+      const piece = event.kind === 'artifact' && event.name === 'Run record' ? parseRunRecord(event.data) : undefined;
+      return piece && !('problem' in piece) ? [{ at, piece }] : [];
+    });
   const recordOf = (events: PeerEvent[]): string => {
     const first = events.find((event) => event.kind === 'status' && parseAssessmentSaved(event.data));
     return parseAssessmentSaved((first as { data: unknown[] }).data)?.recordDir ?? '';
@@ -88,6 +95,47 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     const fixLines = excerpt.fix.flatMap((span) => excerpt.lines.slice(span.start - excerpt.start, span.end - excerpt.start + 1));
     expect(fixLines).toContain('    if (length > avail)');
   }, 180_000);
+
+  it("sends its record's files as it writes them when asked: the header, each task before its end is reported, the header at the end; a resume the earlier tasks first", async () => {
+    const events = await send({ task_ids: ['sample:1', 'sample:2'], send_record: true });
+
+    const recordDir = recordOf(events);
+    const scan = await scanRecord(recordDir);
+    const pieces = piecesOf(events);
+    expect(pieces.map(({ piece }) => piece.kind)).toEqual(['assessment', 'task', 'task', 'assessment']);
+    expect(pieces.map(({ piece }) => piece.recordId)).toEqual(Array(4).fill(scan.assessment.id));
+    expect(pieces.at(-1)?.piece).toMatchObject({ assessment: readJson(join(recordDir, 'assessment.json')) });
+    for (const { at, piece } of pieces.filter(({ piece }) => piece.kind === 'task')) {
+      if (piece.kind !== 'task') continue;
+      const { record } = piece.task;
+      expect(piece).toEqual({ recordId: scan.assessment.id, kind: 'task', task: await readTaskFolder(recordDir, record), leftOut: [] });
+      expect(Object.keys(piece.task.files).sort()).toEqual(['crash.txt', 'fix.diff', 'loc.json', 'sources.json']);
+      const finished = events.findIndex(
+        (event) => event.kind === 'status' && parseTaskProgressData(event.data)?.kind === 'finished' && parseTaskProgressData(event.data)?.task === record.task,
+      );
+      expect(at).toBeLessThan(finished);
+    }
+    // The task store keeps the newest of them only: one task's files, not the run's.
+    const taskId = events[0].kind === 'task' ? events[0].taskId : '';
+    const stored = await fetch(greenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: taskId } }),
+    });
+    const { result } = (await stored.json()) as { result: { artifacts: { name: string }[] } };
+    expect(result.artifacts.map((artifact) => artifact.name).sort()).toEqual(['Result', 'Run record']);
+
+    solver.runs = [];
+    const resumed = piecesOf(await send({ resume: scan.assessment.id, send_record: true }));
+    expect(solver.runs).toEqual([]);
+    expect(resumed.map(({ piece }) => (piece.kind === 'task' ? piece.task.record.task : piece.kind))).toEqual([
+      'assessment',
+      'sample:1',
+      'sample:2',
+      'assessment',
+    ]);
+    expect(piecesOf(await send({ resume: scan.assessment.id }))).toEqual([]);
+  }, 300_000);
 
   it('resumes a record: only the tasks without a usable result run, a damaged one is named, and the Result is the whole run', async () => {
     const first = await send({ task_ids: ['sample:1', 'sample:3', 'sample:2'] });

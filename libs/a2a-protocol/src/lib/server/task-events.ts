@@ -80,10 +80,11 @@ export class TaskEvents {
     this.publishStatus(TaskState.TASK_STATE_WORKING, text, data);
   }
 
-  artifact(name: string, data: unknown): void {
+  /** An artifact with one data part; one with the `artifactId` of an earlier one replaces it (the task keeps the newest). */
+  artifact(name: string, data: unknown, artifactId: string = randomUUID()): void {
     const { taskId, contextId } = this.request;
     const part: Part = { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' };
-    const artifact = { artifactId: randomUUID(), name, description: '', parts: [part], metadata: undefined, extensions: [] };
+    const artifact = { artifactId, name, description: '', parts: [part], metadata: undefined, extensions: [] };
     this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
   }
 
