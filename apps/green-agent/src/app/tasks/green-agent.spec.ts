@@ -262,12 +262,12 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
       time_cost_sec: 2,
     };
     solver.script = callingBack(SOLVING_COMMANDS, { exit: { exitStatus: 'Submitted', usage } });
-    const config = { assessment_config: { task_ids: ['sample:3', 'sample:1', 'sample:2'], seed: 7 }, shard_index: 1, num_shards: 2, gateway_id: 'g-1' };
+    const config = { assessment_config: { task_ids: ['sample:3', 'sample:1', 'sample:2'], max_turns: 50 }, shard_index: 1, num_shards: 2, gateway_id: 'g-1' };
 
     const events = await assess({ participants: { purple_agent: solver.agent.url }, config });
 
     expect(events.find((event) => event.kind === 'status')?.text).toMatch(
-      /^assessment of 1 tasks \(shard 1 of 2\).*; ignoring config keys: gateway_id, assessment_config\.seed$/,
+      /^assessment of 1 tasks \(shard 1 of 2\).*; ignoring config keys: gateway_id, assessment_config\.max_turns$/,
     );
     const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
     expect(result).toMatchObject({ shard: { index: 1, count: 2 }, task_ids: ['sample:1'], n_tasks: 1, n_scored: 1, n_with_usage: 1 });
