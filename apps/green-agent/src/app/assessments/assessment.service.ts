@@ -12,8 +12,10 @@ import { TaskAssetsError, TaskAssetsService } from '../task-assets';
 import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
 import type { TaskProgressEvent } from '../tasks/task-progress';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
+import { FetchAhead } from './fetch-ahead';
 import { findRecord } from './record-location';
 import { scoringSettings, settingsDifferences, settingsHash, solverDifferences } from './scoring-settings';
+import { TaskFetcher } from './task-fetcher';
 
 export interface AssessmentReport {
   result: AssessmentResult;
@@ -59,7 +61,8 @@ const CARD_DEADLINE_MS = 15_000;
 /**
  * Runs an assessment, up to `concurrency` tasks at a time, into a run record: each task is written the
  * moment it ends, so that a crash loses only the tasks that were running, and a resume runs the rest.
- * A task that failed around the solver is run again, up to TASK_ATTEMPTS times.
+ * A task that failed around the solver is run again, up to TASK_ATTEMPTS times. The next tasks' files and
+ * images are fetched while the current ones run (FETCH_AHEAD, see FetchAhead).
  */
 @Injectable()
 export class AssessmentService {
@@ -74,6 +77,7 @@ export class AssessmentService {
     private readonly peers: A2aClientFactory,
     private readonly logging: WinstonLoggerFactory,
     private readonly neededImages: NeededImages,
+    private readonly fetcher: TaskFetcher,
     @Inject(GreenConfig) config: GreenConfig,
   ) {
     this.attempts = config.TASK_ATTEMPTS;
@@ -148,7 +152,14 @@ export class AssessmentService {
       (line) => line && this.logger.warn(line),
       () => undefined,
     );
-    const runTask = async (task: RecordTask): Promise<void> => {
+    const ahead = new FetchAhead(
+      tasks.map((task) => task.ref),
+      this.fetcher.windowFor(session.concurrency),
+      (ref, stop) => this.fetcher.fetch(ref, listener.report, stop),
+      signal,
+    );
+    const runTask = async (task: RecordTask, index: number): Promise<void> => {
+      ahead.turnOf(index);
       listener.report({ task: task.ref.taskId, kind: 'started' });
       // A fresh masked id per task and session: nothing the solver sees ties it to the case.
       const maskedId = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
@@ -162,10 +173,15 @@ export class AssessmentService {
     };
     // The image disk budget never removes what a task still to end here needs.
     const images = this.neededImages.hold(tasks.map((task) => this.assets.image(task.ref)));
+    const ended = (task: RecordTask): void => {
+      images.release(this.assets.image(task.ref));
+      ahead.taskEnded();
+    };
     try {
-      await Promise.all(tasks.map((task) => slots(() => runTask(task).finally(() => images.release(this.assets.image(task.ref))))));
+      await Promise.all(tasks.map((task, index) => slots(() => runTask(task, index).finally(() => ended(task)))));
     } finally {
       images.releaseAll();
+      await ahead.close();
     }
     await writer.endSession();
     const result = recordResult(writer.assessment, done);
@@ -222,5 +238,5 @@ export class AssessmentService {
 
 // What a task tells of itself, as the assessment's line about it.
 function taskLine(task: string, event: TaskProgressEvent): TaskProgressLine {
-  return event.kind === 'step' ? { task, kind: 'step', step: event.step, command: event.command } : { task, kind: 'note', text: event.text };
+  return { task, ...event };
 }

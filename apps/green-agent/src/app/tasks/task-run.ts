@@ -105,6 +105,7 @@ export class TaskRun {
       workspaceDir: preparing.workspaceDir,
       pendingWorkspace,
       onProgress: this.log,
+      onPull: (pull) => this.order.progress?.({ kind: 'pull', ...pull }),
       onDiskLimit: this.onDiskLimit,
     });
     this.context = new TaskContext(contextId, this.ref, preparing.workspaceDir, sandbox, scope, this.order.progress ?? (() => undefined));
