@@ -28,6 +28,11 @@ export interface SandboxSpec {
   onPull?: (pull: PullProgress) => void;
   /** Told once when the task's writes pass its disk limit (docker backend); the task should end. */
   onDiskLimit?: (detail: string) => void;
+  /**
+   * How long the sandbox may wait, started, for its task's turn (a task prepared ahead): a container's
+   * keep-alive, which ends it after the task's limit, is that much longer.
+   */
+  waitS?: number;
 }
 
 /**

@@ -85,6 +85,8 @@ export interface AheadScene {
   green: GreenApp;
   solver: SolverStandIn;
   scratch: string;
+  /** Shuts the green app down (its shutdown hooks run), once. */
+  closeGreen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -94,12 +96,15 @@ export async function startAheadScene(script: SolverScript, env: Record<string, 
   mkdirSync(join(scratch, 'tasks'));
   const solver = await startSolverStandIn(script);
   const green = await startGreenApp(scratch, solver, env);
+  let closing: Promise<void> | undefined;
+  const closeGreen = (): Promise<void> => (closing ??= green.app.close());
   return {
     green,
     solver,
     scratch,
+    closeGreen,
     async close() {
-      await green.app.close();
+      await closeGreen();
       await solver.agent.close();
       rmSync(scratch, { recursive: true, force: true });
       process.env = saved;
@@ -134,9 +139,13 @@ export function firstAt(run: AssessmentRun, task: string, matches: (line: TaskPr
   return run.lines.find(({ line }) => line.task === task && matches(line))?.at ?? Infinity;
 }
 
+/** The owner label of the scene's green agent. */
+export function ownerOf(scene: AheadScene): string {
+  return scene.green.app.get<string>(SANDBOX_OWNER, { strict: false });
+}
+
 /** What the green agent left behind: its containers on the engine (by its owner label) and its task folders. */
-export async function leftBehind(scene: AheadScene): Promise<{ containers: string[]; folders: string[] }> {
-  const owner = scene.green.app.get<string>(SANDBOX_OWNER, { strict: false });
+export async function leftBehind(scene: AheadScene, owner = ownerOf(scene)): Promise<{ containers: string[]; folders: string[] }> {
   const containers = await new Docker().listContainers({ all: true, filters: { label: [`${LABEL_OWNER}=${owner}`] } });
   return { containers: containers.map((info) => info.Names[0] ?? info.Id), folders: readdirSync(join(scene.scratch, 'tasks')) };
 }
