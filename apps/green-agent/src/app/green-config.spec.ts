@@ -40,10 +40,12 @@ describe("the green agent's configuration", () => {
     );
   });
 
-  it("reads FETCH_AHEAD as a count of tasks, unset unless told (then the assessment's concurrency), and names it below 0", () => {
+  it("reads FETCH_AHEAD and PREPARE_AHEAD as counts of tasks, unset unless told (then the assessment's concurrency), and names each when it is none", () => {
     expect(configOf({}).FETCH_AHEAD).toBeUndefined();
     expect(configOf({ FETCH_AHEAD: '0' }).FETCH_AHEAD).toBe(0);
     expect(() => configOf({ FETCH_AHEAD: '-1' })).toThrow('FETCH_AHEAD="-1"');
+    expect([configOf({}).PREPARE_AHEAD, configOf({ PREPARE_AHEAD: '0' }).PREPARE_AHEAD]).toEqual([undefined, 0]);
+    expect(() => configOf({ PREPARE_AHEAD: 'some' })).toThrow('PREPARE_AHEAD="some"');
   });
 
   it('takes ARVO images from n132/arvo unless told, and names ARVO_IMAGE_TEMPLATE when it has no {id}', () => {

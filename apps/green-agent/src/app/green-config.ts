@@ -115,13 +115,18 @@ export class GreenConfig extends AppConfig {
 
   /**
    * How many of an assessment's next tasks have their files fetched and their images pulled while the
-   * current ones run (within IMAGE_DISK_BUDGET), the first of them (as many as run at once) with their
-   * sandbox started; unset, as many as the assessment runs at once; 0: none.
+   * current ones run (within IMAGE_DISK_BUDGET); unset, as many as the assessment runs at once; 0: none.
    */
   @IsOptional()
   @IsInt()
   @Min(0)
   FETCH_AHEAD?: number;
+
+  /** How many of those, the first, have their sandbox started before their turn; unset, as many as run at once; 0: none. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  PREPARE_AHEAD?: number;
 
   /** Containers started or removed at once; unset, one per CPU. */
   @IsOptional()

@@ -49,7 +49,7 @@ interface Turn {
 /**
  * Runs a session's tasks, up to its concurrency at a time in the order of the list, each written to the
  * record the moment it ends. While tasks run, the next ones are fetched ahead (FetchAhead), and the first of
- * those, as many as run at once, are prepared: their sandboxes start before their turn, and the solver gets
+ * those (PREPARE_AHEAD, as many as run at once unless told) are prepared: their sandboxes start before their turn, and the solver gets
  * each the moment its turn comes. Once the session ends, a sandbox prepared for a turn that never came goes
  * as any task's does.
  */
@@ -77,7 +77,7 @@ export class AssessmentSession {
     const ahead = new FetchAhead(
       tasks.map((task) => task.ref),
       window,
-      concurrency,
+      fetcher.preparedFor(concurrency),
       work,
       this.signal,
     );

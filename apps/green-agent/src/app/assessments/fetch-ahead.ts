@@ -11,7 +11,7 @@ export interface AheadWork {
 /**
  * An assessment's window of tasks fetched ahead: while tasks run, the next `size` tasks of the list whose
  * turn has not come have their files fetched and their images pulled, one task after another in the order
- * they will run, and the first `preparing` of them, once fetched, are prepared. A task whose image finds no
+ * they will run, and the first `preparing` of them (at most `size`), once fetched, are prepared. A task whose image finds no
  * room in the budget is tried again when a task ends (or its turn comes first, and it pulls its own). Size
  * 0: nothing is fetched nor prepared ahead.
  */
@@ -72,7 +72,7 @@ export class FetchAhead {
 
   // The first tasks of the window that are fetched, and not prepared yet.
   private prepareDue(): void {
-    const end = Math.min(this.turn + Math.min(this.preparing, this.size), this.tasks.length);
+    const end = Math.min(this.turn + this.preparing, this.tasks.length);
     for (let index = this.turn; index < end && !this.stopped.signal.aborted; index++) {
       if (!this.fetched.has(index) || this.prepared.has(index)) continue;
       this.prepared.add(index);

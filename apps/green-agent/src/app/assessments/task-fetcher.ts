@@ -17,6 +17,7 @@ const AHEAD_CONTEXT = 'ahead';
 export class TaskFetcher {
   private readonly logger = new Logger(TaskFetcher.name);
   private readonly fetchAhead: number | undefined;
+  private readonly prepareAhead: number | undefined;
 
   constructor(
     private readonly assets: TaskAssetsService,
@@ -25,11 +26,17 @@ export class TaskFetcher {
     @Inject(GreenConfig) config: GreenConfig,
   ) {
     this.fetchAhead = config.FETCH_AHEAD;
+    this.prepareAhead = config.PREPARE_AHEAD;
   }
 
   /** How many tasks ahead an assessment running `concurrency` at once fetches (FETCH_AHEAD, else its concurrency). */
   windowFor(concurrency: number): number {
     return this.fetchAhead ?? concurrency;
+  }
+
+  /** How many of those an assessment running `concurrency` at once prepares (PREPARE_AHEAD, else its concurrency), at most all of them. */
+  preparedFor(concurrency: number): number {
+    return Math.min(this.prepareAhead ?? concurrency, this.windowFor(concurrency));
   }
 
   /**
