@@ -68,7 +68,7 @@ describeWithDocker('image pulls shared between the tasks that need them, against
     expect(await Promise.all([first, second])).toEqual(['pulled', 'pulled']);
     expect(proxy.pullsOf(repository('shared'))).toBe(1);
     expect(heard[0].lines[0]).toBe(`image ${image('shared')} is missing; pulling it (limit 60 s)`);
-    expect(heard[1].lines[0]).toBe(`image ${image('shared')} is being pulled already, for another task; waiting for what is left of it`);
+    expect(heard[1].lines[0]).toBe(`image ${image('shared')} is being pulled already (ahead, or for another task); waiting for what is left of it`);
     for (const { lines, figures } of heard) {
       // Two layers: the base, on the engine already, and the one downloaded.
       expect(figures.at(-1)).toMatchObject({ image: image('shared'), layers: 2, layersDone: 2 });

@@ -47,7 +47,7 @@ export class ImagePuller {
     return this.obtain(image, timeoutS, watch, 'ahead');
   }
 
-  /** Images being pulled now, for shutdown's and the tests' accounts. */
+  /** The images being pulled now. */
   get pulling(): string[] {
     return [...this.pulls.keys()];
   }
@@ -86,7 +86,7 @@ export class ImagePuller {
   private join(pull: SharedPull, image: string, watch: PullWatch): void {
     pull.watchers.add(watch);
     const figures = pull.tracker.progress();
-    watch.say?.(`image ${image} is being pulled already, for another task; waiting for what is left of it`);
+    watch.say?.(`image ${image} is being pulled already (ahead, or for another task); waiting for what is left of it`);
     if (figures.layers > 0) {
       watch.progress?.(figures);
       watch.say?.(describePull(figures));
