@@ -122,7 +122,7 @@ export class GreenConfig extends AppConfig {
   @Min(0)
   FETCH_AHEAD?: number;
 
-  /** How many of those, the first, have their sandbox started before their turn; unset, as many as run at once; 0: none. */
+  /** How many of those, the first, have their sandbox started before their turn, at most as many as run at once (unset: that many); 0: none. */
   @IsOptional()
   @IsInt()
   @Min(0)

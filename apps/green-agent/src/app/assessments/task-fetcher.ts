@@ -34,9 +34,13 @@ export class TaskFetcher {
     return this.fetchAhead ?? concurrency;
   }
 
-  /** How many of those an assessment running `concurrency` at once prepares (PREPARE_AHEAD, else its concurrency), at most all of them. */
+  /**
+   * How many of those an assessment running `concurrency` at once prepares (PREPARE_AHEAD, else its
+   * concurrency): never more than run at once, so that none waits longer for its turn than one running
+   * task's limit, which its container's keep-alive allows for.
+   */
   preparedFor(concurrency: number): number {
-    return Math.min(this.prepareAhead ?? concurrency, this.windowFor(concurrency));
+    return Math.min(this.prepareAhead ?? concurrency, concurrency, this.windowFor(concurrency));
   }
 
   /**
