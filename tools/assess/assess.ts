@@ -111,7 +111,8 @@ function asGreenFailure(reason: unknown): GreenFailure {
 /** On the engine the green agent will use, before it starts: the images of the tasks known here (a resume's elsewhere are its own). */
 async function ensureImages(work: Work): Promise<void> {
   const tasks = work.kind === 'assess' ? work.tasks : (work.plan.local?.toRun ?? []);
-  await ensureTaskImages(imagesToMakeBeforehand(imagesOfTasks(tasks), greenSetting('IMAGE_DISK_BUDGET', process.env, ROOT)), {
+  const images = imagesOfTasks(tasks, greenSetting('ARVO_IMAGE_TEMPLATE', process.env, ROOT));
+  await ensureTaskImages(imagesToMakeBeforehand(images, greenSetting('IMAGE_DISK_BUDGET', process.env, ROOT)), {
     docker: createDockerClient(),
     engine: DockerEngine.fromEnvironment(),
     samplesDir: SAMPLES_DIR,

@@ -55,8 +55,10 @@ async function ensureTaskImage(task: TaskImage, puller: ImagePuller, check: Imag
   say(`images: ${task.image} is not on the engine at ${engine}; pulling it (limit ${limit} s)`);
   // The puller's own first line says again what the line above says.
   const pulled = await puller
-    .ensure(task.image, limit, (line) => {
-      if (!line.startsWith(`image ${task.image} is missing`)) say(`images:   ${line}`);
+    .ensure(task.image, limit, {
+      say: (line) => {
+        if (!line.startsWith(`image ${task.image} is missing`)) say(`images:   ${line}`);
+      },
     })
     .then(
       () => undefined,

@@ -1,5 +1,6 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import type { TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { describePull, type PullProgress, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { formatBytes } from '@arvo-rca/common';
 
 interface RunningTask {
   bar?: SingleBar;
@@ -9,11 +10,16 @@ interface RunningTask {
 }
 
 /**
- * What the runner shows while an assessment runs. On a terminal: a bar over the tasks and one line per
- * running task (id, step, last command, elapsed). Elsewhere (CI logs): a line when a task starts or ends.
+ * What the runner shows while an assessment runs. On a terminal: a bar over the tasks, one line per
+ * running task (id, step, last command or its image's pull, elapsed), and one per task whose image is
+ * pulled ahead of its turn. Elsewhere (CI logs): a line when a task starts or ends, and when a pull is done.
  */
 export class LiveDisplay {
   private readonly running = new Map<string, RunningTask>();
+  /** Tasks whose image is being pulled before their turn: their line, until the pull is done or the task starts. */
+  private readonly ahead = new Map<string, SingleBar | undefined>();
+  /** Pulls said done (`<task> <image>`), once each: a task that joins a pull at its end hears its figures again. */
+  private readonly pulled = new Set<string>();
   private readonly bars?: MultiBar;
   private readonly overall?: SingleBar;
   private readonly ticker?: NodeJS.Timeout;
@@ -23,6 +29,8 @@ export class LiveDisplay {
   constructor(
     private readonly total: number | undefined,
     interactive = Boolean(process.stdout.isTTY),
+    /** Where lines go when the display is not interactive. */
+    private readonly print: (line: string) => void = (line) => console.log(line),
   ) {
     if (!interactive) return;
     this.bars = new MultiBar(
@@ -36,7 +44,7 @@ export class LiveDisplay {
   /** A line of its own above the running tasks. */
   note(text: string): void {
     if (this.bars) this.bars.log(`${text}\n`);
-    else console.log(text);
+    else this.print(text);
   }
 
   update(line: TaskProgressLine): void {
@@ -51,6 +59,8 @@ export class LiveDisplay {
       }
       case 'finished':
         return this.finish(line.task, `${line.status}${line.detail ? ` (${line.detail})` : ''}`);
+      case 'pull':
+        return this.pull(line.task, line);
       case 'note':
         return;
     }
@@ -61,10 +71,37 @@ export class LiveDisplay {
     this.bars?.stop();
   }
 
+  private pull(task: string, pull: PullProgress): void {
+    const done = pull.layers > 0 && pull.layersDone === pull.layers;
+    const running = this.running.get(task);
+    if (running) Object.assign(running, { command: describePull(pull) });
+    else this.showAhead(task, done ? undefined : describePull(pull));
+    this.redraw();
+    const key = `${task} ${pull.image}`;
+    if (!done || this.pulled.has(key)) return;
+    this.pulled.add(key);
+    const line = `pulled    ${task}  ${pull.image}  ${formatBytes(pull.bytes)}${running ? '' : ' (ahead of its turn)'}`;
+    if (this.bars) this.bars.log(`${line}\n`);
+    else this.print(line);
+  }
+
+  /** The line of a task pulled ahead: `text`, or gone when undefined. */
+  private showAhead(task: string, text: string | undefined): void {
+    const bar = this.ahead.get(task);
+    if (text === undefined) {
+      if (bar) this.bars?.remove(bar);
+      this.ahead.delete(task);
+      return;
+    }
+    if (bar) return bar.update(0, { task, text });
+    this.ahead.set(task, this.bars?.create(0, 0, { task, text }, { format: '  {task}  ahead  {text}' }));
+  }
+
   private start(task: string): void {
+    this.showAhead(task, undefined);
     const bar = this.bars?.create(0, 0, this.payload(task, 0, ''), { format: '  {task}  step {step}  {elapsed}s  {command}' });
     this.running.set(task, { bar, started: Date.now(), step: 0, command: '' });
-    if (!this.bars) console.log(`started   ${task}`);
+    if (!this.bars) this.print(`started   ${task}`);
   }
 
   private finish(task: string, outcome: string): void {
@@ -73,7 +110,7 @@ export class LiveDisplay {
     this.done += 1;
     const seconds = running ? ((Date.now() - running.started) / 1000).toFixed(1) : '?';
     const line = `finished  ${task}  ${outcome}  ${seconds}s  [${this.done}/${this.total ?? '?'}]`;
-    if (!this.bars) return console.log(line);
+    if (!this.bars) return this.print(line);
     if (running?.bar) this.bars.remove(running.bar);
     this.bars.log(`${line}\n`);
     this.overall?.update(this.done);

@@ -9,6 +9,13 @@ describe('the images a task list needs', () => {
     ]);
   });
 
+  it("names an ARVO task's image by the green agent's ARVO_IMAGE_TEMPLATE where it sets one", () => {
+    expect(imagesOfTasks(['arvo:14368', 'sample:1'], 'mirror.example:5000/arvo:{id}-vul').map(({ image }) => image)).toEqual([
+      'mirror.example:5000/arvo:14368-vul',
+      'arvo-rca-sample:1-vul',
+    ]);
+  });
+
   it('names an image once, with every task that runs in it', () => {
     expect(imagesOfTasks(['sample:2', 'SAMPLE:2', 'arvo:7', '7'])).toEqual([
       { image: 'arvo-rca-sample:2-vul', source: 'sample', id: '2', tasks: ['sample:2', 'SAMPLE:2'] },

@@ -1,6 +1,15 @@
 // The images the tasks of a run need, derived as the green agent derives them: the task id read by the
 // one grammar (a bare id is an ARVO task; sources are read case-blind) and its source's image template.
-import { isTaskSourceName, parseTaskRef, TASK_SOURCE_NAMES, TaskRefError, taskImage, type TaskRef, type TaskSourceName } from '@arvo-rca/common';
+import {
+  fillImageTemplate,
+  isTaskSourceName,
+  parseTaskRef,
+  TASK_SOURCE_NAMES,
+  TaskRefError,
+  taskImage,
+  type TaskRef,
+  type TaskSourceName,
+} from '@arvo-rca/common';
 
 /** An image some tasks need: the first task's source and id name it, the others share it. */
 export interface TaskImage {
@@ -10,13 +19,16 @@ export interface TaskImage {
   tasks: string[];
 }
 
-/** Each image once, in the order of the list; a task of no known source needs none (the green agent refuses it by name). */
-export function imagesOfTasks(tasks: readonly string[]): TaskImage[] {
+/**
+ * Each image once, in the order of the list; a task of no known source needs none (the green agent refuses it by name).
+ * `arvoImageTemplate`: the green agent's ARVO_IMAGE_TEMPLATE, where it sets one.
+ */
+export function imagesOfTasks(tasks: readonly string[], arvoImageTemplate?: string): TaskImage[] {
   const images = new Map<string, TaskImage>();
   for (const task of tasks) {
     const ref = readTaskId(task);
     if (!ref || !isTaskSourceName(ref.source)) continue;
-    const image = taskImage(ref.source, ref.id);
+    const image = ref.source === 'arvo' && arvoImageTemplate ? fillImageTemplate(arvoImageTemplate, ref.id) : taskImage(ref.source, ref.id);
     const known = images.get(image);
     if (known) known.tasks.push(task);
     else images.set(image, { image, source: ref.source, id: ref.id, tasks: [task] });

@@ -46,6 +46,40 @@ describe('bench report', () => {
     expect(reference?.pass).toBeUndefined();
   });
 
+  it('reports a run fetching ahead against its floors, its image disk against the budget, and its prepared starts, each as a pass/fail line', () => {
+    const rows = tableRows({
+      ...report(),
+      fetch_ahead: {
+        tasks: 6,
+        concurrency: 2,
+        window: 2,
+        pull_s: 2.56,
+        solve_s: 5,
+        pulls_alone_s: 15.3,
+        solving_alone_s: 15,
+        wall_s: 22.2,
+        target_s: 20.2,
+        original_way_s: 49.9,
+        unprepared_wall_s: 22.6,
+        peak_image_bytes: 565.3 * 1024 ** 2,
+        budget_bytes: 565.3 * 1024 ** 2,
+        image_bytes: 141.3 * 1024 ** 2,
+        turn_to_first_command_ms: 162,
+        unprepared_turn_to_first_command_ms: 469.5,
+        prepared_vs_unprepared: 0.345,
+      },
+    });
+
+    expect(rows.find((row) => row.figure.includes('fetching and preparing 2 ahead'))).toMatchObject({
+      value: '22.2 s',
+      target: '≤ 1.15 × larger floor + one pull (20.2 s)',
+      pass: false,
+    });
+    expect(rows.find((row) => row.figure.includes("the original's way"))).toMatchObject({ value: '49.9 s', ratio: 22.2 / 49.9 });
+    expect(rows.find((row) => row.figure.includes('peak disk'))).toMatchObject({ value: '565.3 MiB', target: '≤ budget + one image (706.6 MiB)', pass: true });
+    expect(rows.find((row) => row.figure.includes('prepared ahead (median)'))).toMatchObject({ value: '162.0 ms', ratio: 0.345, pass: false });
+  });
+
   it("reports resume's scan of a record against reading and parsing its files bare, as a ratio", () => {
     const rows = tableRows({
       ...report(),

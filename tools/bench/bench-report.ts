@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ConcurrencyFigures } from './concurrency.bench';
 import type { CopyInFigures } from './copy-in.bench';
 import type { ExecRttFigures } from './exec-rtt.bench';
+import type { FetchAheadFigures } from './fetch-ahead.bench';
 import type { LargeMessageFigures } from './large-message.bench';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
@@ -12,7 +13,7 @@ import type { ResumeScanFigures } from './resume-scan.bench';
 import type { ViewerRenderFigures } from './viewer-render.bench';
 import type { StartFigures } from './start-breakdown.bench';
 import type { StartBreakdown } from '@arvo-rca/arvo-docker';
-import { against, largeMessageRows, ms, realTaskRows, remoteEngineRows, resumeScanRows, viewerRenderRows, type TableRow } from './bench-rows';
+import { against, fetchAheadRows, largeMessageRows, ms, realTaskRows, remoteEngineRows, resumeScanRows, viewerRenderRows, type TableRow } from './bench-rows';
 
 export type { TableRow } from './bench-rows';
 
@@ -31,6 +32,7 @@ export interface BenchReport {
   copy_in?: CopyInFigures;
   starts?: StartFigures;
   remote_engine?: RemoteEngineFigures;
+  fetch_ahead?: FetchAheadFigures;
   /** Containers of the benchmark's green agent still present after it stopped (should be none). */
   leftover_containers: string[];
 }
@@ -92,6 +94,7 @@ export function tableRows(report: BenchReport): TableRow[] {
   }
   if (starts) rows.push(...startRows(starts));
   if (report.remote_engine) rows.push(...remoteEngineRows(report.remote_engine));
+  if (report.fetch_ahead) rows.push(...fetchAheadRows(report.fetch_ahead));
   return rows;
 }
 

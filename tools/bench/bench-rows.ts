@@ -1,4 +1,6 @@
 // Rows of the bench table for the A2A, record, real-task, viewer and remote-engine figures, and the helpers every row uses.
+import { formatBytes } from '@arvo-rca/common';
+import type { FetchAheadFigures } from './fetch-ahead.bench';
 import type { LargeMessageFigures } from './large-message.bench';
 import type { RealTaskFigures, RealTreeFigures } from './real-task.bench';
 import type { RemoteEngineFigures } from './remote-engine.bench';
@@ -101,6 +103,44 @@ export function remoteEngineRows(remote: RemoteEngineFigures): TableRow[] {
       target: 'info',
       ratio: remote.tls_dockerode_vs_local,
     },
+  ];
+}
+
+export function fetchAheadRows(ahead: FetchAheadFigures): TableRow[] {
+  const { tasks, concurrency: c, pull_s: pull, solve_s: solve } = ahead;
+  const seconds = (value: number): string => `${value.toFixed(1)} s`;
+  const peakLimit = ahead.budget_bytes + ahead.image_bytes;
+  return [
+    { figure: `${tasks} tasks, ${c} at once: one pull ${pull.toFixed(2)} s (throttled registry), solving ${solve} s each`, value: '', target: 'info' },
+    { figure: `  floor: the pulls alone, ${tasks} × one pull`, value: seconds(ahead.pulls_alone_s), target: 'floor' },
+    { figure: `  floor: the solving alone, ${tasks} × ${solve} s / ${c}`, value: seconds(ahead.solving_alone_s), target: 'floor' },
+    against(
+      `  the run, fetching and preparing ${ahead.window} ahead`,
+      seconds(ahead.wall_s),
+      `≤ 1.15 × larger floor + one pull (${seconds(ahead.target_s)})`,
+      ahead.wall_s / ahead.target_s,
+      1,
+    ),
+    {
+      figure: `  the original's way: pull, then solve, one task after another`,
+      value: seconds(ahead.original_way_s),
+      target: 'info (ratio: run / this)',
+      ratio: ahead.wall_s / ahead.original_way_s,
+    },
+    { figure: `  the run, fetching ahead without preparing ahead`, value: seconds(ahead.unprepared_wall_s), target: 'info' },
+    against(
+      `  peak disk of the images pulled, against IMAGE_DISK_BUDGET ${formatBytes(ahead.budget_bytes)}`,
+      formatBytes(ahead.peak_image_bytes),
+      `≤ budget + one image (${formatBytes(peakLimit)})`,
+      ahead.peak_image_bytes / peakLimit,
+      1,
+    ),
+    {
+      figure: `  turn to first command, tasks after the first ${c}, without preparing ahead (median)`,
+      value: ms(ahead.unprepared_turn_to_first_command_ms),
+      target: 'reference',
+    },
+    against(`  turn to first command, prepared ahead (median)`, ms(ahead.turn_to_first_command_ms), '≤ 0.2 × without', ahead.prepared_vs_unprepared, 0.2),
   ];
 }
 

@@ -1,7 +1,7 @@
 // `npm run bench`: measures the figures of the README's Benchmark section against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
-// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine ...]
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine|fetch_ahead ...]
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
@@ -14,6 +14,7 @@ import { formatTable, tableRows, writeReport, type BenchReport } from './bench-r
 import { measureConcurrency } from './concurrency.bench';
 import { measureCopyIn } from './copy-in.bench';
 import { measureExecRtt } from './exec-rtt.bench';
+import { measureFetchAhead } from './fetch-ahead.bench';
 import { measureLargeMessage } from './large-message.bench';
 import { measureMemory } from './memory.bench';
 import { measurePurpleStep } from './purple-step.bench';
@@ -36,6 +37,7 @@ const FIGURES = [
   'copy_in',
   'starts',
   'remote_engine',
+  'fetch_ahead',
 ] as const;
 type Figure = (typeof FIGURES)[number];
 
@@ -86,6 +88,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (chosen.has('remote_engine'))
     report.remote_engine = await timed('exec round trips on a TLS engine against the local socket', () => measureRemoteEngine(ROOT, docker, owner));
+  if (chosen.has('fetch_ahead'))
+    report.fetch_ahead = await timed('a run of tasks with throttled pulls: fetching ahead, without preparing ahead, and the original way', () =>
+      measureFetchAhead(ROOT, docker),
+    );
   console.log(`\n${formatTable(tableRows(report))}\n`);
   console.log(`machine: ${report.machine.cpus} cpus, node ${report.machine.node}, docker ${report.machine.docker}, load ${report.machine.load_1m}`);
   if (report.leftover_containers.length > 0) console.warn(`the green agent left containers behind (removed now): ${report.leftover_containers.join(', ')}`);

@@ -61,12 +61,14 @@ export {
   type TaskSummary,
 } from './lib/vocabulary/assessor-reply';
 export {
+  describePull,
   formatSolverStep,
   formatTaskProgress,
   formatTaskProgressData,
   parseSolverStep,
   parseTaskProgress,
   parseTaskProgressData,
+  type PullProgress,
   type SolverStep,
   type TaskProgressData,
   type TaskProgressLine,

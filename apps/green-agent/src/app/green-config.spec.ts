@@ -53,4 +53,19 @@ describe("the green agent's configuration", () => {
       'TASK_DATA_DISK_BUDGET="20 GB": TASK_DATA_DISK_BUDGET must be a size such as 20g or 512m, or 0 for none',
     );
   });
+
+  it("reads FETCH_AHEAD and PREPARE_AHEAD as counts of tasks, unset unless told (then the assessment's concurrency), and names each when it is none", () => {
+    expect(configOf({}).FETCH_AHEAD).toBeUndefined();
+    expect(configOf({ FETCH_AHEAD: '0' }).FETCH_AHEAD).toBe(0);
+    expect(() => configOf({ FETCH_AHEAD: '-1' })).toThrow('FETCH_AHEAD="-1"');
+    expect([configOf({}).PREPARE_AHEAD, configOf({ PREPARE_AHEAD: '0' }).PREPARE_AHEAD]).toEqual([undefined, 0]);
+    expect(() => configOf({ PREPARE_AHEAD: 'some' })).toThrow('PREPARE_AHEAD="some"');
+  });
+
+  it('takes ARVO images from n132/arvo unless told, and names ARVO_IMAGE_TEMPLATE when it has no {id}', () => {
+    expect(configOf({}).ARVO_IMAGE_TEMPLATE).toBe('n132/arvo:{id}-vul');
+    expect(() => configOf({ ARVO_IMAGE_TEMPLATE: 'mirror:5000/arvo:latest' })).toThrow(
+      'ARVO_IMAGE_TEMPLATE must hold {id}, where the task id goes (n132/arvo:{id}-vul)',
+    );
+  });
 });

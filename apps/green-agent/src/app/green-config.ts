@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AppConfig } from '@arvo-rca/agent-app';
 import { DEFAULT_SANDBOX_OPTIONS, SANDBOX_CHOICES, type SandboxChoice } from '@arvo-rca/sandbox';
+import { TASK_SOURCE_IMAGES } from '@arvo-rca/common';
 import { DEFAULT_ARCHIVE_LIMITS } from './task-assets/archive-limits';
 
 const GIB = 1024 ** 3;
@@ -24,6 +25,10 @@ export class GreenConfig extends AppConfig {
 
   @IsString()
   ARVO_DATA_URL: string = 'https://huggingface.co/datasets/sunblaze-ucb/cybergym/resolve/main/data/arvo';
+
+  /** Where the ARVO tasks' images come from, `{id}` standing for the task's id: a mirror registry of them, say. */
+  @Matches(/\{id\}/, { message: 'ARVO_IMAGE_TEMPLATE must hold {id}, where the task id goes (n132/arvo:{id}-vul)' })
+  ARVO_IMAGE_TEMPLATE: string = TASK_SOURCE_IMAGES.arvo;
 
   // The bundled sample tasks (`sample:<n>`). Relative to the working directory, like the other paths: right
   // when started from the repository root (`npm start`, `nx serve`, `node dist/apps/green-agent/main.js`);
@@ -119,6 +124,21 @@ export class GreenConfig extends AppConfig {
    */
   @Matches(/^\d+[kmg]?$/i, { message: 'TASK_DATA_DISK_BUDGET must be a size such as 20g or 512m, or 0 for none' })
   TASK_DATA_DISK_BUDGET: string = '0';
+
+  /**
+   * How many of an assessment's next tasks have their files fetched and their images pulled while the
+   * current ones run (within IMAGE_DISK_BUDGET); unset, as many as the assessment runs at once; 0: none.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  FETCH_AHEAD?: number;
+
+  /** How many of those, the first, have their sandbox started before their turn, at most as many as run at once (unset: that many); 0: none. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  PREPARE_AHEAD?: number;
 
   /** Containers started or removed at once; unset, one per CPU. */
   @IsOptional()

@@ -56,6 +56,8 @@ export interface ContainerSummary {
 export interface PullEvent {
   status?: string;
   id?: string;
+  /** Bytes of a layer downloaded (or extracted) so far, of its total. */
+  progressDetail?: { current?: number; total?: number };
   error?: string;
   errorDetail?: { message?: string };
 }

@@ -29,15 +29,17 @@ export interface TaskContainerInput {
   options: SandboxOptions;
   /** Ask the engine to limit the container's disk (only some storage drivers can). */
   storageLimit: boolean;
+  /** How long the container may wait for its task's turn before the task's limit begins (SandboxSpec.waitS). */
+  waitS?: number;
 }
 
 /** The create options of a task's container: hardened, network-less, limited, and labelled as ours. */
 export function taskContainerSpec(input: TaskContainerInput): ContainerCreateSpec {
   const { options } = input;
   // The main process takes the workspace on its stdin, then keeps the container alive (ContainerBoot). The
-  // keep-alive ends by itself after the task's limit plus a margin, so that a crashed assessor leaves
+  // keep-alive ends by itself after the task's limit plus a margin (and its wait for its turn), so that a crashed assessor leaves
   // nothing running for long; the stopped container is removed by its sandbox or by the reaper.
-  const keepAliveS = options.taskTimeoutS + options.keepAliveMarginS;
+  const keepAliveS = (input.waitS ?? 0) + options.taskTimeoutS + options.keepAliveMarginS;
   return {
     name: input.name,
     Image: input.image,

@@ -21,6 +21,8 @@ export interface StartControl {
   throwIfStopped(): void;
   /** The work's result, unless the sandbox is stopped first: then the start fails at once. */
   untilStopped<T>(work: Promise<T>): Promise<T>;
+  /** Aborts once the sandbox is stopped. */
+  readonly stopping: AbortSignal;
   /** Waits for the task's share of the running tasks' disk (DiskShares); fails when the total holds none. */
   holdDiskShare(): Promise<void>;
   /** Keeps the container as soon as it exists (a stop, or a failed start, removes it); its commands run through what this returns. */
@@ -44,7 +46,9 @@ export async function startTaskContainer(control: StartControl): Promise<StartBr
   let boot: ContainerBoot | undefined;
   try {
     if (!pending) await checkWorkspace(spec);
-    await clock.time('image', () => control.untilStopped(context.images.ensure(spec.image, context.options.pullTimeoutS, spec.onProgress)));
+    // A stopped start leaves the image's pull: nobody else waiting for it, it is cancelled.
+    const watch = { say: spec.onProgress, progress: spec.onPull, signal: control.stopping };
+    await clock.time('image', () => control.untilStopped(context.images.ensure(spec.image, context.options.pullTimeoutS, watch)));
     await control.holdDiskShare();
     const queued = performance.now();
     // The gate paces what loads the engine, create and start; the probe is a round trip and waits outside.

@@ -48,7 +48,7 @@ export class DockerSandbox implements Sandbox {
   private container: ContainerHandle | undefined;
   private commands: ContainerCommands | undefined;
   private stopped = false;
-  /** Aborted by `stop`: a start waiting on its image (the pull goes on; it leaves no container) or its workspace gives up at once. */
+  /** Aborted by `stop`: a start waiting on its image (whose pull goes on only for others waiting for it; it leaves no container) or its workspace gives up at once. */
   private readonly stopping = new AbortController();
   /** The start, while it runs and after: `stop` ends only once it has, and with it whatever it made. */
   private starting: Promise<void> | undefined;
@@ -134,6 +134,7 @@ export class DockerSandbox implements Sandbox {
         if (this.stopped) throw this.stoppedWhileStarting();
       },
       untilStopped: <T>(work: Promise<T>) => this.untilStopped(work),
+      stopping: this.stopping.signal,
       holdDiskShare: async () => {
         const signal = this.stopping.signal;
         const onWait = (why: string): void => spec.onProgress?.(`${name}: ${why}`);

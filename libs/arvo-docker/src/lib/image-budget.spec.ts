@@ -81,7 +81,7 @@ describeWithDocker('the image disk budget, against a real registry behind a thro
     const layersBefore = (await engine.imageDiskUsage()).layersBytes;
     const ensure = async (name: (typeof NAMES)[number]): Promise<void> => {
       const started = Date.now();
-      const outcome = await images.ensure(image(name), 120, (line) => lines.push(line));
+      const outcome = await images.ensure(image(name), 120, { say: (line) => lines.push(line) });
       peaks.push(await pulledBytesOnEngine(pulled));
       // All layers on the engine, beside what other work on it adds meanwhile: shown, not asserted.
       const layersGrown = (await engine.imageDiskUsage()).layersBytes - layersBefore;
@@ -113,7 +113,7 @@ describeWithDocker('the image disk budget, against a real registry behind a thro
     await images.ensure(image('a'), 120);
     const hold = needed.hold([image('a')]);
 
-    await images.ensure(image('b'), 120, (line) => lines.push(line));
+    await images.ensure(image('b'), 120, { say: (line) => lines.push(line) });
     expect(await onEngine()).toEqual(['a', 'b', 'kept']);
     expect(lines).toContainEqual(expect.stringMatching(/^image budget: the images pulled here take .* pulling .* anyway$/));
 
@@ -126,7 +126,7 @@ describeWithDocker('the image disk budget, against a real registry behind a thro
     const { puller: images, ledger } = puller(10 * MIB);
     const lines: string[] = [];
 
-    expect(await images.ensure(image('a'), 120, (line) => lines.push(line))).toBe('pulled');
+    expect(await images.ensure(image('a'), 120, { say: (line) => lines.push(line) })).toBe('pulled');
     const size = formatBytes(await engine.imageSize(image('a')));
     expect(lines).toContainEqual(`image budget: ${image('a')} alone takes ${size}, more than the budget of 10.0 MiB; its task runs anyway`);
     expect(await ledger.has(image('a'))).toBe(true);

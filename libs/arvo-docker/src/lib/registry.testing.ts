@@ -78,11 +78,15 @@ export class TestRegistry {
 
 /**
  * A TCP proxy in front of `target` that sends what the target answers at `bytesPerSecond` in total over
- * all its connections (one token bucket), so that a pull through it takes a known time.
+ * all its connections (one token bucket), so that a pull through it takes a known time. It keeps the
+ * request line of every HTTP request it relays (`GET /v2/<name>/manifests/<tag>`), so that a test can
+ * count the pulls an engine made through it.
  */
 export class ThrottledProxy {
   private readonly sockets = new Set<Socket>();
   private nextFree = 0;
+  /** `<method> <path>` of each request relayed, in order. */
+  readonly requests: string[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -99,6 +103,12 @@ export class ThrottledProxy {
     return proxy;
   }
 
+  /** The pulls of `name` (`<repository>:<tag>`) the engine began through it: each asks for the tag's manifest once (HEAD, or GET). */
+  pullsOf(name: string): number {
+    const [repository, tag] = name.split(':');
+    return this.requests.filter((request) => /^(HEAD|GET) /.test(request) && request.endsWith(` /v2/${repository}/manifests/${tag}`)).length;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -111,6 +121,7 @@ export class ThrottledProxy {
       socket.on('error', () => (socket === client ? upstream : client).destroy());
     }
     client.pipe(upstream);
+    this.readRequests(client);
     // The client's end follows the last chunk still held back.
     let waiting = 0;
     let ended = false;
@@ -131,6 +142,19 @@ export class ThrottledProxy {
         if (ended && waiting === 0) client.end();
         upstream.resume();
       }, at - now);
+    });
+  }
+
+  // Pulls send no bodies: every line the client sends is a request line or a header.
+  private readRequests(client: Socket): void {
+    let partial = '';
+    client.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('latin1')).split('\r\n');
+      partial = (lines.pop() ?? '').slice(-8192);
+      for (const line of lines) {
+        const request = /^(GET|HEAD|POST|PUT|PATCH|DELETE) (\S+) HTTP\/1\.[01]$/.exec(line);
+        if (request) this.requests.push(`${request[1]} ${request[2]}`);
+      }
     });
   }
 }

@@ -3,6 +3,7 @@ import type { ProcessTable } from '@arvo-rca/common';
 import {
   chooseSandbox,
   type DiskShares,
+  type ImageAhead,
   LocalSandboxFactory,
   NO_ISOLATION_WARNING,
   probeBubblewrap,
@@ -10,6 +11,7 @@ import {
   type SandboxFactory,
   type SandboxOptions,
   type SandboxSpec,
+  type PullWatch,
 } from '@arvo-rca/sandbox';
 import { removeContainer } from './container-removal';
 import type { DockerEngine } from './docker-engine';
@@ -85,6 +87,11 @@ export class DockerSandboxFactory implements SandboxFactory {
     const sandbox = new DockerSandbox(context, spec);
     this.live.add(sandbox);
     return sandbox;
+  }
+
+  async fetchImage(image: string, watch: PullWatch): Promise<ImageAhead> {
+    const outcome = await this.images.ahead(image, this.options.pullTimeoutS, watch);
+    return outcome === 'no-room' ? outcome : 'ready';
   }
 
   async diskOutlook(concurrency: number): Promise<string | undefined> {

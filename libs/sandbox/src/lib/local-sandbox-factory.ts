@@ -1,7 +1,7 @@
 import type { ProcessTable } from '@arvo-rca/common';
 import { type DiskShares, workspaceDiskShares } from './disk-shares';
 import { LocalSandbox, type LocalIsolation } from './local-sandbox';
-import type { Sandbox, SandboxBackendName, SandboxFactory, SandboxSpec } from './sandbox';
+import type { ImageAhead, Sandbox, SandboxBackendName, SandboxFactory, SandboxSpec } from './sandbox';
 import type { SandboxOptions } from './sandbox-options';
 
 /** Commands on this host, each in a bubblewrap sandbox of its own, or as plain processes when asked for by name. */
@@ -42,6 +42,11 @@ export class LocalSandboxFactory implements SandboxFactory {
     );
     this.live.add(sandbox);
     return sandbox;
+  }
+
+  /** Commands run on this host: no image to fetch. */
+  async fetchImage(): Promise<ImageAhead> {
+    return 'ready';
   }
 
   async diskOutlook(concurrency: number): Promise<string | undefined> {

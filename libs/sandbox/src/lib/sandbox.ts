@@ -1,6 +1,6 @@
 // The one interface the green agent sees, whichever backend runs the commands.
 import type { PassThrough, Readable } from 'node:stream';
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult, PullProgress } from '@arvo-rca/a2a-protocol';
 
 export type SandboxKind = 'docker' | 'local';
 
@@ -24,8 +24,15 @@ export interface SandboxSpec {
   pendingWorkspace?: PendingWorkspace;
   /** Receives progress lines (image pulls, warnings) for the task log. */
   onProgress?: (line: string) => void;
+  /** Receives the figures of its image's pull, as the pull goes (docker backend). */
+  onPull?: (pull: PullProgress) => void;
   /** Told once when the task's writes pass its disk limit (docker backend); the task should end. */
   onDiskLimit?: (detail: string) => void;
+  /**
+   * How long the sandbox may wait, started, for its task's turn (a task prepared ahead): a container's
+   * keep-alive, which ends it after the task's limit, is that much longer.
+   */
+  waitS?: number;
 }
 
 /**
@@ -75,6 +82,17 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
+/** Who waits for an image's pull: its lines and figures, and the signal on which it stops waiting. */
+export interface PullWatch {
+  say?: (line: string) => void;
+  progress?: (pull: PullProgress) => void;
+  /** Once it aborts the watcher leaves; a pull that nobody waits for any more is cancelled. */
+  signal?: AbortSignal;
+}
+
+/** An image fetched ahead of its task: there (or none needed), or left for the task's own turn since the image budget has no room for it yet. */
+export type ImageAhead = 'ready' | 'no-room';
+
 /** Makes the sandboxes of one backend and tracks them, so that shutdown can remove them all. */
 export interface SandboxFactory {
   readonly kind: SandboxKind;
@@ -88,6 +106,12 @@ export interface SandboxFactory {
    */
   treeIntake(): PassThrough | undefined;
   create(spec: SandboxSpec): Sandbox;
+  /**
+   * Makes `image` be there before a task needs it, sharing the pull a task's start may make of it meanwhile.
+   * Within the image budget only: where the budget has no room without removing what remaining tasks need,
+   * it pulls nothing and says `no-room`. A backend that runs no images has nothing to do.
+   */
+  fetchImage(image: string, watch: PullWatch): Promise<ImageAhead>;
   /** What `concurrency` tasks at once would take of the running tasks' disk, when the total holds fewer (DiskShares.outlook). */
   diskOutlook(concurrency: number): Promise<string | undefined>;
   /** Stops every sandbox this factory made that is still running. */

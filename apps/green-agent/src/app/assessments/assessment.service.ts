@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import pLimit from 'p-limit';
 import { NeededImages } from '@arvo-rca/arvo-docker';
-import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
-import { resultKeys, type TaskRecord } from '@arvo-rca/results';
+import { A2aClientFactory, PRODUCT_VERSION, readPeerCard } from '@arvo-rca/a2a-protocol';
+import { resultKeys } from '@arvo-rca/results';
 import {
   readTaskFolder,
   RecordError,
@@ -20,18 +18,13 @@ import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
 import type { TaskRef } from '@arvo-rca/common';
 import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-assets';
-import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type RanTask, type SolverProtocol, type TaskOrder } from '../tasks';
-import type { TaskProgressEvent } from '../tasks/task-progress';
+import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type SolverProtocol } from '../tasks';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import type { AssessmentListener, AssessmentReport } from './assessment-listener';
+import { AssessmentSession, type RecordTask, type Session, type SessionServices } from './assessment-session';
 import { findRecord } from './record-location';
 import { scoringSettings, solverDifferences } from './scoring-settings';
-
-/** A task of a record: its result key (its task id, `#2` added for a repeat), and the task it names. */
-interface RecordTask {
-  resultKey: string;
-  ref: TaskRef;
-}
+import { TaskFetcher } from './task-fetcher';
 
 /** A resume that passed its checks: the record as found, and the tasks it runs. */
 export interface ResumePlan {
@@ -42,29 +35,19 @@ export interface ResumePlan {
   protocol: SolverProtocol;
 }
 
-interface Session {
-  writer: RecordWriter;
-  tasks: RecordTask[];
-  purpleUrl: string;
-  protocol: SolverProtocol;
-  concurrency: number;
-  /** What the record held before this session: the Result covers both. */
-  recorded: ReadonlyMap<string, TaskRecord>;
-}
-
 // How long the solver's card may take to answer when an assessment begins.
 const CARD_DEADLINE_MS = 15_000;
 
 /**
  * Runs an assessment, up to `concurrency` tasks at a time, into a run record: each task is written the
  * moment it ends, so that a crash loses only the tasks that were running, and a resume runs the rest.
- * A task that failed around the solver is run again, up to TASK_ATTEMPTS times.
+ * A task that failed around the solver is run again, up to TASK_ATTEMPTS times. The next tasks are fetched,
+ * and the first of them prepared, while the current ones run (FETCH_AHEAD, see AssessmentSession).
  */
 @Injectable()
 export class AssessmentService {
   private readonly logger = new Logger(AssessmentService.name);
-  private readonly attempts: number;
-  private readonly masking: boolean;
+  private readonly services: SessionServices;
   private readonly settings: ReturnType<typeof scoringSettings>;
 
   constructor(
@@ -72,12 +55,12 @@ export class AssessmentService {
     private readonly assets: TaskAssetsService,
     private readonly peers: A2aClientFactory,
     private readonly logging: WinstonLoggerFactory,
-    private readonly neededImages: NeededImages,
-    private readonly neededData: NeededTaskData,
+    neededImages: NeededImages,
+    neededData: NeededTaskData,
+    fetcher: TaskFetcher,
     @Inject(GreenConfig) config: GreenConfig,
   ) {
-    this.attempts = config.TASK_ATTEMPTS;
-    this.masking = config.MASK_TASK_IDS;
+    this.services = { tasks, assets, neededImages, neededData, fetcher, attempts: config.TASK_ATTEMPTS, masking: config.MASK_TASK_IDS };
     this.settings = scoringSettings(config, tasks.sandbox);
   }
 
@@ -144,66 +127,19 @@ export class AssessmentService {
   }
 
   private async runSession(session: Session, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<AssessmentReport> {
-    const { writer, tasks } = session;
-    const done = new Map(session.recorded);
-    const slots = pLimit(session.concurrency);
+    const { writer } = session;
     // Said once, up front: a run the disk cannot hold at its concurrency goes on with fewer tasks at once.
     void this.tasks.diskOutlook(session.concurrency).then(
       (line) => line && this.logger.warn(line),
       () => undefined,
     );
-    const runTask = async (task: RecordTask): Promise<void> => {
-      listener.report({ task: task.ref.taskId, kind: 'started' });
-      // A fresh masked id per task and session: nothing the solver sees ties it to the case.
-      const maskedId = this.masking ? `task:${randomBytes(4).toString('hex')}` : undefined;
-      const { ran, attempts } = await this.runAttempts(task, { solverUrl: session.purpleUrl, maskedId, protocol: session.protocol }, listener, signal);
-      const { record, evidence } = ran;
-      // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
-      const run = { ...record.run, attempts: attempts + (session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
-      const written = await writer.writeTask({ ...record, task: task.resultKey, run }, evidence);
-      done.set(task.resultKey, written.record);
-      listener.wrote?.({ kind: 'task', task: written });
-      listener.report({ task: task.ref.taskId, kind: 'finished', status: record.metrics.status, detail: record.metrics.detail ?? '' });
-    };
-    // The disk budgets never remove the image or the task data that a task still to end here needs.
-    const images = this.neededImages.hold(tasks.map((task) => this.assets.image(task.ref)));
-    const data = this.neededData.hold(tasks.map((task) => task.ref.taskId));
-    const ended = (task: RecordTask): void => {
-      images.release(this.assets.image(task.ref));
-      data.release(task.ref.taskId);
-    };
-    try {
-      await Promise.all(tasks.map((task) => slots(() => runTask(task).finally(() => ended(task)))));
-    } finally {
-      images.releaseAll();
-      data.releaseAll();
-    }
+    const done = await new AssessmentSession(session, this.services, listener, signal).run();
     await writer.endSession();
     listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
     const result = recordResult(writer.assessment, done);
     const file = await writer.writeResult(result);
     this.logger.log(`assessment of ${result.n_tasks} tasks done: ${result.n_scored} scored, record in ${writer.folder}`);
     return { result, recordDir: writer.folder, file };
-  }
-
-  /** The task, run again while it fails around the solver (never when the solver got it wrong, nor once interrupted). */
-  private async runAttempts(
-    task: RecordTask,
-    order: Omit<TaskOrder, 'progress' | 'signal'>,
-    listener: AssessmentListener,
-    signal: AbortSignal | undefined,
-  ): Promise<{ ran: RanTask; attempts: number }> {
-    const { taskId } = task.ref;
-    for (let attempt = 1; ; attempt++) {
-      const ran = await this.tasks.runTask(task.ref, { ...order, progress: (event) => listener.report(taskLine(taskId, event)), signal });
-      const { metrics } = ran.record;
-      if (metrics.status !== 'failed' || attempt >= this.attempts || signal?.aborted) return { ran, attempts: attempt };
-      listener.report({
-        task: taskId,
-        kind: 'note',
-        text: `attempt ${attempt} of ${this.attempts} failed (${metrics.detail ?? 'no reason'}); running it again`,
-      });
-    }
   }
 
   /** The dialect a plain task request speaks to its solver in: the one the solver's card declares, else the default. */
@@ -230,9 +166,4 @@ export class AssessmentService {
       throw error;
     }
   }
-}
-
-// What a task tells of itself, as the assessment's line about it.
-function taskLine(task: string, event: TaskProgressEvent): TaskProgressLine {
-  return event.kind === 'step' ? { task, kind: 'step', step: event.step, command: event.command } : { task, kind: 'note', text: event.text };
 }

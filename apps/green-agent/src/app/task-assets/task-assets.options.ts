@@ -29,9 +29,10 @@ export interface TaskAssetsOptions {
 export const TASK_ASSETS_OPTIONS = 'TASK_ASSETS_OPTIONS';
 
 /** The sources every green agent knows (their names and images: TASK_SOURCE_IMAGES), with where this one finds their files. */
-export function taskSources(env: Pick<GreenConfig, 'ARVO_DATA_URL' | 'SAMPLES_DIR'>): TaskSourceConfig[] {
+export function taskSources(env: Pick<GreenConfig, 'ARVO_DATA_URL' | 'SAMPLES_DIR'> & Partial<Pick<GreenConfig, 'ARVO_IMAGE_TEMPLATE'>>): TaskSourceConfig[] {
   const bases: Record<TaskSourceName, string> = { arvo: env.ARVO_DATA_URL, sample: env.SAMPLES_DIR };
-  return TASK_SOURCE_NAMES.map((name) => ({ name, base: bases[name], imageTemplate: TASK_SOURCE_IMAGES[name] }));
+  const images: Record<TaskSourceName, string> = { ...TASK_SOURCE_IMAGES, ...(env.ARVO_IMAGE_TEMPLATE ? { arvo: env.ARVO_IMAGE_TEMPLATE } : {}) };
+  return TASK_SOURCE_NAMES.map((name) => ({ name, base: bases[name], imageTemplate: images[name] }));
 }
 
 /** Relative directories are taken from the working directory, as the other path variables are. */
@@ -41,6 +42,7 @@ export function taskAssetsOptionsFrom(
     | 'TMP_DIR'
     | 'CACHE_DIR'
     | 'ARVO_DATA_URL'
+    | 'ARVO_IMAGE_TEMPLATE'
     | 'SAMPLES_DIR'
     | 'ARCHIVE_MAX_BYTES'
     | 'ARCHIVE_MAX_ENTRIES'

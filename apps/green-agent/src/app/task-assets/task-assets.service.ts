@@ -126,6 +126,15 @@ export class TaskAssetsService {
     }
   }
 
+  /** Fetches the task's files into the cache ahead of its run, and lays nothing out. Throws as begin() does for its files. */
+  async fetch(ref: TaskRef, log: AssetLog = ignore): Promise<void> {
+    try {
+      await this.fetchFiles(this.registry.source(ref), ref, log);
+    } catch (error) {
+      throw forTask(error, ref);
+    }
+  }
+
   /**
    * For shutdown: every extraction under way stops at once (its task's folder is then removed as on any
    * failure) and later ones are refused, so that no task waits on an archive while the agent goes down.

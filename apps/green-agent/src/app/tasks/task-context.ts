@@ -13,7 +13,8 @@ export class TaskContext {
   failedCommands = 0;
   /** How the solver said its run ended, when it said so on its stream. */
   solverExit: SolverExit | undefined;
-  readonly startedAt = Date.now();
+  /** When the solver got the task (`handedOver`): its time counts from there. */
+  private handedOverAt = Date.now();
   private resolveFinish!: (reason: FinishReason) => void;
   /** Settles once, with the first reason the task was given to stop. */
   readonly finishing: Promise<FinishReason> = new Promise((resolve) => (this.resolveFinish = resolve));
@@ -45,7 +46,12 @@ export class TaskContext {
     this.resolveFinish(reason);
   }
 
+  /** The task goes to the solver now; a sandbox made ahead of the task's turn counts no time before. */
+  handedOver(): void {
+    this.handedOverAt = Date.now();
+  }
+
   elapsedSeconds(): number {
-    return (Date.now() - this.startedAt) / 1000;
+    return (Date.now() - this.handedOverAt) / 1000;
   }
 }

@@ -1,7 +1,7 @@
 import type { SolverProtocol } from './dialects';
 import type { TaskProgress } from './task-progress';
 
-/** How a task is run: for whom, who hears of it, who may cancel it, and under which id the solver knows it. */
+/** How a task is run: for whom, who hears of it, who may cancel it, under which id the solver knows it, and when it is handed over. */
 export interface TaskOrder {
   solverUrl: string;
   progress?: TaskProgress;
@@ -10,4 +10,10 @@ export interface TaskOrder {
   maskedId?: string;
   /** The wire the solver is spoken to in; none: DEFAULT_SOLVER_PROTOCOL. */
   protocol?: SolverProtocol;
+  /**
+   * For a task prepared ahead of its turn: its sandbox starts at once, and the task is handed over once this
+   * settles (its time limit starts then). When it rejects, the task ends without being handed over, as a
+   * canceled one does. None: handed over as soon as its sandbox runs.
+   */
+  turn?: Promise<void>;
 }

@@ -1,9 +1,18 @@
-/** What a running task tells whoever started it: each command the green agent runs for the solver, and notes. */
-export type TaskProgressEvent = { kind: 'step'; step: number; command: string } | { kind: 'note'; text: string };
+import { describePull, type PullProgress } from '@arvo-rca/a2a-protocol';
+
+/** What a running task tells whoever started it: each command the green agent runs for the solver, notes, and how far its image's pull is. */
+export type TaskProgressEvent = { kind: 'step'; step: number; command: string } | { kind: 'note'; text: string } | ({ kind: 'pull' } & PullProgress);
 
 export type TaskProgress = (event: TaskProgressEvent) => void;
 
-/** A note, or a step as one line of text, for a plain task request's status updates. */
+/** A note, a step or a pull as one line of text, for a plain task request's status updates. */
 export function describeProgress(event: TaskProgressEvent): string {
-  return event.kind === 'note' ? event.text : `step ${event.step}: ${event.command.replace(/\s+/g, ' ').trim()}`;
+  switch (event.kind) {
+    case 'note':
+      return event.text;
+    case 'pull':
+      return describePull(event);
+    case 'step':
+      return `step ${event.step}: ${event.command.replace(/\s+/g, ' ').trim()}`;
+  }
 }

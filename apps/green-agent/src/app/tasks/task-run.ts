@@ -1,8 +1,6 @@
-import { basename } from 'node:path';
 import type { PassThrough } from 'node:stream';
-import { formatTaskCompleted } from '@arvo-rca/a2a-protocol';
 import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
-import { CodedError, LOC_JSON_PATH, SOURCE_TREE, WORKSPACE, type TaskRef } from '@arvo-rca/common';
+import { CodedError, LOC_JSON_PATH, SOURCE_TREE, type TaskRef } from '@arvo-rca/common';
 import { diskLimitTask, failedTask, interruptedTask, scoreReading, type GroundTruth } from '@arvo-rca/rca-eval';
 import { withSolverExit, type TaskMetrics } from '@arvo-rca/results';
 import type { TaskEvidence } from '@arvo-rca/run-record';
@@ -12,11 +10,8 @@ import { TaskContext, type FinishReason } from './task-context';
 import { ranTask, type RanTask } from './ran-task';
 import type { TaskOrder } from './task-order';
 import type { TaskRunDeps } from './task-run-deps';
-import { SolverConversation } from './solver-conversation';
-import { DEFAULT_SOLVER_PROTOCOL, dialectFor } from './dialects';
-import { runSolverCommand } from './solver-command';
+import { handOver } from './task-handover';
 import { filesNamedIn, sourceExcerpts } from './source-excerpts';
-import { renderTaskDescription } from './task-description';
 
 /** A task whose sandbox runs: its workspace complete, its ground truth read. */
 interface ReadyTask {
@@ -24,21 +19,20 @@ interface ReadyTask {
   truth: GroundTruth;
 }
 
-// How long a solver that sent [TASK FINISHED] may take to end its stream, which says how its run ended.
-const SOLVER_EXIT_GRACE_MS = 2_000;
 export const SHUTTING_DOWN = 'the green agent is shutting down';
 export const CANCELED = 'canceled by the requester';
-const IMAGE_NOTE = 'Inside this sandbox the original build tree is also at `/src`.';
 
 /**
- * One task from its files to its cleanup, in its steps: prepare, start, hand over, score, record. Never
+ * One task from its files to its cleanup, in its steps: prepare, start, (for a task prepared ahead: its turn),
+ * hand over (task-handover.ts), score, record. Never
  * throws: a task that cannot run is a record with status `failed`, the reason and the error's code (`interrupted` when
  * the agent is shutting down or the order's signal cancels it: not the solver's doing, and to be run again).
  */
 export class TaskRun {
   readonly taskId: string;
   readonly maskedId: string | undefined;
-  readonly startedAt = Date.now();
+  /** When the task's turn came: made, for a task prepared ahead; else when its run began. */
+  startedAt = Date.now();
   context: TaskContext | undefined;
   private preparing: PreparingTask | undefined;
   /** The source tree on its way into a sandbox that copies it in, as the host extracts it. */
@@ -63,7 +57,9 @@ export class TaskRun {
     this.order.signal?.addEventListener('abort', cancel);
     try {
       const ready = await this.start(await this.prepare());
-      const finishReason = await this.handOver(ready.prepared);
+      const log = this.log;
+      const finishReason =
+        (await this.awaitTurn()) ?? (await handOver({ context: this.started(), prepared: ready.prepared, deps: this.deps, order: this.order, log }));
       return await this.score(ready, finishReason);
     } catch (error) {
       return this.failed(error as Error);
@@ -105,7 +101,10 @@ export class TaskRun {
       workspaceDir: preparing.workspaceDir,
       pendingWorkspace,
       onProgress: this.log,
+      onPull: (pull) => this.order.progress?.({ kind: 'pull', ...pull }),
       onDiskLimit: this.onDiskLimit,
+      // Made ahead, it may wait up to one running task's limit for its turn.
+      waitS: this.order.turn ? this.deps.taskTimeoutS : undefined,
     });
     this.context = new TaskContext(contextId, this.ref, preparing.workspaceDir, sandbox, scope, this.order.progress ?? (() => undefined));
     this.deps.running.add(this.context);
@@ -114,40 +113,25 @@ export class TaskRun {
     return started;
   }
 
-  /** Sends the task to the solver and waits for the first of: finished, solver done, time limit. */
-  private async handOver(prepared: PreparedTask): Promise<FinishReason> {
+  /**
+   * A task prepared ahead waits here for its turn, its sandbox running; one that ends first (canceled, the
+   * agent shutting down, or its turn withdrawn) is never handed over, and says why.
+   */
+  private async awaitTurn(): Promise<FinishReason | undefined> {
     const context = this.started();
-    const limitMs = this.deps.taskTimeoutS * 1000;
-    const protocol = this.order.protocol ?? DEFAULT_SOLVER_PROTOCOL;
-    const description = renderTaskDescription(this.deps.template, {
-      taskId: this.order.maskedId ?? this.ref.taskId,
-      errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
-      errorReport: prepared.errorReport,
-      imageNote: this.deps.sandboxes.runsTaskImage ? IMAGE_NOTE : '',
-      protocol,
-    });
-    const timer = setTimeout(() => context.finish('timeout'), limitMs);
-    const conversation = new SolverConversation({
-      context,
-      solver: this.deps.peers.peer(this.order.solverUrl),
-      dialect: dialectFor(protocol, this.deps.commandTimeoutS),
-      execute: (command, timeoutS) => runSolverCommand(context, command, this.deps.logger, timeoutS),
-      log: this.log,
-      trace: (line) => this.deps.logger.log(line),
-      deadline: Date.now() + limitMs,
-    });
-    const solver = conversation.run(description);
-    try {
-      const reason = await Promise.race([context.finishing, solver, context.broken]);
-      if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
-      context.handover.abort();
-      await conversation.close(
-        formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() }),
-      );
-      return reason;
-    } finally {
-      clearTimeout(timer);
-    }
+    const { turn } = this.order;
+    if (!turn) return undefined;
+    this.log(`sandbox ready ahead of the task's turn; waiting for it`);
+    const ended = await Promise.race([
+      turn.then(
+        () => undefined,
+        (): FinishReason => 'canceled',
+      ),
+      context.finishing,
+    ]);
+    if (ended) return ended;
+    this.startedAt = Date.now();
+    return this.deps.running.closing ? 'shutdown' : undefined;
   }
 
   /** The submission read once; the files it names join the host's tree (the archive's last opening), then it is judged. */
@@ -233,11 +217,4 @@ export class TaskRun {
     this.scope.run(() => this.log(`ending the task: ${detail}`));
     this.context?.finish('disk-limit');
   };
-}
-
-/** Waits for `promise` to settle, for at most `ms`. */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

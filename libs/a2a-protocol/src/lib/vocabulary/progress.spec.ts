@@ -38,6 +38,22 @@ describe('assessment progress lines', () => {
     expect(parseTaskProgress(formatTaskProgress(line))).toEqual(line);
   });
 
+  it('tell a pull by its layers and bytes, and read it back as a note', () => {
+    const pull: TaskProgressLine = {
+      task: 'arvo:123',
+      kind: 'pull',
+      image: 'n132/arvo:123-vul',
+      layers: 7,
+      layersDone: 3,
+      bytes: 1288490189,
+      bytesDone: 432013312,
+    };
+    const text = formatTaskProgress(pull);
+
+    expect(text).toBe('[arvo:123] pulling n132/arvo:123-vul: 3/7 layers, 412.0 MiB of 1.2 GiB');
+    expect(parseTaskProgress(text)).toEqual({ task: 'arvo:123', kind: 'note', text: 'pulling n132/arvo:123-vul: 3/7 layers, 412.0 MiB of 1.2 GiB' });
+  });
+
   it('leave lines that name no task alone', () => {
     expect(parseTaskProgress('assessment of 3 tasks started')).toBeUndefined();
   });
@@ -49,6 +65,7 @@ describe('assessment progress as data', () => {
     { task: 'arvo:14368', kind: 'step', step: 7, command: 'ls /workspace' },
     { task: 'sample:2', kind: 'finished', status: 'scored', detail: '' },
     { task: 'sample:3', kind: 'note', text: 'sandbox started' },
+    { task: 'arvo:123', kind: 'pull', image: 'n132/arvo:123-vul', layers: 7, layersDone: 3, bytes: 1288490189, bytesDone: 432013312 },
   ];
 
   it.each(lines)('travels as a data part and is read back from a status update: %o', (line) => {

@@ -1,7 +1,7 @@
 // Progress lines carried in `working` status updates: the solver's per-step reports, and the
 // assessor's per-task reports that a driver turns into its live display.
 
-import { isRecord } from '@arvo-rca/common';
+import { formatBytes, isRecord } from '@arvo-rca/common';
 
 /** What the solver reports after each step. */
 export interface SolverStep {
@@ -23,12 +23,27 @@ export function parseSolverStep(text: string): SolverStep | undefined {
   return match ? { step: Number(match[1]), command: match[2], ...(match[3] ? { detail: match[3] } : {}) } : undefined;
 }
 
-/** What an assessment reports about one of its tasks. */
+/** How far the pull of a task's image is: its layers (those on the engine already count as done) and its bytes to download, as far as the registry has told them. */
+export interface PullProgress {
+  image: string;
+  layers: number;
+  layersDone: number;
+  bytes: number;
+  bytesDone: number;
+}
+
+/** `pulling n132/arvo:123-vul: 3/7 layers, 412.0 MiB of 1.2 GiB` */
+export function describePull(pull: PullProgress): string {
+  return `pulling ${pull.image}: ${pull.layersDone}/${pull.layers} layers, ${formatBytes(pull.bytesDone)} of ${formatBytes(pull.bytes)}`;
+}
+
+/** What an assessment reports about one of its tasks; a pull may come before the task's start, when its image is fetched ahead. */
 export type TaskProgressLine =
   | { task: string; kind: 'started' }
   | { task: string; kind: 'step'; step: number; command: string }
   | { task: string; kind: 'finished'; status: string; detail: string }
-  | { task: string; kind: 'note'; text: string };
+  | { task: string; kind: 'note'; text: string }
+  | ({ task: string; kind: 'pull' } & PullProgress);
 
 const TASK_LINE = /^\[([^\]\s]+)\] (.*)$/s;
 const FINISHED = /^finished (\w+)(?:: (.*))?$/s;
@@ -43,9 +58,12 @@ export function formatTaskProgress(line: TaskProgressLine): string {
       return `[${line.task}] finished ${line.status}${line.detail ? `: ${line.detail}` : ''}`;
     case 'note':
       return `[${line.task}] ${line.text}`;
+    case 'pull':
+      return `[${line.task}] ${describePull(line)}`;
   }
 }
 
+/** A line's text read back; a pull's reads as a note, since only its data part carries its figures exactly. */
 export function parseTaskProgress(text: string): TaskProgressLine | undefined {
   const match = TASK_LINE.exec(text);
   if (!match) return undefined;
@@ -85,5 +103,13 @@ function progressLineOf(value: unknown): TaskProgressLine | undefined {
   if (kind === 'step' && Number.isInteger(step) && typeof command === 'string') return { task, kind, step: Number(step), command };
   if (kind === 'finished' && typeof status === 'string' && typeof detail === 'string') return { task, kind, status, detail };
   if (kind === 'note' && typeof text === 'string') return { task, kind, text };
+  if (kind === 'pull') return pullOf(task, value);
   return undefined;
+}
+
+function pullOf(task: string, value: Record<string, unknown>): TaskProgressLine | undefined {
+  const { image, layers, layersDone, bytes, bytesDone } = value;
+  const counts = [layers, layersDone, bytes, bytesDone];
+  if (typeof image !== 'string' || !counts.every((count) => Number.isInteger(count) && Number(count) >= 0)) return undefined;
+  return { task, kind: 'pull', image, layers: Number(layers), layersDone: Number(layersDone), bytes: Number(bytes), bytesDone: Number(bytesDone) };
 }
