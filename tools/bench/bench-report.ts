@@ -64,10 +64,17 @@ export function tableRows(report: BenchReport): TableRow[] {
         target: 'info',
         ratio: con.task_ratio,
       },
-      against(`green event-loop delay p99 (${con.tasks} tasks)`, ms(con.loop_delay_p99_ms), '≤ 20 ms', con.loop_delay_p99_ms / 20, 1),
+      // Against the bench process's own p99 in the same run: what the machine's scheduling alone costs a Node process.
+      against(
+        `green event-loop delay p99 (${con.tasks} tasks) / the bench process's`,
+        `${ms(con.loop_delay_p99_ms)} / ${ms(con.loop_delay_p99_bench_process_ms)}`,
+        "≤ 1.2 × the bench process's",
+        con.loop_delay_p99_ms / con.loop_delay_p99_bench_process_ms,
+        1.2,
+      ),
       {
-        figure: `  same, commands only / bench process`,
-        value: `${ms(con.loop_delay_p99_commands_ms)} / ${ms(con.loop_delay_p99_bench_process_ms)}`,
+        figure: `  same, commands only`,
+        value: ms(con.loop_delay_p99_commands_ms),
         target: 'info',
       },
     );
