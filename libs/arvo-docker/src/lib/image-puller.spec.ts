@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
+import { engineKind } from './engine-kind.testing';
 import { FakeRegistry } from './fake-registry.testing';
 import { ImagePuller } from './image-puller';
 import { removeImage } from './sandbox-fixtures.testing';
@@ -25,8 +26,13 @@ describeWithDocker('ImagePuller against the engine', () => {
       expect(await puller.ensure(image, 60, { say: (line) => lines.push(line) })).toBe('pulled');
       expect((await docker.getImage(image).inspect()).RepoTags).toContain(image);
       expect(lines[0]).toBe(`image ${image} is missing; pulling it (limit 60 s)`);
-      expect(lines).toContain(`pulling ${image}: 1/1 layers, 116 B of 116 B`);
-      expect(lines[lines.length - 1]).toMatch(/^image .* pulled \(116 B downloaded in [\d.]+ s\)$/);
+      // Docker tells each layer's size and end; podman's compat API gives no size for a layer this small.
+      if (engineKind(await docker.version()) === 'docker') {
+        expect(lines).toContain(`pulling ${image}: 1/1 layers, 116 B of 116 B`);
+        expect(lines[lines.length - 1]).toMatch(/^image .* pulled \(116 B downloaded in [\d.]+ s\)$/);
+      } else {
+        expect(lines[lines.length - 1]).toMatch(/^image .* pulled \((116 B downloaded )?in [\d.]+ s\)$/);
+      }
     } finally {
       await removeImage(docker, image);
       await registry.close();

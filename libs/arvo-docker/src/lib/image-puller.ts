@@ -135,8 +135,10 @@ export class ImagePuller {
       this.budget?.abandoned(image);
       throw error;
     }
+    // podman's progress names no sizes for small layers: what was not told is not claimed.
     const { bytes } = pull.tracker.progress();
-    say(`image ${image} pulled (${formatBytes(bytes)} downloaded in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    const downloaded = bytes > 0 ? `${formatBytes(bytes)} downloaded ` : '';
+    say(`image ${image} pulled (${downloaded}in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
     await this.budget?.pulled(image, say);
     return 'pulled';
   }
