@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -113,8 +113,14 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     await mkdir(join(streamed, 'src-vul'));
     await writeFile(join(streamed, 'src-vul', 'tool'), '#!/bin/sh\n');
     await chmod(join(streamed, 'src-vul', 'tool'), 0o6755);
+    // The rest of the workspace, packed by the green agent itself: another user's file, setuid and setgid, a link.
+    const workspace = await makeTaskWorkspace(root);
+    await writeFile(join(workspace, 'helper'), '#!/bin/sh\n');
+    await chmod(join(workspace, 'helper'), 0o6755);
+    await chown(join(workspace, 'helper'), 1234, 1234);
+    await symlink('helper', join(workspace, 'helper-link'));
     const progress: string[] = [];
-    const { sandbox, ready, tree } = await pendingSandbox('ctx-pending-owned', { progress });
+    const { sandbox, ready, tree } = await pendingSandbox('ctx-pending-owned', { progress, workspaceDir: workspace });
 
     const started = sandbox.start();
     // What the host's checks would never let through: another user's file, setuid and setgid.
@@ -123,6 +129,7 @@ describeWithDocker('DockerSandbox with a workspace still being laid out', () => 
     await started;
 
     expect(output(await sandbox.exec('stat -c "%u %g %A" src-vul/tool'))).toBe('0 0 -rwxr-xr-x\n');
+    expect(output(await sandbox.exec('stat -c "%u %g %A" helper; readlink helper-link'))).toBe('0 0 -rwxr-xr-x\nhelper\n');
     expect(progress.join('\n')).not.toContain('no GNU tar');
     await sandbox.stop();
   }, 60_000);
