@@ -36,6 +36,8 @@ export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_
 export { HeadTailCap, releaseChunk } from './lib/output-cap';
 export { withDeadline } from './lib/deadline';
 export { closedBeforeEnd, watchStreamFailure } from './lib/stream-failure';
+// Children started off this process's main thread.
+export { ChildSpawner, SpawnedChild, type ChildEnd } from './lib/child-spawner';
 // The local backend.
 export { LocalSandboxFactory } from './lib/local-sandbox-factory';
 export { NO_ISOLATION_WARNING, type LocalIsolation } from './lib/local-sandbox';

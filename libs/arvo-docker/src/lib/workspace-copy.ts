@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { create as createTar } from 'tar';
 import { WORKSPACE } from '@arvo-rca/common';
-import { closedBeforeEnd, engineReason, HeadTailCap, SandboxError, watchStreamFailure, withDeadline } from '@arvo-rca/sandbox';
+import { closedBeforeEnd, engineReason, SandboxError, watchStreamFailure, withDeadline } from '@arvo-rca/sandbox';
 import type { ContainerBoot } from './container-boot';
 import type { ContainerHandle } from './container-handle';
 import { ContainerTar } from './container-tar';
@@ -45,7 +44,7 @@ export async function beginWorkspaceCopy(
     });
   return {
     complete: async () => {
-      const packer = tree ? packRest(workspaceDir, tree.folder) : packWorkspace(workspaceDir);
+      const packer = packWorkspace(workspaceDir, tree?.folder);
       await inside.finish(packer.output).catch((error: unknown) => {
         packer.kill();
         throw error;
@@ -56,10 +55,7 @@ export async function beginWorkspaceCopy(
   };
 }
 
-/**
- * Copies a task's workspace folder into its container at `/workspace` through the engine's archive API.
- * The tar is made by GNU tar in a child process, off the event loop and about twice as fast as node-tar here.
- */
+/** Copies a task's workspace folder (but `leaveOut`, when given) into its container at `/workspace` through the engine's archive API. */
 async function copyWorkspaceIn(container: ContainerHandle, workspaceDir: string, deadlineMs: number, leaveOut?: string): Promise<void> {
   const packer = packWorkspace(workspaceDir, leaveOut);
   const copy = container.writeArchive(packer.output, WORKSPACE).catch((error: unknown) => {
@@ -75,7 +71,7 @@ async function copyWorkspaceIn(container: ContainerHandle, workspaceDir: string,
 
 async function packed(packer: Packer, workspaceDir: string): Promise<void> {
   const code = await packer.done;
-  if (code !== 0) throw new SandboxError('WORKSPACE_COPY_FAILED', `packing ${workspaceDir} failed: ${packer.errors().trim() || `tar exited with ${code}`}`);
+  if (code !== 0) throw new SandboxError('WORKSPACE_COPY_FAILED', `packing ${workspaceDir} failed: ${packer.errors().trim() || 'packing stopped'}`);
 }
 
 /**
@@ -107,19 +103,20 @@ async function copyTreeIn(container: ContainerHandle, tar: Readable, deadlineMs:
 
 interface Packer {
   output: Readable;
-  /** Settles with tar's exit code (-1 when it could not run or was killed). */
+  /** Settles with 0 once all is packed, -1 when packing failed or was stopped. */
   done: Promise<number>;
   errors(): string;
   kill(): void;
 }
 
 /**
- * The few files of the workspace besides its tree (the crash report, the answer's folder), packed in process
- * as GNU tar packs them below: a child process would cost more here, since Node forks the whole green agent
- * on the main thread to start one, and that stops its event loop for about 5 ms per 100 MiB it holds.
+ * The workspace packed in process, but `leaveOut`, a folder right under it that went in already (the tree, as
+ * the host extracted it): in the green agent that leaves the few other files (the crash report, the answer's
+ * folder). A GNU tar child would cost more there: Node forks the whole green agent on the main thread to
+ * start one, which stops its event loop for about 5 ms per 100 MiB it holds.
  */
-function packRest(workspaceDir: string, tree: string): Packer {
-  const under = (path: string): boolean => path === `./${tree}` || path.startsWith(`./${tree}/`);
+function packWorkspace(workspaceDir: string, leaveOut?: string): Packer {
+  const under = (path: string): boolean => leaveOut !== undefined && (path === `./${leaveOut}` || path.startsWith(`./${leaveOut}/`));
   let failure = '';
   const pack = createTar(
     {
@@ -144,22 +141,4 @@ function packRest(workspaceDir: string, tree: string): Packer {
     output.once('end', () => resolve(0));
   });
   return { output, done, errors: () => failure, kill: () => output.destroy() };
-}
-
-/** `leaveOut`: a folder right under the workspace that is not packed (it went in already). */
-function packWorkspace(workspaceDir: string, leaveOut?: string): Packer {
-  const exclude = leaveOut ? ['--anchored', '--no-wildcards', `--exclude=./${leaveOut}`] : [];
-  const child = spawn('tar', ['-C', workspaceDir, ...exclude, '--owner=0', '--group=0', '--numeric-owner', '--mode=ug-s', '-c', '-f', '-', '.'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stderr = new HeadTailCap(4096);
-  child.stderr.on('data', (chunk: Buffer) => stderr.write(chunk));
-  const done = new Promise<number>((resolve) => {
-    child.once('error', (error) => {
-      stderr.write(Buffer.from(`cannot run tar: ${error.message}`));
-      resolve(-1);
-    });
-    child.once('close', (code) => resolve(code ?? -1));
-  });
-  return { output: child.stdout, done, errors: () => stderr.finish().output, kill: () => child.kill('SIGKILL') };
 }

@@ -35,7 +35,7 @@ export class ArchiveWriter {
     const check = new EntryCheck(scope, limits);
     const chosen = new WeakMap<ReadEntry, CheckedEntry>();
     const onHost = new HostShare(keep);
-    const tar = GnuTarProcess.extractInto(targetDir, copy && new TreeCopy(copy));
+    const tar = await GnuTarProcess.extractInto(targetDir, copy && new TreeCopy(copy));
     const parser: Parser = new Parser({
       strict: true,
       maxDecompressionRatio: parserRatioLimit(limits),

@@ -1,19 +1,16 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { ChildSpawner, type SpawnedChild } from '@arvo-rca/sandbox';
 import { TaskAssetsError } from './task-assets.errors';
 import type { TreeCopy } from './tree-copy';
 
-const STDERR_KEPT_BYTES = 4096;
 const END_OF_ARCHIVE = Buffer.alloc(1024);
 const BATCH_BYTES = 256 * 1024;
 
 /**
  * GNU tar unpacking a tar stream written to its stdin into a folder. Owners are never restored and modes
- * pass through the umask; what it is fed decides the rest (see ArchiveWriter).
+ * pass through the umask; what it is fed decides the rest (see ArchiveWriter). It is started by the
+ * spawner process (ChildSpawner), so that its start does not stop the green agent's event loop.
  */
 export class GnuTarProcess {
-  private stderr = '';
-  private spawnError: Error | undefined;
   private draining: Promise<void> | undefined;
   private pending: Buffer[] = [];
   private copyPending: Buffer[] = [];
@@ -24,25 +21,16 @@ export class GnuTarProcess {
   private readonly exited: Promise<void>;
 
   private constructor(
-    private readonly child: ChildProcessByStdio<Writable, null, Readable>,
+    private readonly child: SpawnedChild,
     private readonly copy: TreeCopy | undefined,
   ) {
-    this.exited = new Promise((resolve) => {
-      child.once('error', (error) => {
-        this.spawnError = error;
-        resolve();
-      });
-      child.once('close', () => resolve());
-    });
+    this.exited = child.ended.then(() => undefined);
     // A tar that died early makes writes fail with EPIPE; its exit status says why.
-    child.stdin.on('error', () => undefined);
-    child.stderr.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT_BYTES);
-    });
+    child.stdin?.on('error', () => undefined);
   }
 
   /** `copy` gets the bytes tar is fed, as it is fed them, and those written for the copy alone. */
-  static extractInto(dir: string, copy?: TreeCopy): GnuTarProcess {
+  static async extractInto(dir: string, copy?: TreeCopy): Promise<GnuTarProcess> {
     const args = [
       '-x',
       '-f',
@@ -55,7 +43,7 @@ export class GnuTarProcess {
       '--delay-directory-restore',
       '--warning=no-timestamp',
     ];
-    return new GnuTarProcess(spawn('tar', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' } }), copy);
+    return new GnuTarProcess(await ChildSpawner.shared().spawn('tar', args, { PATH: process.env['PATH'] ?? '', LC_ALL: 'C' }), copy);
   }
 
   /** Queues bytes for tar (or, `toHost` false, for the copy alone): a pipe write per header would cost more than all the rest. */
@@ -76,7 +64,7 @@ export class GnuTarProcess {
     const failure = this.failure();
     if (failure) return Promise.reject(failure);
     const stdin = this.child.stdin;
-    if (!stdin.writableNeedDrain || stdin.destroyed) return Promise.resolve();
+    if (!stdin?.writableNeedDrain || stdin.destroyed) return Promise.resolve();
     this.draining ??= new Promise<void>((resolve) => {
       const done = (): void => {
         stdin.off('drain', done);
@@ -95,7 +83,7 @@ export class GnuTarProcess {
     this.write(END_OF_ARCHIVE);
     this.flush();
     this.ended = true;
-    this.child.stdin.end();
+    this.child.stdin?.end();
     await this.exited;
     const failure = this.failure();
     if (failure) {
@@ -107,31 +95,29 @@ export class GnuTarProcess {
 
   /** Stops tar at once and waits until it is gone, so that nothing writes into the folder afterwards. */
   async kill(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null && !this.spawnError) {
+    if (!this.child.end) {
       this.killed = true;
-      this.child.kill('SIGKILL');
+      this.child.kill();
     }
-    this.child.stdin.destroy();
+    this.child.stdin?.destroy();
     this.copy?.abandon();
     await this.exited;
   }
 
   /** Why tar stopped on its own, once it has (a full disk, no tar at all ...); undefined while it runs or after a clean end. */
   failure(): TaskAssetsError | undefined {
-    if (this.spawnError) {
-      return new TaskAssetsError('EXTRACTION_FAILED', `GNU tar is needed to extract task archives: ${this.spawnError.message}`, { cause: this.spawnError });
-    }
-    const { exitCode, signalCode } = this.child;
-    if (this.killed || (exitCode === null && signalCode === null) || (exitCode === 0 && this.ended)) return undefined;
-    const said = this.stderr.trim().split('\n').slice(-3).join('; ');
-    return new TaskAssetsError(
-      'EXTRACTION_FAILED',
-      `tar exited with ${exitCode ?? signalCode}${this.ended ? '' : ' before the end of the archive'}: ${said || 'no message'}`,
-    );
+    const end = this.child.end;
+    if (end?.error !== undefined && !this.child.stdin)
+      return new TaskAssetsError('EXTRACTION_FAILED', `GNU tar is needed to extract task archives: ${end.error}`);
+    if (this.killed || !end || (end.code === 0 && this.ended)) return undefined;
+    const said = end.stderr.trim().split('\n').slice(-3).join('; ');
+    const how = end.error ?? `tar exited with ${end.code ?? end.signal}`;
+    return new TaskAssetsError('EXTRACTION_FAILED', `${how}${this.ended ? '' : ' before the end of the archive'}: ${said || 'no message'}`);
   }
 
   private flush(): void {
-    if (this.pending.length > 0 && !this.child.stdin.destroyed) this.child.stdin.write(joined(this.pending));
+    const stdin = this.child.stdin;
+    if (this.pending.length > 0 && stdin && !stdin.destroyed) stdin.write(joined(this.pending));
     if (this.copyPending.length > 0) this.copy?.write(joined(this.copyPending));
     this.pending = [];
     this.copyPending = [];
