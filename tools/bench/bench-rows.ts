@@ -56,14 +56,14 @@ export function resumeScanRows(scan: ResumeScanFigures): TableRow[] {
 export function realTaskRows(real: RealTaskFigures): TableRow[] {
   const tree = (t: RealTreeFigures): TableRow[] => [
     { figure: `${t.task}, ${t.archive_mb} MB archive: tar xzf (median of ${real.runs})`, value: ms(t.tar_ms), target: 'reference' },
-    against(`  prepare to first command, the green agent's whole task path`, ms(t.prepare_to_first_command_ms), '≤ 1.5 × tar', t.vs_tar, 1.5),
+    { figure: `  prepare to first command, the green agent's whole task path`, value: ms(t.prepare_to_first_command_ms), target: 'info', ratio: t.vs_tar },
     {
       figure: `  the original's way: that tar, then the container with it bind-mounted, to the first command`,
       value: ms(t.original_way_ms),
       target: 'info',
       ratio: t.original_way_vs_tar,
     },
-    { figure: `  the green agent's whole task path against the original's way`, value: `${t.vs_original_way} ×`, target: 'info' },
+    against(`  the green agent's whole task path against the original's way`, `${t.vs_original_way} ×`, "≤ 1.0 × the original's way", t.vs_original_way, 1),
     {
       figure: `  the engine alone: tar's tree into a running container, one archive API call (the floor of any copy-in)`,
       value: ms(t.engine_copy_ms),
