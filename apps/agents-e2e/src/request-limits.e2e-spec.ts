@@ -5,6 +5,8 @@ import { Scratch, startAgent, type AgentProcess } from './support/agent-processe
 
 const MiB = 1024 * 1024;
 const HOSTILE_BYTES = 50 * MiB;
+// Below one hostile body: growth past it would mean a body was held whole.
+const HOLDS_NO_WHOLE_BODY_MIB = 42;
 
 /** A process's resident memory now and at its peak, from the kernel's own counters. */
 function memoryOf(agent: AgentProcess): { rss: number; peak: number } {
@@ -51,10 +53,12 @@ describe('both agents as real processes, sent a 50 MB message', () => {
         });
         expect(answer.ms).toBeLessThan(2_000);
       }
-      // The default limit (8 MiB) is read at most once; the 50 MB never are.
+      // The default limit (8 MiB) is read at most once a request; the 50 MiB never are. Two requests' 8 MiB
+      // and their socket buffers came to 11 to 17 MiB alone and to 35 MiB once on a busy machine, where the
+      // collector runs late; either body held whole would pass 50.
       const after = memoryOf(agent);
-      expect((after.peak - Math.max(before.peak, before.rss)) / MiB).toBeLessThan(32);
-      expect((after.rss - before.rss) / MiB).toBeLessThan(32);
+      expect((after.peak - Math.max(before.peak, before.rss)) / MiB).toBeLessThan(HOLDS_NO_WHOLE_BODY_MIB);
+      expect((after.rss - before.rss) / MiB).toBeLessThan(HOLDS_NO_WHOLE_BODY_MIB);
       // And the agent goes on serving JSON-RPC calls.
       const call = { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: randomUUID() } };
       expect(await postRaw(agent.url, Buffer.from(JSON.stringify(call)))).toMatchObject({ status: 200, body: { id: 2, error: { code: -32001 } } });
