@@ -1,5 +1,5 @@
 import { failedTask, interruptedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
-import { aggregateResults, type ResultInput } from '@arvo-rca/results';
+import { aggregateResults, type ResultInput, type TaskErrorFields } from '@arvo-rca/results';
 import { verdictOf } from './run-verdict';
 
 const TRUTH: GroundTruth = {
@@ -12,6 +12,11 @@ const place = { engine: 'unix:///var/run/docker.sock', greens: ['http://127.0.0.
 
 function result(tasks: ResultInput[]) {
   return aggregateResults(tasks, 1);
+}
+
+/** What the green agent's record keeps of a failed pull of `image`. */
+function pullFailure(image: string): TaskErrorFields {
+  return { error_code: 'IMAGE_PULL_FAILED', image };
 }
 
 describe("the runner's exit status and last line", () => {
@@ -28,7 +33,7 @@ describe("the runner's exit status and last line", () => {
     const unpulled = result(
       [1, 2].map((id) => ({
         task_id: `sample:${id}`,
-        metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: (HTTP code 500) no such host `, null, 'IMAGE_PULL_FAILED'),
+        metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: (HTTP code 500) no such host `, null, pullFailure(`arvo-rca-sample:${id}-vul`)),
       })),
     );
     const { exitCode, lines } = verdictOf(unpulled, place);
@@ -47,7 +52,7 @@ describe("the runner's exit status and last line", () => {
     const unpulled = result(
       [1, 2, 3, 4, 5].map((id) => ({
         task_id: `sample:${id}`,
-        metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: no such host`, null, 'IMAGE_PULL_FAILED'),
+        metrics: failedTask(`pulling arvo-rca-sample:${id}-vul failed: no such host`, null, pullFailure(`arvo-rca-sample:${id}-vul`)),
       })),
     );
     expect(verdictOf(unpulled, place).lines.at(-1)).toMatch(
@@ -57,15 +62,36 @@ describe("the runner's exit status and last line", () => {
 
   it("asks for a pull by hand of an ARVO image, on the green agent's engine when the green agent was given", () => {
     const unpulled = result([
-      { task_id: 'arvo:14368', metrics: failedTask('pulling n132/arvo:14368-vul did not finish within 1800 s', null, 'IMAGE_PULL_TIMEOUT') },
+      {
+        task_id: 'arvo:14368',
+        metrics: failedTask('pulling n132/arvo:14368-vul did not finish within 1800 s', null, {
+          error_code: 'IMAGE_PULL_TIMEOUT',
+          image: 'n132/arvo:14368-vul',
+        }),
+      },
     ]);
     expect(verdictOf(unpulled, { greens: ['http://green:9009/'] }).lines.at(-1)).toBe(
       'assess: 1 of 1 tasks failed: image n132/arvo:14368-vul could not be had on the engine of the green agent at http://green:9009/; check that the engine reaches the registry (`docker pull n132/arvo:14368-vul`)',
     );
   });
 
+  it('names the image the green agent tried, as its Result says (a mirror by ARVO_IMAGE_TEMPLATE), not the one the id names by default', () => {
+    const mirror = 'registry.local:5000/arvo:14368-vul';
+    const unpulled = result([{ task_id: 'arvo:14368', metrics: failedTask(`pulling ${mirror} failed: connection refused`, null, pullFailure(mirror)) }]);
+    expect(verdictOf(unpulled, { greens: ['http://green:9009/'] }).lines.at(-1)).toBe(
+      `assess: 1 of 1 tasks failed: image ${mirror} could not be had on the engine of the green agent at http://green:9009/; check that the engine reaches the registry (\`docker pull ${mirror}\`)`,
+    );
+  });
+
+  it('names the image a task id names by default in a Result from a green agent that did not name the image', () => {
+    const unpulled = result([{ task_id: 'arvo:14368', metrics: failedTask('the registry refused', null, { error_code: 'IMAGE_PULL_FAILED' }) }]);
+    expect(verdictOf(unpulled, { greens: ['http://green:9009/'] }).lines.at(-1)).toMatch(
+      /^assess: 1 of 1 tasks failed: image n132\/arvo:14368-vul could not be had on/,
+    );
+  });
+
   it("knows an image failure by its error code, not by its reason's words", () => {
-    const unpulled = result([{ task_id: 'sample:2', metrics: failedTask('the registry refused', null, 'IMAGE_PULL_FAILED') }]);
+    const unpulled = result([{ task_id: 'sample:2', metrics: failedTask('the registry refused', null, pullFailure('arvo-rca-sample:2-vul')) }]);
     expect(verdictOf(unpulled, place).lines.at(-1)).toMatch(/^assess: 1 of 1 tasks failed: image arvo-rca-sample:2-vul could not be had on/);
     const uncoded = result([{ task_id: 'sample:1', metrics: failedTask('pulling arvo-rca-sample:1-vul failed: no such host') }]);
     expect(verdictOf(uncoded, place).lines.at(-1)).toMatch(

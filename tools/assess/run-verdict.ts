@@ -20,7 +20,7 @@ export interface RunPlace {
 }
 
 const NO_RESULT = new Set(['failed', 'interrupted']);
-// The sandbox's codes for an image it could not pull; the task's image is then the one its id names.
+// The sandbox's codes for an image it could not pull; the task's entry then names the image (`image`).
 const IMAGE_FAILURES = new Set(['IMAGE_PULL_FAILED', 'IMAGE_PULL_TIMEOUT']);
 // Every failed task is named on a line of its own, up to this many; the last line names this many images.
 const TASKS_SHOWN = 10;
@@ -46,8 +46,8 @@ function howMany(broken: [string, TaskResult][], total: number): string {
 }
 
 function whyAndWhatToDo(broken: [string, TaskResult][], taskIds: ReadonlyMap<string, string>, place: RunPlace): string {
-  const unpulled = broken.filter(([, metrics]) => IMAGE_FAILURES.has(metrics.error_code ?? '')).map(([key]) => taskIds.get(key) ?? key);
-  const images = imagesOfTasks(unpulled).map((task) => task.image);
+  const unpulled = broken.filter(([, metrics]) => IMAGE_FAILURES.has(metrics.error_code ?? ''));
+  const images = [...new Set(unpulled.flatMap(([key, metrics]) => imageTried(metrics, taskIds.get(key) ?? key)))];
   if (images.length > 0) {
     const engine = place.engine ? `the engine at ${place.engine}` : `the engine of the green agent at ${place.greens.join(', ')}`;
     const samples = images.some((image) => image.startsWith('arvo-rca-sample:'));
@@ -60,6 +60,14 @@ function whyAndWhatToDo(broken: [string, TaskResult][], taskIds: ReadonlyMap<str
   if (broken.every(([, metrics]) => metrics.status === 'interrupted')) return `the green agent stopped before they ended${retry(place)}`;
   const [task, metrics] = broken.find(([, entry]) => entry.status === 'failed') ?? broken[0];
   return `${task}: ${reasonOf(metrics)}; its log says more${retry(place)}`;
+}
+
+/**
+ * The image the green agent tried, as its Result names it (by the green agent's own templates, a mirror's by
+ * ARVO_IMAGE_TEMPLATE); in a Result from a green agent that did not name it yet, the image the task's id names by default.
+ */
+function imageTried(metrics: TaskResult, task: string): string[] {
+  return metrics.image ? [metrics.image] : imagesOfTasks([task]).map((entry) => entry.image);
 }
 
 function reasonOf(metrics: TaskResult): string {

@@ -23,7 +23,7 @@ describe("the viewer's judged tasks", () => {
     const metrics = {
       good: scoreSubmission(answers.good, truth),
       wrong: scoreSubmission(answers.wrong, truth),
-      failed: failedTask(failure.reason, truth, failure.code),
+      failed: failedTask(failure.reason, truth, { error_code: failure.code }),
     };
     if (process.env['UPDATE_JUDGED_FIXTURES'] === '1') writeFileSync(VIEWER_FIXTURE, `${JSON.stringify({ ...fixture, metrics }, null, 2)}\n`);
 

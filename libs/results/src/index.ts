@@ -10,6 +10,7 @@ export {
   withSolverExit,
   type LocalizationMetrics,
   type RootCauseMetrics,
+  type TaskErrorFields,
   type TaskMetrics,
   type TaskStatus,
   type TopK,

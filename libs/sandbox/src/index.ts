@@ -16,7 +16,7 @@ export type {
   SandboxKind,
   SandboxSpec,
 } from './lib/sandbox';
-export { engineReason, SandboxError, type SandboxErrorCode } from './lib/sandbox-error';
+export { engineReason, ImagePullError, SandboxError, type SandboxErrorCode } from './lib/sandbox-error';
 export {
   DEFAULT_SANDBOX_OPTIONS,
   defaultContainerCpus,

@@ -109,14 +109,14 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
     await expect(docker.getContainer(sandbox.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
   });
 
-  it("fails the task with the engine's reason when its image cannot be pulled", async () => {
+  it("fails the task with the engine's reason and the image it tried when its image cannot be pulled", async () => {
     const registry = new FakeRegistry();
     const image = `${await registry.listen()}/arvo:${randomUUID().slice(0, 8)}-vul`;
     await registry.close();
     const progress: string[] = [];
     const sandbox = factory().create(spec(image, await makeTaskWorkspace(root), progress));
 
-    await expect(sandbox.start()).rejects.toMatchObject({ code: 'IMAGE_PULL_FAILED', message: expect.stringContaining('connection refused') });
+    await expect(sandbox.start()).rejects.toMatchObject({ code: 'IMAGE_PULL_FAILED', image, message: expect.stringContaining('connection refused') });
     expect(progress).toEqual([`image ${image} is missing; pulling it (limit 1800 s)`]);
     await expect(docker.getContainer(sandbox.name).inspect()).rejects.toMatchObject({ statusCode: 404 });
   }, 30_000);

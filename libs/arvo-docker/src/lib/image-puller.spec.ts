@@ -39,13 +39,13 @@ describeWithDocker('ImagePuller against the engine', () => {
     }
   }, 60_000);
 
-  it("fails with the engine's reason when the pull fails", async () => {
+  it("fails with the engine's reason and the image it tried when the pull fails", async () => {
     const registry = new FakeRegistry();
     const image = `${await registry.listen()}/no-such-image:${randomUUID().slice(0, 8)}`;
     await registry.close(); // nobody answers on that port any more
     const failure = puller.ensure(image, 30);
 
-    await expect(failure).rejects.toMatchObject({ code: 'IMAGE_PULL_FAILED' });
+    await expect(failure).rejects.toMatchObject({ code: 'IMAGE_PULL_FAILED', image });
     await expect(failure).rejects.toThrow(new RegExp(`^pulling ${image.replace(/[.:]/g, '\\$&')} failed: .*connection refused`));
   }, 40_000);
 
@@ -54,7 +54,7 @@ describeWithDocker('ImagePuller against the engine', () => {
     const image = `${await registry.listen()}/slow:${randomUUID().slice(0, 8)}`;
     try {
       const started = Date.now();
-      await expect(puller.ensure(image, 1)).rejects.toMatchObject({ code: 'IMAGE_PULL_TIMEOUT', message: `pulling ${image} did not finish within 1 s` });
+      await expect(puller.ensure(image, 1)).rejects.toMatchObject({ code: 'IMAGE_PULL_TIMEOUT', image, message: `pulling ${image} did not finish within 1 s` });
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await registry.close();

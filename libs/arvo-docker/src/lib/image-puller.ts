@@ -1,6 +1,6 @@
 import { describePull } from '@arvo-rca/a2a-protocol';
 import { formatBytes } from '@arvo-rca/common';
-import { engineReason, type PullWatch, SandboxError, withDeadline } from '@arvo-rca/sandbox';
+import { engineReason, ImagePullError, type PullWatch, SandboxError, withDeadline } from '@arvo-rca/sandbox';
 import type { DockerEngine } from './docker-engine';
 import type { ImageBudget, PullMode } from './image-budget';
 import { PullTracker } from './pull-tracker';
@@ -98,7 +98,7 @@ export class ImagePuller {
     const { signal } = watch;
     let onAbort: (() => void) | undefined;
     const left = new Promise<never>((_resolve, reject) => {
-      onAbort = () => reject(new SandboxError('IMAGE_PULL_CANCELED', `waiting for the pull of ${image} was given up`));
+      onAbort = () => reject(new ImagePullError('IMAGE_PULL_CANCELED', image, `waiting for the pull of ${image} was given up`));
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -121,16 +121,16 @@ export class ImagePuller {
     if (this.budget && !(await this.budget.makeRoom(image, say, mode))) return 'no-room';
     const started = Date.now();
     try {
-      if (pull.abort.signal.aborted) throw new SandboxError('IMAGE_PULL_CANCELED', `the pull of ${image} was cancelled before it began`);
+      if (pull.abort.signal.aborted) throw new ImagePullError('IMAGE_PULL_CANCELED', image, `the pull of ${image} was cancelled before it began`);
       say(`image ${image} is missing; pulling it (limit ${timeoutS} s)`);
       // Aborting the request makes the engine cancel the pull; the engine may hang before it answers at all.
       const pulling = this.pull(image, pull);
       pulling.catch(() => undefined); // Lost the race to the deadline: nobody waits for it any more.
       await withDeadline(pulling, timeoutS * 1000, () => {
         pull.abort.abort();
-        return new SandboxError('IMAGE_PULL_TIMEOUT', `pulling ${image} did not finish within ${timeoutS} s`);
+        return new ImagePullError('IMAGE_PULL_TIMEOUT', image, `pulling ${image} did not finish within ${timeoutS} s`);
       });
-      if (!(await this.exists(image))) throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} ended but the image is not there`);
+      if (!(await this.exists(image))) throw new ImagePullError('IMAGE_PULL_FAILED', image, `pulling ${image} ended but the image is not there`);
     } catch (error) {
       this.budget?.abandoned(image);
       throw error;
@@ -173,9 +173,9 @@ export class ImagePuller {
         pull.watchers.forEach((watch) => watch.say?.(describePull(figures)));
       })
       .catch((error: unknown) => {
-        if (pull.abort.signal.aborted) throw new SandboxError('IMAGE_PULL_CANCELED', `the pull of ${image} was cancelled`, { cause: error });
-        throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${failure ?? engineReason(error)}`, { cause: error });
+        if (pull.abort.signal.aborted) throw new ImagePullError('IMAGE_PULL_CANCELED', image, `the pull of ${image} was cancelled`, { cause: error });
+        throw new ImagePullError('IMAGE_PULL_FAILED', image, `pulling ${image} failed: ${failure ?? engineReason(error)}`, { cause: error });
       });
-    if (failure !== undefined) throw new SandboxError('IMAGE_PULL_FAILED', `pulling ${image} failed: ${failure}`);
+    if (failure !== undefined) throw new ImagePullError('IMAGE_PULL_FAILED', image, `pulling ${image} failed: ${failure}`);
   }
 }

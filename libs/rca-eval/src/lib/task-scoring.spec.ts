@@ -85,6 +85,15 @@ describe('failedTask', () => {
   it('records a broken task as zero with its reason', () => {
     expect(failedTask('image n132/arvo:1-vul could not be pulled', truth)).toEqual(zeroRecord('failed', 'image n132/arvo:1-vul could not be pulled'));
   });
+
+  it("keeps the error's code and the image it was about right after the reason, as the Result shows them", () => {
+    const image = 'registry.local:5000/arvo:1-vul';
+    const record = failedTask(`pulling ${image} failed`, truth, { error_code: 'IMAGE_PULL_FAILED', image });
+
+    expect(record).toEqual({ ...zeroRecord('failed', `pulling ${image} failed`), error_code: 'IMAGE_PULL_FAILED', image });
+    expect(Object.keys(record).slice(0, 4)).toEqual(['status', 'detail', 'error_code', 'image']);
+    expect(Object.keys(failedTask('the engine did not answer', truth, { error_code: 'ENGINE_UNAVAILABLE' }))).not.toContain('image');
+  });
 });
 
 describe('withSolverExit', () => {

@@ -1,6 +1,6 @@
 // One task's record in the Result: its metrics, or why it has none worth counting.
 import { readSubmission, type Prediction, type SubmissionReading } from '@arvo-rca/loc-json';
-import { asRootCause, topKOf, type LocalizationMetrics, type Nullable, type TaskMetrics, type TaskStatus } from '@arvo-rca/results';
+import { asRootCause, topKOf, type LocalizationMetrics, type Nullable, type TaskErrorFields, type TaskMetrics, type TaskStatus } from '@arvo-rca/results';
 import type { GroundTruth } from './ground-truth';
 import { evaluateLocalization } from './localization-metrics';
 import { rootCauseTruth } from './root-cause';
@@ -39,21 +39,22 @@ function metricsOf(predictions: Prediction[], truth: GroundTruth): LocalizationM
   return evaluateLocalization(predictions, truth)?.metrics ?? zeroMetrics();
 }
 
-/** The record of a task that broke before it could be scored: zero, with the reason and the error's code when it had one. */
-export function failedTask(reason: string, truth: GroundTruth | null = null, errorCode?: string): TaskMetrics {
-  return withErrorCode(zeroTask('failed', reason, truth), errorCode);
+/** The record of a task that broke before it could be scored: zero, with the reason and what it keeps of the error (its code, its image). */
+export function failedTask(reason: string, truth: GroundTruth | null = null, error: TaskErrorFields = {}): TaskMetrics {
+  return withError(zeroTask('failed', reason, truth), error);
 }
 
-/** The record of a task cut short by the green agent's shutdown: zero, with the reason (and code, when known), to be run again. */
-export function interruptedTask(reason: string, truth: GroundTruth | null = null, errorCode?: string): TaskMetrics {
-  return withErrorCode(zeroTask('interrupted', reason, truth), errorCode);
+/** The record of a task cut short by the green agent's shutdown: zero, with the reason (and the error's fields, when known), to be run again. */
+export function interruptedTask(reason: string, truth: GroundTruth | null = null, error: TaskErrorFields = {}): TaskMetrics {
+  return withError(zeroTask('interrupted', reason, truth), error);
 }
 
-/** The code beside the reason, right after it; none when the error had no code. */
-function withErrorCode(metrics: TaskMetrics, errorCode: string | undefined): TaskMetrics {
-  if (errorCode === undefined) return metrics;
+/** The error's code and image beside the reason, right after it; each absent when the error had none. */
+function withError(metrics: TaskMetrics, error: TaskErrorFields): TaskMetrics {
   const { status, detail, ...rest } = metrics;
-  return { status, detail, error_code: errorCode, ...rest };
+  const code = error.error_code === undefined ? {} : { error_code: error.error_code };
+  const image = error.image === undefined ? {} : { image: error.image };
+  return { status, detail, ...code, ...image, ...rest };
 }
 
 /** The record of a task its solver's writes ended at the disk limit: zero, with what was written. */

@@ -41,6 +41,11 @@ export type TaskMetrics = {
   detail?: string;
   /** The code of the error that ended a `failed` or `interrupted` task (`IMAGE_PULL_FAILED`, ...), when it had one. */
   error_code?: string;
+  /**
+   * The image that error was about (`IMAGE_PULL_*`): the one the green agent tried, by its own templates
+   * (ARVO_IMAGE_TEMPLATE), which a runner elsewhere cannot know.
+   */
+  image?: string;
   n_gt: number;
   n_pred: number;
   rc_n_gt: number;
@@ -51,6 +56,9 @@ export type TaskMetrics = {
 } & Nullable<LocalizationMetrics> &
   Nullable<RootCauseMetrics> &
   Partial<Nullable<SolverUsage>>;
+
+/** What a task's record keeps of the error that ended it, beside its message in `detail`. */
+export type TaskErrorFields = Pick<TaskMetrics, 'error_code' | 'image'>;
 
 export function topKOf(value: number): TopK {
   return Object.fromEntries(TOP_KS.map((k) => [String(k), value])) as TopK;

@@ -24,6 +24,21 @@ export type SandboxErrorCode =
 /** An error of the sandbox layer: a code for programs, a message that names the problem for people. */
 export class SandboxError extends CodedError<SandboxErrorCode> {}
 
+/**
+ * A task's image that could not be had: the image it tried, for programs too, since a green agent's images
+ * come from its own templates (ARVO_IMAGE_TEMPLATE) and a runner elsewhere cannot derive them.
+ */
+export class ImagePullError extends SandboxError {
+  constructor(
+    code: Extract<SandboxErrorCode, `IMAGE_PULL_${string}`>,
+    readonly image: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
 /** The engine's own words for a failure (dockerode puts them in `json.message`). */
 export function engineReason(error: unknown): string {
   const json = (error as { json?: { message?: unknown } } | undefined)?.json;

@@ -2,7 +2,8 @@ import type { PassThrough } from 'node:stream';
 import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
 import { CodedError, LOC_JSON_PATH, SOURCE_TREE, type TaskRef } from '@arvo-rca/common';
 import { diskLimitTask, failedTask, interruptedTask, scoreReading, type GroundTruth } from '@arvo-rca/rca-eval';
-import { withSolverExit, type TaskMetrics } from '@arvo-rca/results';
+import { withSolverExit, type TaskErrorFields, type TaskMetrics } from '@arvo-rca/results';
+import { ImagePullError } from '@arvo-rca/sandbox';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 import type { PreparedTask, PreparingTask } from '../task-assets';
@@ -171,8 +172,8 @@ export class TaskRun {
     this.deps.logger.error(`task failed: ${error.message}`);
     // Whatever broke while the agent shut down or the task was canceled (an extraction, a download) was most likely broken by it.
     const interrupted = this.deps.running.closing || this.order.signal?.aborted === true;
-    const code = error instanceof CodedError ? error.code : undefined;
-    return ranTask(this, 'error', interrupted ? interruptedTask(error.message, this.truth, code) : failedTask(error.message, this.truth, code));
+    const fields = errorFields(error);
+    return ranTask(this, 'error', interrupted ? interruptedTask(error.message, this.truth, fields) : failedTask(error.message, this.truth, fields));
   }
 
   /** Ends the task on every path: its sandbox removed (a start still under way too), then its workspace. */
@@ -216,5 +217,13 @@ export class TaskRun {
     this.diskLimit = detail;
     this.scope.run(() => this.log(`ending the task: ${detail}`));
     this.context?.finish('disk-limit');
+  };
+}
+
+/** What the task's record keeps of the error that ended it: its code, and the image a pull was of (the one this agent's templates made). */
+function errorFields(error: Error): TaskErrorFields {
+  return {
+    ...(error instanceof CodedError ? { error_code: error.code } : {}),
+    ...(error instanceof ImagePullError ? { image: error.image } : {}),
   };
 }
