@@ -22,3 +22,5 @@ export { formatBytes } from './lib/format-bytes';
 export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef, type TaskRefErrorCode } from './lib/task-ref';
 export { PendingSleeps } from './lib/pending-sleeps';
 export { NeededSet, type NeededHold } from './lib/needed-set';
+export { writeFileAtomic, writeJsonAtomic } from './lib/atomic-file';
+export { type LedgerFormat, type UsedEntry, UsageLedger, UsageLedgerError, type UsageLedgerErrorCode } from './lib/usage-ledger';

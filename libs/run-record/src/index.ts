@@ -1,4 +1,3 @@
-export { writeFileAtomic, writeJsonAtomic } from './lib/atomic-file';
 export { assessmentFileOf } from './lib/assessment-reader';
 export { RecordError, type RecordErrorCode } from './lib/record-error';
 export {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from '@arvo-rca/common';
@@ -101,7 +101,7 @@ describeWithDocker('the image disk budget, against a real registry behind a thro
 
     expect(await onEngine()).toEqual(['b', 'd', 'kept']);
     expect(Math.max(...peaks)).toBeLessThanOrEqual(budget);
-    expect((await ledger.pulled()).map((entry) => entry.image)).toEqual([image('b'), image('d')]);
+    expect((await ledger.list()).map((entry) => entry.image)).toEqual([image('b'), image('d')]);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^image budget: removed ${image('a')} \\(`)));
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^image budget: removed ${image('c')} \\(`)));
   }, 180_000);
@@ -120,6 +120,34 @@ describeWithDocker('the image disk budget, against a real registry behind a thro
     hold.releaseAll();
     await images.ensure(image('c'), 120);
     expect(await onEngine()).toEqual(['c', 'kept']);
+  }, 180_000);
+
+  it('never removes an image that a malformed entry of a tampered images-pulled.json names', async () => {
+    const imageBytes = await engine.imageSize(image('kept'));
+    await pullAsFixture(image('a'));
+    await pullAsFixture(image('c'));
+    // Hand-edited: c was not pulled by the agent, but its entry is well-formed, so the budget counts it as its own.
+    const entries = [
+      `{"image": "${image('kept')}", "bytes": "${imageBytes}", "lastUsed": 1}`,
+      `{"image": "${image('a')}", "bytes": -1, "lastUsed": 2}`,
+      `{"image": "${image('a')}", "bytes": 1e999, "lastUsed": 3}`,
+      `{"image": "${image('kept')}", "bytes": ${imageBytes}}`,
+      `{"image": "${image('c')}", "bytes": ${imageBytes}, "lastUsed": 4}`,
+    ];
+    await writeFile(join(cacheDir, 'images-pulled.json'), `{"images": [${entries.join(', ')}]}`);
+    const { puller: images, ledger } = puller(Math.round(1.5 * imageBytes));
+    const lines: string[] = [];
+
+    await images.ensure(image('b'), 120, { say: (line) => lines.push(line) });
+
+    expect(await onEngine()).toEqual(['a', 'b', 'kept']);
+    expect(lines.filter((line) => line.startsWith('image budget: removed'))).toEqual([
+      expect.stringMatching(new RegExp(`^image budget: removed ${image('c')} \\(`)),
+    ]);
+    expect((await ledger.list()).map((entry) => entry.image)).toEqual([image('b')]);
+    expect(JSON.parse(await readFile(join(cacheDir, 'images-pulled.json'), 'utf8'))).toEqual({
+      images: [{ image: image('b'), bytes: expect.any(Number), lastUsed: expect.any(Number) }],
+    });
   }, 180_000);
 
   it('runs a task whose image alone passes the budget, and says so', async () => {

@@ -44,7 +44,7 @@ export class ImageBudget {
    */
   makeRoom(image: string, say: Say, mode: PullMode = 'now'): Promise<boolean> {
     return this.serial(async () => {
-      const pulled = await this.present(await this.ledger.pulled());
+      const pulled = await this.present(await this.ledger.list());
       const expected = Math.max(0, ...pulled.map((entry) => entry.bytes));
       let total = pulled.reduce((sum, entry) => sum + entry.bytes, 0) + [...this.underWay.values()].reduce((sum, bytes) => sum + bytes, 0);
       for (const entry of pulled) {

@@ -111,7 +111,7 @@ describeWithDocker('image pulls shared between the tasks that need them, against
       expect(await puller.ahead(image('second'), 60)).toBe('no-room');
       expect(await onEngine('second')).toBe(false);
       expect(await puller.ensure(image('second'), 60)).toBe('pulled');
-      expect((await ledger.pulled()).map((entry) => entry.image).sort()).toEqual([image('first'), image('second')].sort());
+      expect((await ledger.list()).map((entry) => entry.image).sort()).toEqual([image('first'), image('second')].sort());
     } finally {
       hold.releaseAll();
     }

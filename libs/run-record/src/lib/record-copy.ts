@@ -4,7 +4,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resultKeys, type AssessmentResult } from '@arvo-rca/results';
-import { writeJsonAtomic } from './atomic-file';
+import { writeJsonAtomic } from '@arvo-rca/common';
 import { assessmentFileOf } from './assessment-reader';
 import { RecordError } from './record-error';
 import { RECORDS_FOLDER, type AssessmentFile } from './record-format';

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import type { SolverTrajectory } from '@arvo-rca/common';
+import { type SolverTrajectory, writeJsonAtomic } from '@arvo-rca/common';
 import { TASK_FORMAT, type AssessmentResult, type TaskFiles, type TaskRecord, type TaskRecordDraft } from '@arvo-rca/results';
-import { writeJsonAtomic } from './atomic-file';
 import { ASSESSMENT_FORMAT, RECORDS_FOLDER, SOURCES_FORMAT, type AssessmentFile, type SourceExcerpt } from './record-format';
 import { taskFolderOf, writeTaskFolder, type TaskFolder, type TaskFolderFileName, type TaskFolderFiles } from './task-folder-files';
 

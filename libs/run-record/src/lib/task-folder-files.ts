@@ -2,7 +2,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TaskFiles, TaskRecord } from '@arvo-rca/results';
-import { writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { writeFileAtomic, writeJsonAtomic } from '@arvo-rca/common';
 import { taskFolderName } from './task-folder';
 
 /** The files a task's folder may hold beside its `result.json`, and the field of `TaskFiles` that names each. */

@@ -243,7 +243,7 @@ describe('the task data disk budget, over real downloads', () => {
     expect(await readdir(join(originDir, '1'))).toEqual(['notes-of-mine.txt']);
     expect(await cached()).toEqual(['1', '3', '5']);
     expect(await readFile(join(cacheDir, 'images-pulled.json'))).toEqual(images);
-    expect((await new TaskDataLedger(cacheDir).downloaded()).map((entry) => entry.task)).toEqual(['arvo:3']);
+    expect((await new TaskDataLedger(cacheDir).list()).map((entry) => entry.task)).toEqual(['arvo:3']);
   });
 
   it('remembers across a restart what it downloaded and when a task last used it', async () => {

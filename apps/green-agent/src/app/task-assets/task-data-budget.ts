@@ -51,7 +51,7 @@ export class TaskDataBudget {
   }
 
   private async reserve(target: CachedTaskFile, bytes: number | undefined, say: AssetLog): Promise<RoomReservation> {
-    const downloaded = await this.present(await this.ledger.downloaded());
+    const downloaded = await this.present(await this.ledger.list());
     const expected = bytes ?? Math.max(0, ...downloaded.map((entry) => entry.files[target.file] ?? 0));
     const reservedBytes = (folder?: string): number =>
       [...this.reserved].filter((room) => folder === undefined || room.folder === folder).reduce((sum, room) => sum + room.bytes, 0);

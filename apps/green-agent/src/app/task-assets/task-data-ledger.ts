@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, normalize } from 'node:path';
-import { writeJsonAtomic } from '@arvo-rca/run-record';
-import { isRecord } from '@arvo-rca/common';
+import { isAbsolute, normalize } from 'node:path';
+import { isRecord, UsageLedger, type LedgerFormat } from '@arvo-rca/common';
 import { TASK_FILE_NAMES, type TaskFileName } from './task-source';
 
 /** A task's data that this green agent downloaded itself: its files, their sizes, and when a task last used them. */
@@ -15,7 +13,7 @@ export interface DownloadedTaskData {
   lastUsed: number;
 }
 
-const FILE = 'task-data-downloaded.json';
+const FORMAT: LedgerFormat<DownloadedTaskData> = { name: 'task-data-downloaded.json', list: 'tasks', key: (entry) => entry.folder, isEntry: isInsideCache };
 
 /** What the recorded files of a task take. */
 export function downloadedBytes(entry: DownloadedTaskData): number {
@@ -24,71 +22,28 @@ export function downloadedBytes(entry: DownloadedTaskData): number {
 
 /**
  * The task data the green agent downloaded itself, in `<cacheDir>/task-data-downloaded.json`: the only
- * files its disk budget may remove. Least recently used first, in the file too, so that two uses in the
- * same millisecond keep their order across a restart.
+ * files its disk budget may remove.
  */
-export class TaskDataLedger {
-  private entries?: Map<string, DownloadedTaskData>;
-
-  constructor(private readonly cacheDir: string) {}
-
-  get path(): string {
-    return join(this.cacheDir, FILE);
-  }
-
-  /** The downloaded task data, least recently used first. */
-  async downloaded(): Promise<DownloadedTaskData[]> {
-    return [...(await this.load()).values()].sort((a, b) => a.lastUsed - b.lastUsed);
+export class TaskDataLedger extends UsageLedger<DownloadedTaskData> {
+  constructor(cacheDir: string) {
+    super(cacheDir, FORMAT);
   }
 
   /** A file of the task, downloaded here just now: recorded with its size, the task used now. */
   async record(folder: string, task: string, file: TaskFileName, bytes: number, now = Date.now()): Promise<DownloadedTaskData> {
-    const entries = await this.load();
-    const entry = entries.get(folder) ?? { folder, task, files: {}, lastUsed: now };
-    entry.files[file] = bytes;
-    this.use(entry, now);
-    await this.save();
+    const before = await this.get(folder);
+    const entry = { folder, task, files: { ...before?.files, [file]: bytes }, lastUsed: now };
+    await this.put(entry);
     return entry;
   }
 
-  /** Marks the task's data as used now; data it did not download stays unrecorded. */
-  async touch(folder: string, now = Date.now()): Promise<void> {
-    const entry = (await this.load()).get(folder);
-    if (!entry) return;
-    this.use(entry, now);
-    await this.save();
-  }
-
   /** Forgets a file of the task (gone meanwhile), or all of them. */
-  async forget(folder: string, file?: TaskFileName): Promise<void> {
-    const entries = await this.load();
-    const entry = entries.get(folder);
+  override async forget(folder: string, file?: TaskFileName): Promise<void> {
+    const entry = await this.get(folder);
     if (!entry) return;
     if (file) delete entry.files[file];
-    if (!file || Object.keys(entry.files).length === 0) entries.delete(folder);
-    await this.save();
-  }
-
-  // Last in the map is the most recently used.
-  private use(entry: DownloadedTaskData, now: number): void {
-    entry.lastUsed = now;
-    this.entries?.delete(entry.folder);
-    this.entries?.set(entry.folder, entry);
-  }
-
-  private async load(): Promise<Map<string, DownloadedTaskData>> {
-    if (this.entries) return this.entries;
-    const text = await readFile(this.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '{"tasks":[]}';
-      throw error;
-    });
-    const { tasks } = JSON.parse(text) as { tasks: unknown[] };
-    this.entries = new Map(tasks.filter(isInsideCache).map((entry) => [entry.folder, entry]));
-    return this.entries;
-  }
-
-  private async save(): Promise<void> {
-    await writeJsonAtomic(this.path, { tasks: [...(this.entries ?? new Map()).values()] });
+    if (!file || Object.keys(entry.files).length === 0) await super.forget(folder);
+    else await this.save();
   }
 }
 
