@@ -152,7 +152,7 @@ export class GreenExecutor implements AgentExecutor {
       // Each progress line goes as text, for people, and as data, for drivers.
       report: (line) => events.progress(formatTaskProgress(line), formatTaskProgressData(line)),
       recorded: (recordDir) => events.progress(`recording into ${recordDir}`, formatAssessmentSaved({ recordDir })),
-      ...(sendRecord ? { wrote: recordSender(events) } : {}),
+      ...(sendRecord ? recordSender(events) : {}),
     });
     const { result, recordDir, file } = report;
     events.artifact('Result', result);

@@ -20,6 +20,12 @@ export interface AssessmentListener {
    * task's folder as it ends (on a resume, the tasks of earlier sessions first).
    */
   wrote?: (write: RecordWrite) => void;
+  /**
+   * With `wrote`: resolves true once the requester has taken what was written but the last piece; false, at
+   * once, when it takes no more (it went away, or `signal` aborted). A resume awaits it before each task it
+   * sends again, so that a slow requester holds up the sending, not this process's memory.
+   */
+  taken?: (signal?: AbortSignal) => Promise<boolean>;
 }
 
 export type RecordWrite = { kind: 'assessment'; assessment: AssessmentFile } | { kind: 'task'; task: TaskFolder };

@@ -120,10 +120,24 @@ export class AssessmentService {
     const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
     listener.recorded(writer.folder);
     listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
-    if (listener.wrote) for (const record of scan.done.values()) listener.wrote({ kind: 'task', task: await readTaskFolder(scan.folder, record) });
+    await this.sendAgain(scan, listener, signal);
     for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
     const concurrency = request.concurrency ?? scan.assessment.concurrency;
     return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency, recorded: scan.done }, listener, signal);
+  }
+
+  /**
+   * The tasks of the earlier sessions, sent again to a requester that keeps the record, each read once the
+   * requester has taken the one before: a couple of them in memory whatever the record's size and the
+   * requester's pace. Stops when the requester goes away or cancels; the session goes on.
+   */
+  private async sendAgain(scan: RecordScan, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<void> {
+    const { wrote, taken } = listener;
+    if (!wrote) return;
+    for (const record of scan.done.values()) {
+      if (taken && !(await taken(signal))) return;
+      wrote({ kind: 'task', task: await readTaskFolder(scan.folder, record) });
+    }
   }
 
   private async runSession(session: Session, listener: AssessmentListener, signal: AbortSignal | undefined): Promise<AssessmentReport> {

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { formatRunRecord, RUN_RECORD_ARTIFACT, taskPiece, type RunRecordPiece, type TaskEvents } from '@arvo-rca/a2a-protocol';
-import type { RecordWrite } from './assessment-listener';
+import type { AssessmentListener, RecordWrite } from './assessment-listener';
 
 const logger = new Logger('RecordSender');
 
 /**
  * What sends an assessment's record to its requester as it is written (`config.send_record`): each write as
- * a `Run record` artifact, all of one artifact id, so that the task store keeps the newest only.
+ * a `Run record` artifact, all of one artifact id, so that the task store keeps the newest only; and how far
+ * the requester has taken them.
  */
-export function recordSender(events: TaskEvents): (write: RecordWrite) => void {
+export function recordSender(events: TaskEvents): Required<Pick<AssessmentListener, 'wrote' | 'taken'>> {
   const artifactId = randomUUID();
   let recordId = '';
-  return (write) => {
+  const wrote = (write: RecordWrite): void => {
     // The header comes first, as the session begins: it names the record the tasks after it belong to.
     if (write.kind === 'assessment') recordId = write.assessment.id;
     const piece: RunRecordPiece =
@@ -23,4 +24,5 @@ export function recordSender(events: TaskEvents): (write: RecordWrite) => void {
     }
     events.artifact(RUN_RECORD_ARTIFACT, formatRunRecord(piece), artifactId);
   };
+  return { wrote, taken: (signal) => events.caughtUp(signal) };
 }

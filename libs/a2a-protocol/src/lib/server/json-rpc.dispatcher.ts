@@ -13,6 +13,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { answerBatch, invalidRequest, type JsonRpcReply } from './json-rpc-batch';
 import { isLegacyVersion } from './legacy-agent-card';
+import { StreamPace } from './stream-pace';
 
 interface JsonRpcErrorBody {
   code: number;
@@ -23,6 +24,8 @@ interface JsonRpcStream {
   kind: 'stream';
   events: AsyncIterable<unknown>;
   headers: Record<string, string>;
+  /** How far the requester has taken the events (the executor's TaskEvents see it too). */
+  pace?: StreamPace;
 }
 
 /** What to send back: one JSON-RPC envelope, or a stream of them (SSE) with the envelope of a failure mid-way. */
@@ -107,12 +110,13 @@ export class JsonRpcDispatcher {
       requestedVersion: legacy ? '0.3' : version,
     });
     validateVersion(context.requestedVersion, await this.requestHandler.getAgentCard(), 'JSONRPC');
+    const pace = isStreamingCall(body) ? StreamPace.attach(context) : undefined;
     const result = legacy ? await this.legacy.handle(body, context) : await this.v1.handle(body, context);
     const activated = context.activatedExtensions;
     const responseHeaders: Record<string, string> = activated
       ? { [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: [...activated].join(',') }
       : {};
-    if (isAsyncIterable(result)) return { kind: 'stream', events: result, headers: responseHeaders };
+    if (isAsyncIterable(result)) return { kind: 'stream', events: result, headers: responseHeaders, pace };
     return { kind: 'reply', status: 200, body: result, headers: responseHeaders };
   }
 

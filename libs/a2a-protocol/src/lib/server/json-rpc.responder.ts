@@ -21,6 +21,7 @@ export class JsonRpcResponder {
     }
     // The stream is written to the socket directly; Fastify must not send a reply of its own.
     reply.hijack();
-    await writeSse(reply.raw, outcome.events, { heartbeatMs: this.settings.heartbeatMs, headers: outcome.headers, errorEvent: outcome.errorEvent });
+    const { events, headers, errorEvent, pace } = outcome;
+    await writeSse(reply.raw, events, { heartbeatMs: this.settings.heartbeatMs, headers, errorEvent, pace });
   }
 }

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Message, type Part } from '@a2a-js/sdk';
-import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { StreamPace } from './stream-pace';
+
+// How many of its events a producer that awaits caughtUp() may have published that the requester has not taken yet:
+// one being written while the next is made.
+const EVENTS_IN_FLIGHT = 1;
 
 /**
  * The events one request publishes, in the order A2A wants them: either a single message (`reply`),
@@ -11,11 +16,14 @@ import { AgentEvent, type ExecutionEventBus, type RequestContext } from '@a2a-js
  */
 export class TaskEvents {
   private started = false;
+  private readonly pace: StreamPace | undefined;
 
   constructor(
     private readonly request: RequestContext,
     private readonly bus: ExecutionEventBus,
-  ) {}
+  ) {
+    this.pace = StreamPace.of(request.context);
+  }
 
   /** Says on `bus` that a task was canceled, as its final status (for an executor's cancelTask). */
   static canceled(bus: ExecutionEventBus, taskId: string, contextId: string, text: string): void {
@@ -53,9 +61,20 @@ export class TaskEvents {
     return this.request.userMessage.parts.flatMap((part) => (part.content?.$case === 'data' ? [part.content.value] : []));
   }
 
+  /**
+   * Resolves true once the requester has taken this request's events but the last (at once when it does not
+   * stream: they go to the task store); false, at once, when it takes no more: gone, its stream over, or
+   * `signal` aborted. A producer of many large events awaits it before each, so that they wait in a
+   * slow requester's socket one at a time rather than all in this process's memory.
+   */
+  async caughtUp(signal?: AbortSignal): Promise<boolean> {
+    if (!this.pace) return !signal?.aborted;
+    return this.pace.caughtUp(EVENTS_IN_FLIGHT, signal);
+  }
+
   /** Answers with one message and no task; `data` goes beside the text as a data part. */
   reply(text: string, data?: object): void {
-    this.bus.publish(AgentEvent.message(this.message(text, data)));
+    this.publish(AgentEvent.message(this.message(text, data)));
     this.bus.finished();
   }
 
@@ -70,7 +89,7 @@ export class TaskEvents {
     const opened = task
       ? { ...task, status: this.status(TaskState.TASK_STATE_WORKING) }
       : { id: taskId, contextId, status: this.status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [userMessage], metadata: undefined };
-    this.bus.publish(AgentEvent.task(opened));
+    this.publish(AgentEvent.task(opened));
     this.started = true;
     if (text !== undefined) this.progress(text);
   }
@@ -85,7 +104,7 @@ export class TaskEvents {
     const { taskId, contextId } = this.request;
     const part: Part = { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' };
     const artifact = { artifactId, name, description: '', parts: [part], metadata: undefined, extensions: [] };
-    this.bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
+    this.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
   }
 
   /** Ends the request as `failed` with the reason, its task opened first if it was not yet. */
@@ -114,7 +133,12 @@ export class TaskEvents {
 
   private publishStatus(state: TaskState, text: string | undefined, data?: object): void {
     const { taskId, contextId } = this.request;
-    this.bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: this.status(state, text, data), metadata: undefined }));
+    this.publish(AgentEvent.statusUpdate({ taskId, contextId, status: this.status(state, text, data), metadata: undefined }));
+  }
+
+  private publish(event: AgentExecutionEvent): void {
+    this.pace?.onPublished();
+    this.bus.publish(event);
   }
 
   private status(state: TaskState, text?: string, data?: object) {
