@@ -7,6 +7,7 @@ import { A2aClientFactory, parseCommandResult, TASK_FINISHED } from '@arvo-rca/a
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { ownerHost } from '@arvo-rca/sandbox';
+import { BENCH_CONTAINER_DISK } from './bench-sandbox-options';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { elapsedMs } from './bench-stats';
 import { GreenProcess } from './green-process';
@@ -57,9 +58,7 @@ export class BenchRig {
         LOG_RUN_DIR: join(scratch, 'logs', 'log_bench'),
         SAMPLES_DIR: join(root, 'samples'),
         TASK_TIMEOUT_S: '900',
-        // The samples write a few KiB and the real trees some hundreds of MiB: 16 shares of 2g fit this
-        // machine's free disk (TASKS_DISK_TOTAL's rule), so the 16-task figure runs all 16 at once.
-        CONTAINER_DISK: '2g',
+        CONTAINER_DISK: BENCH_CONTAINER_DISK,
         LOG_LEVEL: 'info',
         ...env,
       });

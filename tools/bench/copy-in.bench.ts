@@ -7,7 +7,7 @@ import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { DockerEngine, DockerSandboxFactory, taskContainerSpec } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { resolveSandboxOptions } from '@arvo-rca/sandbox';
+import { benchSandboxOptions } from './bench-sandbox-options';
 import type { BenchDisk, DiskName } from './bench-disk';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec, sleepingContainer } from './direct-exec';
@@ -50,11 +50,7 @@ export async function measureCopyIn(root: string, disk: BenchDisk, owner: string
   const scratch = mkdtempSync(join(disk.tmpDir, 'arvo-rca-bench-copy-'));
   const archive = join(scratch, 'repo-vul.tar');
   execFileSync('tar', ['-C', join(tree, '..'), '--transform', `s,^${basename(tree)},${SOURCE_TREE}/${basename(tree)},`, '-cf', archive, basename(tree)]);
-  const factory = new DockerSandboxFactory(
-    DockerEngine.fromEnvironment({ ...process.env, ...disk.env }),
-    resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 }),
-    owner,
-  );
+  const factory = new DockerSandboxFactory(DockerEngine.fromEnvironment({ ...process.env, ...disk.env }), benchSandboxOptions({ tmpDir: scratch }), owner);
   const times = { prepare: [] as number[], bind: [] as number[], copy: [] as number[], engine: [] as number[] };
   try {
     // One round untimed, as in real_task: a fresh engine's first container costs several times the next ones.
@@ -142,6 +138,8 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
   const extracted = new Promise<void>((resolve, reject) =>
     tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar exited with ${code}`)))),
   );
+  // A tar that stopped early (its workspace gone with a failed start) makes the pipe fail; its exit code says why.
+  tar.stdin.on('error', () => undefined);
   source.pipe(tar.stdin);
   source.pipe(tree);
   const sandbox = factory.create({
@@ -164,7 +162,7 @@ async function firstCommandWithCopy(factory: DockerSandboxFactory, workspace: st
 
 /** The host's extraction alone (`tar` reads a gzipped archive as such), and from the archive to the first command's answer with the tree bind-mounted. */
 export async function firstCommandWithBind(docker: Docker, owner: string, workspace: string, archive: string): Promise<[number, number]> {
-  const options = resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 600 });
+  const options = benchSandboxOptions();
   const spec = taskContainerSpec({
     name: `arvo_bench_${randomUUID().slice(0, 8)}`,
     image: sampleImageTag('1'),

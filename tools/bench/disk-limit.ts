@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { ProcessTable } from '@arvo-rca/common';
 import { DockerEngine, DockerSandboxFactory } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { currentOwner, formatOwnerId, resolveSandboxOptions } from '@arvo-rca/sandbox';
+import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
+import { benchSandboxOptions } from './bench-sandbox-options';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
 
 const LIMIT = '2g';
@@ -25,7 +26,7 @@ interface BurstFigures {
 }
 
 async function measureBurst(root: string, owner: string, burst: keyof typeof BURSTS): Promise<BurstFigures> {
-  const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: root, diskBytes: 2 * 1024 ** 3, commandTimeoutS: 60 });
+  const options = benchSandboxOptions({ tmpDir: root, commandTimeoutS: 60 });
   const factory = new DockerSandboxFactory(DockerEngine.fromEnvironment(), options, owner);
   let began = 0;
   let breach: { ms: number; detail: string } | undefined;

@@ -6,7 +6,8 @@ import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR } from '@arvo-rca/common';
 import { DockerEngine, DockerSandboxFactory } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
+import type { Sandbox } from '@arvo-rca/sandbox';
+import { benchSandboxOptions } from './bench-sandbox-options';
 import { interleavedTimes, median, percentile, round } from './bench-stats';
 import { dockerodeExec } from './direct-exec';
 import { withTlsEngine } from './tls-engine-rig';
@@ -39,7 +40,7 @@ const WAYS: readonly Way[] = ['local', 'tls', 'localDockerode', 'tlsDockerode'];
 export async function measureRemoteEngine(root: string, local: Docker, owner: string, n = 200): Promise<RemoteEngineFigures> {
   return withTlsEngine(root, [sampleImageTag('1')], async (remote, address, remoteEngine) => {
     const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-remote-'));
-    const options = resolveSandboxOptions({ sandbox: 'docker', tmpDir: scratch, taskTimeoutS: 600 });
+    const options = benchSandboxOptions({ tmpDir: scratch });
     const factories = [new DockerSandboxFactory(DockerEngine.fromEnvironment(), options, owner), new DockerSandboxFactory(remoteEngine, options, owner)];
     try {
       const [onLocal, onTls] = await Promise.all(factories.map((factory) => startSandbox(factory, scratch)));

@@ -7,7 +7,8 @@ import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, WORKSPACE } from '@arvo-rca/common';
 import { DockerEngine, DockerSandbox, DockerSandboxFactory, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { resolveSandboxOptions, type SandboxOptions } from '@arvo-rca/sandbox';
+import type { SandboxOptions } from '@arvo-rca/sandbox';
+import { benchSandboxOptions } from './bench-sandbox-options';
 import { elapsedMs, median, round } from './bench-stats';
 import { dockerodeExec, sleepingContainer } from './direct-exec';
 
@@ -49,13 +50,8 @@ export async function measureStarts(root: string, docker: Docker, owner: string)
   try {
     const workspaces = Array.from({ length: TASKS }, () => prepareWorkspace(root, scratch));
     const options = (pacing?: number) =>
-      resolveSandboxOptions({
-        sandbox: 'docker',
+      benchSandboxOptions({
         tmpDir: scratch,
-        taskTimeoutS: 600,
-        // As the green agent's rig: 16 shares of 2 GiB fit this machine's free disk, where 16 of the default
-        // 20 GiB would not, and the burst would wait for ever for shares its own started tasks hold.
-        diskBytes: 2 * 1024 ** 3,
         ...(pacing ? { startConcurrency: pacing, startPacing: 'fixed' as const } : {}),
       });
     const defaultPacing = options().startConcurrency;
@@ -108,7 +104,7 @@ async function burst(factory: DockerSandboxFactory, workspaces: string[]): Promi
  * container, put the workspace in with one archive call, run one command. No pacing, no session.
  */
 async function bareStarts(docker: Docker, owner: string, workspaces: readonly string[]): Promise<number> {
-  const options = resolveSandboxOptions({ sandbox: 'docker', taskTimeoutS: 600 });
+  const options = benchSandboxOptions();
   const containers: Docker.Container[] = [];
   const started = process.hrtime.bigint();
   try {
