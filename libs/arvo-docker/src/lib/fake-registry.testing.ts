@@ -3,15 +3,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
+const BLOB_PAUSE_MS = 300;
+
 /**
  * A minimal Docker registry (v2 API, one image of one layer) on a loopback port, which the engine
- * trusts without TLS. `hang: true` makes it accept connections and never answer.
+ * trusts without TLS. Each blob comes in two parts, 300 ms apart. `hang: true` makes it accept connections and never answer.
  */
 export class FakeRegistry {
   private readonly server: Server;
   private readonly blobs = new Map<string, Buffer>();
   private manifest = Buffer.alloc(0);
   private manifestDigest = '';
+  private readonly paused = new Set<NodeJS.Timeout>();
 
   constructor(private readonly hang = false) {
     this.server = createServer((request, response) => {
@@ -29,7 +32,13 @@ export class FakeRegistry {
       const blob = this.blobs.get(/\/blobs\/(sha256:[0-9a-f]+)/.exec(url)?.[1] ?? '');
       if (blob) {
         response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': blob.length });
-        return response.end(request.method === 'HEAD' ? undefined : blob);
+        if (request.method === 'HEAD') return response.end();
+        // Half now, half a moment later: the engine's "Downloading" event (the one that carries a layer's
+        // size) then comes apart from "Download complete", where dockerd would otherwise coalesce it away.
+        const half = Math.ceil(blob.length / 2);
+        response.write(blob.subarray(0, half));
+        this.paused.add(setTimeout(() => response.end(blob.subarray(half)), BLOB_PAUSE_MS));
+        return;
       }
       response.writeHead(404).end();
     });
@@ -42,6 +51,7 @@ export class FakeRegistry {
   }
 
   async close(): Promise<void> {
+    this.paused.forEach((timer) => clearTimeout(timer));
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
