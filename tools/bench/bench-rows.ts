@@ -70,6 +70,11 @@ export function realTaskRows(real: RealTaskFigures): TableRow[] {
       target: 'info',
       ratio: t.engine_copy_vs_tar,
     },
+    {
+      figure: `  full garbage collections in the green agent over one task, and their main-thread time (medians)`,
+      value: `${t.green_full_gcs}, ${ms(t.green_full_gc_ms)}`,
+      target: 'info',
+    },
   ];
   return [...real.trees.flatMap(tree), { figure: `disk of every tree (the green agent's, tar's) and of the engine`, value: real.disk, target: 'info' }];
 }

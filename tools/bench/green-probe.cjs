@@ -4,10 +4,11 @@
 // so an idle loop reads about 5 ms. (A window cannot be paused: re-enabling such a histogram records
 // the whole pause as one delay.) Silent unless the process was started with an IPC channel. Messages:
 //   {id, kind: 'mark', window}    opens a measurement window (loop-delay histogram, peak RSS)
-//   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes}
+//   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes, gc}
+// `gc` counts the garbage collections in the window, full (major) and young (minor), and the full ones' time.
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
-const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { constants, monitorEventLoopDelay, PerformanceObserver } = require('node:perf_hooks');
 
 const RSS_SAMPLE_MS = 5;
 const LOOP_RESOLUTION_MS = 5;
@@ -32,6 +33,21 @@ function resetPeakRss() {
   }
 }
 
+const collections = { major: 0, minor: 0, majorMs: 0 };
+
+function countCollections() {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        collections.major += 1;
+        collections.majorMs += entry.duration;
+      } else if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+        collections.minor += 1;
+      }
+    }
+  }).observe({ entryTypes: ['gc'] });
+}
+
 function openWindow() {
   const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const baseline = process.memoryUsage.rss();
@@ -41,7 +57,7 @@ function openWindow() {
   const sampler = kernelPeak ? undefined : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), RSS_SAMPLE_MS);
   sampler?.unref();
   histogram.enable();
-  return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled };
+  return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled, collections: { ...collections } };
 }
 
 function closeWindow(window) {
@@ -53,10 +69,16 @@ function closeWindow(window) {
   return {
     loopDelayMs: { p50: h.percentile(50) / NS_PER_MS, p99: h.percentile(99) / NS_PER_MS, max: h.max / NS_PER_MS, mean: h.mean / NS_PER_MS, samples: h.count },
     rssBytes: { baseline: window.baseline, peak, end: now },
+    gc: {
+      major: collections.major - window.collections.major,
+      minor: collections.minor - window.collections.minor,
+      majorMs: collections.majorMs - window.collections.majorMs,
+    },
   };
 }
 
 if (typeof process.send === 'function') {
+  countCollections();
   const windows = new Map();
   process.on('message', (message) => {
     if (!message || typeof message !== 'object') return;

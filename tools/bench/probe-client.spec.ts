@@ -8,6 +8,7 @@ let kept;
 process.on('message', (message) => {
   if (message === 'block') { const end = Date.now() + 150; while (Date.now() < end); process.send('done'); }
   if (message === 'grow') { kept = Buffer.alloc(96 * 1024 * 1024, 1); process.send('done'); }
+  if (message === 'collect') { for (let i = 0; i < 3; i += 1) gc(); process.send('done'); }
 });
 setInterval(() => undefined, 1000);
 `;
@@ -17,7 +18,7 @@ describe('the in-process probe', () => {
   let probe: ProbeClient;
 
   beforeEach(() => {
-    child = spawn(process.execPath, ['-r', PROBE_PRELOAD, '-e', SUBJECT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child = spawn(process.execPath, ['--expose-gc', '-r', PROBE_PRELOAD, '-e', SUBJECT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     probe = new ProbeClient(child);
   });
 
@@ -30,7 +31,7 @@ describe('the in-process probe', () => {
   // The histogram counts from its first tick on: a window opens, then things happen in it.
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
 
-  async function tell(what: 'block' | 'grow'): Promise<void> {
+  async function tell(what: 'block' | 'grow' | 'collect'): Promise<void> {
     const done = once(child, 'message');
     child.send(what);
     await done;
@@ -64,6 +65,19 @@ describe('the in-process probe', () => {
 
     expect(before.loopDelayMs.max).toBeGreaterThanOrEqual(100);
     expect(after.loopDelayMs.max).toBeLessThan(100);
+  });
+
+  it('counts the full garbage collections in its window, and only those', async () => {
+    await probe.mark('collections');
+    await tell('collect');
+    const collected = await probe.report('collections');
+    await probe.mark('quiet');
+    await settle();
+    const quiet = await probe.report('quiet');
+
+    expect(collected.gc.major).toBe(3);
+    expect(collected.gc.majorMs).toBeGreaterThan(0);
+    expect(quiet.gc.major).toBe(0);
   });
 
   it('refuses to report a window that was never opened', async () => {

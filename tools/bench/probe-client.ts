@@ -18,6 +18,8 @@ export interface LoopDelay {
 export interface ProbeReport {
   loopDelayMs: LoopDelay;
   rssBytes: { baseline: number; peak: number; end: number };
+  /** Garbage collections in the window: full (major) and young (minor) ones, and the full ones' time on the main thread. */
+  gc: { major: number; minor: number; majorMs: number };
 }
 
 type ProbeRequest = 'mark' | 'report';
@@ -47,8 +49,8 @@ export class ProbeClient {
   /** Closes the window and returns what was measured in it. */
   async report(window: string): Promise<ProbeReport> {
     const answer = await this.ask('report', window);
-    if (!answer.loopDelayMs || !answer.rssBytes) throw new Error(`probe: ${answer.error ?? 'empty report'}`);
-    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes };
+    if (!answer.loopDelayMs || !answer.rssBytes || !answer.gc) throw new Error(`probe: ${answer.error ?? 'empty report'}`);
+    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc };
   }
 
   private async ask(kind: ProbeRequest, window: string): Promise<ProbeAnswer> {

@@ -37,6 +37,9 @@ export interface RealTreeFigures {
   /** `tar`'s tree put into a running container with one bare archive API call: the engine's own floor for any copy-in, its start left out. */
   engine_copy_ms: number;
   engine_copy_vs_tar: number;
+  /** Full garbage collections in the green agent over one task (to its first command and its end), and their main-thread time. */
+  green_full_gcs: number;
+  green_full_gc_ms: number;
 }
 
 /** The real tasks of tools/samples/real-task.sh: a small tree and a large one. */
@@ -67,14 +70,25 @@ export async function measureRealTask(root: string, disk: BenchDisk, owner: stri
     });
     for (const { id } of TASKS) await docker.getImage(sampleImageTag('1')).tag({ repo: 'arvo-rca-sample', tag: `${id}-vul` });
     const rig = await BenchRig.start(root, docker, { ...disk.env, SAMPLES_DIR: samples, MASK_TASK_IDS: 'off' }, disk.tmpDir);
-    const times = TASKS.map(() => ({ tar: [] as number[], original: [] as number[], engine: [] as number[], ours: [] as number[] }));
+    const times = TASKS.map(() => ({
+      tar: [] as number[],
+      original: [] as number[],
+      engine: [] as number[],
+      ours: [] as number[],
+      gcs: [] as number[],
+      gcMs: [] as number[],
+    }));
     try {
       // One round untimed: the first task fills the download cache and warms the page cache.
       for (let run = -1; run < RUNS; run += 1) {
         for (const [i, { id }] of TASKS.entries()) {
           const [tar, original, engine] = await theOriginalWay(docker, owner, archives[i], scratch);
+          await rig.green.probe.mark('real-task');
           const ours = await toFirstCommand(rig, id);
+          const { gc } = await rig.green.probe.report('real-task');
           if (run < 0) continue;
+          times[i].gcs.push(gc.major);
+          times[i].gcMs.push(gc.majorMs);
           times[i].tar.push(tar);
           times[i].original.push(original);
           times[i].engine.push(engine);
@@ -97,6 +111,8 @@ export async function measureRealTask(root: string, disk: BenchDisk, owner: stri
         vs_original_way: round(ours / original),
         engine_copy_ms: round(engine, 1),
         engine_copy_vs_tar: round(engine / tar),
+        green_full_gcs: median(times[i].gcs),
+        green_full_gc_ms: round(median(times[i].gcMs), 1),
       };
     });
     return { disk: disk.name, runs: RUNS, trees };

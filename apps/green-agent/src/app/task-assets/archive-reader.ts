@@ -9,6 +9,7 @@ import { TaskAssetsError } from './task-assets.errors';
 const READ_CHUNK_BYTES = 16 * 1024;
 // What gunzip hands on at once: larger than the reads, since each step is a trip to the thread pool and back.
 const GUNZIP_CHUNK_BYTES = 128 * 1024;
+const TAR_BLOCK = 512;
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 
 /**
@@ -76,12 +77,38 @@ async function tarStream(archive: string, ratioLimit: number): Promise<TarStream
     }
   }
   return {
-    chunks: unpacked(),
+    chunks: inWholeBlocks(unpacked()),
     close: () => {
       input.destroy();
       gunzip.destroy();
     },
   };
+}
+
+/**
+ * The same bytes, cut at multiples of 512. The parser keeps what follows the last whole block of a chunk
+ * and copies the next chunk whole onto it: with gunzip's chunks cut anywhere, that was a second copy of the
+ * whole tree, and garbage collections of the agent's heap for each 64 MB of it. Here only the few bytes
+ * that straddle two chunks are copied.
+ */
+export async function* inWholeBlocks(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let carry: Buffer | undefined;
+  for await (let chunk of chunks) {
+    if (carry) {
+      const wanted = TAR_BLOCK - carry.length;
+      if (chunk.length < wanted) {
+        carry = Buffer.concat([carry, chunk]);
+        continue;
+      }
+      yield Buffer.concat([carry, chunk.subarray(0, wanted)]);
+      chunk = chunk.subarray(wanted);
+      carry = undefined;
+    }
+    const whole = chunk.length - (chunk.length % TAR_BLOCK);
+    if (whole > 0) yield chunk.subarray(0, whole);
+    if (whole < chunk.length) carry = Buffer.from(chunk.subarray(whole));
+  }
+  if (carry) yield carry;
 }
 
 async function startsWith(file: string, magic: Buffer): Promise<boolean> {
