@@ -119,7 +119,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       expect(run.result).toMatchObject({ domain: 'arvo_rca', n_tasks: 5, n_scored: 5, file_acc_mean: 0.8, func_recall_mean: 0.6 });
     });
 
-    it('produces the Result artifact in the shape the README gives it', () => {
+    it('produces the Result artifact in the shape docs/scores.md gives it', () => {
       expect(Object.keys(run.result)).toEqual(
         expect.arrayContaining([
           'domain',
