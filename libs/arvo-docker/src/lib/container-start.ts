@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { engineReason, SandboxError, type SandboxSpec } from '@arvo-rca/sandbox';
 import { ContainerBoot } from './container-boot';
 import type { ContainerCommands } from './container-commands';
-import type { ContainerHandle } from './container-handle';
+import type { ContainerHandle, ContainerState } from './container-handle';
 import { taskContainerSpec } from './container-spec';
 import { DiskWatchdog } from './disk-watchdog';
 import type { DockerSandboxContext } from './docker-sandbox';
@@ -11,6 +12,10 @@ import { describeStart, StartClock, type StartBreakdown } from './start-breakdow
 import { beginWorkspaceCopy, type WorkspaceCopy } from './workspace-copy';
 
 const COPY_DEADLINE_MS = 600_000;
+// A container whose first command failed may read as running for a while yet: a busy engine (a TLS engine on
+// a loaded machine, in CI) learnt of its main process's end only after it refused the exec.
+const STOPPED_SETTLE_MS = 2_000;
+const STOPPED_POLL_MS = 100;
 
 /** What a start needs of its sandbox, and what it hands it as soon as it exists. */
 export interface StartControl {
@@ -146,11 +151,21 @@ async function awaitReady(container: ContainerHandle, boot: ContainerBoot, comma
   await clock
     .time('probe', () => commands.probeTools())
     .catch(async (error: unknown) => {
-      const state = await container.state().catch(() => undefined);
+      const state = await settledState(container);
       if (state?.running) throw error;
       const reason = boot.ownOutput().trim() || `exit code ${state?.exitCode ?? 'unknown'}`;
       throw new SandboxError('CONTAINER_START_FAILED', `starting container ${name} failed: it stopped at once: ${reason}`, { cause: error });
     });
+}
+
+/** The container's state once it reads as stopped, or as it reads after STOPPED_SETTLE_MS; undefined when the engine cannot say. */
+async function settledState(container: ContainerHandle): Promise<ContainerState | undefined> {
+  const deadline = Date.now() + STOPPED_SETTLE_MS;
+  for (;;) {
+    const state = await container.state().catch(() => undefined);
+    if (!state?.running || Date.now() >= deadline) return state;
+    await delay(STOPPED_POLL_MS);
+  }
 }
 
 function watchDisk(control: StartControl, container: ContainerHandle): void {

@@ -93,9 +93,11 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
   it("fails a start the engine refuses with the engine's reason, removes the container, and stops cleanly after", async () => {
     const sandbox = factory().create(spec(noShellImage, await makeTaskWorkspace(root)));
 
+    // The engine refuses the start itself; a busy one (a TLS engine beside the whole CI suite) started it, then
+    // refused the first exec while it still read as running: then the container is seen to stop at once.
     await expect(sandbox.start()).rejects.toMatchObject({
       code: 'CONTAINER_START_FAILED',
-      message: expect.stringMatching(new RegExp(`^starting container ${sandbox.name} failed: .*${NO_SHELL_REASON}`)),
+      message: expect.stringMatching(new RegExp(`^starting container ${sandbox.name} failed: (.*${NO_SHELL_REASON}|it stopped at once: )`)),
     });
     expect(await ourContainers()).not.toContain(`/${sandbox.name}`);
     await expect(sandbox.stop()).resolves.toBeUndefined();
