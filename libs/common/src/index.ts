@@ -19,6 +19,7 @@ export {
 export { isRecord } from './lib/is-record';
 export { quote } from './lib/quote';
 export { formatBytes } from './lib/format-bytes';
+export { textHead } from './lib/text-head';
 export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef, type TaskRefErrorCode } from './lib/task-ref';
 export { PendingSleeps } from './lib/pending-sleeps';
 export { NeededSet, type NeededHold } from './lib/needed-set';

@@ -18,6 +18,8 @@ export interface HostileTask {
   exchanges: Exchange[];
   /** Sends `execute: <command>` to the green agent on the task's context; its reply, parsed. */
   run(command: string): Promise<AssessorReply>;
+  /** Streams `text` as the status of the solver's A2A task, as fast as the green agent takes it, for `forMs`; how many were sent. */
+  flood(text: string, forMs: number): Promise<number>;
   /** Ends the solver's side of the task: its A2A task completes, and the green agent scores what is there. */
   end(): void;
 }
@@ -68,6 +70,12 @@ export async function startHostileSolver(): Promise<HostileSolver> {
           const reply = await green.sendText(request.contextId, formatExecute(command), { deadlineMs: COMMAND_DEADLINE_MS });
           task.exchanges.push({ command, reply });
           return parseAssessorReply(reply);
+        },
+        flood: async (text, forMs) => {
+          const until = Date.now() + forMs;
+          let sent = 0;
+          for (; Date.now() < until && (await events.caughtUp()); sent++) events.progress(text);
+          return sent;
         },
         end,
       };

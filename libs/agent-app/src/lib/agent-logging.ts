@@ -6,6 +6,12 @@ import { AppConfig } from './app-config';
 export function agentLoggingModule(agent: AgentName): DynamicModule {
   return TaskLoggingModule.forRoot({
     inject: [AppConfig],
-    useFactory: (config: AppConfig) => ({ agent, logDir: config.LOG_DIR, runDir: config.LOG_RUN_DIR, level: config.LOG_LEVEL }),
+    useFactory: (config: AppConfig) => ({
+      agent,
+      logDir: config.LOG_DIR,
+      runDir: config.LOG_RUN_DIR,
+      level: config.LOG_LEVEL,
+      bounds: { lineBytes: config.LOG_LINE_MAX_BYTES, taskBytes: config.LOG_TASK_MAX_BYTES },
+    }),
   });
 }

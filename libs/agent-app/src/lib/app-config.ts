@@ -1,5 +1,6 @@
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { DEFAULT_MAX_BODY_BYTES } from '@arvo-rca/a2a-protocol';
+import { DEFAULT_LOG_BOUNDS } from '@arvo-rca/task-logging';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -27,6 +28,16 @@ export class AppConfig {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
+
+  // Below 1 KiB a line could not say what it is about.
+  @IsInt()
+  @Min(1024)
+  LOG_LINE_MAX_BYTES: number = DEFAULT_LOG_BOUNDS.lineBytes;
+
+  // 0: no bound.
+  @IsInt()
+  @Min(0)
+  LOG_TASK_MAX_BYTES: number = DEFAULT_LOG_BOUNDS.taskBytes;
 
   @IsOptional()
   @IsString()

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import type { LoggerService, LogLevel as NestLogLevel } from '@nestjs/common';
 import type { Logger as WinstonLogger } from 'winston';
+import { textHead } from '@arvo-rca/common';
 import { TASK_SCOPE, type LogEvent, type TaskLogLevel } from './log-line';
 import type { TaskLogScope } from './task-log-scope';
 
@@ -12,6 +13,9 @@ const NEST_TO_FILE_LEVEL: Record<NestLogLevel, TaskLogLevel> = {
   debug: 'debug',
   verbose: 'debug',
 };
+
+/** The logger context of the lines the bounds themselves write. */
+export const BOUNDS_CONTEXT = 'TaskLogging';
 
 /** A stack as Nest hands it over: `Error: ...\n    at f (file.ts:1:2)`. */
 const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
@@ -27,6 +31,8 @@ export class TaskAwareNestLogger implements LoggerService {
     private readonly winston: WinstonLogger,
     private readonly currentScope: () => TaskLogScope | undefined,
     private readonly clock: () => Date,
+    /** LOG_LINE_MAX_BYTES: the most of one line's text written. */
+    private readonly lineBytes: number,
   ) {}
 
   log(message: unknown, ...params: unknown[]): void {
@@ -62,9 +68,15 @@ export class TaskAwareNestLogger implements LoggerService {
     if (this.enabled && !this.enabled.has(level)) return;
     const { context, stack, extras } = splitParams(level, params);
     const described = [message, ...extras].map(describe).join(' ');
-    const text = stack && !described.includes(stack) ? `${described}\n${stack}` : described;
-    const event: LogEvent = { level: NEST_TO_FILE_LEVEL[level], message: text, context, time: this.clock(), [TASK_SCOPE]: this.currentScope() };
-    this.winston.log(event);
+    const text = textHead(stack && !described.includes(stack) ? `${described}\n${stack}` : described, this.lineBytes);
+    const scope = this.currentScope();
+    // A task's lines past its bound are counted, not written (TaskLogBudget), to the file and the console alike.
+    const verdict = scope?.budget.admit(Buffer.byteLength(text)) ?? 'write';
+    if (verdict === 'count') return;
+    const time = this.clock();
+    this.winston.log({ level: NEST_TO_FILE_LEVEL[level], message: text, context, time, [TASK_SCOPE]: scope } satisfies LogEvent);
+    if (verdict === 'last' && scope)
+      this.winston.log({ level: 'warn', message: scope.budget.reachedNote(), context: BOUNDS_CONTEXT, time, [TASK_SCOPE]: scope } satisfies LogEvent);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { AppendOnlyFile } from './append-only-file';
 import { shortContextId } from './run-directory';
+import type { TaskLogBudget } from './task-log-budget';
 
 /** A task as the logs know it: its task id (`arvo:14368`) and its A2A context id. */
 export interface LoggedTask {
@@ -23,7 +24,10 @@ export class TaskLogScope {
     readonly task: Readonly<LoggedTask>,
     file: AppendOnlyFile,
     private readonly storage: AsyncLocalStorage<TaskLogScope>,
-    private readonly release: () => void,
+    /** Called once at the end, while the file is still the scope's: it may write a last line, then lets go of the file. */
+    private readonly closing: (scope: TaskLogScope) => void,
+    /** What this task may still write (LOG_TASK_MAX_BYTES); its lines after the end count against it too. */
+    readonly budget: TaskLogBudget,
   ) {
     this.file = file;
     this.shortContextId = shortContextId(task.contextId);
@@ -46,7 +50,7 @@ export class TaskLogScope {
   /** Ends the task for the logs (idempotent): its file handle is released. */
   end(): void {
     if (this.file === undefined) return;
+    this.closing(this);
     this.file = undefined;
-    this.release();
   }
 }

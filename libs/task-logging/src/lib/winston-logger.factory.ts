@@ -5,11 +5,12 @@ import type { LoggerService, OnApplicationShutdown } from '@nestjs/common';
 import { createLogger, type Logger as WinstonLogger } from 'winston';
 import { ProcessTable } from '@arvo-rca/common';
 import { AppendOnlyFile } from './append-only-file';
-import type { AgentName, TaskLogLevel } from './log-line';
+import { TASK_SCOPE, type AgentName, type LogEvent, type TaskLogLevel } from './log-line';
 import { ConsoleTransport, TaskFileTransport, type ConsoleOutput } from './log-transports';
 import { RunDirectoryResolver } from './run-directory-resolver';
 import { TaskAliases } from './task-aliases';
-import { TaskAwareNestLogger } from './task-aware-nest-logger';
+import { BOUNDS_CONTEXT, TaskAwareNestLogger } from './task-aware-nest-logger';
+import { DEFAULT_LOG_BOUNDS, TaskLogBudget, type LogBounds } from './task-log-budget';
 import { TaskLogFiles } from './task-log-files';
 import { TaskLogScope, type LoggedTask } from './task-log-scope';
 import { systemReason, TaskLoggingError } from './task-logging-error';
@@ -30,6 +31,8 @@ export interface TaskLoggingOptions {
   recentRunMs?: number;
   /** Names the run directory and stamps the lines; the system clock unless a test moves it. */
   clock?: () => Date;
+  /** LOG_LINE_MAX_BYTES and LOG_TASK_MAX_BYTES; DEFAULT_LOG_BOUNDS where left out. */
+  bounds?: Partial<LogBounds>;
 }
 
 /**
@@ -42,6 +45,7 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
   private readonly aliases: TaskAliases;
   private readonly winston: WinstonLogger;
   private readonly clock: () => Date;
+  private readonly bounds: LogBounds;
 
   private constructor(
     readonly agent: AgentName,
@@ -52,6 +56,7 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
     this.taskFiles = new TaskLogFiles(runDirectory);
     this.aliases = new TaskAliases(runDirectory);
     this.clock = options.clock ?? (() => new Date());
+    this.bounds = { ...DEFAULT_LOG_BOUNDS, ...options.bounds };
     const consoleOutput = options.console ?? defaultConsole();
     this.winston = createLogger({
       level: options.level,
@@ -76,7 +81,7 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
 
   /** The logger for `app.useLogger`: every Nest `Logger` of the app then logs through this factory. */
   createNestLogger(): LoggerService {
-    return new TaskAwareNestLogger(this.winston, () => this.scopes.getStore(), this.clock);
+    return new TaskAwareNestLogger(this.winston, () => this.scopes.getStore(), this.clock, this.bounds.lineBytes);
   }
 
   /**
@@ -89,7 +94,11 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
     if (task.alias !== undefined) this.aliases.record(task.alias, task.taskId);
     const logId = this.aliases.resolve(task.taskId);
     const file = this.taskFiles.acquire(logId);
-    return new TaskLogScope({ ...task }, file, this.scopes, () => this.taskFiles.release(logId));
+    const closing = (scope: TaskLogScope): void => {
+      this.writeLeftOut(scope);
+      this.taskFiles.release(logId);
+    };
+    return new TaskLogScope({ ...task }, file, this.scopes, closing, new TaskLogBudget(this.bounds.taskBytes));
   }
 
   /** A task whose whole life is one async function: opened, run, and ended however `fn` finishes. */
@@ -112,6 +121,12 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
     const dir = join(this.runDirectory, name);
     await mkdir(dir, { recursive: true });
     return dir;
+  }
+
+  // What a task's bound left out of its log, said in its file (and on the console) as it ends.
+  private writeLeftOut(scope: TaskLogScope): void {
+    const note = scope.budget.leftOutNote();
+    if (note) this.winston.log({ level: 'warn', message: note, context: BOUNDS_CONTEXT, time: this.clock(), [TASK_SCOPE]: scope } satisfies LogEvent);
   }
 
   /** Releases every descriptor; lines logged afterwards still reach their files, one open per line. */

@@ -1,4 +1,5 @@
 import { A2aPeerError, isTerminalState, parseSolverExit, type A2aPeer, type PeerEvent, type PeerTaskState } from '@arvo-rca/a2a-protocol';
+import { textHead } from '@arvo-rca/common';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
 import type { SolverDialect, SolverTurnEnd } from './dialects';
 import type { FinishReason, TaskContext } from './task-context';
@@ -18,6 +19,9 @@ export interface ConversationTask {
   /** When the task's time is up (epoch ms); every wait on the solver ends by then, plus a grace. */
   deadline: number;
 }
+
+/** The most of one text the solver controls (a status, a command, a reason) that a line of the task's log or progress shows. */
+export const SOLVER_TEXT_LOG_BYTES = 4096;
 
 // How long past the task's limit one turn may take to wind down.
 const TURN_GRACE_MS = 10_000;
@@ -130,7 +134,7 @@ export class SolverConversation {
         continue;
       }
       this.solverTask = { id: event.taskId, state: event.state };
-      if (event.text && event.state !== 'input-required') trace(`solver ${event.state}: ${event.text}`);
+      if (event.text && event.state !== 'input-required') trace(`solver ${event.state}: ${textHead(event.text, SOLVER_TEXT_LOG_BYTES)}`);
       end = { state: event.state, text: replyText(event), taskId: event.taskId };
     }
     return end && { ...end, text: [end.text, ...artifacts].filter(Boolean).join('\n') };

@@ -1,6 +1,6 @@
 import type { PassThrough } from 'node:stream';
 import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
-import { CodedError, LOC_JSON_PATH, SOURCE_TREE, type TaskRef } from '@arvo-rca/common';
+import { CodedError, LOC_JSON_PATH, SOURCE_TREE, textHead, type TaskRef } from '@arvo-rca/common';
 import { diskLimitTask, failedTask, interruptedTask, scoreReading, type GroundTruth } from '@arvo-rca/rca-eval';
 import { withSolverExit, type TaskErrorFields, type TaskMetrics } from '@arvo-rca/results';
 import { ImagePullError } from '@arvo-rca/sandbox';
@@ -12,6 +12,7 @@ import { ranTask, type RanTask } from './ran-task';
 import type { TaskOrder } from './task-order';
 import type { TaskRunDeps } from './task-run-deps';
 import { handOver } from './task-handover';
+import { SOLVER_TEXT_LOG_BYTES } from './solver-conversation';
 import { filesNamedIn, sourceExcerpts } from './source-excerpts';
 
 /** A task whose sandbox runs: its workspace complete, its ground truth read. */
@@ -208,9 +209,11 @@ export class TaskRun {
     return this.context;
   }
 
+  // A line may quote the solver (a reason it gave, a note on its replies): its log and progress show a head of it.
   private readonly log = (line: string): void => {
-    this.deps.logger.log(line);
-    this.order.progress?.({ kind: 'note', text: line });
+    const shown = textHead(line, SOLVER_TEXT_LOG_BYTES);
+    this.deps.logger.log(shown);
+    this.order.progress?.({ kind: 'note', text: shown });
   };
 
   private readonly onDiskLimit = (detail: string): void => {
