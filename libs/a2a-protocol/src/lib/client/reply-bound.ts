@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { pipeline, Transform, type Readable } from 'node:stream';
 import { formatBytes } from '@arvo-rca/common';
 import { A2aPeerError } from './peer-error';
 
@@ -17,19 +16,19 @@ export function refusedByLength(incoming: IncomingMessage, url: URL, maxBytes: n
 }
 
 /**
- * The body, counted as it arrives and failed the moment it passes `maxBytes`: the answer is destroyed
- * with its socket, so nothing more is read. A peer's reply without a Content-Length (chunked) can
- * otherwise be of any size, and the SDK reads a non-streamed one whole (`text()`, `json()`).
+ * The body, counted as it arrives and destroyed the moment it passes `maxBytes`, socket and all, so
+ * that nothing more is read. A peer's reply without a Content-Length (chunked) can otherwise be of any
+ * size, and the SDK reads a non-streamed one whole (`text()`, `json()`). A listener rather than a
+ * Transform in between: cancelling the web stream over one (a 401's short body) threw "Controller is
+ * already closed" out of Node's adapter.
  */
-export function boundedBody(incoming: IncomingMessage, url: URL, maxBytes: number): Readable {
+export function boundedBody(incoming: IncomingMessage, url: URL, maxBytes: number): IncomingMessage {
   let seenBytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seenBytes += chunk.length;
-      if (seenBytes > maxBytes) return done(replyTooLarge(url, maxBytes, `${seenBytes} bytes had arrived and more were coming`));
-      done(null, chunk);
-    },
-  });
-  // Either side's end or failure reaches the other: the counter's failure destroys the answer's socket.
-  return pipeline(incoming, counter, () => undefined);
+  const count = (chunk: Buffer): void => {
+    seenBytes += chunk.length;
+    if (seenBytes <= maxBytes) return;
+    incoming.off('data', count);
+    incoming.destroy(replyTooLarge(url, maxBytes, `${seenBytes} bytes had arrived and more were coming`));
+  };
+  return incoming.on('data', count);
 }
