@@ -9,7 +9,7 @@ export { A2aClientFactory, type A2aClientOptions } from './lib/client/a2a-client
 export { A2aPeer, type PeerCallOptions } from './lib/client/a2a-peer';
 export { A2aPeerError, type PeerErrorCode } from './lib/client/peer-error';
 export { isTerminalState, isUnsuccessfulState, type PeerEvent, type PeerTaskState } from './lib/client/peer-events';
-export { createHttpFetch } from './lib/client/http-fetch';
+export { createHttpFetch, type HttpFetchOptions } from './lib/client/http-fetch';
 export { waitForAgentCard, type CardWaitOptions } from './lib/client/wait-for-card';
 // The message vocabulary of the two agents.
 export { findTaskId } from './lib/vocabulary/task-request';

@@ -70,7 +70,7 @@ export class A2aModule {
       {
         provide: A2aClientFactory,
         inject: [A2A_SERVER_SETTINGS],
-        useFactory: (settings: A2aServerSettings) => new A2aClientFactory({ token: settings.token }),
+        useFactory: (settings: A2aServerSettings) => new A2aClientFactory({ token: settings.token, maxBodyBytes: settings.maxBodyBytes }),
       },
       ...(options.executor ? jsonRpcProviders(options.executor) : []),
     ];

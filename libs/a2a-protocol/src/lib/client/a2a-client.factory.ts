@@ -7,7 +7,9 @@ import { A2aPeerError } from './peer-error';
 export interface A2aClientOptions {
   /** The shared secret sent as `Authorization: Bearer <token>` on every call (`A2A_TOKEN`). */
   token?: string;
-  /** The HTTP client underneath; by default one without header or body timeouts. */
+  /** The most of a peer's reply that is read (`A2A_MAX_BODY_BYTES`, default 8 MiB), event streams aside; for the default fetch. */
+  maxBodyBytes?: number;
+  /** The HTTP client underneath; by default one without header or body timeouts, bounding replies by `maxBodyBytes`. */
   fetch?: typeof fetch;
 }
 
@@ -22,7 +24,7 @@ export class A2aClientFactory {
   private readonly peers = new Map<string, A2aPeer>();
 
   constructor(options: A2aClientOptions = {}) {
-    this.fetch = authorizedFetch(options.fetch ?? createHttpFetch(), options.token);
+    this.fetch = authorizedFetch(options.fetch ?? createHttpFetch({ maxBodyBytes: options.maxBodyBytes }), options.token);
     const legacyCompat = { enabled: true };
     this.clients = new ClientFactory({
       transports: [new JsonRpcTransportFactory({ fetchImpl: this.fetch, legacyCompat })],

@@ -70,7 +70,9 @@ describe('A2aPeer against a real agent', () => {
   it('carries long texts both ways, in sends and in streams', async () => {
     const long = `execute: ${'x'.repeat(3 * 1024 * 1024)}`;
 
-    await expect(clients.peer(agent.url).sendText('ctx-long', long, { deadlineMs: 30_000 })).resolves.toBe(`echo: ${long}`);
+    // The send's answer carries the text four times (its task's history and statuses), over the 8 MiB default bound on a reply.
+    const roomy = new A2aClientFactory({ maxBodyBytes: 16 * 1024 * 1024 });
+    await expect(roomy.peer(agent.url).sendText('ctx-long', long, { deadlineMs: 30_000 })).resolves.toBe(`echo: ${long}`);
     const events = await collect(clients.peer(agent.url).streamText('ctx-long', long, { deadlineMs: 30_000 }));
     expect(events.at(-1)).toMatchObject({ kind: 'status', state: 'completed', text: `echo: ${long}` });
   }, 70_000);

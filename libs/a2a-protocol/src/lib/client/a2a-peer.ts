@@ -3,7 +3,8 @@ import { Role, type Message, type SendMessageRequest } from '@a2a-js/sdk';
 import type { Client, ClientFactory } from '@a2a-js/sdk/client';
 import { AGENT_CARD_PATH, withTrailingSlash } from '../agent-card';
 import { readPeerCard, type PeerCard } from '../vocabulary/peer-card';
-import { A2aPeerError, errorReason, networkFailure } from './peer-error';
+import { formatBytes } from '@arvo-rca/common';
+import { A2aPeerError, errorReason, networkFailure, peerErrorIn } from './peer-error';
 import { isUnsuccessfulState, messageText, taskState, taskText, toPeerEvent, type PeerEvent, type PeerTaskState } from './peer-events';
 
 export interface PeerCallOptions {
@@ -14,6 +15,9 @@ export interface PeerCallOptions {
   /** The peer's task this message continues (one waiting in `input-required`); none starts a new task on the context. */
   taskId?: string;
 }
+
+// How the SDK's SSE parser refuses a line or an event over its bound (4 MiB): a plain Error.
+const SSE_TOO_LARGE = /^SSE (?:line|event data) exceeded the maximum allowed size of (\d+) bytes/;
 
 interface CallScope {
   signal: AbortSignal | undefined;
@@ -102,6 +106,7 @@ export class A2aPeer {
     const response = await this.http(cardUrl, { headers: { 'A2A-Version': '1.0' }, signal });
     if (!response.ok) throw new A2aPeerError('PEER_PROTOCOL', `${this.describe()}: no agent card at ${cardUrl} (HTTP ${response.status})`);
     const card: unknown = await response.json().catch((error: unknown) => {
+      if (error instanceof A2aPeerError) throw error;
       throw new A2aPeerError('PEER_PROTOCOL', `${this.describe()}: the agent card at ${cardUrl} is not JSON`, { cause: error });
     });
     return card;
@@ -112,10 +117,16 @@ export class A2aPeer {
     const signals = [deadline, options.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const explain = (error: unknown): A2aPeerError => {
-      if (error instanceof A2aPeerError) return error;
+      const peerError = peerErrorIn(error);
+      if (peerError) return peerError;
       if (deadline?.aborted)
         return new A2aPeerError('PEER_DEADLINE', `${this.describe()} did not ${what} within ${seconds(options.deadlineMs)}`, { cause: error });
       if (options.signal?.aborted) return new A2aPeerError('PEER_ABORTED', `the call to ${this.describe()} was abandoned`, { cause: error });
+      const eventBound = SSE_TOO_LARGE.exec(errorReason(error))?.[1];
+      if (eventBound) {
+        const bound = `${formatBytes(Number(eventBound))} (${eventBound} bytes, the bound on one event)`;
+        return new A2aPeerError('PEER_TOO_LARGE', `${this.describe()}: an event of its stream passed ${bound}; the rest was not read`, { cause: error });
+      }
       const failure = networkFailure(error);
       if (failure === 'PEER_UNREACHABLE') return new A2aPeerError(failure, `${this.describe()} cannot be reached: ${errorReason(error)}`, { cause: error });
       if (failure === 'PEER_DISCONNECTED')

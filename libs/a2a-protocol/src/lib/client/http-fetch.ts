@@ -1,6 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Readable, Transform } from 'node:stream';
+import { DEFAULT_MAX_BODY_BYTES } from '../server/a2a-server.tokens';
+import { boundedBody, refusedByLength } from './reply-bound';
 
 // What a body may hold of unread bytes before the socket is paused. The default, 16 KiB, pauses and
 // resumes the socket at nearly every chunk of a large body, and each resume waits its turn on a busy CPU.
@@ -9,6 +11,16 @@ const BODY_STRATEGY = new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024
 // The most of an unfinished line held back from the SSE parser (see wholeLines).
 const MAX_HELD_LINE_BYTES = 1024 * 1024;
 
+export interface HttpFetchOptions {
+  /** The most of a reply that is not an event stream it reads (`A2A_MAX_BODY_BYTES`, default 8 MiB). */
+  maxBodyBytes?: number;
+}
+
+interface Sending {
+  agents: { http: HttpAgent; https: HttpsAgent };
+  maxBodyBytes: number;
+}
+
 /**
  * A `fetch` for talking to peer agents, on node:http with no timeouts of its own: Node's global fetch
  * gives up on a response whose headers or next body chunk take more than 300 s, which a long command
@@ -16,13 +28,20 @@ const MAX_HELD_LINE_BYTES = 1024 * 1024;
  *
  * Covers what the A2A client uses: string or URL input, a method, headers, a string body, a signal.
  * Connections are not kept alive, so a peer's idle-socket timeout can never break a reused socket.
+ *
+ * No reply is held whole unbounded: one that is not an event stream the caller asked for is refused
+ * unread when its Content-Length is above `maxBodyBytes`, and fails as soon as more arrives (the
+ * socket destroyed), with an A2aPeerError `PEER_TOO_LARGE` that names the URL, the bound and what was
+ * seen. An event stream is bounded per event by the SDK's parser (4 MiB), which an endless line also
+ * reaches (see wholeLines).
  */
-export function createHttpFetch(): typeof fetch {
+export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
   const agents = { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) };
-  return (input, init) => send(toUrl(input), init ?? {}, agents);
+  const sending = { agents, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
+  return (input, init) => send(toUrl(input), init ?? {}, sending);
 }
 
-function send(url: URL, init: RequestInit, agents: { http: HttpAgent; https: HttpsAgent }): Promise<Response> {
+function send(url: URL, init: RequestInit, { agents, maxBodyBytes }: Sending): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const body = toBody(init.body);
@@ -32,9 +51,19 @@ function send(url: URL, init: RequestInit, agents: { http: HttpAgent; https: Htt
   const options = { method: init.method ?? 'GET', headers, agent: secure ? agents.https : agents.http };
   return new Promise<Response>((resolve, reject) => {
     let answer: IncomingMessage | undefined;
+    // Only a caller that asked for an event stream gets one unbounded as a whole: the SDK reads the
+    // reply to any other request whole, whatever its Content-Type says.
+    const wantsStream = (headers['accept'] ?? '').includes('text/event-stream');
     const request = (secure ? httpsRequest : httpRequest)(url, options, (incoming) => {
       answer = incoming;
-      resolve(toResponse(incoming));
+      const stream = wantsStream && isEventStream(incoming);
+      const refusal = stream ? undefined : refusedByLength(incoming, url, maxBodyBytes);
+      if (refusal) {
+        incoming.destroy();
+        request.destroy();
+        return reject(refusal);
+      }
+      resolve(toResponse(incoming, () => (stream ? incoming : boundedBody(incoming, url, maxBodyBytes))));
     });
     // An abort fails whatever is pending: the wait for the answer, or the reading of its body.
     const abort = () => {
@@ -49,7 +78,7 @@ function send(url: URL, init: RequestInit, agents: { http: HttpAgent; https: Htt
   });
 }
 
-function toResponse(incoming: IncomingMessage): Response {
+function toResponse(incoming: IncomingMessage, content: () => Readable): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
@@ -60,7 +89,7 @@ function toResponse(incoming: IncomingMessage): Response {
   if (noBody) incoming.resume();
   const body = noBody
     ? null
-    : (Readable.toWeb(isEventStream(incoming) ? wholeLines(incoming) : incoming, { strategy: BODY_STRATEGY }) as ReadableStream<Uint8Array>);
+    : (Readable.toWeb(isEventStream(incoming) ? wholeLines(content()) : content(), { strategy: BODY_STRATEGY }) as ReadableStream<Uint8Array>);
   return new Response(body, { status, statusText: incoming.statusMessage ?? '', headers });
 }
 
@@ -75,7 +104,7 @@ function isEventStream(incoming: IncomingMessage): boolean {
  * 3 MiB). Whole lines cost it one search each. An unfinished line goes on once it passes
  * MAX_HELD_LINE_BYTES, so the parser still sees, and refuses, an endless one.
  */
-function wholeLines(incoming: IncomingMessage): Readable {
+function wholeLines(incoming: Readable): Readable {
   let held: Buffer[] = [];
   let heldBytes = 0;
   const release = (last: Buffer): Buffer => {

@@ -14,7 +14,9 @@ export type PeerErrorCode =
   /** The peer answered, but with a JSON-RPC error or something that is not A2A. */
   | 'PEER_PROTOCOL'
   /** The peer ran the request and reports its task failed, was rejected or canceled. */
-  | 'PEER_TASK_FAILED';
+  | 'PEER_TASK_FAILED'
+  /** The peer's reply (or one event of its stream) passed the bound on what is read of it; the rest was not read. */
+  | 'PEER_TOO_LARGE';
 
 /** A failed call to a peer agent; the message names the peer and what went wrong. */
 export class A2aPeerError extends CodedError<PeerErrorCode> {}
@@ -31,6 +33,14 @@ interface ErrorLike {
 // Errors from Node's own modules may come from another realm (a test sandbox), so no `instanceof`.
 function asErrorLike(value: unknown): ErrorLike | undefined {
   return typeof value === 'object' && value !== null ? (value as ErrorLike) : undefined;
+}
+
+/** The A2aPeerError somewhere in an error's cause chain: the SDK wraps a failed read of an error answer in its own Error. */
+export function peerErrorIn(error: unknown): A2aPeerError | undefined {
+  for (let current = error, depth = 0; current !== undefined && depth < 8; current = asErrorLike(current)?.cause, depth++) {
+    if (current instanceof A2aPeerError) return current;
+  }
+  return undefined;
 }
 
 /** The system error code somewhere in an error's cause chain (`ECONNREFUSED`, ...). */

@@ -15,7 +15,8 @@ export const A2A_SERVER_SETTINGS = Symbol('A2A_SERVER_SETTINGS');
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 
 // Requests carry task descriptions with crash reports, commands and assessment requests: kilobytes. The
-// large things (command outputs, Results) travel in responses, which this does not limit.
+// large things (command outputs, Results) travel in responses: a peer's reply our client reads is bounded
+// by the same, unless it is an event stream (bounded per event).
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** What a deployment sets of the server, each from the app's configuration; what is left out takes its default. */
@@ -33,6 +34,6 @@ export interface A2aServerSettings {
   token: string | undefined;
   /** How long a stream may stay silent before a comment line keeps it alive. */
   heartbeatMs: number;
-  /** The largest JSON-RPC request body read (`A2A_MAX_BODY_BYTES`); a larger one is refused unread. */
+  /** The largest JSON-RPC request body read (`A2A_MAX_BODY_BYTES`), and the largest peer's reply that is not an event stream; a larger one is refused unread. */
   maxBodyBytes: number;
 }
