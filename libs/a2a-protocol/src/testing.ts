@@ -14,3 +14,4 @@ export {
   type RawAnswer,
   type SseBody,
 } from './lib/testing/http.testing';
+export { completedTask, filler, HostilePeer, type Answer } from './lib/client/hostile-peer.testing';
