@@ -126,7 +126,8 @@ type Work = { kind: 'assess'; tasks: string[]; config: TaskConfigBody; concurren
 
 async function workOf(options: RunnerOptions): Promise<Work> {
   if (options.kind === 'assess') {
-    const { tasks, config, how } = await chooseRunTasks(options.tasks, new TaskLists(TASK_LISTS_DIR));
+    // The user's own list file is read here, as the user, and its ids are sent: a green agent reads no path of theirs.
+    const { tasks, config, how } = await chooseRunTasks(options.tasks, new TaskLists(TASK_LISTS_DIR, { fileFolders: 'anywhere' }));
     if (how) console.log(`tasks:   ${how}`);
     return { kind: 'assess', tasks, config, concurrency: options.concurrency };
   }

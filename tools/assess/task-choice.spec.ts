@@ -5,7 +5,8 @@ import { TaskLists } from '@arvo-rca/task-lists';
 import { UsageError, type TaskChoice } from './runner-options';
 import { chooseRunTasks } from './task-choice';
 
-const lists = new TaskLists(join(__dirname, '..', '..', 'task-lists'));
+// As the runner reads them: its user's own list files, wherever they are.
+const lists = new TaskLists(join(__dirname, '..', '..', 'task-lists'), { fileFolders: 'anywhere' });
 // rcabench-clean-181's 20 drawn with seed 7, as an implementation of the documented draw in another language (Python integers) draws them.
 const CLEAN_SEED_7 = '17715 34096 5496 25530 55886 18798 44610 11504 5494 42736 34013 31250 18152 4440 25885 55820 54949 49455 42479 44887'.split(' ');
 

@@ -19,6 +19,7 @@ export {
 export { compareRecords } from './lib/record-comparison';
 export { recordFolders, type RecordFolder } from './lib/record-folders';
 export { RecordCopy } from './lib/record-copy';
+export { RECORD_LOCK_FILE, RecordLock, type LockOwner, type RecordLockKind } from './lib/record-lock';
 export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';
 export { RecordWriter, type NewAssessment, type TaskEvidence } from './lib/record-writer';
 export { settingsDifferences, settingsHash } from './lib/scoring-settings';

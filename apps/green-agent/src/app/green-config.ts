@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AppConfig } from '@arvo-rca/agent-app';
 import { DEFAULT_SANDBOX_OPTIONS, SANDBOX_CHOICES, type SandboxChoice } from '@arvo-rca/sandbox';
 import { TASK_SOURCE_IMAGES } from '@arvo-rca/common';
@@ -40,6 +40,13 @@ export class GreenConfig extends AppConfig {
   // samples). Relative to the working directory, as SAMPLES_DIR; a deploy image copies task-lists/ beside the bundle.
   @IsString()
   TASK_LISTS_DIR: string = './task-lists';
+
+  // The one folder of the operator's own list files that `task_ids_file` may name by path, beside
+  // TASK_LISTS_DIR; unset, list files are read from TASK_LISTS_DIR only. A path out of both is refused unread.
+  @IsOptional()
+  @IsNotEmpty({ message: 'TASK_LIST_FILES_DIR must name a folder, or be left unset' })
+  @IsString()
+  TASK_LIST_FILES_DIR?: string;
 
   // What one task archive may unpack to (bytes of all files, entries, bytes of one file); 0 turns a limit off.
   // Real ARVO trees reach a few GiB.

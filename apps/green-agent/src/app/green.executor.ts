@@ -160,7 +160,10 @@ export class GreenExecutor implements AgentExecutor {
     events.end(TaskState.TASK_STATE_COMPLETED, text, formatAssessmentSaved({ recordDir, resultsFile: file }));
   }
 
-  /** A record that cannot be resumed (missing, damaged, run with another solver or settings) is refused with the reason, and nothing runs. */
+  /**
+   * A record that cannot be resumed (missing, damaged, run with another solver or settings, resumed by another
+   * assessment now) is refused with the reason, and nothing runs.
+   */
   private async resumeAssessment(resume: ResumeRequest, events: TaskEvents, signal: AbortSignal): Promise<void> {
     let plan: ResumePlan;
     try {
@@ -170,7 +173,12 @@ export class GreenExecutor implements AgentExecutor {
       return events.reject(`Resume refused, nothing was run: ${error.message}`);
     }
     const what = `resuming record ${resume.recordId}: ${plan.tasks.length} of ${plan.scan.resultKeys.length} tasks to run with ${resume.purpleUrl}`;
-    await this.runAssessment(events, what, resume.sendRecord, (listener) => this.assessments.resume(plan, listener, signal));
+    try {
+      await this.runAssessment(events, what, resume.sendRecord, (listener) => this.assessments.resume(plan, listener, signal));
+    } finally {
+      // The resume releases the record's lock itself; this covers a failure before it began.
+      await this.assessments.dropPlan(plan);
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drawTasks } from './seeded-draw';
@@ -15,7 +15,8 @@ describe('task lists', () => {
 
   beforeEach(() => {
     scratch = mkdtempSync(join(tmpdir(), 'task-lists-'));
-    lists = new TaskLists(LISTS_DIR, scratch);
+    // The runner's reader: the user's own files, wherever they are.
+    lists = new TaskLists(LISTS_DIR, { baseDir: scratch, fileFolders: 'anywhere' });
   });
 
   afterEach(() => {
@@ -129,6 +130,62 @@ describe('task lists', () => {
       });
       expect((await refusal('folder.d')).message).toBe(`cannot read ${join(scratch, 'folder.d')}: it is a folder, not a regular file`);
       expect((await refusal('pipe.txt')).message).toBe(`cannot read ${join(scratch, 'pipe.txt')}: it is a FIFO, not a regular file`);
+    });
+  });
+
+  describe('list files of a green agent, which reads for anyone who reaches it', () => {
+    let allowed: string;
+    let confined: TaskLists;
+    const refusalOf = (spec: string): string =>
+      `task list file ${JSON.stringify(spec)} is not one this green agent reads: a list file must be a regular file in ${LISTS_DIR}, ${allowed} ` +
+      '(or name a task list: rcabench-1000, rcabench-clean-181, samples)';
+
+    beforeEach(() => {
+      allowed = join(scratch, 'allowed');
+      mkdirSync(allowed);
+      confined = new TaskLists(LISTS_DIR, { baseDir: scratch, fileFolders: [LISTS_DIR, allowed] });
+      writeFileSync(join(scratch, 'outside.txt'), '14368\n10055\nnot an id\n');
+    });
+
+    it("reads a named list, and a regular file in the operator's folder by its path, links within it included", async () => {
+      writeFileSync(join(allowed, 'mine.txt'), 'arvo:14368\nsample:1\n');
+      symlinkSync(join(allowed, 'mine.txt'), join(allowed, 'alias.txt'));
+
+      expect((await confined.read('samples')).ids).toHaveLength(5);
+      expect(await confined.read(join(allowed, 'mine.txt'))).toEqual({ origin: join(allowed, 'mine.txt'), ids: ['arvo:14368', 'sample:1'], lines: [1, 2] });
+      expect((await confined.read('allowed/alias.txt')).ids).toEqual(['arvo:14368', 'sample:1']);
+    });
+
+    it('refuses any other path alike, naming the allowed folders and nothing of the file: not its lines, not whether it is there', async () => {
+      symlinkSync(join(scratch, 'outside.txt'), join(allowed, 'link.txt'));
+      symlinkSync(scratch, join(allowed, 'up'));
+      mkdirSync(join(allowed, 'folder.d'));
+      const specs = [
+        '/etc/shadow',
+        '/etc/passwd',
+        '/proc/self/environ',
+        join(allowed, '..', 'outside.txt'),
+        'allowed/../outside.txt',
+        join(allowed, 'link.txt'),
+        join(allowed, 'up', 'outside.txt'),
+        join(allowed, 'missing.txt'),
+        join(scratch, 'missing.txt'),
+        join(allowed, 'folder.d'),
+        '/dev/zero',
+      ];
+
+      for (const spec of specs) {
+        const error = await refusal(spec, confined);
+        expect({ spec, code: error.code, message: error.message }).toEqual({ spec, code: 'TASK_LIST_NOT_ALLOWED', message: refusalOf(spec) });
+      }
+    });
+
+    it("reads from the named lists' folder alone unless told otherwise", async () => {
+      writeFileSync(join(allowed, 'mine.txt'), 'sample:1\n');
+      const error = await refusal(join(allowed, 'mine.txt'), new TaskLists(LISTS_DIR));
+
+      expect(error.message).toContain(`a list file must be a regular file in ${LISTS_DIR} (`);
+      expect((await new TaskLists(LISTS_DIR).read(join(LISTS_DIR, 'samples.txt'))).ids).toHaveLength(5);
     });
   });
 });

@@ -8,7 +8,8 @@ import { parseAssessmentRequest, type AssessmentParse } from './assessment-reque
 
 // The green agent's own sources (arvo, sample) and the bundled task lists, as configured at boot.
 const taskIds = new TaskSourceRegistry(taskSources({ ARVO_DATA_URL: 'https://data.example/arvo', SAMPLES_DIR: '/srv/samples' }), 'arvo');
-const sources = { taskIds, lists: new TaskLists(join(__dirname, '../../../../../task-lists')) };
+const LISTS_DIR = join(__dirname, '../../../../../task-lists');
+const sources = { taskIds, lists: new TaskLists(LISTS_DIR) };
 const purple = { purple_agent: 'http://127.0.0.1:9019' };
 const valid = { participants: purple, config: { task_ids: ['sample:1', 14368, 'arvo:10055'], concurrency: 2 } };
 const five = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
@@ -224,13 +225,17 @@ describe('parseAssessmentRequest', () => {
       expect(await taskIdsOf(parse({ participants: purple, config }))).toEqual(['sample:2', 'sample:4']);
     });
 
+    // The operator's folder of list files (TASK_LIST_FILES_DIR) is the scratch folder here.
+    const withFiles = (body: object): Promise<AssessmentParse> =>
+      parseAssessmentRequest(JSON.stringify(body), [], { taskIds, lists: new TaskLists(LISTS_DIR, { fileFolders: [LISTS_DIR, scratch] }) });
+
     it('reads a list file on its own side by its path, and names a line whose task no source holds by its number', async () => {
       const file = join(scratch, 'mine.txt');
       writeFileSync(file, '# two tasks\nsample:2\n14368\n');
-      expect(await taskIdsOf(parse({ participants: purple, config: { task_ids_file: file } }))).toEqual(['sample:2', 'arvo:14368']);
+      expect(await taskIdsOf(withFiles({ participants: purple, config: { task_ids_file: file } }))).toEqual(['sample:2', 'arvo:14368']);
 
       writeFileSync(file, 'sample:2\n\nfoo:3\n');
-      expect(await problemsOf(parse({ participants: purple, config: { task_ids_file: file } }))).toEqual([
+      expect(await problemsOf(withFiles({ participants: purple, config: { task_ids_file: file } }))).toEqual([
         `config.task_ids_file (${file}) line 3: unknown task source "foo" in task id "foo:3" (known sources: arvo, sample)`,
       ]);
     });
@@ -240,12 +245,13 @@ describe('parseAssessmentRequest', () => {
         'config.task_ids_file: there is no task list named "rcabench-2000" (known lists: rcabench-1000, rcabench-clean-181, samples; a file is named by a path such as ./my-list.txt)',
       ]);
       const missing = join(scratch, 'missing.txt');
-      expect(await problemsOf(parse({ participants: purple, config: { task_ids_file: missing } }))).toEqual([
-        `config.task_ids_file: task list file ${missing} does not exist (looked for ${missing})`,
+      expect(await problemsOf(withFiles({ participants: purple, config: { task_ids_file: missing } }))).toEqual([
+        `config.task_ids_file: task list file "${missing}" is not one this green agent reads: a list file must be a regular file in ${LISTS_DIR}, ${scratch} ` +
+          '(or name a task list: rcabench-1000, rcabench-clean-181, samples)',
       ]);
       const bad = join(scratch, 'bad.txt');
       writeFileSync(bad, 'sample:1\nsample 2\n');
-      expect(await problemsOf(parse({ participants: purple, config: { assessment_config: { task_ids_file: bad } } }))).toEqual([
+      expect(await problemsOf(withFiles({ participants: purple, config: { assessment_config: { task_ids_file: bad } } }))).toEqual([
         `config.assessment_config.task_ids_file: task list file ${bad}: line 2 is not a task id (one task id a line, such as arvo:14368 or 14368; # starts a comment)`,
       ]);
     });

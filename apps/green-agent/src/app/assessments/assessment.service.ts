@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { NeededImages } from '@arvo-rca/arvo-docker';
 import { A2aClientFactory, PRODUCT_VERSION, readPeerCard } from '@arvo-rca/a2a-protocol';
 import { resultKeys } from '@arvo-rca/results';
 import {
   readTaskFolder,
   RecordError,
+  RecordLock,
   recordResult,
   RecordWriter,
   scanRecord,
@@ -16,7 +17,8 @@ import {
 } from '@arvo-rca/run-record';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import { GreenConfig } from '../green-config';
-import type { TaskRef } from '@arvo-rca/common';
+import { ProcessTable, type TaskRef } from '@arvo-rca/common';
+import { ownerHost } from '@arvo-rca/sandbox';
 import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-assets';
 import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type SolverProtocol } from '../tasks';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
@@ -33,6 +35,8 @@ export interface ResumePlan {
   tasks: RecordTask[];
   /** The wire the solver is spoken to in: its card's, else the default. */
   protocol: SolverProtocol;
+  /** The record's lock, held from the plan to the resume's end: no other session runs its tasks meanwhile. */
+  lock: RecordLock;
 }
 
 // How long the solver's card may take to answer when an assessment begins.
@@ -45,10 +49,13 @@ const CARD_DEADLINE_MS = 15_000;
  * and the first of them prepared, while the current ones run (FETCH_AHEAD, see AssessmentSession).
  */
 @Injectable()
-export class AssessmentService {
+export class AssessmentService implements OnApplicationShutdown {
   private readonly logger = new Logger(AssessmentService.name);
   private readonly services: SessionServices;
   private readonly settings: ReturnType<typeof scoringSettings>;
+  /** The records this process writes now, each locked (see RecordLock). */
+  private readonly locks = new Set<RecordLock>();
+  private readonly lockOwner = { host: ownerHost(), processes: new ProcessTable() };
 
   constructor(
     private readonly tasks: TaskContextService,
@@ -83,19 +90,48 @@ export class AssessmentService {
       settings: this.settings,
       settings_hash: settingsHash(this.settings),
     });
-    listener.recorded(writer.folder);
-    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
-    const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
-    const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
-    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency: request.concurrency, recorded: new Map() }, listener, signal);
+    // Locked before its id is told: a resume of it sent while this first run writes it is refused.
+    const lock = await this.lock(writer.folder, 'run');
+    try {
+      listener.recorded(writer.folder);
+      listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
+      const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
+      const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
+      return await this.runSession(
+        { writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency: request.concurrency, recorded: new Map() },
+        listener,
+        signal,
+      );
+    } finally {
+      await this.unlock(lock);
+    }
   }
 
   /**
    * What a resume of a record would run. Refused (a RecordError) when the solver or the scoring settings
-   * differ from the recorded ones, or a task is one this agent cannot run; nothing is written.
+   * differ from the recorded ones, or a task is one this agent cannot run, or another session writes the
+   * record now (RECORD_BUSY); nothing is written. The plan holds the record's lock: `resume` releases it,
+   * and so must whoever does not go on to `resume`.
    */
   async planResume(request: ResumeRequest): Promise<ResumePlan> {
-    const scan = await scanRecord(await findRecord(this.logging.runDirectory, request.recordId));
+    const folder = await findRecord(this.logging.runDirectory, request.recordId);
+    // Taken before the record is read: what a second resume would plan is what the first runs.
+    const lock = await this.lock(folder, 'resume');
+    try {
+      return await this.planLocked(request, folder, lock);
+    } catch (error) {
+      await this.unlock(lock);
+      throw error;
+    }
+  }
+
+  /** Gives up a plan's lock without resuming; nothing happens when the resume has already released it. */
+  async dropPlan(plan: ResumePlan): Promise<void> {
+    await this.unlock(plan.lock);
+  }
+
+  private async planLocked(request: ResumeRequest, folder: string, lock: RecordLock): Promise<ResumePlan> {
+    const scan = await scanRecord(folder);
     const { assessment } = scan;
     const document = await this.peers.peer(request.purpleUrl).cardDocument({ deadlineMs: CARD_DEADLINE_MS });
     const card = readPeerCard(document);
@@ -108,7 +144,7 @@ export class AssessmentService {
     }));
     // The dialect the record was run in, else (a record made before it was kept) the one the card declares now.
     const recorded = assessment.solver_protocol;
-    return { request, scan, tasks, protocol: isSolverProtocol(recorded) ? recorded : chooseSolverProtocol(undefined, document) };
+    return { request, scan, tasks, protocol: isSolverProtocol(recorded) ? recorded : chooseSolverProtocol(undefined, document), lock };
   }
 
   /**
@@ -117,13 +153,33 @@ export class AssessmentService {
    */
   async resume(plan: ResumePlan, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
     const { request, scan, tasks, protocol } = plan;
-    const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
-    listener.recorded(writer.folder);
-    listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
-    await this.sendAgain(scan, listener, signal);
-    for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
-    const concurrency = request.concurrency ?? scan.assessment.concurrency;
-    return this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency, recorded: scan.done }, listener, signal);
+    try {
+      const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
+      listener.recorded(writer.folder);
+      listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
+      await this.sendAgain(scan, listener, signal);
+      for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
+      const concurrency = request.concurrency ?? scan.assessment.concurrency;
+      return await this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency, recorded: scan.done }, listener, signal);
+    } finally {
+      await this.unlock(plan.lock);
+    }
+  }
+
+  /** At shutdown the locks go before the process does: a green agent sharing the folder need not wait for them to go stale. */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.locks].map((lock) => this.unlock(lock)));
+  }
+
+  private async lock(folder: string, kind: 'run' | 'resume'): Promise<RecordLock> {
+    const lock = await RecordLock.take(folder, kind, this.lockOwner);
+    this.locks.add(lock);
+    return lock;
+  }
+
+  private async unlock(lock: RecordLock): Promise<void> {
+    this.locks.delete(lock);
+    await lock.release();
   }
 
   /**
