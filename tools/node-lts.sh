@@ -3,11 +3,13 @@
 # the official binary comes from the npm registry as the package node-linux-<arch> (npm checks the
 # tarball's integrity), unpacked once into a cache. npm itself is the machine's: it runs on any line here.
 # Usage: tools/node-lts.sh [22|24|26]   (default 24, the line CI runs the whole suite on)
+#        tools/node-lts.sh 20           an end-of-life line, for CI's check that a newcomer's old Node works
 set -euo pipefail
 
 major="${1:-24}"
 # Pinned, so that CI tests exactly these; move them on with the package.json engines field.
 case "$major" in
+  20) version=20.20.2 ;;
   22) version=22.23.3 ;;
   24) version=24.21.0 ;;
   26) version=26.12.1 ;;
