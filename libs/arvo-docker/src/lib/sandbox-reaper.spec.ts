@@ -51,6 +51,27 @@ describe('SandboxReaper, task folders', () => {
     for (const name of ['live', 'otherHost', 'garbled']) expect((await stat(paths[name])).isDirectory()).toBe(true);
   });
 
+  it('sweeps one at a time, and a TMP_DIR it cannot read is no error', async () => {
+    const orphan = join(tmpDir(), `sample_1-${randomUUID()}`);
+    await mkdir(join(orphan, 'workspace'), { recursive: true });
+    await markTaskFolder(orphan, deadOwnerId());
+    const watch = new ReaperWatch(
+      new SandboxReaper(processes),
+      { engine: undefined, tmpDir: tmpDir(), maxAgeMs: 1800_000, intervalMs: 1000 },
+      { log: () => undefined, warn: () => undefined },
+    );
+
+    const first = watch.sweep();
+    expect(watch.sweep()).toBe(first);
+    expect((await first).workspaces).toEqual([orphan]);
+    const elsewhere = new ReaperWatch(
+      new SandboxReaper(processes),
+      { engine: undefined, tmpDir: '/proc/1/root/nothing-here', maxAgeMs: 1000, intervalMs: 1000 },
+      { log: () => undefined, warn: () => undefined },
+    );
+    expect((await elsewhere.sweep()).workspaces).toEqual([]);
+  });
+
   it('does nothing when the folder does not exist yet', async () => {
     expect(await new SandboxReaper(processes).reapWorkspaces(join(tmpDir(), 'missing'), 1000)).toEqual([]);
   });
@@ -179,6 +200,8 @@ describeWithDocker('SandboxReaper, containers', () => {
       const dead = await containerOf(owners.dead, orphanTask);
 
       expect(await gone(dead, 5_000)).toBe(true);
+      // The folder goes right after its container, in the same sweep.
+      await watch.sweep();
       await expect(stat(orphanTask)).rejects.toMatchObject({ code: 'ENOENT' });
       expect(await exists(live)).toBe(true);
       expect(await exists(otherHost)).toBe(true);
