@@ -11,6 +11,10 @@ const LOC_JSON = '/workspace/shared/loc.json';
 const FIFO_LOC_JSON = `mkfifo ${LOC_JSON}`;
 const SPARSE_LOC_JSON = `truncate -s 1536M ${LOC_JSON}`;
 const LINKED_LOC_JSON = `ln -s /etc/shadow ${LOC_JSON}`;
+const PASSWD_LOC_JSON = `ln -s /etc/passwd ${LOC_JSON}`;
+const FOLDER_LOC_JSON = `mkdir ${LOC_JSON}`;
+// What the record says of a loc.json that is there but not read: the sandbox's reason.
+const REFUSED = 'loc.json could not be read: ';
 const naming = (files: string[]): string =>
   JSON.stringify({
     reasoning: 'hostile',
@@ -30,14 +34,16 @@ const SIGTERM_MS = 20_000;
 const TEST_TIMEOUT_MS = 900_000;
 
 describeWithDocker('a hostile solver leaving FIFOs, sparse files and links for the green agent to read, on the Docker sandbox', () => {
-  hostileFileSuite({ SANDBOX: 'docker' });
+  // The engine tars a link without following it, and says where it points.
+  hostileFileSuite({ SANDBOX: 'docker' }, (target) => `it is a symbolic link (to ${target}), not a regular file`);
 });
 
 describeWithBubblewrap('a hostile solver leaving FIFOs, sparse files and links for the green agent to read, on the local sandbox with bubblewrap', () => {
-  hostileFileSuite({ SANDBOX: 'local' });
+  hostileFileSuite({ SANDBOX: 'local' }, () => 'it is a symbolic link that leads out of the workspace');
 });
 
-function hostileFileSuite(env: NodeJS.ProcessEnv): void {
+/** `linkReason`: how the sandbox names a loc.json that is a link to `target` outside the workspace. */
+function hostileFileSuite(env: NodeJS.ProcessEnv, linkReason: (target: string) => string): void {
   const arena = new Arena();
   let green: AgentProcess;
   let rssBeforeMB: number;
@@ -54,18 +60,27 @@ function hostileFileSuite(env: NodeJS.ProcessEnv): void {
   afterAll(() => arena.close(), TEST_TIMEOUT_MS);
 
   it(
-    `scores ${FIFO_TASKS} tasks whose loc.json is a FIFO as no submission, each at once`,
+    `scores ${FIFO_TASKS} tasks whose loc.json is a FIFO as an invalid submission, saying it is a FIFO, each at once`,
     async () => {
-      for (let index = 0; index < FIFO_TASKS; index++) expect(await statusAfter(green, [FIFO_LOC_JSON])).toBe('no_submission');
+      for (let index = 0; index < FIFO_TASKS; index++) {
+        expect(await metricsAfter(green, [FIFO_LOC_JSON])).toMatchObject({
+          status: 'invalid_submission',
+          detail: `${REFUSED}it is a FIFO, not a regular file`,
+        });
+      }
     },
     TEST_TIMEOUT_MS,
   );
 
   it(
-    'scores a loc.json that is a 1.5 GiB sparse file, or a link to /etc/shadow, as no submission',
+    'scores a loc.json that is a 1.5 GiB sparse file, a folder, or a link to /etc/shadow or /etc/passwd, as an invalid submission saying what it is, and none at all as no submission',
     async () => {
-      expect(await statusAfter(green, [SPARSE_LOC_JSON])).toBe('no_submission');
-      expect(await statusAfter(green, [LINKED_LOC_JSON])).toBe('no_submission');
+      const invalid = (detail: string): object => ({ status: 'invalid_submission', detail: `${REFUSED}${detail}` });
+      expect(await metricsAfter(green, [SPARSE_LOC_JSON])).toMatchObject(invalid('it is larger than 8388608 bytes'));
+      expect(await metricsAfter(green, [FOLDER_LOC_JSON])).toMatchObject(invalid('it is a folder, not a regular file'));
+      expect(await metricsAfter(green, [LINKED_LOC_JSON])).toMatchObject(invalid(linkReason('/etc/shadow')));
+      expect(await metricsAfter(green, [PASSWD_LOC_JSON])).toMatchObject(invalid(linkReason('/etc/passwd')));
+      expect(await metricsAfter(green, ['true'])).toMatchObject({ status: 'no_submission', detail: 'no loc.json was written' });
     },
     TEST_TIMEOUT_MS,
   );
@@ -108,7 +123,15 @@ function hostileFileSuite(env: NodeJS.ProcessEnv): void {
     return (await outcomeAfter(agent, commands)).status;
   }
 
-  async function outcomeAfter(agent: AgentProcess, commands: string[]): Promise<{ status: string | undefined; events: PeerEvent[] }> {
+  /** The task's metrics once the green agent scored it: its status and detail among them. */
+  async function metricsAfter(agent: AgentProcess, commands: string[]): Promise<{ status?: string; detail?: string } | undefined> {
+    return (await outcomeAfter(agent, commands)).metrics;
+  }
+
+  async function outcomeAfter(
+    agent: AgentProcess,
+    commands: string[],
+  ): Promise<{ status: string | undefined; metrics: { status?: string; detail?: string } | undefined; events: PeerEvent[] }> {
     const { task, heard } = await arena.attack(agent);
     for (const command of commands) {
       const reply = await task.run(command);
@@ -121,8 +144,8 @@ function hostileFileSuite(env: NodeJS.ProcessEnv): void {
       `the task after ${commands.join('; ')} was not scored within ${PROMPT_MS / 1000} s\n${agent.log.slice(-3000)}`,
     );
     const artifact = events.find((event) => event.kind === 'artifact');
-    const outcome = artifact?.kind === 'artifact' ? (artifact.data[0] as { metrics?: { status?: string } }) : undefined;
-    return { status: outcome?.metrics?.status, events };
+    const outcome = artifact?.kind === 'artifact' ? (artifact.data[0] as { metrics?: { status?: string; detail?: string } }) : undefined;
+    return { status: outcome?.metrics?.status, metrics: outcome?.metrics, events };
   }
 }
 

@@ -6,5 +6,5 @@ export { GroundTruthExtractor, groundTruthFromPatch, type GroundTruth, type Grou
 export { countsForRootCause, isTestOrHarnessFile, rootCauseTruth } from './lib/root-cause';
 export { filesMatch, normalizeFilePath } from './lib/file-match';
 export { evaluateLocalization, iou, proximity, LINE_IOU_THRESHOLD, type LocalizationReport, type SpanScore } from './lib/localization-metrics';
-export { diskLimitTask, failedTask, interruptedTask, scoreReading, scoreSubmission } from './lib/task-scoring';
+export { diskLimitTask, failedTask, interruptedTask, scoreReading, scoreSubmission, type SubmissionRefusal } from './lib/task-scoring';
 export { combineResults } from './lib/combined-result';

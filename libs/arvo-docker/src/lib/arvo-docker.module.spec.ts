@@ -80,6 +80,30 @@ describeWithDocker('ArvoDockerModule with an engine', () => {
     expect(await docker.listContainers({ all: true, filters: ownerFilter(owner) })).toEqual([]);
   }, 60_000);
 
+  it("reaps, while it runs, a dead owner's container made after its boot, within its reap interval", async () => {
+    const module = await moduleWith({ sandbox: 'docker', tmpDir: tmpDir(), reapIntervalS: 1 });
+    await module.init();
+    try {
+      const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+      const deadOwner = formatOwnerId({ ...currentOwner(new ProcessTable()), pid: Number(exited.stdout) });
+      const orphan = await docker.createContainer({ Image: sampleImageTag('1'), Cmd: ['sleep', '60'], Labels: { [LABEL_OWNER]: deadOwner } });
+      await orphan.start();
+      const deadline = Date.now() + 5_000;
+      let there = true;
+      while (there && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        there = await orphan.inspect().then(
+          () => true,
+          () => false,
+        );
+      }
+
+      expect(there).toBe(false);
+    } finally {
+      await module.close();
+    }
+  }, 30_000);
+
   it("removes all of this instance's containers when the process gets SIGTERM", async () => {
     const workspace = await makeTaskWorkspace(tmpDir());
     const child = spawn(

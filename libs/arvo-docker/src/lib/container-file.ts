@@ -14,6 +14,7 @@ const REGULAR = new Set(['File', 'OldFile', 'ContiguousFile']);
  */
 export async function readContainerFile(container: ContainerHandle, path: string, maxBytes: number, deadlineMs: number): Promise<Buffer> {
   const archive = await container.readArchive(path).catch((error: unknown) => {
+    if (isMissingFile(error)) throw new SandboxError('FILE_NOT_FOUND', `cannot read ${path}: it does not exist`, { cause: error });
     throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path}: ${engineReason(error)}`, { cause: error });
   });
   return new Promise<Buffer>((resolve, reject) => {
@@ -53,6 +54,11 @@ export async function readContainerFile(container: ContainerHandle, path: string
     parser.on('end', () => settle(new SandboxError('FILE_NOT_READABLE', `cannot read ${path}: the engine sent no file (a socket, or nothing)`)));
     archive.pipe(parser);
   });
+}
+
+// The engine's 404 names the file, or the container when that is gone: only the first says the file is not there.
+function isMissingFile(error: unknown): boolean {
+  return (error as { statusCode?: number }).statusCode === 404 && !/^no such container/i.test(engineReason(error));
 }
 
 function describeEntry(entry: ReadEntry): string {

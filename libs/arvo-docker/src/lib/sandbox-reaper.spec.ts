@@ -8,6 +8,7 @@ import { currentOwner, formatOwnerId, markTaskFolder } from '@arvo-rca/sandbox';
 import { createDockerClient, DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { LABEL_OWNER, LABEL_TASK_FOLDER, ownerFilter } from './labels';
+import { ReaperWatch } from './reaper-watch';
 import { SandboxReaper } from './sandbox-reaper';
 import { sampleImageTag } from './sample-image.testing';
 import { useTempDir } from './sandbox-fixtures.testing';
@@ -48,6 +49,27 @@ describe('SandboxReaper, task folders', () => {
 
     expect(await new SandboxReaper(processes).reapWorkspaces(tmpDir(), 1800_000)).toEqual([paths.dead]);
     for (const name of ['live', 'otherHost', 'garbled']) expect((await stat(paths[name])).isDirectory()).toBe(true);
+  });
+
+  it('sweeps one at a time, and a TMP_DIR it cannot read is no error', async () => {
+    const orphan = join(tmpDir(), `sample_1-${randomUUID()}`);
+    await mkdir(join(orphan, 'workspace'), { recursive: true });
+    await markTaskFolder(orphan, deadOwnerId());
+    const watch = new ReaperWatch(
+      new SandboxReaper(processes),
+      { engine: undefined, tmpDir: tmpDir(), maxAgeMs: 1800_000, intervalMs: 1000 },
+      { log: () => undefined, warn: () => undefined },
+    );
+
+    const first = watch.sweep();
+    expect(watch.sweep()).toBe(first);
+    expect((await first).workspaces).toEqual([orphan]);
+    const elsewhere = new ReaperWatch(
+      new SandboxReaper(processes),
+      { engine: undefined, tmpDir: '/proc/1/root/nothing-here', maxAgeMs: 1000, intervalMs: 1000 },
+      { log: () => undefined, warn: () => undefined },
+    );
+    expect((await elsewhere.sweep()).workspaces).toEqual([]);
   });
 
   it('does nothing when the folder does not exist yet', async () => {
@@ -148,6 +170,49 @@ describeWithDocker('SandboxReaper, containers', () => {
       expect((await stat(outside)).isDirectory()).toBe(true);
     } finally {
       await rm(root, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  async function gone(id: string, withinMs: number): Promise<boolean> {
+    const deadline = Date.now() + withinMs;
+    while (Date.now() < deadline) {
+      if (!(await exists(id))) return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  }
+
+  it("removes, while it runs, a dead owner's container and its task folder within the interval, keeps a live owner's and another host's, and sweeps no more once stopped", async () => {
+    const tmpDir = await mkdtemp('/tmp/arvo-reaper-watch-');
+    const orphanTask = join(tmpDir, `sample_1-${randomUUID()}`);
+    await mkdir(join(orphanTask, 'workspace', 'shared'), { recursive: true });
+    const warnings: string[] = [];
+    const watch = new ReaperWatch(
+      reaper,
+      { engine: DockerEngine.fromEnvironment(), tmpDir, maxAgeMs: 3600_000, intervalMs: 1000 },
+      { log: () => undefined, warn: (line) => warnings.push(line) },
+    );
+    watch.start();
+    try {
+      // Made after the watch started: only a sweep while it runs can find them.
+      const live = await containerOf(owners.live);
+      const otherHost = await containerOf(owners.otherHost);
+      const dead = await containerOf(owners.dead, orphanTask);
+
+      expect(await gone(dead, 5_000)).toBe(true);
+      // The folder goes right after its container, in the same sweep.
+      await watch.sweep();
+      await expect(stat(orphanTask)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await exists(live)).toBe(true);
+      expect(await exists(otherHost)).toBe(true);
+
+      await watch.stop();
+      const deadAfterStop = await containerOf(owners.dead);
+      expect(await gone(deadAfterStop, 2_500)).toBe(false);
+      expect(warnings).toEqual([]);
+    } finally {
+      await watch.stop();
+      await rm(tmpDir, { recursive: true, force: true });
     }
   }, 30_000);
 });

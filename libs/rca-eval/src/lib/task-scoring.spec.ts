@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { GroundTruthExtractor, type GroundTruth } from './ground-truth';
 import { withSolverExit } from '@arvo-rca/results';
 import { everyMetric, modifiedSpan, rootCauseNamed } from './metrics.testing';
-import { failedTask, scoreSubmission } from './task-scoring';
+import { failedTask, scoreReading, scoreSubmission } from './task-scoring';
 
 const truth: GroundTruth = { project: 'proj', notes: [], spans: [modifiedSpan('src/a.c', 'f', 10, 19)] };
 const zeros = everyMetric(0);
@@ -30,6 +30,12 @@ describe('scoreSubmission', () => {
     const record = scoreSubmission('{"locations": ', truth);
     expect(record).toMatchObject({ status: 'invalid_submission', n_gt: 1, n_pred: 0, ...zeros });
     expect(record.detail).toMatch(/^loc.json is not JSON: /);
+  });
+
+  it('scores a loc.json that is there but could not be read as an invalid submission, saying why', () => {
+    expect(scoreReading({ kind: 'refused', reason: 'it is a FIFO, not a regular file' }, truth)).toEqual(
+      zeroRecord('invalid_submission', 'loc.json could not be read: it is a FIFO, not a regular file'),
+    );
   });
 
   it('scores an empty list of locations as zero', () => {

@@ -10,8 +10,17 @@ export function scoreSubmission(submission: string | null, truth: GroundTruth): 
   return scoreReading(submission === null ? null : readSubmission(submission), truth);
 }
 
-/** Scores a task's `loc.json` as the judge read it (null when the file does not exist) against its ground truth. */
-export function scoreReading(reading: SubmissionReading | null, truth: GroundTruth): TaskMetrics {
+/** A `loc.json` that is there but was not read (a FIFO, a folder, a link, too large), and why, in the sandbox's words. */
+export interface SubmissionRefusal {
+  kind: 'refused';
+  reason: string;
+}
+
+/**
+ * Scores a task's `loc.json` as the judge read it against its ground truth: null when the file does not
+ * exist (no submission), a refusal when it exists but could not be read (an invalid one, saying why).
+ */
+export function scoreReading(reading: SubmissionReading | SubmissionRefusal | null, truth: GroundTruth): TaskMetrics {
   const nGt = truth.spans.length;
   const nPred = reading?.kind === 'read' ? reading.predictions.length : 0;
   if (nGt === 0) {
@@ -20,6 +29,7 @@ export function scoreReading(reading: SubmissionReading | null, truth: GroundTru
   }
   if (reading === null) return zeroTask('no_submission', 'no loc.json was written', truth);
   if (reading.kind === 'unreadable') return zeroTask('invalid_submission', `loc.json is ${reading.reason}`, truth);
+  if (reading.kind === 'refused') return zeroTask('invalid_submission', `loc.json could not be read: ${reading.reason}`, truth);
   const metrics = metricsOf(reading.predictions, truth);
   const rootCause = rootCauseTruth(truth);
   const rcMetrics = rootCause.spans.length > 0 ? metricsOf(reading.predictions, rootCause) : noMetrics();

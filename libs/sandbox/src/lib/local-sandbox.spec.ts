@@ -126,6 +126,33 @@ function describeLocal(isolation: LocalIsolation, body: (fixture: LocalFixture) 
       await rm(join(workspace, 'shared', 'sparse.json'));
     });
 
+    it('tells a file that is not there (FILE_NOT_FOUND) from one that is there but not read, naming what it is', async () => {
+      await sandbox.exec(
+        'cd /workspace/shared && mkfifo pipe.json && mkdir folder.json && truncate -s 3G huge.json && ln -s /etc/passwd passwd.json && ln -s gone.json dangling.json',
+      );
+      const refused = await Promise.all(
+        ['gone.json', 'gone/loc.json', 'pipe.json', 'folder.json', 'huge.json', 'passwd.json', 'dangling.json'].map((path) =>
+          sandbox.readFile(`/workspace/shared/${path}`).catch((error: unknown) => error),
+        ),
+      );
+
+      expect(
+        refused.map((error) => [
+          (error as { code: string }).code,
+          (error as Error).message.replace(/^cannot read \S+( in \S+)?: /, '').replace(/ \(in .*$/, ''),
+        ]),
+      ).toEqual([
+        ['FILE_NOT_FOUND', 'it does not exist'],
+        ['FILE_NOT_FOUND', 'it does not exist'],
+        ['FILE_NOT_REGULAR', 'it is a FIFO, not a regular file'],
+        ['FILE_NOT_REGULAR', 'it is a folder, not a regular file'],
+        ['FILE_TOO_LARGE', 'it is larger than 8388608 bytes'],
+        ['FILE_NOT_READABLE', 'it is a symbolic link that leads out of the workspace'],
+        ['FILE_NOT_REGULAR', 'it is a symbolic link that leads nowhere'],
+      ]);
+      await rm(join(workspace, 'shared', 'huge.json'));
+    });
+
     it("refuses commands that name the assessor's private files", async () => {
       expect(await sandbox.exec(`cat ${cache}/patch.diff`)).toMatchObject({ kind: 'rejected' });
     });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
+import { Stats } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { FileReadError, readRegularFile, WORKSPACE, type ProcessTable } from '@arvo-rca/common';
 import { SANDBOX_PATH } from './bubblewrap';
@@ -108,11 +109,13 @@ export class LocalSandbox implements Sandbox {
     // The solver writes this folder: links are resolved here and the result must stay in it, and what is
     // there is read only when it is a regular file (a FIFO would hold a file-I/O thread for good).
     const root = await realpath(this.spec.workspaceDir);
+    const entry = await lstat(join(root, inside)).catch((error: NodeJS.ErrnoException) => error);
     const target = await realpath(join(root, inside)).catch((error: NodeJS.ErrnoException) => {
-      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: ${error.code ?? error.message}`);
+      throw unresolved(path, this.name, entry, error);
     });
     if (relative(root, target).startsWith('..')) {
-      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: it leads out of the workspace`);
+      const what = entry instanceof Stats && entry.isSymbolicLink() ? 'it is a symbolic link that leads' : 'it leads';
+      throw new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${this.name}: ${what} out of the workspace`);
     }
     return readRegularFile(target, { maxBytes: this.context.options.readFileMaxBytes, within: root }).catch((error: unknown) => {
       if (!(error instanceof FileReadError)) throw error;
@@ -170,4 +173,19 @@ export class LocalSandbox implements Sandbox {
     await running.kill();
     if (this.context.isolation === 'process') await this.context.processes.killMarked(EXEC_MARKER, marker);
   }
+}
+
+/**
+ * Why a path of the workspace did not resolve: nothing there (FILE_NOT_FOUND, the one case a missing
+ * loc.json is), a link to nothing, or another error of the filesystem's.
+ */
+function unresolved(path: string, name: string, entry: Stats | NodeJS.ErrnoException, error: NodeJS.ErrnoException): SandboxError {
+  if (!(entry instanceof Stats)) {
+    const missing = entry.code === 'ENOENT' || entry.code === 'ENOTDIR';
+    if (missing) return new SandboxError('FILE_NOT_FOUND', `cannot read ${path} in ${name}: it does not exist`);
+    return new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${name}: ${entry.code ?? entry.message}`);
+  }
+  if (entry.isSymbolicLink() && error.code === 'ENOENT')
+    return new SandboxError('FILE_NOT_REGULAR', `cannot read ${path} in ${name}: it is a symbolic link that leads nowhere`);
+  return new SandboxError('FILE_NOT_READABLE', `cannot read ${path} in ${name}: ${error.code ?? error.message}`);
 }

@@ -14,6 +14,7 @@ export type SandboxErrorCode =
   | 'SANDBOX_PREPARE_FAILED'
   | 'SANDBOX_NOT_STARTED'
   | 'EXEC_FAILED'
+  | 'FILE_NOT_FOUND'
   | 'FILE_NOT_READABLE'
   | 'FILE_NOT_REGULAR'
   | 'FILE_TOO_LARGE'

@@ -29,6 +29,8 @@ export interface SandboxOptions {
   diskBytes: number;
   /** How often the disk watchdog looks at a container's writes, at most: closer to the limit, more often. */
   diskCheckIntervalS: number;
+  /** How often a running green agent looks for dead owners' containers and task folders (boot reaps them too). */
+  reapIntervalS: number;
   /**
    * What the running tasks may write in total (README, Sandbox guarantees): unset, the free disk where
    * they write, measured; 0, no bound. As many tasks run at once as it holds shares of `diskBytes`.
@@ -68,6 +70,7 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   cpus: defaultContainerCpus(),
   diskBytes: 20 * 1024 ** 3,
   diskCheckIntervalS: 2,
+  reapIntervalS: 30,
   privatePaths: [],
   removeGitUnder: ['/src'],
   pullTimeoutS: 1800,
@@ -88,6 +91,7 @@ const POSITIVE: (keyof SandboxOptions)[] = [
   'cpus',
   'diskBytes',
   'diskCheckIntervalS',
+  'reapIntervalS',
   'pullTimeoutS',
   'readFileMaxBytes',
   'startConcurrency',

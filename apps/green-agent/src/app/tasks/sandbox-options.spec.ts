@@ -7,7 +7,7 @@ import { sandboxOptionsOf } from './sandbox-options';
 const configOf = validateEnvironment(GreenConfig);
 
 describe("the sandboxes' options", () => {
-  it("are read from the green agent's configuration, CACHE_DIR and the task sources read in place being private", () => {
+  it("are read from the green agent's configuration, CACHE_DIR, the task sources read in place and the run records being private", () => {
     const config = configOf({
       SANDBOX: 'docker',
       TMP_DIR: '/tmp/rcabench',
@@ -23,13 +23,15 @@ describe("the sandboxes' options", () => {
       CONTAINER_PIDS: '256',
       CONTAINER_CPUS: '1.5',
       SANDBOX_START_CONCURRENCY: '3',
+      LOG_DIR: '/usr/local/share/arvo-logs',
+      LOG_RUN_DIR: '/srv/arvo-run',
     });
 
     expect(resolveSandboxOptions(sandboxOptionsOf(config))).toEqual({
       ...DEFAULT_SANDBOX_OPTIONS,
       sandbox: 'docker',
       tmpDir: '/tmp/rcabench',
-      privatePaths: ['/var/cache/arvo-rca', '/usr/share/arvo/data', '/usr/local/share/arvo-samples'],
+      privatePaths: ['/var/cache/arvo-rca', '/usr/share/arvo/data', '/usr/local/share/arvo-samples', '/usr/local/share/arvo-logs', '/srv/arvo-run'],
       commandTimeoutS: 30,
       taskTimeoutS: 900,
       maxOutputBytes: 4096,
@@ -44,11 +46,11 @@ describe("the sandboxes' options", () => {
     });
   });
 
-  it("are the sandboxes' own defaults for variables that are not set, the cache and the samples kept private", () => {
+  it("are the sandboxes' own defaults for variables that are not set, the cache, the samples and the run records kept private", () => {
     expect(resolveSandboxOptions(sandboxOptionsOf(configOf({})))).toEqual({
       ...DEFAULT_SANDBOX_OPTIONS,
       // ARVO_DATA_URL is remote by default: nothing of it is on this host.
-      privatePaths: [resolve('.cache/arvo-rca'), resolve('samples')],
+      privatePaths: [resolve('.cache/arvo-rca'), resolve('samples'), resolve('logs')],
     });
   });
 

@@ -6,7 +6,8 @@ import { localSourceDirs, taskSources } from '../task-assets';
 
 /**
  * The sandboxes' options, from the green agent's configuration. CACHE_DIR and every task source read in
- * place (SAMPLES_DIR, an ARVO_DATA_URL that is a folder) hold `patch.diff`, so they are private; a
+ * place (SAMPLES_DIR, an ARVO_DATA_URL that is a folder) hold `patch.diff`, and LOG_DIR (LOG_RUN_DIR too,
+ * when it is set apart) holds earlier runs' records with their fixes, so they are private; a
  * SANDBOX_START_CONCURRENCY that is given holds the start pacing there. The engine is the one DOCKER_HOST,
  * DOCKER_TLS_VERIFY and DOCKER_CERT_PATH name.
  */
@@ -24,10 +25,15 @@ export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
     cpus: config.CONTAINER_CPUS,
     startConcurrency: config.SANDBOX_START_CONCURRENCY,
     startPacing: config.SANDBOX_START_CONCURRENCY === undefined ? undefined : 'fixed',
-    privatePaths: [config.CACHE_DIR, ...localSourceDirs(taskSources(config))],
+    privatePaths: [config.CACHE_DIR, ...localSourceDirs(taskSources(config)), ...runRecordDirs(config)],
     engine: engineOf(config),
     images: imageBudgetOf(config),
   };
+}
+
+// The run records: LOG_DIR, and a run directory the launcher placed elsewhere.
+function runRecordDirs(config: GreenConfig): string[] {
+  return config.LOG_RUN_DIR === undefined ? [config.LOG_DIR] : [config.LOG_DIR, config.LOG_RUN_DIR];
 }
 
 // None of them set: the local socket.

@@ -1,6 +1,6 @@
 import type { PassThrough } from 'node:stream';
 import { readSubmission, type Prediction } from '@arvo-rca/loc-json';
-import { CodedError, LOC_JSON_PATH, SOURCE_TREE, textHead, type TaskRef } from '@arvo-rca/common';
+import { CodedError, SOURCE_TREE, textHead, type TaskRef } from '@arvo-rca/common';
 import { diskLimitTask, failedTask, interruptedTask, scoreReading, type GroundTruth } from '@arvo-rca/rca-eval';
 import { withSolverExit, type TaskErrorFields, type TaskMetrics } from '@arvo-rca/results';
 import { ImagePullError } from '@arvo-rca/sandbox';
@@ -14,6 +14,7 @@ import type { TaskRunDeps } from './task-run-deps';
 import { handOver } from './task-handover';
 import { SOLVER_TEXT_LOG_BYTES } from './solver-conversation';
 import { filesNamedIn, sourceExcerpts } from './source-excerpts';
+import { readSubmissionFile, type SubmissionFile } from './submission-file';
 
 /** A task whose sandbox runs: its workspace complete, its ground truth read. */
 interface ReadyTask {
@@ -145,9 +146,12 @@ export class TaskRun {
       this.log(`interrupted: ${why}`);
       return this.outcome(finishReason, interruptedTask(why, truth));
     }
-    this.evidence.submission = finishReason === 'disk-limit' ? null : await this.submissionText();
+    // Ended at the disk limit, the task is scored as such: its loc.json is not read.
+    const sandbox = finishReason === 'disk-limit' ? undefined : this.context?.sandbox;
+    const file: SubmissionFile = sandbox ? await readSubmissionFile(sandbox) : { kind: 'missing' };
+    this.evidence.submission = file.kind === 'text' ? file.text : null;
     // Read once: the judge scores this reading, and the record's excerpts mark its locations.
-    const reading = this.evidence.submission === null ? null : readSubmission(this.evidence.submission);
+    const reading = file.kind === 'text' ? readSubmission(file.text) : file.kind === 'refused' ? file : null;
     const predictions = reading?.kind === 'read' ? reading.predictions : [];
     // A tree that went into the container is on this host only as far as the judge reads it: the submission's files join it.
     await ready.prepared.hostTree
@@ -193,15 +197,6 @@ export class TaskRun {
 
   private outcome(finishReason: FinishReason, metrics: TaskMetrics): RanTask {
     return ranTask(this, finishReason, withSolverExit(metrics, this.context?.solverExit));
-  }
-
-  /** `loc.json` as the solver left it in the sandbox; null when it is not there. */
-  private async submissionText(): Promise<string | null> {
-    try {
-      return (await this.started().sandbox.readFile(LOC_JSON_PATH)).toString('utf8');
-    } catch {
-      return null;
-    }
   }
 
   private started(): TaskContext {
