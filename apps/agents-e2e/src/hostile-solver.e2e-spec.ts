@@ -18,6 +18,9 @@ const COUNT_PROCESSES = "ls /proc | grep -c '^[0-9]'";
 const LIST_PROCESSES = 'for p in /proc/[0-9]*; do tr "\\0" " " < "$p/cmdline" 2>/dev/null; echo; done';
 const SEARCH_ANSWER = 'find / -name patch.diff 2>/dev/null; echo searched';
 const FILL_DISK = 'head -c 200M /dev/zero > /workspace/fill; ls -l /workspace/fill';
+// Empty files as fast as a shell makes them (no bytes to speak of, one inode each), until the task is ended.
+const FILE_BOMB = 'mkdir -p /workspace/bomb && cd /workspace/bomb && i=0; while :; do touch $(seq -f "f$i-%g" 1 1000); i=$((i+1)); done';
+const FILES_BOUND = '5000';
 
 // Short enough to wait for, long enough for a loaded machine to start what the attacks start.
 const SHORT_TIMEOUT_S = 5;
@@ -125,6 +128,15 @@ describeWithDocker('a hostile solver against the green agent on the Docker sandb
   );
 
   it(
+    'makes empty files as fast as it can past CONTAINER_FILES, and its task ends with the status disk_limit_exceeded, naming files',
+    async () => {
+      const { green } = await arena.startGreen({ SANDBOX: 'docker', CONTAINER_FILES: FILES_BOUND });
+      await expectFileBombEnded(arena, green, "the task's container");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     'leaves no container with its owner id on the engine and nothing in TMP_DIR once stopped',
     async () => {
       expect(await arena.stopAndList()).toEqual({ containers: [], taskFolders: [] });
@@ -193,6 +205,15 @@ describeWithBubblewrap('a hostile solver against the green agent on the local sa
   );
 
   it(
+    'makes empty files as fast as it can past CONTAINER_FILES, and its task ends with the status disk_limit_exceeded, naming files',
+    async () => {
+      const { green } = await arena.startGreen({ SANDBOX: 'local', CONTAINER_FILES: FILES_BOUND });
+      await expectFileBombEnded(arena, green, "the task's workspace");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     'leaves nothing in TMP_DIR once stopped',
     async () => {
       expect(await arena.stopAndList()).toEqual({ containers: [], taskFolders: [] });
@@ -214,6 +235,23 @@ async function expectNoRootForNobody(tmpDir: string, shellHash: string): Promise
   const tried = [];
   for (const file of candidates) tried.push({ path: file.path, euid: await effectiveUidThrough(file.path) });
   expect(tried).toEqual([]);
+}
+
+/**
+ * Runs FILE_BOMB as the solver of an assessment on `green`: the green agent ends its task, long before the
+ * command's 120 s, with a detail that names the files its `subject` made.
+ */
+async function expectFileBombEnded(arena: Arena, green: AgentProcess, subject: string): Promise<void> {
+  const { task, result } = await arena.assess(green);
+  const began = performance.now();
+  // The command never ends by itself: the task's end ends it (as a result, or a refused call).
+  await task.run(FILE_BOMB).catch(() => undefined);
+  expect(await keepBusyUntilRefused(task)).toMatchObject({ kind: 'failed' });
+  expect((await result).task_metrics['sample:1']).toMatchObject({
+    status: 'disk_limit_exceeded',
+    detail: expect.stringMatching(new RegExp(`${subject} made [\\d,]+ files, past its limit of 5,000 \\(CONTAINER_FILES\\)`)),
+  });
+  expect(performance.now() - began).toBeLessThan(100_000);
 }
 
 /** Sends harmless commands until the green agent refuses one (its task is over: the call fails) or stops answering. */

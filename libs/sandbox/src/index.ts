@@ -20,6 +20,8 @@ export { engineReason, ImagePullError, SandboxError, type SandboxErrorCode } fro
 export {
   DEFAULT_SANDBOX_OPTIONS,
   defaultContainerCpus,
+  type InodesFloor,
+  parseInodesFloor,
   parseMemory,
   resolveSandboxOptions,
   SANDBOX_CHOICES,
@@ -30,6 +32,19 @@ export {
 export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
 export { containerName } from './lib/sandbox-name';
 export { DiskShares, workspaceDiskShares, type DiskShare, type DiskTotal, type DiskTotalSource } from './lib/disk-shares';
+// What bounds each task's writes (bytes and files) and the host's free inodes, on every backend.
+export {
+  DISK_CHECK_FLOOR_MS,
+  DiskWatchdog,
+  formatCount,
+  nextDiskCheckMs,
+  type DiskBounds,
+  type DiskLimitBreach,
+  type DiskMeter,
+  type DiskUse,
+} from './lib/disk-watchdog';
+export { InodeFloor, type InodeCount, type InodePlace, type InodeSource } from './lib/inode-floor';
+export { countFolder, type FolderCount } from './lib/file-count';
 // A command's run, on every backend.
 export { CommandGuard, type GuardVerdict } from './lib/command-guard';
 export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix } from './lib/exec-command';

@@ -113,6 +113,15 @@ export class GreenConfig extends AppConfig {
   @Matches(/^\d+[kmg]?$/i, { message: 'CONTAINER_DISK must be a size such as 20g or 512m' })
   CONTAINER_DISK: string = `${DEFAULT_SANDBOX_OPTIONS.diskBytes / GIB}g`;
 
+  /** How many files (inodes) one task may make before it ends: an ARVO tree with its build holds 100k to 300k. */
+  @IsInt()
+  @Min(1000)
+  CONTAINER_FILES: number = DEFAULT_SANDBOX_OPTIONS.diskFiles;
+
+  /** The host's free inodes kept where the tasks write: a share (`5%`) or a count; 0, no floor. Below it no task starts, and running ones end. */
+  @Matches(/^\d+(\.\d+)?%?$/, { message: 'HOST_INODES_FLOOR must be a percentage below 100 such as 5%, a count such as 200000, or 0 for none' })
+  HOST_INODES_FLOOR: string = '5%';
+
   /** What the running tasks may write in total (shares of CONTAINER_DISK); unset, the free disk of the engine's data root; 0, no bound. */
   @IsOptional()
   @Matches(/^\d+[kmg]?$/i, { message: 'TASKS_DISK_TOTAL must be a size such as 100g, or 0 for no bound' })

@@ -36,6 +36,10 @@ export interface ContainerHandle {
   state(): Promise<ContainerState>;
   /** What it has written to its filesystem (the engine's `SizeRw`), when the engine says. */
   writtenBytes(): Promise<number | undefined>;
+  /** Its writable layer's folder on the engine's host (overlay's `UpperDir`), when its storage driver has one. */
+  layerDir(): Promise<string | undefined>;
+  /** How many paths the engine lists as changed in its filesystem (`/changes`), counted. */
+  changeCount(): Promise<number>;
   /** `path` as a tar stream, through the archive API. */
   readArchive(path: string): Promise<Readable>;
   /** Unpacks a tar stream at `path`, through the archive API. */

@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { engineReason, SandboxError, type SandboxSpec } from '@arvo-rca/sandbox';
+import { DiskWatchdog, engineReason, SandboxError, type SandboxSpec } from '@arvo-rca/sandbox';
 import { ContainerBoot } from './container-boot';
 import type { ContainerCommands } from './container-commands';
 import type { ContainerHandle, ContainerState } from './container-handle';
 import { taskContainerSpec } from './container-spec';
-import { DiskWatchdog } from './disk-watchdog';
+import { containerDiskMeter } from './container-files';
 import type { DockerSandboxContext } from './docker-sandbox';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
 import { beginWorkspaceCopy, type WorkspaceCopy } from './workspace-copy';
@@ -172,7 +172,15 @@ function watchDisk(control: StartControl, container: ContainerHandle): void {
   const { options } = control.context;
   const onDiskLimit = control.spec.onDiskLimit;
   if (!onDiskLimit) return;
-  const watchdog = new DiskWatchdog(container, options.diskBytes, options.diskCheckIntervalS * 1000, onDiskLimit);
+  const meter = containerDiskMeter(container, control.context.engine.address.startsWith('unix://'));
+  const bounds = {
+    bytes: options.diskBytes,
+    files: options.diskFiles,
+    intervalMs: options.diskCheckIntervalS * 1000,
+    subject: "the task's container",
+    floor: control.context.inodeFloor,
+  };
+  const watchdog = new DiskWatchdog(meter, bounds, onDiskLimit);
   control.watch(watchdog);
   watchdog.start();
 }

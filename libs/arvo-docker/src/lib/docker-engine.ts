@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions } from '@arvo-rca/sandbox';
 import type { ContainerCreateSpec, ContainerHandle, ContainerSummary, PullEvent } from './container-handle';
+import { countChanges } from './container-changes';
 import { createEngineGate, type EngineGate, type EngineWork } from './engine-gate';
 import { engineSettingsFromEnvironment, type EngineSettings } from './engine-settings';
 import { ENGINE_WATCH_TIMING, whileEngineAnswers, type EngineWatchTiming } from './engine-watch';
@@ -189,6 +190,13 @@ function containerHandle(container: Docker.Container): ContainerHandle {
       const options: Docker.ContainerInspectOptions & { size: boolean } = { size: true };
       return container.inspect(options).then((info: Docker.ContainerInspectInfo & { SizeRw?: number }) => info.SizeRw);
     },
+    layerDir: () =>
+      container.inspect().then((info) => {
+        // The typings know only devicemapper's keys; overlay2 (and podman's overlay) name the upper dir.
+        const driver = info.GraphDriver as { Name?: string; Data?: Record<string, string> | null } | undefined;
+        return driver?.Name?.startsWith('overlay') ? driver.Data?.['UpperDir'] : undefined;
+      }),
+    changeCount: () => countChanges(container),
     readArchive: async (path) => (await container.getArchive({ path })) as Readable,
     writeArchive: async (tar, path, signal) => {
       await container.putArchive(tar as NodeJS.ReadableStream, { path, ...(signal ? { abortSignal: signal } : {}) });

@@ -3,7 +3,9 @@ import {
   containerName,
   type DiskShare,
   type DiskShares,
+  type DiskWatchdog,
   engineReason,
+  type InodeFloor,
   type ExecOptions,
   type ExecOutcome,
   type Sandbox,
@@ -16,7 +18,6 @@ import { readContainerFile } from './container-file';
 import type { ContainerHandle } from './container-handle';
 import { removeContainer } from './container-removal';
 import { startTaskContainer, type StartControl } from './container-start';
-import type { DiskWatchdog } from './disk-watchdog';
 import type { DockerEngine } from './docker-engine';
 import type { ImagePuller } from './image-puller';
 import type { StartBreakdown } from './start-breakdown';
@@ -32,6 +33,8 @@ export interface DockerSandboxContext {
   storageLimits: { supported?: boolean };
   /** The running tasks' disk in total, one share per started container; none when nothing bounds it. */
   diskShares?: DiskShares;
+  /** The host's free inodes under the engine's data root: no start below it, and the watchdog ends a task once they fall below. */
+  inodeFloor?: InodeFloor;
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;
 }
@@ -138,6 +141,7 @@ export class DockerSandbox implements Sandbox {
       holdDiskShare: async () => {
         const signal = this.stopping.signal;
         const onWait = (why: string): void => spec.onProgress?.(`${name}: ${why}`);
+        await context.inodeFloor?.refuseBelow();
         this.diskShare = await context.diskShares?.acquire(signal, onWait).catch((error: unknown) => {
           throw signal.aborted ? this.stoppedWhileStarting() : error;
         });

@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { formatBytes } from '@arvo-rca/common';
-import { DiskShares, type DiskTotal, type SandboxOptions } from '@arvo-rca/sandbox';
+import { DiskShares, formatCount, InodeFloor, type DiskTotal, type SandboxOptions } from '@arvo-rca/sandbox';
 import type { DockerEngine, EngineStorage } from './docker-engine';
 
 type Log = (line: string) => void;
@@ -26,6 +26,23 @@ export function engineDiskShares(engine: DockerEngine, options: SandboxOptions, 
   return new DiskShares(options.diskBytes, source, log);
 }
 
+/**
+ * The host's free inodes under the engine's data root (HOST_INODES_FLOOR), read with statfs where the engine
+ * is local; a remote engine's are not knowable from here, and then nothing is refused or ended for them.
+ */
+export function engineInodeFloor(engine: DockerEngine, options: SandboxOptions): InodeFloor {
+  let root: Promise<string | undefined> | undefined;
+  const place = (): Promise<string | undefined> => {
+    // Asked again after a failure: the engine may not have answered yet.
+    root ??= engine.storage().then((storage) => (storage.local ? storage.dataRoot : undefined));
+    return root.catch(() => {
+      root = undefined;
+      return undefined;
+    });
+  };
+  return new InodeFloor(options.inodesFloor, place);
+}
+
 async function freeOn(dataRoot: string): Promise<DiskTotal | undefined> {
   // A local socket to an engine in a virtual machine names a folder this host may not have: then unknown.
   const found = await statfs(dataRoot).catch(() => undefined);
@@ -36,7 +53,8 @@ async function freeOn(dataRoot: string): Promise<DiskTotal | undefined> {
 export function describeDiskLimit(storage: EngineStorage, options: SandboxOptions): string {
   const on = `${storage.driver}${storage.backingFilesystem ? ` on ${storage.backingFilesystem}` : ''}`;
   const limit = formatBytes(options.diskBytes);
-  const watchdog = `the watchdog looks at each task's writes every ${options.diskCheckIntervalS} s at most, more often the closer they are to ${limit}`;
+  const files = storage.local && storage.driver.startsWith('overlay') ? "in each layer's folder from this host" : "through the engine's /changes";
+  const watchdog = `the watchdog looks at each task's writes every ${options.diskCheckIntervalS} s at most, more often the closer they are to ${limit} or ${formatCount(options.diskFiles)} files (counted ${files})`;
   if (quotaLikely(storage))
     return `disk limit: ${on} can hold each task's container to ${limit} (--storage-opt size; xfs needs pquota, a refusal falls back), and ${watchdog}`;
   return `disk limit: ${on} has no storage quota; ${watchdog} and ends the task past it`;

@@ -3,6 +3,7 @@ import type { ProcessTable } from '@arvo-rca/common';
 import {
   chooseSandbox,
   type DiskShares,
+  type InodeFloor,
   type ImageAhead,
   LocalSandboxFactory,
   NO_ISOLATION_WARNING,
@@ -16,7 +17,7 @@ import {
 import { removeContainer } from './container-removal';
 import type { DockerEngine } from './docker-engine';
 import { DockerSandbox } from './docker-sandbox';
-import { engineDiskShares } from './engine-disk';
+import { engineDiskShares, engineInodeFloor } from './engine-disk';
 import type { ImageBudget } from './image-budget';
 import { ImagePuller } from './image-puller';
 import { ownerFilter } from './labels';
@@ -57,6 +58,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   private readonly images: ImagePuller;
   private readonly storageLimits: { supported?: boolean } = {};
   private readonly diskShares: DiskShares | undefined;
+  private readonly inodeFloor: InodeFloor;
 
   constructor(
     private readonly engine: DockerEngine,
@@ -67,6 +69,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   ) {
     this.images = new ImagePuller(engine, imageBudget);
     this.diskShares = engineDiskShares(engine, options, log);
+    this.inodeFloor = engineInodeFloor(engine, options);
   }
 
   /** The container starts while the host extracts the tree, and takes it in as it is written. */
@@ -82,6 +85,7 @@ export class DockerSandboxFactory implements SandboxFactory {
       options: this.options,
       storageLimits: this.storageLimits,
       diskShares: this.diskShares,
+      inodeFloor: this.inodeFloor,
       onStopped: this.forget,
     };
     const sandbox = new DockerSandbox(context, spec);

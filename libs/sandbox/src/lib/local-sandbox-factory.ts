@@ -1,5 +1,6 @@
 import type { ProcessTable } from '@arvo-rca/common';
 import { type DiskShares, workspaceDiskShares } from './disk-shares';
+import { InodeFloor } from './inode-floor';
 import { LocalSandbox, type LocalIsolation } from './local-sandbox';
 import type { ImageAhead, Sandbox, SandboxBackendName, SandboxFactory, SandboxSpec } from './sandbox';
 import type { SandboxOptions } from './sandbox-options';
@@ -11,6 +12,7 @@ export class LocalSandboxFactory implements SandboxFactory {
   readonly runsTaskImage = false;
   private readonly live = new Set<Sandbox>();
   private readonly diskShares: DiskShares | undefined;
+  private readonly inodeFloor: InodeFloor;
 
   constructor(
     readonly isolation: LocalIsolation,
@@ -20,6 +22,8 @@ export class LocalSandboxFactory implements SandboxFactory {
   ) {
     this.backend = isolation === 'bwrap' ? 'local' : 'local-unsafe';
     this.diskShares = workspaceDiskShares(options, log);
+    // The workspaces are folders of tmpDir: its filesystem's inodes are the ones the tasks take.
+    this.inodeFloor = new InodeFloor(options.inodesFloor, async () => options.tmpDir);
   }
 
   /** Bound in place: the host writes the workspace where the commands see it. */
@@ -36,6 +40,7 @@ export class LocalSandboxFactory implements SandboxFactory {
         // Covered should they lie in the system's trees, which alone the sandbox shows of the host.
         hidden: [...this.options.privatePaths, this.options.tmpDir],
         diskShares: this.diskShares,
+        inodeFloor: this.inodeFloor,
         onStopped: (stopped) => this.live.delete(stopped),
       },
       spec,

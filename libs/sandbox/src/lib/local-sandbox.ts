@@ -6,6 +6,9 @@ import { FileReadError, readRegularFile, WORKSPACE, type ProcessTable } from '@a
 import { SANDBOX_PATH } from './bubblewrap';
 import { CommandGuard } from './command-guard';
 import type { DiskShare, DiskShares } from './disk-shares';
+import { DiskWatchdog } from './disk-watchdog';
+import { countFolder } from './file-count';
+import type { InodeFloor } from './inode-floor';
 import { containerName } from './sandbox-name';
 import { commandOutcome, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandArgv } from './exec-command';
 import { LocalCommand, type LocalIsolation } from './local-command';
@@ -29,6 +32,8 @@ export interface LocalSandboxContext {
   hidden: readonly string[];
   /** How many tasks run at once by the disk (one share each); none when nothing bounds it. */
   diskShares?: DiskShares;
+  /** The host's free inodes where the workspaces are: no start below it, and the watchdog ends a task once they fall below. */
+  inodeFloor?: InodeFloor;
   onStopped?: (sandbox: Sandbox) => void;
 }
 
@@ -47,6 +52,7 @@ export class LocalSandbox implements Sandbox {
   /** Aborted by `stop`: a start waiting for its disk share gives up at once. */
   private readonly stopping = new AbortController();
   private diskShare: DiskShare | undefined;
+  private watchdog: DiskWatchdog | undefined;
 
   constructor(
     private readonly context: LocalSandboxContext,
@@ -65,9 +71,11 @@ export class LocalSandbox implements Sandbox {
     if (!info?.isDirectory()) {
       throw new SandboxError('WORKSPACE_MISSING', `workspace ${this.spec.workspaceDir} of ${this.spec.task} is not a directory`);
     }
+    await this.context.inodeFloor?.refuseBelow();
     await this.holdDiskShare();
     if (this.context.isolation === 'process') this.spec.onProgress?.(`${this.name}: ${NO_ISOLATION_WARNING}`);
     this.started = true;
+    this.watchDisk();
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecOutcome> {
@@ -126,11 +134,33 @@ export class LocalSandbox implements Sandbox {
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopping.abort();
+    this.watchdog?.stop();
     await Promise.all([...this.running].map((running) => running.kill()));
     this.running.clear();
     this.diskShare?.release();
     this.diskShare = undefined;
     this.context.onStopped?.(this);
+  }
+
+  // The workspace is all a task writes to this host's disk (bubblewrap's /tmp is memory): its bytes and
+  // files, counted from the host, are held to the task's limits as a container's are.
+  private watchDisk(): void {
+    const onDiskLimit = this.spec.onDiskLimit;
+    if (!onDiskLimit) return;
+    const { diskBytes, diskFiles, diskCheckIntervalS } = this.context.options;
+    const meter = async (): Promise<{ bytes: number; files: number }> => {
+      const { files, bytes } = await countFolder(this.spec.workspaceDir, { bytes: true });
+      return { files, bytes: bytes ?? 0 };
+    };
+    const bounds = {
+      bytes: diskBytes,
+      files: diskFiles,
+      intervalMs: diskCheckIntervalS * 1000,
+      subject: "the task's workspace",
+      floor: this.context.inodeFloor,
+    };
+    this.watchdog = new DiskWatchdog(meter, bounds, onDiskLimit);
+    this.watchdog.start();
   }
 
   private checkRunning(): void {

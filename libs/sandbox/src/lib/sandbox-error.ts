@@ -20,7 +20,8 @@ export type SandboxErrorCode =
   | 'FILE_TOO_LARGE'
   | 'WORKSPACE_COPY_FAILED'
   | 'DISK_LIMIT_EXCEEDED'
-  | 'DISK_SHARE_UNAVAILABLE';
+  | 'DISK_SHARE_UNAVAILABLE'
+  | 'HOST_INODES_LOW';
 
 /** An error of the sandbox layer: a code for programs, a message that names the problem for people. */
 export class SandboxError extends CodedError<SandboxErrorCode> {}

@@ -27,10 +27,20 @@ export interface SandboxOptions {
   cpus: number;
   /** What one task's container may write (its workspace and every other write) before the task ends. */
   diskBytes: number;
+  /**
+   * How many files (inodes: files, folders, links) one task may make before it ends, counted by the same
+   * watchdog: empty files take no bytes but each takes one of the host's inodes.
+   */
+  diskFiles: number;
   /** How often the disk watchdog looks at a container's writes, at most: closer to the limit, more often. */
   diskCheckIntervalS: number;
   /** How often a running green agent looks for dead owners' containers and task folders (boot reaps them too). */
   reapIntervalS: number;
+  /**
+   * The free inodes the host keeps where the tasks write (the engine's data root, or `tmpDir`): below it no
+   * task starts and the running ones end. A share of the filesystem's inodes or a count; `{ inodes: 0 }`: none.
+   */
+  inodesFloor: InodesFloor;
   /**
    * What the running tasks may write in total (README, Sandbox guarantees): unset, the free disk where
    * they write, measured; 0, no bound. As many tasks run at once as it holds shares of `diskBytes`.
@@ -56,6 +66,9 @@ export interface SandboxOptions {
 
 export type SandboxOptionsInput = Partial<SandboxOptions>;
 
+/** A floor of free inodes: a percentage of the filesystem's, or a count. */
+export type InodesFloor = { percent: number } | { inodes: number };
+
 export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   sandbox: 'auto',
   tmpDir: '/tmp/rcabench',
@@ -69,8 +82,12 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   pids: 1024,
   cpus: defaultContainerCpus(),
   diskBytes: 20 * 1024 ** 3,
+  // An ARVO tree with its build holds 100k to 300k files: a million is far above any real task.
+  diskFiles: 1_000_000,
   diskCheckIntervalS: 2,
   reapIntervalS: 30,
+  // ext4 keeps 5% of its blocks for root, and none of its inodes: the same share, kept for the host.
+  inodesFloor: { percent: 5 },
   privatePaths: [],
   removeGitUnder: ['/src'],
   pullTimeoutS: 1800,
@@ -90,6 +107,7 @@ const POSITIVE: (keyof SandboxOptions)[] = [
   'pids',
   'cpus',
   'diskBytes',
+  'diskFiles',
   'diskCheckIntervalS',
   'reapIntervalS',
   'pullTimeoutS',
@@ -106,6 +124,12 @@ export function resolveSandboxOptions(input: SandboxOptionsInput): SandboxOption
   if (total !== undefined && !(Number.isFinite(total) && total >= 0)) {
     throw new SandboxError('INVALID_OPTIONS', `invalid sandbox options: diskTotalBytes=${JSON.stringify(total)} (it must be 0, for no bound, or a byte count)`);
   }
+  if (!validFloor(options.inodesFloor)) {
+    throw new SandboxError(
+      'INVALID_OPTIONS',
+      `invalid sandbox options: inodesFloor=${JSON.stringify(options.inodesFloor)} (a percentage below 100, or a count)`,
+    );
+  }
   if (bad.length > 0) {
     throw new SandboxError(
       'INVALID_OPTIONS',
@@ -113,6 +137,20 @@ export function resolveSandboxOptions(input: SandboxOptionsInput): SandboxOption
     );
   }
   return { ...options, tmpDir: resolve(options.tmpDir), privatePaths: options.privatePaths.map((path) => resolve(path)) };
+}
+
+/** `5%` (of the filesystem's inodes), `200000` (inodes), or `0` (no floor), as `HOST_INODES_FLOOR` is written. */
+export function parseInodesFloor(text: string): InodesFloor {
+  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text.trim());
+  const floor: InodesFloor | undefined = match ? (match[2] ? { percent: Number(match[1]) } : { inodes: Number(match[1]) }) : undefined;
+  if (!floor || !validFloor(floor))
+    throw new SandboxError('INVALID_OPTIONS', `the inodes' floor must be a percentage such as 5% or a count such as 200000, got ${JSON.stringify(text)}`);
+  return floor;
+}
+
+function validFloor(floor: InodesFloor): boolean {
+  if ('percent' in floor) return Number.isFinite(floor.percent) && floor.percent >= 0 && floor.percent < 100;
+  return Number.isInteger(floor.inodes) && floor.inodes >= 0;
 }
 
 /** `4g`, `512m`, `1024k` or a plain byte count, as `CONTAINER_MEMORY` is written. */

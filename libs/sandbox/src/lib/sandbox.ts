@@ -26,7 +26,7 @@ export interface SandboxSpec {
   onProgress?: (line: string) => void;
   /** Receives the figures of its image's pull, as the pull goes (docker backend). */
   onPull?: (pull: PullProgress) => void;
-  /** Told once when the task's writes pass its disk limit (docker backend); the task should end. */
+  /** Told once when the task's writes pass its disk limit (bytes or files), or the host's free inodes fall below their floor; the task should end. */
   onDiskLimit?: (detail: string) => void;
   /**
    * How long the sandbox may wait, started, for its task's turn (a task prepared ahead): a container's

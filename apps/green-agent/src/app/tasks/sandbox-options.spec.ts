@@ -20,6 +20,8 @@ describe("the sandboxes' options", () => {
       CONTAINER_MEMORY: '2g',
       CONTAINER_DISK: '50g',
       TASKS_DISK_TOTAL: '120g',
+      CONTAINER_FILES: '300000',
+      HOST_INODES_FLOOR: '250000',
       CONTAINER_PIDS: '256',
       CONTAINER_CPUS: '1.5',
       SANDBOX_START_CONCURRENCY: '3',
@@ -38,6 +40,8 @@ describe("the sandboxes' options", () => {
       memoryBytes: 2 * 1024 ** 3,
       diskBytes: 50 * 1024 ** 3,
       diskTotalBytes: 120 * 1024 ** 3,
+      diskFiles: 300_000,
+      inodesFloor: { inodes: 250_000 },
       pids: 256,
       cpus: 1.5,
       // Given, the start pacing is held there; unset, it adapts to the engine from one per CPU.
@@ -52,6 +56,16 @@ describe("the sandboxes' options", () => {
       // ARVO_DATA_URL is remote by default: nothing of it is on this host.
       privatePaths: [resolve('.cache/arvo-rca'), resolve('samples'), resolve('logs')],
     });
+  });
+
+  it('take HOST_INODES_FLOOR as a share of the inodes or a count, and refuse at boot what is neither, or a bound of files under 1,000', () => {
+    expect(sandboxOptionsOf(configOf({ HOST_INODES_FLOOR: '2.5%' })).inodesFloor).toEqual({ percent: 2.5 });
+    expect(sandboxOptionsOf(configOf({ HOST_INODES_FLOOR: '0' })).inodesFloor).toEqual({ inodes: 0 });
+    expect(() => configOf({ HOST_INODES_FLOOR: 'lots' })).toThrow(/HOST_INODES_FLOOR must be a percentage below 100/);
+    expect(() => sandboxOptionsOf(configOf({ HOST_INODES_FLOOR: '100%' }))).toThrow(
+      /the inodes' floor must be a percentage such as 5% or a count such as 200000, got "100%"/,
+    );
+    expect(() => configOf({ CONTAINER_FILES: '10' })).toThrow(/CONTAINER_FILES/);
   });
 
   it('name the engine DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH give, and none when they are unset', () => {

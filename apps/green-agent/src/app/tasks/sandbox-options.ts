@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { ArvoDockerOptionsInput, EngineSettings } from '@arvo-rca/arvo-docker';
-import { parseMemory } from '@arvo-rca/sandbox';
+import { parseInodesFloor, parseMemory } from '@arvo-rca/sandbox';
 import type { GreenConfig } from '../green-config';
 import { localSourceDirs, taskSources } from '../task-assets';
 
@@ -20,6 +20,8 @@ export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
     maxOutputBytes: config.MAX_OUTPUT_BYTES,
     memoryBytes: parseMemory(config.CONTAINER_MEMORY),
     diskBytes: parseMemory(config.CONTAINER_DISK),
+    diskFiles: config.CONTAINER_FILES,
+    inodesFloor: parseInodesFloor(config.HOST_INODES_FLOOR),
     diskTotalBytes: config.TASKS_DISK_TOTAL === undefined ? undefined : parseMemory(config.TASKS_DISK_TOTAL),
     pids: config.CONTAINER_PIDS,
     cpus: config.CONTAINER_CPUS,

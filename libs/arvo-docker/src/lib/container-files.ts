@@ -1,0 +1,26 @@
+import { countFolder, type DiskMeter, type DiskUse } from '@arvo-rca/sandbox';
+import type { ContainerHandle } from './container-handle';
+
+/**
+ * One look at a container's writes: its bytes (the engine's `SizeRw`) and its files. The files are counted
+ * in its writable layer's folder from this host where the engine is local and the folder can be read (a
+ * child `find`, off the event loop; nothing inside the container can make it lie), else through the
+ * engine's `/changes` (a remote engine, an engine in a virtual machine, an agent not allowed to read the
+ * engine's data root): slower, but the engine's own walk of the layer, never the container's word.
+ */
+export function containerDiskMeter(container: ContainerHandle, engineIsLocal: boolean): DiskMeter {
+  let layer: Promise<string | undefined> | undefined;
+  const files = async (): Promise<number> => {
+    if (engineIsLocal) {
+      layer ??= container.layerDir().catch(() => undefined);
+      const dir = await layer;
+      const counted = dir === undefined ? undefined : await countFolder(dir).catch(() => undefined);
+      if (counted) return counted.files;
+    }
+    return container.changeCount();
+  };
+  return async (): Promise<DiskUse> => {
+    const [bytes, made] = await Promise.all([container.writtenBytes(), files()]);
+    return { bytes: bytes ?? 0, files: made };
+  };
+}
