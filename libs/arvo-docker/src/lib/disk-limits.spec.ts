@@ -1,47 +1,13 @@
 import { statfs } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
-import { ProcessTable } from '@arvo-rca/common';
-import { currentOwner, formatOwnerId, resolveSandboxOptions, type Sandbox, type SandboxOptionsInput, SandboxError } from '@arvo-rca/sandbox';
-import { makeTaskWorkspace, settledWithin } from '@arvo-rca/sandbox/testing';
-import { createDockerClient, DockerEngine } from './docker-engine';
+import { type Sandbox, SandboxError } from '@arvo-rca/sandbox';
+import { settledWithin } from '@arvo-rca/sandbox/testing';
 import { describeWithDocker } from './docker-gate.testing';
-import { ownerFilter } from './labels';
-import { DockerSandboxFactory } from './sandbox-factory';
-import { sampleImageTag } from './sample-image.testing';
-import { useTempDir } from './sandbox-fixtures.testing';
+import { useLimitsRig } from './limits-rig.testing';
 
 const MIB = 1024 ** 2;
 
 describeWithDocker("the tasks' disk: each task's limit, and the running tasks' total", () => {
-  const docker = createDockerClient();
-  const owner = formatOwnerId(currentOwner(new ProcessTable()));
-  const factories: DockerSandboxFactory[] = [];
-  const tempDir = useTempDir('arvo-disk-limits-');
-
-  function factory(options: SandboxOptionsInput, log: string[] = []): DockerSandboxFactory {
-    const resolved = resolveSandboxOptions({ sandbox: 'docker', tmpDir: tempDir(), commandTimeoutS: 30, ...options });
-    const made = new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, resolved), resolved, owner, undefined, (line) => log.push(line));
-    factories.push(made);
-    return made;
-  }
-  async function sandboxOf(made: DockerSandboxFactory, onDiskLimit?: (detail: string) => void, progress: string[] = []): Promise<Sandbox> {
-    return made.create({
-      onProgress: (line) => progress.push(line),
-      task: 'sample:1',
-      contextId: `ctx-${randomUUID()}`,
-      image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(tempDir()),
-      onDiskLimit,
-    });
-  }
-  async function ourContainers(): Promise<string[]> {
-    return (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.Names[0]);
-  }
-
-  afterAll(async () => {
-    await Promise.all(factories.map((made) => made.stopAll()));
-    expect(await ourContainers()).toEqual([]);
-  });
+  const { docker, factory, sandboxOf, ourContainers } = useLimitsRig('arvo-disk-limits-', { commandTimeoutS: 30 });
 
   it('stops a task whose container fallocates 1 GiB under a 256 MiB limit within a look of the write, as the green agent stops it', async () => {
     let began = 0;

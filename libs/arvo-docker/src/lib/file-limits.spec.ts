@@ -1,48 +1,14 @@
 import { statfs } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
-import { ProcessTable } from '@arvo-rca/common';
-import { currentOwner, formatOwnerId, resolveSandboxOptions, type Sandbox, type SandboxOptionsInput } from '@arvo-rca/sandbox';
-import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
 import { containerDiskMeter } from './container-files';
-import { createDockerClient, DockerEngine } from './docker-engine';
+import { DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
-import { ownerFilter } from './labels';
-import { DockerSandboxFactory } from './sandbox-factory';
-import { sampleImageTag } from './sample-image.testing';
-import { useTempDir } from './sandbox-fixtures.testing';
+import { useLimitsRig } from './limits-rig.testing';
 
 // Empty files as fast as a shell makes them: a thousand names per `touch`, about 20k files a second.
 const FILE_BOMB = 'mkdir -p /tmp/bomb && cd /tmp/bomb && i=0; while :; do touch $(seq -f "f$i-%g" 1 1000); i=$((i+1)); done';
 
 describeWithDocker("the tasks' files: each task's bound, and the host's free inodes", () => {
-  const docker = createDockerClient();
-  const owner = formatOwnerId(currentOwner(new ProcessTable()));
-  const factories: DockerSandboxFactory[] = [];
-  const tempDir = useTempDir('arvo-file-limits-');
-
-  function factory(options: SandboxOptionsInput, log: string[] = []): DockerSandboxFactory {
-    const resolved = resolveSandboxOptions({ sandbox: 'docker', tmpDir: tempDir(), commandTimeoutS: 60, ...options });
-    const made = new DockerSandboxFactory(DockerEngine.fromEnvironment(process.env, resolved), resolved, owner, undefined, (line) => log.push(line));
-    factories.push(made);
-    return made;
-  }
-  async function sandboxOf(made: DockerSandboxFactory, onDiskLimit?: (detail: string) => void): Promise<Sandbox> {
-    return made.create({
-      task: 'sample:1',
-      contextId: `ctx-${randomUUID()}`,
-      image: sampleImageTag('1'),
-      workspaceDir: await makeTaskWorkspace(tempDir()),
-      onDiskLimit,
-    });
-  }
-  async function ourContainers(): Promise<string[]> {
-    return (await docker.listContainers({ all: true, filters: ownerFilter(owner) })).map((info) => info.Names[0]);
-  }
-
-  afterAll(async () => {
-    await Promise.all(factories.map((made) => made.stopAll()));
-    expect(await ourContainers()).toEqual([]);
-  });
+  const { docker, factory, sandboxOf, ourContainers } = useLimitsRig('arvo-file-limits-', { commandTimeoutS: 60 });
 
   it("stops a task whose container makes empty files as fast as it can, past its bound of files, long before its command's time", async () => {
     let began = 0;
