@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { RECORD_LOCK_FILE, type AssessmentFile } from '@arvo-rca/run-record';
 import { ownerHost } from '@arvo-rca/sandbox';
-import { greenStage } from '../tasks/green-stage.testing';
+import { greenStage, type GreenScene } from '../tasks/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 const ANSWER = JSON.stringify({ reasoning: 'a guess', locations: [{ file: 'src/index.c', function: 'index_span', line_start: 60, line_end: 75 }] });
@@ -17,20 +16,13 @@ const SOLVING = callingBack([`cat > /workspace/shared/loc.json <<'EOF'\n${ANSWER
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 describeWithDocker('green agent, one resume of a record at a time', () => {
-  const clients = new A2aClientFactory();
   const stage = greenStage('resume-lock');
-  let greenUrl: string, solver: SolverStandIn;
+  let send: GreenScene['assess'];
+  let solver: SolverStandIn;
 
   beforeAll(async () => {
-    ({ greenUrl, solver } = await stage.start(SOLVING));
+    ({ solver, assess: send } = await stage.start(SOLVING));
   });
-
-  async function send(config: Record<string, unknown>): Promise<PeerEvent[]> {
-    const events: PeerEvent[] = [];
-    const request = JSON.stringify({ participants: { purple_agent: solver.agent.url }, config });
-    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), request, { deadlineMs: 180_000 })) events.push(event);
-    return events;
-  }
 
   const resultOf = (events: PeerEvent[]): AssessmentResult | undefined =>
     (events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] } | undefined)?.data[0];

@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { combineResults } from '@arvo-rca/rca-eval';
 import type { AssessmentResult, TaskDraw } from '@arvo-rca/results';
 import type { AssessmentFile } from '@arvo-rca/run-record';
-import { greenStage } from '../tasks/green-stage.testing';
+import { greenStage, type GreenScene } from '../tasks/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 // Every task is answered alike: the answer is beside the point here, which tasks ran is.
@@ -19,20 +18,13 @@ const SAMPLES_SEED_7 = ['sample:3', 'sample:4', 'sample:5'];
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 describeWithDocker('green agent, an assessment drawn from a task list', () => {
-  const clients = new A2aClientFactory();
   const stage = greenStage('sampled');
-  let greenUrl: string, solver: SolverStandIn;
+  let send: GreenScene['assess'];
+  let solver: SolverStandIn;
 
   beforeAll(async () => {
-    ({ greenUrl, solver } = await stage.start(SOLVING));
+    ({ solver, assess: send } = await stage.start(SOLVING));
   });
-
-  async function send(config: Record<string, unknown>): Promise<PeerEvent[]> {
-    const events: PeerEvent[] = [];
-    const request = JSON.stringify({ participants: { purple_agent: solver.agent.url }, config });
-    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), request, { deadlineMs: 180_000 })) events.push(event);
-    return events;
-  }
 
   const resultOf = (events: PeerEvent[]): AssessmentResult => (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
   const recordOf = (events: PeerEvent[]): string => {

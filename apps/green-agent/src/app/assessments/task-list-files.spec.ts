@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { greenStage } from '../tasks/green-stage.testing';
+import { greenStage, type GreenScene } from '../tasks/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
 
 const SOLVING = callingBack(['echo \'{"reasoning": "", "locations": []}\' > /workspace/shared/loc.json']);
@@ -16,9 +15,9 @@ const REPO_LISTS = join(__dirname, '..', '..', '..', '..', '..', 'task-lists');
  * operator's TASK_LIST_FILES_DIR; any other path is refused unread, and the refusal says nothing of it.
  */
 describeWithDocker('green agent, the list files a request may name', () => {
-  const clients = new A2aClientFactory();
   const stage = greenStage('list-files');
-  let greenUrl: string, solver: SolverStandIn, named: string, operator: string, outside: string;
+  let send: GreenScene['assess'];
+  let solver: SolverStandIn, named: string, operator: string, outside: string;
 
   beforeAll(async () => {
     const scratch = stage.scratch();
@@ -32,19 +31,12 @@ describeWithDocker('green agent, the list files a request may name', () => {
     writeFileSync(join(outside, 'ids.txt'), 'sample:1\n14368\n');
     symlinkSync(join(outside, 'ids.txt'), join(operator, 'link.txt'));
     symlinkSync(outside, join(operator, 'out'));
-    ({ greenUrl, solver } = await stage.start(SOLVING, { TASK_LISTS_DIR: named, TASK_LIST_FILES_DIR: operator }));
+    ({ solver, assess: send } = await stage.start(SOLVING, { TASK_LISTS_DIR: named, TASK_LIST_FILES_DIR: operator }));
   });
 
   beforeEach(() => {
     solver.runs = [];
   });
-
-  async function send(config: Record<string, unknown>): Promise<PeerEvent[]> {
-    const events: PeerEvent[] = [];
-    const request = JSON.stringify({ participants: { purple_agent: solver.agent.url }, config });
-    for await (const event of clients.peer(greenUrl).streamText(randomUUID(), request, { deadlineMs: 180_000 })) events.push(event);
-    return events;
-  }
 
   const tasksOf = (events: PeerEvent[]): string[] =>
     (events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] }).data[0].task_ids;

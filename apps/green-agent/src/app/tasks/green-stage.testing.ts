@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { startGreenApp } from './green-app.testing';
 import { startSolverStandIn, type SolverScript, type SolverStandIn } from './solver-stand-in.testing';
 
@@ -12,7 +14,12 @@ export interface GreenScene {
   solver: SolverStandIn;
   green: NestFastifyApplication;
   greenUrl: string;
+  /** Sends the green app an assessment of `config` with this scene's solver; every event of its stream. */
+  assess(config: Record<string, unknown>): Promise<PeerEvent[]>;
 }
+
+// Long enough for a few sample tasks on a busy machine.
+const ASSESSMENT_DEADLINE_MS = 180_000;
 
 /** Where one describe block's scene is set up; what it started is stopped after the block. */
 export interface GreenStage {
@@ -34,6 +41,7 @@ export function greenStage(name: string): GreenStage {
   let scratch: string | undefined;
   let solver: SolverStandIn | undefined;
   let green: NestFastifyApplication | undefined;
+  const clients = new A2aClientFactory();
 
   afterAll(async () => {
     await green?.close();
@@ -62,7 +70,13 @@ export function greenStage(name: string): GreenStage {
       const started = await standIn(script);
       const { app, url } = await startGreenApp(dir, started, env);
       green = app;
-      return { scratch: dir, solver: started, green: app, greenUrl: url };
+      const assess = async (config: Record<string, unknown>): Promise<PeerEvent[]> => {
+        const events: PeerEvent[] = [];
+        const request = JSON.stringify({ participants: { purple_agent: started.agent.url }, config });
+        for await (const event of clients.peer(url).streamText(randomUUID(), request, { deadlineMs: ASSESSMENT_DEADLINE_MS })) events.push(event);
+        return events;
+      };
+      return { scratch: dir, solver: started, green: app, greenUrl: url, assess };
     },
   };
 }
