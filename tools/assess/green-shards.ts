@@ -1,6 +1,6 @@
 // Spreading one task list over several green agents, each with its own Docker engine: green i runs shard i
-// of n (tasks i, i + n, ... of the list, as AgentBeats' gateway splits an assessment), and the shards'
-// Results become one.
+// of n (tasks i, i + n, ... of the list, as shard_index and num_shards split an assessment, which a
+// leaderboard's CI writes into its config), and the shards' Results become one.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { combineResults } from '@arvo-rca/rca-eval';

@@ -48,10 +48,11 @@ const readJson5 = <T>(path: string): T => JSON5.parse(readFileSync(join(ROOT, pa
 const manifestOf = (app: App): Manifest => readJson5<Manifest>(`apps/${app}/amber-manifest.json5`);
 const scenario = readJson5<Scenario>('amber-scenario.json5');
 
-/** tools/deploy/images.env: the one place the images are named. */
+/** tools/deploy/images.env: the one place the images are named, as bash reads it, with its defaults (no IMAGE_* from this environment). */
 function imagesEnv(): Record<string, string> {
-  const text = readFileSync(join(ROOT, 'tools', 'deploy', 'images.env'), 'utf8');
-  return Object.fromEntries([...text.matchAll(/^([A-Z_]+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+  const print = 'source tools/deploy/images.env && for name in GREEN_IMAGE PURPLE_IMAGE IMAGE_PLATFORM; do echo "$name=${!name}"; done';
+  const result = spawnSync('bash', ['-c', print], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' }, encoding: 'utf8' });
+  return Object.fromEntries([...result.stdout.matchAll(/^([A-Z_]+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
 }
 
 /** What an image runs and listens on, from its Dockerfile: ENTRYPOINT and CMD (JSON form), EXPOSE, the healthcheck's port. */

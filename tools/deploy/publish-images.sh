@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Publishes the agent images under the names tools/deploy/images.env gives them, the one place they are
-# set: writes each name into its agent's Amber manifest (program.image), tags the image that
-# tools/deploy/build-images.sh built (arvo-rca/<agent>:latest) with it, and with --push pushes it.
+# set (from IMAGE_REGISTRY, IMAGE_OWNER and IMAGE_VERSION in the environment, or its defaults): writes each
+# name into its agent's Amber manifest (program.image), tags the image that tools/deploy/build-images.sh
+# built (arvo-rca/<agent>:latest) with it, and with --push pushes that same name. The publish workflow
+# (.github/workflows/publish.yml) runs it, so that what it pushes is what the manifests name.
 # `--manifests` writes the manifests only, with no engine. An image built for another platform than
 # IMAGE_PLATFORM is refused: AgentBeats could not run it.
 set -euo pipefail

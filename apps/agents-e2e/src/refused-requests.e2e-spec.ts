@@ -88,7 +88,7 @@ describeWithDocker('bad requests to the green agent as a real process', () => {
     ]);
   });
 
-  it('rejects a shard index that is not below the shard count, as the gateway would send it beside a nested config', async () => {
+  it("rejects a shard index that is not below the shard count, as a leaderboard's CI writes it flat beside a nested config", async () => {
     const text = await refusal({
       participants: { agent: purple.url },
       config: { assessment_config: { task_ids: ['sample:1', 'sample:2'] }, shard_index: 2, num_shards: 2 },

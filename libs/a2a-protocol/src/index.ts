@@ -29,10 +29,12 @@ export {
   MAX_EXIT_REASON_CHARS,
   parseSolverExit,
   parseSolverUsage,
+  summarizedSolverExit,
   type SolverExit,
   type SolverExitData,
   type SolverUsage,
 } from './lib/vocabulary/solver-exit';
+export { MAX_TRAJECTORY_SUMMARY_CHARS, SUMMARY_COMMAND_CHARS, summarizeTrajectory } from './lib/vocabulary/trajectory-summary';
 export {
   clampExecTimeout,
   DEFAULT_EXEC_TIMEOUT_S,

@@ -15,6 +15,7 @@ export {
   type TrajectoryCommand,
   type TrajectoryMessage,
   type TrajectoryModelCall,
+  type TrajectorySummaryInfo,
 } from './lib/trajectory-format';
 export { isRecord } from './lib/is-record';
 export { quote } from './lib/quote';

@@ -32,6 +32,15 @@ export interface TrajectoryCommand {
   by: 'model' | 'agent';
 }
 
+/** What a trajectory summary leaves out: the whole run's counts, and the characters kept of each command. */
+export interface TrajectorySummaryInfo {
+  steps: number;
+  model_calls: number;
+  messages: number;
+  commands_kept: number;
+  command_chars: number;
+}
+
 export interface Trajectory {
   info: {
     exit_status: string | null;
@@ -45,6 +54,8 @@ export interface Trajectory {
     model_calls: TrajectoryModelCall[];
     /** Every command sent to the environment, in order. */
     commands: TrajectoryCommand[];
+    /** Set in a summary (no messages, commands cut and some left out): what the whole run held. */
+    summary?: TrajectorySummaryInfo;
   };
   messages: TrajectoryMessage[];
   trajectory_format: typeof TRAJECTORY_FORMAT;

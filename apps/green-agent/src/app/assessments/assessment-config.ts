@@ -1,5 +1,6 @@
 // The `config` of an AgentBeats assessment request as we read it: our keys at its top level, or nested
-// under `assessment_config` (the scenario's own config) with the gateway's shard keys at the top level.
+// under `assessment_config` (the scenario's own config) with the shard keys at the top level, where a
+// leaderboard's CI writes them flat (the gateway passes `config` on unchanged; it adds no keys).
 import { isRecord } from '@arvo-rca/common';
 
 /** The config keys an assessment uses; any other key is named as ignored. */
@@ -32,8 +33,9 @@ export interface ConfigReading {
 
 /**
  * Reads the task config from `config`, or from `config.assessment_config` when the top level names no
- * `task_ids` (nor `task_ids_file`) and that is an object. A key at the top level wins over the same key nested (the gateway adds
- * `shard_index` and `num_shards` there); the nested one is then named as ignored.
+ * `task_ids` (nor `task_ids_file`) and that is an object. A key at the top level wins over the same key
+ * nested (a leaderboard's CI writes `shard_index`, `num_shards` and `num_instances` there); the nested one
+ * is then named as ignored.
  */
 export function readConfig(config: Record<string, unknown>): ConfigReading {
   const nested = !('task_ids' in config || 'task_ids_file' in config) && isRecord(config[NESTED]) ? config[NESTED] : undefined;

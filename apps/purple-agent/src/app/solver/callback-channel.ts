@@ -1,4 +1,4 @@
-import type { A2aPeer, CommandResult, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { formatSolverExit, type A2aPeer, type CommandResult, type SolverExit, type TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import { GreenTaskEnvironment } from './green-task-environment';
@@ -39,8 +39,8 @@ export class CallbackChannel implements SolverDialect {
     this.events.progress(text);
   }
 
-  end(state: TaskState, text: string, data?: object): void {
-    this.events.end(state, text, data);
+  end(state: TaskState, text: string, exit?: SolverExit): void {
+    this.events.end(state, text, exit && formatSolverExit(exit));
     this.closeCall();
   }
 

@@ -1,4 +1,4 @@
-import type { CommandResult, TaskEvents } from '@arvo-rca/a2a-protocol';
+import type { CommandResult, SolverExit, TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import type { SolverDialect } from './solver-dialect';
@@ -16,7 +16,7 @@ export interface TurnWire {
   /** The assessor's answer as the command's result; throws when it is none (which ends the run). */
   read(answer: string): CommandResult;
   /** Says the run's end on the open call, and ends the call. */
-  end(events: TaskEvents, state: TaskState, text: string, data?: object): void;
+  end(events: TaskEvents, state: TaskState, text: string, exit?: SolverExit): void;
 }
 
 interface Waiting {
@@ -91,11 +91,11 @@ export class ConversationChannel implements SolverDialect {
     if (this.open && !this.ended) this.events.progress(text);
   }
 
-  end(state: TaskState, text: string, data?: object): void {
+  end(state: TaskState, text: string, exit?: SolverExit): void {
     if (this.ended) return;
     this.ended = true;
     // A run that ends while waiting for an answer (its deadline) has no open call to say so on.
-    if (this.open) this.wire.end(this.events, state, text, data);
+    if (this.open) this.wire.end(this.events, state, text, exit);
     this.open = false;
     this.closeTurn();
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TaskState } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { A2aClientFactory, findTaskId, formatSolverExit, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, findTaskId, TASK_FINISHED, TaskEvents } from '@arvo-rca/a2a-protocol';
 import { isTaskId } from '@arvo-rca/common';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import type { AgentResult, Submits } from '../agent/agent-types';
@@ -96,14 +96,12 @@ export class PurpleExecutor implements AgentExecutor {
       dialect.end(
         finalState(result),
         finalText(result, submits),
-        formatSolverExit(
-          solverExitOf(result, (Date.now() - started) / 1000, { path: this.solver.trajectoryFile({ taskId, contextId }), document: result.trajectory }),
-        ),
+        solverExitOf(result, (Date.now() - started) / 1000, { path: this.solver.trajectoryFile({ taskId, contextId }), document: result.trajectory }),
       );
     } catch (error) {
       const reason = `the run failed unexpectedly: ${(error as Error).message}`;
       this.logger.error(reason);
-      dialect.end(TaskState.TASK_STATE_FAILED, reason, formatSolverExit({ exitStatus: 'UncaughtError', reason }));
+      dialect.end(TaskState.TASK_STATE_FAILED, reason, { exitStatus: 'UncaughtError', reason });
     }
   }
 }

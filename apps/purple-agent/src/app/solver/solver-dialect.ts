@@ -1,4 +1,4 @@
-import { parseShellMessage, TERMINAL_BENCH_SHELL, type A2aClientFactory, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import { parseShellMessage, TERMINAL_BENCH_SHELL, type A2aClientFactory, type SolverExit, type TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import type { TaskEnvironment } from '../agent/task-environment';
@@ -9,7 +9,7 @@ import { REPLY_WIRE, shellWire } from './turn-wires';
 /** Where a run reports: its step lines, and its one final status. */
 export interface RunReporter {
   progress(text: string): void;
-  end(state: TaskState, text: string, data?: object): void;
+  end(state: TaskState, text: string, exit?: SolverExit): void;
 }
 
 /**

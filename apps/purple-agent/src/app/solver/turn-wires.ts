@@ -1,4 +1,13 @@
-import { formatExecute, parseShellMessage, type CommandResult, type ExecRequest, type ShellFinal, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import {
+  formatExecute,
+  formatSolverExit,
+  parseShellMessage,
+  summarizedSolverExit,
+  type CommandResult,
+  type ExecRequest,
+  type ShellFinal,
+  type TaskEvents,
+} from '@arvo-rca/a2a-protocol';
 import { TaskState } from '@a2a-js/sdk';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { commandResultOf } from './assessor-answer';
@@ -11,14 +20,15 @@ export const REPLY_WIRE: TurnWire = {
   mode: 'replying to the green agent',
   ask: (events, command) => events.askForInput(formatExecute(command)),
   read: commandResultOf,
-  end: (events, state, text, data) => events.end(state, text, data),
+  end: (events, state, text, exit) => events.end(state, text, exit && formatSolverExit(exit)),
 };
 
 /**
  * terminal-bench-shell-v1: every turn is an A2A task of its own that ends `completed` (the terminal-bench
  * assessor fails the run on any other state), with the message in an artifact named `Result`, as the
  * platform's example solver answers. The run's end is `final`, whatever ended it: its output carries the
- * closing line and the exit with its usage. The task asks for loc.json when its instruction names it (our
+ * closing line, the exit with its usage and a bounded trajectory summary (no local path: the assessor
+ * keeps the output, and the whole trajectory can run to megabytes). The task asks for loc.json when its instruction names it (our
  * green agent's task description); any other task is submitted by the model's word.
  */
 export function shellWire(instruction: string): TurnWire {
@@ -32,7 +42,7 @@ export function shellWire(instruction: string): TurnWire {
     mode: 'answering a terminal-bench-shell-v1 assessor',
     ask: (events, command) => answer(events, { kind: 'exec_request', command }),
     read: execResultOf,
-    end: (events, _state, text, data) => answer(events, { kind: 'final', output: { message: text, ...data } }),
+    end: (events, _state, text, exit) => answer(events, { kind: 'final', output: { message: text, ...(exit && summarizedSolverExit(exit)) } }),
   };
 }
 

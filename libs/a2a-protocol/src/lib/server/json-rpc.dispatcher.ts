@@ -12,6 +12,7 @@ import {
   type RequestHeaders,
 } from '@a2a-js/sdk/server';
 import { answerBatch, invalidRequest, type JsonRpcReply } from './json-rpc-batch';
+import { withMethodFirst } from './json-rpc-methods';
 import { isLegacyVersion } from './legacy-agent-card';
 import { StreamPace } from './stream-pace';
 
@@ -111,7 +112,8 @@ export class JsonRpcDispatcher {
     });
     validateVersion(context.requestedVersion, await this.requestHandler.getAgentCard(), 'JSONRPC');
     const pace = isStreamingCall(body) ? StreamPace.attach(context) : undefined;
-    const result = legacy ? await this.legacy.handle(body, context) : await this.v1.handle(body, context);
+    const call = withMethodFirst(body, legacy);
+    const result = legacy ? await this.legacy.handle(call, context) : await this.v1.handle(call, context);
     const activated = context.activatedExtensions;
     const responseHeaders: Record<string, string> = activated
       ? { [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: [...activated].join(',') }

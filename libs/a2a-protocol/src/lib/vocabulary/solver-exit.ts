@@ -9,9 +9,12 @@
 // price for its model. `trajectory` says where the solver wrote its
 // trajectory on its own machine, and `trajectory_document` is that trajectory itself (up to
 // MAX_TRAJECTORY_CHARS of JSON), so that the run record keeps it whether or not the agents share a disk.
+// An exit for a foreign assessor (summarizedSolverExit) carries neither: `trajectory_summary` instead, a
+// bounded summary in the trajectory's layout, which a record keeps as the trajectory when it is all that came.
 
 import { isRecord, MAX_TRAJECTORY_CHARS, type SolverTrajectory, type Trajectory, TRAJECTORY_FORMAT } from '@arvo-rca/common';
 import { SOLVER_USAGE_FIELDS, type SolverExit, type SolverUsage } from '@arvo-rca/results';
+import { summarizeTrajectory } from './trajectory-summary';
 
 // The exit and its usage are the Result's own shapes: both agents and the record speak of them alike.
 export type { SolverExit, SolverUsage };
@@ -23,6 +26,7 @@ export interface SolverExitData {
   usage?: SolverUsage;
   trajectory?: string;
   trajectory_document?: Trajectory;
+  trajectory_summary?: Trajectory;
 }
 
 const EXIT_STATUS = /^[A-Za-z][\w-]{0,63}$/;
@@ -41,18 +45,25 @@ export function formatSolverExit(exit: SolverExit): SolverExitData {
   };
 }
 
+/** The exit as it goes to an assessor that is not ours: the exit and its usage, a bounded trajectory summary (of a run of any length), no local path. */
+export function summarizedSolverExit(exit: SolverExit): SolverExitData {
+  const { trajectory: _trajectory, ...rest } = formatSolverExit({ ...exit, trajectory: undefined });
+  return { ...rest, ...(exit.trajectory?.document === undefined ? {} : { trajectory_summary: summarizeTrajectory(exit.trajectory.document) }) };
+}
+
 /** The first solver exit among a message's data parts; undefined when none is one (a status that is no single word is none). */
 export function parseSolverExit(data: readonly unknown[]): SolverExit | undefined {
   for (const item of data) {
     if (!isRecord(item)) continue;
-    const { exit_status: exitStatus, reason, usage, trajectory, trajectory_document: document } = item;
+    const { exit_status: exitStatus, reason, usage, trajectory, trajectory_document: document, trajectory_summary: summary } = item;
     if (typeof exitStatus !== 'string' || !EXIT_STATUS.test(exitStatus)) continue;
     const parsedUsage = parseSolverUsage(usage);
     return {
       exitStatus,
       ...(typeof reason === 'string' && reason.trim() ? { reason: cut(reason.trim()) } : {}),
       ...(parsedUsage ? { usage: parsedUsage } : {}),
-      ...solverTrajectory(trajectory, document),
+      // The whole trajectory when it came; else its summary, which is then what the record keeps.
+      ...solverTrajectory(trajectory, document ?? summary),
     };
   }
   return undefined;
