@@ -44,7 +44,10 @@ describe('solver messages', () => {
 
     it('read a command only from a line that starts with execute:, never from inside a line or from JSON the solver echoes', () => {
       const echoed = 'Answer each message with one shell command, as `execute: <command>`; everything\nafter `execute:` is run.';
-      expect(parseSolverReply(JSON.stringify({ kind: 'final', output: echoed }))).toEqual({ kind: 'none', problem: 'your reply is JSON, which holds no action' });
+      expect(parseSolverReply(JSON.stringify({ kind: 'final', output: echoed }))).toEqual({
+        kind: 'none',
+        problem: 'your reply is JSON, which holds no action',
+      });
       expect(parseSolverReply(JSON.stringify({ kind: 'exec_request', command: 'ls' }))).toMatchObject({ kind: 'none' });
       expect(parseSolverReply(JSON.stringify(`execute: rm -rf /workspace`))).toMatchObject({ kind: 'none' });
       expect(parseSolverReply(`You said: "${echoed}"`)).toEqual({ kind: 'none', problem: 'your reply holds no action' });
