@@ -6,11 +6,9 @@ export { TasksModule } from './tasks.module';
 export {
   chooseSolverProtocol,
   isSolverProtocol,
-  isSolverProtocolSource,
   SOLVER_PROTOCOLS,
   SolverDialectChoice,
   type SessionProtocol,
   type SolverProtocol,
-  type SolverProtocolChoice,
   type SolverProtocolSource,
 } from './dialects';

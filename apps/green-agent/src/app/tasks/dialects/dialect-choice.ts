@@ -1,4 +1,4 @@
-import type { SolverProtocol, SolverProtocolChoice, SolverProtocolSource } from './solver-protocol';
+import type { SolverProtocol, SolverProtocolSource } from './solver-protocol';
 
 /** Why a session speaks its dialect: as its request, its solver's card or first answer says, or (a resume) as its record says. */
 export type DialectOrigin = SolverProtocolSource | 'record';
@@ -32,7 +32,7 @@ export class SolverDialectChoice {
   private readonly origin: DialectOrigin;
 
   constructor(
-    choice: SessionProtocol | SolverProtocolChoice,
+    choice: SessionProtocol,
     private readonly onFound?: (protocol: SolverProtocol) => void,
   ) {
     this.known = choice.protocol;

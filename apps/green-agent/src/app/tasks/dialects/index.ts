@@ -9,11 +9,8 @@ export { formatReplyResult, MAX_CORRECTIONS } from './reply-dialect';
 export type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect';
 export {
   chooseSolverProtocol,
-  DEFAULT_SOLVER_PROTOCOL,
   isSolverProtocol,
-  isSolverProtocolSource,
   protocolDeclaredBy,
-  SOLVER_PROTOCOL_SOURCES,
   SOLVER_PROTOCOLS,
   type SolverProtocol,
   type SolverProtocolChoice,

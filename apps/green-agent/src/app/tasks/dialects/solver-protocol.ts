@@ -10,9 +10,7 @@ export const SOLVER_PROTOCOLS = ['reply', TERMINAL_BENCH_SHELL, 'callback'] as c
 export type SolverProtocol = (typeof SOLVER_PROTOCOLS)[number];
 
 /** Why a solver is spoken to in its dialect: the request named it, its card did, or its first answer showed it. */
-export const SOLVER_PROTOCOL_SOURCES = ['config', 'card', 'first-answer'] as const;
-
-export type SolverProtocolSource = (typeof SOLVER_PROTOCOL_SOURCES)[number];
+export type SolverProtocolSource = 'config' | 'card' | 'first-answer';
 
 /** What a solver that declares nothing is first spoken to in. */
 export const DEFAULT_SOLVER_PROTOCOL: SolverProtocol = 'reply';
@@ -36,10 +34,6 @@ export function protocolDeclaredBy(card: unknown): SolverProtocol | undefined {
   const declared = new Set(names.map((name) => (name === TERMINAL_BENCH_TAG ? TERMINAL_BENCH_SHELL : name)).filter(isSolverProtocol));
   if (declared.size === 1) return [...declared][0];
   return declared.has(DEFAULT_SOLVER_PROTOCOL) ? DEFAULT_SOLVER_PROTOCOL : undefined;
-}
-
-export function isSolverProtocolSource(value: unknown): value is SolverProtocolSource {
-  return (SOLVER_PROTOCOL_SOURCES as readonly unknown[]).includes(value);
 }
 
 /** A solver's dialect as known before its first answer: none yet when neither the request nor the card names one. */
