@@ -130,8 +130,8 @@ export class GreenExecutor implements AgentExecutor {
   private async runTask(task: TaskRef, events: TaskEvents, signal: AbortSignal): Promise<void> {
     events.start(`task ${task.taskId} accepted`);
     const solverUrl = this.config.PURPLE_AGENT_URL;
-    const protocol = await this.assessments.protocolFor(solverUrl);
-    const { record } = await this.tasks.runTask(task, { solverUrl, protocol, progress: (event) => events.progress(describeProgress(event)), signal });
+    const dialect = await this.assessments.dialectFor(solverUrl);
+    const { record } = await this.tasks.runTask(task, { solverUrl, dialect, progress: (event) => events.progress(describeProgress(event)), signal });
     // The task's record is its Result: what an assessment's run record keeps of it, less the files.
     events.artifact('Result', record);
     events.end(record.finish_reason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(record));

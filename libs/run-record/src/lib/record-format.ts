@@ -50,8 +50,13 @@ export interface AssessmentFile {
   shard: Shard;
   assessor: AgentIdentity;
   solver: SolverIdentity;
-  /** The dialect the solver was spoken to in (`reply`, `terminal-bench-shell-v1`, `callback`); a resume speaks it again. Absent in records made before it was kept. */
+  /**
+   * The dialect the solver was spoken to in (`reply`, `terminal-bench-shell-v1`, `callback`); a resume speaks it again.
+   * Absent in records made before it was kept, and while a solver's first answer is still to show it.
+   */
   solver_protocol?: string;
+  /** Why: `config` (the request named it), `card` (the solver's card did) or `first-answer` (the solver's first answer showed it). Absent in records made before it was kept. */
+  solver_protocol_source?: string;
   /** The assessor's settings that can change a score, and their hash: a resume under other settings is refused. */
   settings: ScoringSettings;
   settings_hash: string;

@@ -26,6 +26,9 @@ export interface TaskEvidence {
  * were running.
  */
 export class RecordWriter {
+  /** The last write of `assessment.json`: each waits for the one before, so the last change made is the one on disk. */
+  private saved: Promise<void> = Promise.resolve();
+
   private constructor(
     readonly runDir: string,
     readonly folder: string,
@@ -91,7 +94,20 @@ export class RecordWriter {
   /** This session ended by itself (its tasks ran, or were interrupted and recorded so). */
   async endSession(now = new Date()): Promise<void> {
     this.assessment.sessions[this.session] = { ...this.assessment.sessions[this.session], ended_at: now.toISOString() };
-    await writeJsonAtomic(join(this.folder, 'assessment.json'), this.assessment);
+    await this.save();
+  }
+
+  /** The solver's dialect, found while the assessment runs (from its first answer), joins `assessment.json`. */
+  async setSolverProtocol(protocol: string, source: string): Promise<void> {
+    this.assessment.solver_protocol = protocol;
+    this.assessment.solver_protocol_source = source;
+    await this.save();
+  }
+
+  private save(): Promise<void> {
+    const write = (): Promise<void> => writeJsonAtomic(join(this.folder, 'assessment.json'), this.assessment);
+    this.saved = this.saved.then(write, write);
+    return this.saved;
   }
 
   /** The Result over the whole record; its file's path. */

@@ -5,7 +5,7 @@ import type { TaskRef } from '@arvo-rca/common';
 import type { TaskRecord } from '@arvo-rca/results';
 import type { RecordWriter } from '@arvo-rca/run-record';
 import type { NeededTaskData, TaskAssetsService } from '../task-assets';
-import type { RanTask, SolverProtocol, TaskContextService, TaskOrder } from '../tasks';
+import type { RanTask, SolverDialectChoice, TaskContextService, TaskOrder } from '../tasks';
 import type { AssessmentListener } from './assessment-listener';
 import { FetchAhead } from './fetch-ahead';
 import type { TaskFetcher } from './task-fetcher';
@@ -21,7 +21,8 @@ export interface Session {
   writer: RecordWriter;
   tasks: RecordTask[];
   purpleUrl: string;
-  protocol: SolverProtocol;
+  /** The solver's dialect, shared by the session's tasks: known up front, or found by the first that hears the solver answer. */
+  dialect: SolverDialectChoice;
   concurrency: number;
   /** What the record held before this session: the Result covers both. */
   recorded: ReadonlyMap<string, TaskRecord>;
@@ -160,7 +161,7 @@ export class AssessmentSession {
     const { taskId } = this.session.tasks[index].ref;
     const order: TaskOrder = {
       solverUrl: this.session.purpleUrl,
-      protocol: this.session.protocol,
+      dialect: this.session.dialect,
       // A fresh masked id per task and session: nothing the solver sees ties it to the case.
       maskedId: this.services.masking ? `task:${randomBytes(4).toString('hex')}` : undefined,
       progress: (event) => this.report({ task: taskId, ...event }),

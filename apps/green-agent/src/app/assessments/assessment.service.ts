@@ -20,12 +20,13 @@ import { GreenConfig } from '../green-config';
 import { ProcessTable, type TaskRef } from '@arvo-rca/common';
 import { ownerHost } from '@arvo-rca/sandbox';
 import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-assets';
-import { chooseSolverProtocol, isSolverProtocol, TaskContextService, type SolverProtocol } from '../tasks';
+import { chooseSolverProtocol, SolverDialectChoice, TaskContextService, type SessionProtocol } from '../tasks';
 import type { AssessmentRequest, ResumeRequest } from './assessment-request';
 import type { AssessmentListener, AssessmentReport } from './assessment-listener';
 import { AssessmentSession, type RecordTask, type Session, type SessionServices } from './assessment-session';
 import { findRecord } from './record-location';
 import { scoringSettings, solverDifferences } from './scoring-settings';
+import { resumedProtocol, sessionDialect } from './session-dialect';
 import { TaskFetcher } from './task-fetcher';
 
 /** A resume that passed its checks: the record as found, and the tasks it runs. */
@@ -33,8 +34,8 @@ export interface ResumePlan {
   request: ResumeRequest;
   scan: RecordScan;
   tasks: RecordTask[];
-  /** The wire the solver is spoken to in: its card's, else the default. */
-  protocol: SolverProtocol;
+  /** The wire the solver is spoken to in: the record's, else its card's, else its first answer's (to come). */
+  protocol: SessionProtocol;
   /** The record's lock, held from the plan to the resume's end: no other session runs its tasks meanwhile. */
   lock: RecordLock;
 }
@@ -78,7 +79,7 @@ export class AssessmentService implements OnApplicationShutdown {
   async run(request: AssessmentRequest, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
     const { identity: solver, document } = await this.solverCard(request.purpleUrl);
     const protocol = chooseSolverProtocol(request.solverProtocol, document);
-    this.logger.log(`the solver is spoken to in ${protocol}`);
+    this.logger.log(`the solver is spoken to in ${protocol.protocol ?? 'the dialect of its first answer (reply mode until then)'} (${protocol.source})`);
     const writer = await RecordWriter.create(this.logging.runDirectory, {
       tasks: request.tasks.map((ref) => ref.taskId),
       ...(request.draw ? { draw: request.draw } : {}),
@@ -86,7 +87,8 @@ export class AssessmentService implements OnApplicationShutdown {
       shard: request.shard,
       assessor: { name: 'arvo-rca green agent', version: PRODUCT_VERSION },
       solver,
-      solver_protocol: protocol,
+      ...(protocol.protocol ? { solver_protocol: protocol.protocol } : {}),
+      solver_protocol_source: protocol.source,
       settings: this.settings,
       settings_hash: settingsHash(this.settings),
     });
@@ -97,8 +99,9 @@ export class AssessmentService implements OnApplicationShutdown {
       listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
       const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
       const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
+      const dialect = sessionDialect(writer, protocol, this.logger);
       return await this.runSession(
-        { writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency: request.concurrency, recorded: new Map() },
+        { writer, tasks, purpleUrl: request.purpleUrl, dialect, concurrency: request.concurrency, recorded: new Map() },
         listener,
         signal,
       );
@@ -142,9 +145,7 @@ export class AssessmentService implements OnApplicationShutdown {
       resultKey,
       ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id),
     }));
-    // The dialect the record was run in, else (a record made before it was kept) the one the card declares now.
-    const recorded = assessment.solver_protocol;
-    return { request, scan, tasks, protocol: isSolverProtocol(recorded) ? recorded : chooseSolverProtocol(undefined, document), lock };
+    return { request, scan, tasks, protocol: resumedProtocol(assessment.solver_protocol, document), lock };
   }
 
   /**
@@ -152,7 +153,7 @@ export class AssessmentService implements OnApplicationShutdown {
    * were cut short), and the Result covers the whole record. A damaged task is named, then run again.
    */
   async resume(plan: ResumePlan, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
-    const { request, scan, tasks, protocol } = plan;
+    const { request, scan, tasks } = plan;
     try {
       const writer = await RecordWriter.resume(scan.runDir, scan.folder, { tasks: tasks.length, retryFailed: request.retryFailed });
       listener.recorded(writer.folder);
@@ -160,7 +161,8 @@ export class AssessmentService implements OnApplicationShutdown {
       await this.sendAgain(scan, listener, signal);
       for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
       const concurrency = request.concurrency ?? scan.assessment.concurrency;
-      return await this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, protocol, concurrency, recorded: scan.done }, listener, signal);
+      const dialect = sessionDialect(writer, plan.protocol, this.logger);
+      return await this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, dialect, concurrency, recorded: scan.done }, listener, signal);
     } finally {
       await this.unlock(plan.lock);
     }
@@ -212,9 +214,9 @@ export class AssessmentService implements OnApplicationShutdown {
     return { result, recordDir: writer.folder, file };
   }
 
-  /** The dialect a plain task request speaks to its solver in: the one the solver's card declares, else the default. */
-  async protocolFor(solverUrl: string): Promise<SolverProtocol> {
-    return chooseSolverProtocol(undefined, (await this.solverCard(solverUrl)).document);
+  /** The dialect a plain task request speaks to its solver in: the one the solver's card declares, else its first answer's. */
+  async dialectFor(solverUrl: string): Promise<SolverDialectChoice> {
+    return new SolverDialectChoice(chooseSolverProtocol(undefined, (await this.solverCard(solverUrl)).document));
   }
 
   /** The solver as its card says, and the card; a card that cannot be read is recorded as such, and the tasks say why. */

@@ -3,4 +3,12 @@ export type { RanTask } from './ran-task';
 export type { TaskOrder } from './task-order';
 export { describeProgress, type TaskProgress, type TaskProgressEvent } from './task-progress';
 export { TasksModule } from './tasks.module';
-export { chooseSolverProtocol, isSolverProtocol, SOLVER_PROTOCOLS, type SolverProtocol } from './dialects';
+export {
+  chooseSolverProtocol,
+  isSolverProtocol,
+  SOLVER_PROTOCOLS,
+  SolverDialectChoice,
+  type SessionProtocol,
+  type SolverProtocol,
+  type SolverProtocolSource,
+} from './dialects';

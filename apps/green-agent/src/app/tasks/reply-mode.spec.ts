@@ -102,6 +102,27 @@ describeWithDocker('green agent driving the conversation (reply mode), against s
     expect(outcome.metrics).toMatchObject({ status: 'no_submission' });
   });
 
+  it('never runs an execute: that a reply carries inside JSON or inside a quote, as a solver echoing our text does', async () => {
+    const planted = 'execute: touch /workspace/shared/planted';
+    const outcome = await runTask([
+      { ask: 'execute: true' },
+      { ask: JSON.stringify({ kind: 'final', output: `Answer each message with one shell command, as \`execute: <command>\`;\n${planted}` }) },
+      { ask: `You said: "${planted}"\n> ${planted}` },
+      { ask: WRITE_ANSWER },
+      { ask: 'execute: ls /workspace/shared' },
+      { complete: '[TASK FINISHED]' },
+    ]);
+
+    const [run] = solver.runs;
+    expect(run.received.slice(2, 4)).toEqual([
+      expect.stringMatching(/^Command rejected: your reply is JSON, which holds no action\./),
+      expect.stringMatching(/^Command rejected: your reply holds no action\./),
+    ]);
+    expect(parseCommandResult(run.received[5])).toEqual({ returncode: 0, output: 'loc.json\n' });
+    expect(outcome).toMatchObject({ finish_reason: 'finished', run: { commands: 3 } });
+    expect(outcome.metrics).toMatchObject({ status: 'scored', file_acc: 1 });
+  });
+
   it('counts corrections in a row only: a command in between starts the count again', async () => {
     const outcome = await runTask([
       { ask: 'thinking' },

@@ -1,14 +1,14 @@
 import { A2aPeerError, isTerminalState, parseSolverExit, type A2aPeer, type PeerEvent, type PeerTaskState } from '@arvo-rca/a2a-protocol';
 import { textHead } from '@arvo-rca/common';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
-import type { SolverDialect, SolverTurnEnd } from './dialects';
+import type { SolverDialect, SolverProtocol, SolverTurnEnd } from './dialects';
 import type { FinishReason, TaskContext } from './task-context';
 
 /** What the conversation needs from the task it belongs to. */
 export interface ConversationTask {
   context: TaskContext;
   solver: A2aPeer;
-  /** The wire the solver speaks; one per conversation. */
+  /** The wire the solver is first spoken to in; one per conversation (a restart brings another). */
   dialect: SolverDialect;
   /** Runs a command in the task's sandbox, within `timeoutS` when given. */
   execute(command: string, timeoutS?: number): Promise<ExecOutcome>;
@@ -49,16 +49,20 @@ export class SolverConversation {
   private solverContext: string;
   /** Whether the solver ever answered: one that cannot be reached at all is the infrastructure's failure, not its own. */
   private heard = false;
+  private dialect: SolverDialect;
 
   constructor(private readonly task: ConversationTask) {
+    this.dialect = task.dialect;
     this.solverContext = task.dialect.onTaskContext ? task.context.contextId : '';
   }
 
-  async run(description: string): Promise<FinishReason> {
-    const { context, dialect, log } = this.task;
-    let message = dialect.opening(description);
+  /** Runs the conversation; `describe` gives the task's description as the solver's dialect words it. */
+  async run(describe: (protocol: SolverProtocol) => string): Promise<FinishReason> {
+    const { context, log } = this.task;
+    let message = this.dialect.opening(describe(this.dialect.protocol));
     let continues: string | undefined;
     for (;;) {
+      const dialect = this.dialect;
       let end: TurnEnd | undefined;
       try {
         end = await this.turn(message, continues);
@@ -86,10 +90,28 @@ export class SolverConversation {
         if (step.note) log(step.note);
         return 'solver-ended';
       }
+      if (step.kind === 'restart') {
+        message = await this.restart(step.dialect, describe);
+        continues = undefined;
+        continue;
+      }
       message = step.kind === 'say' ? step.message : dialect.result(await this.task.execute(step.command, step.timeoutS));
       if (context.handover.signal.aborted) return 'solver-ended';
       continues = end.state === 'input-required' ? end.taskId : undefined;
     }
+  }
+
+  /**
+   * Starts over in `dialect`: its opening goes on a new conversation (the task's context again, or none for
+   * the solver to open), and the first one's task, if it still waits or works, is canceled.
+   */
+  private async restart(dialect: SolverDialect, describe: (protocol: SolverProtocol) => string): Promise<string> {
+    const abandoned = this.solverTask;
+    this.dialect = dialect;
+    this.solverTask = undefined;
+    this.solverContext = dialect.onTaskContext ? this.task.context.contextId : '';
+    if (abandoned && !isTerminalState(abandoned.state)) await this.task.solver.cancel(abandoned.id, { deadlineMs: CLOSE_DEADLINE_MS }).catch(() => undefined);
+    return dialect.opening(describe(dialect.protocol));
   }
 
   /**

@@ -6,7 +6,7 @@ import type { FinishReason, TaskContext } from './task-context';
 import type { TaskOrder } from './task-order';
 import type { TaskRunDeps } from './task-run-deps';
 import { SolverConversation } from './solver-conversation';
-import { DEFAULT_SOLVER_PROTOCOL, dialectFor } from './dialects';
+import { describeDialect, dialectFor, FirstAnswerDialect, type SolverDialect, type SolverProtocol } from './dialects';
 import { runSolverCommand } from './solver-command';
 import { renderTaskDescription } from './task-description';
 
@@ -29,30 +29,32 @@ export interface HandOver {
  */
 export async function handOver({ context, prepared, deps, order, log }: HandOver): Promise<FinishReason> {
   const limitMs = deps.taskTimeoutS * 1000;
-  const protocol = order.protocol ?? DEFAULT_SOLVER_PROTOCOL;
-  const description = renderTaskDescription(deps.template, {
-    taskId: order.maskedId ?? prepared.ref.taskId,
-    errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
-    errorReport: prepared.errorReport,
-    imageNote: deps.sandboxes.runsTaskImage ? IMAGE_NOTE : '',
-    protocol,
-  });
+  const describe = (protocol: SolverProtocol): string =>
+    renderTaskDescription(deps.template, {
+      taskId: order.maskedId ?? prepared.ref.taskId,
+      errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
+      errorReport: prepared.errorReport,
+      imageNote: deps.sandboxes.runsTaskImage ? IMAGE_NOTE : '',
+      protocol,
+    });
+  const dialect = firstDialect(order, context, deps.commandTimeoutS, log);
   context.handedOver();
   const timer = setTimeout(() => context.finish('timeout'), limitMs);
   const conversation = new SolverConversation({
     context,
     solver: deps.peers.peer(order.solverUrl),
-    dialect: dialectFor(protocol, deps.commandTimeoutS),
+    dialect,
     execute: (command, timeoutS) => runSolverCommand(context, command, deps.logger, timeoutS),
     log,
     trace: (line) => deps.logger.log(line),
     deadline: Date.now() + limitMs,
   });
-  const solver = conversation.run(description);
+  const solver = conversation.run(describe);
   try {
     const reason = await Promise.race([context.finishing, solver, context.broken]);
     if (reason === 'finished') await settledWithin(solver, SOLVER_EXIT_GRACE_MS);
     context.handover.abort();
+    if (dialect instanceof FirstAnswerDialect) dialect.over();
     await conversation.close(
       formatTaskCompleted({ commandsExecuted: context.commands, failed: context.failedCommands, timeSeconds: context.elapsedSeconds() }),
     );
@@ -60,6 +62,20 @@ export async function handOver({ context, prepared, deps, order, log }: HandOver
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The dialect the task opens in: the one known (and the log says why), else reply mode until the solver's first answer shows its own. */
+function firstDialect(order: TaskOrder, context: TaskContext, commandTimeoutS: number, log: (line: string) => void): SolverDialect {
+  const choice = order.dialect;
+  if (choice?.protocol) {
+    log(describeDialect(choice.protocol, choice.source));
+    return dialectFor(choice.protocol, commandTimeoutS);
+  }
+  const found = (protocol: SolverProtocol): void => {
+    log(describeDialect(protocol, 'first-answer'));
+    order.dialect?.found(protocol);
+  };
+  return new FirstAnswerDialect(commandTimeoutS, found, () => context.commands > 0);
 }
 
 /** Waits for `promise` to settle, for at most `ms`. */

@@ -62,14 +62,14 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     ];
   }
 
-  /** The assessment's Result, and its run record's folder. */
-  async function assess(request: unknown): Promise<{ result: AssessmentResult; recordDir: string }> {
+  /** The assessment's Result, its run record's folder, and the progress it streamed. */
+  async function assess(request: unknown): Promise<{ result: AssessmentResult; recordDir: string; progress: string[] }> {
     const events: PeerEvent[] = [];
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 600_000 })) events.push(event);
     const artifact = events.find((event) => event.kind === 'artifact');
     const saved = parseAssessmentSaved(events.at(-1)?.data ?? []);
     if (!artifact || !saved) throw new Error(`the green agent sent no Result: ${events.map((event) => event.text).join(' | ')}`);
-    return { result: artifact.data[0] as AssessmentResult, recordDir: saved.recordDir };
+    return { result: artifact.data[0] as AssessmentResult, recordDir: saved.recordDir, progress: events.map((event) => event.text) };
   }
 
   function recorded(recordDir: string, task: string): { record: TaskRecord; submission: string } {
@@ -122,12 +122,12 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     const request = { participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'sample:2'], solver_protocol: 'reply' } };
     const { result, recordDir } = await assess(request);
 
-    // In reply mode the dummy gets no envelope and writes nothing.
-    expect(result.task_metrics['sample:1']).toMatchObject({ status: 'no_submission' });
+    // In reply mode the dummy gets no envelope and writes nothing; nothing of our text it echoes in its final is run.
+    expect(result.task_metrics['sample:1']).toMatchObject({ status: 'no_submission', n_commands: 0 });
     expect(solver.runs.map((run) => parseShellMessage(run.received[0]))).toEqual([undefined, undefined]);
     expect(solver.runs[0].received[0]).toMatch(/^# Root-cause analysis task sample:\d/);
     const assessment = JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8')) as { id: string; solver_protocol: string };
-    expect(assessment.solver_protocol).toBe('reply');
+    expect(assessment).toMatchObject({ solver_protocol: 'reply', solver_protocol_source: 'config' });
 
     // A record whose second task never ended (its result.json not written): the resume runs it in the recorded
     // dialect, not in the one the card declares.
@@ -139,6 +139,50 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     expect(solver.runs).toHaveLength(1);
     expect(solver.runs[0].received[0]).toMatch(/^# Root-cause analysis task sample:2/);
   }, 300_000);
+
+  it('finds the dialect of a solver whose card names none from its first answer, starts the task again in it, and records why', async () => {
+    const untagged = await startTerminalBenchSolver(solving, 'untagged');
+    try {
+      const request = { participants: { agent: untagged.agent.url }, config: { task_ids: ['sample:1', 'sample:2'], concurrency: 1 } };
+      const { result, recordDir, progress } = await assess(request);
+
+      for (const task of ['sample:1', 'sample:2']) {
+        // Scored on the loc.json its script wrote; only the three commands of the script ran.
+        expect(result.task_metrics[task]).toMatchObject({ status: 'scored', file_acc: 1, func_recall: 1, n_commands: 3 });
+        expect(recorded(recordDir, task).submission.trimEnd()).toBe(written.get(task));
+      }
+      const assessment = JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8')) as Record<string, unknown>;
+      expect(assessment).toMatchObject({ solver_protocol: 'terminal-bench-shell-v1', solver_protocol_source: 'first-answer' });
+      // The first task opened in reply mode on its own context, and the solver answered with a final (our text
+      // echoed in it); the task started again with the envelope on a new context. The second spoke it at once.
+      const [opening, first, second] = untagged.runs;
+      expect(untagged.runs).toHaveLength(3);
+      expect(opening.contextId).toBe(recorded(recordDir, 'sample:1').record.context_id);
+      expect(opening.received).toEqual([expect.stringMatching(/^# Root-cause analysis task sample:1/)]);
+      for (const run of [first, second]) {
+        expect(parseShellMessage(run.received[0])).toMatchObject({ kind: 'task', protocol: 'terminal-bench-shell-v1' });
+        expect(run.received).toHaveLength(4);
+      }
+      // Each task's log (and its progress) says which dialect it spoke, and why.
+      const dialectLines = progress.filter((text) => text.includes('solver dialect:'));
+      expect(dialectLines).toEqual([
+        '[sample:1] solver dialect: terminal-bench-shell-v1 (from its first answer)',
+        '[sample:2] solver dialect: terminal-bench-shell-v1 (from its first answer)',
+      ]);
+
+      // A resume speaks the dialect the record names at once.
+      rmSync(join(recordDir, 'tasks', taskFolderName('sample:2'), 'result.json'));
+      untagged.runs.length = 0;
+      const resumed = await assess({ participants: { agent: untagged.agent.url }, config: { resume: assessment['id'] } });
+      expect(resumed.result.task_metrics['sample:2']).toMatchObject({ status: 'scored', file_acc: 1, n_commands: 3 });
+      expect(untagged.runs.map((run) => parseShellMessage(run.received[0])?.kind)).toEqual(['task']);
+      expect(resumed.progress.filter((text) => text.includes('solver dialect:'))).toEqual([
+        '[sample:2] solver dialect: terminal-bench-shell-v1 (as its record says)',
+      ]);
+    } finally {
+      await untagged.agent.close();
+    }
+  }, 600_000);
 
   it('speaks to the solver of a plain Task ID request in the dialect its card declares', async () => {
     solver.runs.length = 0;

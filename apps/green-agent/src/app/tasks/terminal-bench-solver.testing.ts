@@ -39,6 +39,12 @@ const CARD = {
     },
   ],
 };
+// A terminal-bench solver as most third-party ones are: its card names no dialect, and no skill is tagged `terminal-bench`.
+const UNTAGGED_CARD = {
+  name: 'Shell Agent',
+  description: 'Solves tasks in a terminal.',
+  skills: [{ id: 'solve', name: 'Solve', description: 'Runs shell commands to solve a task.', tags: ['agent', 'shell'], examples: [] }],
+};
 const TERMINAL: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_COMPLETED,
   TaskState.TASK_STATE_CANCELED,
@@ -48,7 +54,7 @@ const TERMINAL: ReadonlySet<TaskState> = new Set([
 
 /**
  * A terminal-bench solver, as RDI-Foundation/terminal-bench-dummy-purple is, on loopback; its commands come
- * from `script` where the dummy asks for none. The rules, each from the dummy's source:
+ * from `script` where the dummy asks for none. `untagged`: its card names no dialect, as most others' do. The rules, each from the dummy's source:
  * - a message on a task that has ended is an error (src/executor.py 36-38);
  * - each message without a task opens a new one, `submitted`, then `working` (executor.py 40-42, 52);
  * - one conversation per context id (executor.py 44-47);
@@ -57,7 +63,7 @@ const TERMINAL: ReadonlySet<TaskState> = new Set([
  * - a `task` envelope or an `exec_result` is answered (agent.py 42-46: with `final`; here with the script's
  *   next `exec_request` while there is one); any other text gets `final` with the text as its output (agent.py 33-48).
  */
-export async function startTerminalBenchSolver(script: ShellScript): Promise<TerminalBenchSolver> {
+export async function startTerminalBenchSolver(script: ShellScript, card: 'tagged' | 'untagged' = 'tagged'): Promise<TerminalBenchSolver> {
   const solver = { runs: [] as ShellRun[], script } as TerminalBenchSolver;
   const pending = new Map<string, ExecRequest[]>();
 
@@ -94,7 +100,7 @@ export async function startTerminalBenchSolver(script: ShellScript): Promise<Ter
     }
   }
 
-  solver.agent = await startTestAgent({ executor: DummySolver as Type<AgentExecutor>, card: CARD });
+  solver.agent = await startTestAgent({ executor: DummySolver as Type<AgentExecutor>, card: card === 'tagged' ? CARD : UNTAGGED_CARD });
   return solver;
 }
 

@@ -42,6 +42,20 @@ describe('solver messages', () => {
       expect(parseSolverReply(`done ${TASK_FINISHED}`)).toEqual({ kind: 'finished' });
     });
 
+    it('read a command only from a line that starts with execute:, never from inside a line or from JSON the solver echoes', () => {
+      const echoed = 'Answer each message with one shell command, as `execute: <command>`; everything\nafter `execute:` is run.';
+      expect(parseSolverReply(JSON.stringify({ kind: 'final', output: echoed }))).toEqual({
+        kind: 'none',
+        problem: 'your reply is JSON, which holds no action',
+      });
+      expect(parseSolverReply(JSON.stringify({ kind: 'exec_request', command: 'ls' }))).toMatchObject({ kind: 'none' });
+      expect(parseSolverReply(JSON.stringify(`execute: rm -rf /workspace`))).toMatchObject({ kind: 'none' });
+      expect(parseSolverReply(`You said: "${echoed}"`)).toEqual({ kind: 'none', problem: 'your reply holds no action' });
+      expect(parseSolverReply('> execute: ls\nI will not run that.')).toEqual({ kind: 'none', problem: 'your reply holds no action' });
+      expect(parseSolverReply('{not json} execute: ls')).toEqual({ kind: 'none', problem: 'your reply holds no action' });
+      expect(parseSolverReply('I quote `execute: pwd` first.\nexecute: ls')).toEqual({ kind: 'execute', command: 'ls' });
+    });
+
     it('name what is wrong with a reply that holds no single action', () => {
       expect(parseSolverReply('')).toEqual({ kind: 'none', problem: 'your reply was empty' });
       expect(parseSolverReply('I think the bug is in parse_tables.')).toEqual({ kind: 'none', problem: 'your reply holds no action' });

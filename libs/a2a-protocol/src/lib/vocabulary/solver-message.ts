@@ -32,23 +32,43 @@ export const MAX_SOLVER_REPLY_CHARS = 200_000;
 export type SolverReply = { kind: 'execute'; command: string } | { kind: 'finished' } | { kind: 'none'; problem: string };
 
 const COMMAND_LINE = /^execute:/gm;
+const FIRST_COMMAND_LINE = /^execute:/m;
 
 /**
  * What a solver's reply asks for when the assessor drives the conversation (reply mode): exactly one
- * action, or a problem to tell it about. Several lines starting with `execute:` (outside a heredoc, whose
- * body may hold anything), an empty command, no action at all, or a reply of megabytes are problems; text
- * before the action is allowed (a model's thought).
+ * action, or a problem to tell it about. A command is read only where a reply-mode solver puts it: from a
+ * line that starts with `execute:` (the reply's first, or one after a thought) to the reply's end. Never
+ * from inside a line (a quote of the task's text), nor from a reply that is JSON as a whole (a
+ * terminal-bench message, which may echo the task's text): such a reply holds no action. `[TASK FINISHED]`
+ * is read anywhere in the text; the earlier of the two wins. Several lines starting with `execute:`
+ * (outside a heredoc, whose body may hold anything), an empty command, no action at all, or a reply of
+ * megabytes are problems.
  */
 export function parseSolverReply(text: string): SolverReply {
   if (text.length > MAX_SOLVER_REPLY_CHARS)
     return { kind: 'none', problem: `your reply is ${text.length} characters long; one command is at most ${MAX_SOLVER_REPLY_CHARS}` };
-  const message = parseSolverMessage(text);
-  if (message.kind === 'finished') return message;
-  if (message.kind === 'other') return { kind: 'none', problem: text.trim() ? 'your reply holds no action' : 'your reply was empty' };
-  const commands = message.command.includes('<<') ? 1 : (text.match(COMMAND_LINE)?.length ?? 0);
+  if (isJsonData(text)) return { kind: 'none', problem: 'your reply is JSON, which holds no action' };
+  const execute = FIRST_COMMAND_LINE.exec(text)?.index ?? -1;
+  const finished = text.indexOf(TASK_FINISHED);
+  if (finished >= 0 && (execute < 0 || finished < execute)) return { kind: 'finished' };
+  if (execute < 0) return { kind: 'none', problem: text.trim() ? 'your reply holds no action' : 'your reply was empty' };
+  const command = text.slice(execute + EXECUTE_PREFIX.length).trim();
+  const commands = command.includes('<<') ? 1 : (text.match(COMMAND_LINE)?.length ?? 0);
   if (commands > 1) return { kind: 'none', problem: `your reply holds ${commands} commands; send one at a time` };
-  if (!message.command) return { kind: 'none', problem: 'the command after "execute:" is empty' };
-  return message;
+  if (!command) return { kind: 'none', problem: 'the command after "execute:" is empty' };
+  return { kind: 'execute', command };
+}
+
+// A JSON object, array or string as the whole reply: data the solver sent, never an action of reply mode.
+function isJsonData(text: string): boolean {
+  const trimmed = text.trim();
+  if (!/^[[{"]/.test(trimmed)) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The correction for a reply with no single action. */

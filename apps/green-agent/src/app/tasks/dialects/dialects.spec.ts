@@ -1,5 +1,5 @@
 import { formatShellMessage, TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
-import { chooseSolverProtocol, dialectFor, protocolDeclaredBy } from '.';
+import { chooseSolverProtocol, dialectFor, FirstAnswerDialect, protocolDeclaredBy, SolverDialectChoice, type SolverProtocol } from '.';
 
 const skill = (id: string, tags: string[]) => ({ id, name: id, description: '', tags, examples: [] });
 
@@ -24,11 +24,66 @@ describe('choosing the solver protocol', () => {
     expect(protocolDeclaredBy('not a card')).toBeUndefined();
   });
 
-  it("takes the request's protocol first, then the card's, then reply mode", () => {
+  it("takes the request's protocol first, then the card's, then leaves it to the solver's first answer, and says why", () => {
     const card = { skills: [skill('x', ['terminal-bench'])] };
-    expect(chooseSolverProtocol('callback', card)).toBe('callback');
-    expect(chooseSolverProtocol(undefined, card)).toBe(TERMINAL_BENCH_SHELL);
-    expect(chooseSolverProtocol(undefined, { skills: [] })).toBe('reply');
+    expect(chooseSolverProtocol('callback', card)).toEqual({ protocol: 'callback', source: 'config' });
+    expect(chooseSolverProtocol(undefined, card)).toEqual({ protocol: TERMINAL_BENCH_SHELL, source: 'card' });
+    expect(chooseSolverProtocol(undefined, { skills: [] })).toEqual({ protocol: undefined, source: 'first-answer' });
+  });
+
+  it('keeps the first dialect a first answer shows, for the tasks handed over after it', () => {
+    const heard: SolverProtocol[] = [];
+    const choice = new SolverDialectChoice({ protocol: undefined, source: 'first-answer' }, (protocol) => heard.push(protocol));
+    choice.found(TERMINAL_BENCH_SHELL);
+    choice.found('reply');
+    expect([choice.protocol, choice.source, heard]).toEqual([TERMINAL_BENCH_SHELL, 'first-answer', [TERMINAL_BENCH_SHELL]]);
+  });
+});
+
+describe("the solver's first answer, when nothing names its dialect", () => {
+  const opened = (calledBack = false) => {
+    const found: SolverProtocol[] = [];
+    return {
+      found,
+      dialect: new FirstAnswerDialect(
+        60,
+        (protocol) => found.push(protocol),
+        () => calledBack,
+      ),
+    };
+  };
+  // What a terminal-bench solver answers to a text it does not know: our task, echoed in a final (agent.py 33-48).
+  const echo = JSON.stringify({ kind: 'final', output: 'Answer each message with one shell command, as `execute: <command>`;' });
+
+  it('starts again in terminal-bench-shell-v1 on an exec_request or a final, running nothing of it', () => {
+    for (const text of [echo, '{"kind":"exec_request","command":"ls","timeout":5}']) {
+      const { found, dialect } = opened();
+      const step = dialect.read({ state: 'completed', text });
+      expect(step.kind === 'restart' && step.dialect.protocol).toBe(TERMINAL_BENCH_SHELL);
+      expect(found).toEqual([TERMINAL_BENCH_SHELL]);
+    }
+  });
+
+  it('goes on in reply mode on any other first answer, and reads every later one as reply mode does', () => {
+    const { found, dialect } = opened();
+    expect(dialect.read({ state: 'input-required', text: 'execute: ls' })).toEqual({ kind: 'execute', command: 'ls' });
+    expect(dialect.read({ state: 'input-required', text: echo })).toMatchObject({ kind: 'say' });
+    expect(found).toEqual(['reply']);
+  });
+
+  it('stays in reply mode for a solver that called a command back before its first reply', () => {
+    const { found, dialect } = opened(true);
+    expect(dialect.read({ state: 'completed', text: echo })).toEqual({ kind: 'ended' });
+    expect(found).toEqual(['reply']);
+  });
+
+  it('takes a solver that only called back, its task over before any reply, for a reply-mode one', () => {
+    const { found, dialect } = opened(true);
+    dialect.over();
+    expect(found).toEqual(['reply']);
+    const silent = opened(false);
+    silent.dialect.over();
+    expect(silent.found).toEqual([]);
   });
 });
 

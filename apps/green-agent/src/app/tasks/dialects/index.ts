@@ -7,7 +7,17 @@ import type { SolverProtocol } from './solver-protocol';
 
 export { formatReplyResult, MAX_CORRECTIONS } from './reply-dialect';
 export type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect';
-export { chooseSolverProtocol, DEFAULT_SOLVER_PROTOCOL, isSolverProtocol, protocolDeclaredBy, SOLVER_PROTOCOLS, type SolverProtocol } from './solver-protocol';
+export {
+  chooseSolverProtocol,
+  isSolverProtocol,
+  protocolDeclaredBy,
+  SOLVER_PROTOCOLS,
+  type SolverProtocol,
+  type SolverProtocolChoice,
+  type SolverProtocolSource,
+} from './solver-protocol';
+export { describeDialect, SolverDialectChoice, type DialectOrigin, type SessionProtocol } from './dialect-choice';
+export { FirstAnswerDialect } from './first-answer-dialect';
 
 /** A fresh dialect for one conversation; commands it runs get at most `commandTimeoutS`. */
 export function dialectFor(protocol: SolverProtocol, commandTimeoutS: number): SolverDialect {

@@ -20,7 +20,12 @@ export type SolverStep =
   /** The solver's side has stopped; `note` says why when it is worth a line of the task's log. */
   | { kind: 'ended'; note?: string }
   /** The solver broke the dialect's rules: its side failed, for `reason`. */
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string }
+  /**
+   * The solver speaks another dialect: the conversation starts again in `dialect`, on a new conversation
+   * with the solver, its opening first; nothing the solver asked for so far is run.
+   */
+  | { kind: 'restart'; dialect: SolverDialect };
 
 /**
  * One wire between the green agent and a solver: how the task goes out, how a turn's reply reads, how a

@@ -1,6 +1,7 @@
-// The wires a solver may speak, and how the one of an assessment is chosen: the request's
-// `config.solver_protocol`, else what the solver's card declares, else reply mode, which also serves a
-// solver that calls back (its commands are answered on the task's context while its reply streams).
+// The wires a solver may speak, and how the one of an assessment is found: the request's
+// `config.solver_protocol`, else what the solver's card declares, else the solver's own first answer to a
+// reply-mode opening (see FirstAnswerDialect); reply mode also serves a solver that calls back (its
+// commands are answered on the task's context while its reply streams).
 import { TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
 import { isRecord } from '@arvo-rca/common';
 
@@ -8,7 +9,10 @@ export const SOLVER_PROTOCOLS = ['reply', TERMINAL_BENCH_SHELL, 'callback'] as c
 
 export type SolverProtocol = (typeof SOLVER_PROTOCOLS)[number];
 
-/** What a solver that declares nothing is spoken to in. */
+/** Why a solver is spoken to in its dialect: the request named it, its card did, or its first answer showed it. */
+export type SolverProtocolSource = 'config' | 'card' | 'first-answer';
+
+/** What a solver that declares nothing is first spoken to in. */
 export const DEFAULT_SOLVER_PROTOCOL: SolverProtocol = 'reply';
 
 // The tag terminal-bench solvers carry on their skill (RDI-Foundation/terminal-bench-dummy-purple, src/server.py 26-30).
@@ -32,7 +36,15 @@ export function protocolDeclaredBy(card: unknown): SolverProtocol | undefined {
   return declared.has(DEFAULT_SOLVER_PROTOCOL) ? DEFAULT_SOLVER_PROTOCOL : undefined;
 }
 
-/** The protocol of an assessment: the one requested, else the card's, else the default. */
-export function chooseSolverProtocol(requested: SolverProtocol | undefined, card: unknown): SolverProtocol {
-  return requested ?? protocolDeclaredBy(card) ?? DEFAULT_SOLVER_PROTOCOL;
+/** A solver's dialect as known before its first answer: none yet when neither the request nor the card names one. */
+export interface SolverProtocolChoice {
+  protocol: SolverProtocol | undefined;
+  source: SolverProtocolSource;
+}
+
+/** The dialect of an assessment as far as it is known up front: the one requested, else the card's, else its first answer's (to come). */
+export function chooseSolverProtocol(requested: SolverProtocol | undefined, card: unknown): SolverProtocolChoice {
+  if (requested) return { protocol: requested, source: 'config' };
+  const declared = protocolDeclaredBy(card);
+  return declared ? { protocol: declared, source: 'card' } : { protocol: undefined, source: 'first-answer' };
 }
