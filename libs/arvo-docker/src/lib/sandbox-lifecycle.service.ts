@@ -7,7 +7,7 @@ import { SandboxReaper, type ReapedContainers } from './sandbox-reaper';
 /**
  * Boot: reaps what crashed instances left (dead owners' containers and task folders, stale task folders).
  * Shutdown (SIGINT/SIGTERM with `enableShutdownHooks`, or `app.close()`): removes all of this
- * instance's containers.
+ * instance's containers, then ends the engine's connections (an ssh engine's ssh processes).
  */
 @Injectable()
 export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -57,6 +57,8 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
       this.logger.log(`removed this instance's sandboxes${signal ? ` on ${signal}` : ''}`);
     } catch (error) {
       this.logger.error(`removing this instance's sandboxes failed: ${(error as Error).message}`);
+    } finally {
+      this.engine.close();
     }
   }
 }
