@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A throwaway Docker engine reached over ssh, for tests: the TLS engine of tls-engine.sh behind an sshd
 # of its own on a loopback port, whose one key may only run `docker system dial-stdio` against that
-# engine (so the main engine is never reached). Clients use DOCKER_HOST=ssh://root@127.0.0.1:<port> and
-# the keys of an ssh-agent started here (SSH_AUTH_SOCK), as dockerode does with a real remote engine.
+# engine (so the main engine is never reached). Clients use DOCKER_HOST=ssh://root@127.0.0.1:<port>, the
+# keys of an ssh-agent started here (SSH_AUTH_SOCK) and the known hosts file naming this sshd's host key
+# (DOCKER_SSH_KNOWN_HOSTS), as the green agent's ssh client does with a real remote engine.
 #
 #   ssh-engine.sh up <state-dir>     writes <state-dir>/env (DOCKER_HOST, SSH_AUTH_SOCK)
 #   ssh-engine.sh down <state-dir>
@@ -37,12 +38,17 @@ up() {
   eval "$(ssh-agent -a "$state/agent.sock" -s)" >/dev/null
   echo "$SSH_AGENT_PID" >"$state/agent.pid"
   SSH_AUTH_SOCK="$state/agent.sock" ssh-add -q "$state/client_key"
+  echo "[127.0.0.1]:$port $(cat "$state/host_key.pub")" >"$state/known_hosts"
   cat >"$state/env" <<ENV
 DOCKER_HOST=ssh://root@127.0.0.1:$port
 SSH_AUTH_SOCK=$state/agent.sock
+DOCKER_SSH_KNOWN_HOSTS=$state/known_hosts
 ENV
   for _ in $(seq 1 20); do
-    if (set -a; . "$state/env"; node -e "new (require('dockerode'))().ping().then(()=>process.exit(0),()=>process.exit(1))"); then
+    # A ping through the ssh client, as the green agent reaches the engine (dockerode's own ssh transport
+    # cannot parse an ssh:// DOCKER_HOST on Node 26).
+    if printf 'GET /_ping HTTP/1.0\r\n\r\n' | SSH_AUTH_SOCK="$state/agent.sock" ssh -o BatchMode=yes \
+      -o UserKnownHostsFile="$state/known_hosts" -T -p "$port" root@127.0.0.1 docker system dial-stdio 2>/dev/null | grep -q '^HTTP/1.[01] 200'; then
       echo "ssh-engine: up; source $state/env"
       return
     fi
@@ -58,7 +64,7 @@ down() {
     if [ -f "$state/$name.pid" ]; then kill "$(cat "$state/$name.pid")" 2>/dev/null || true; fi
   done
   [ ! -d "$state/tls" ] || bash "$here/tls-engine.sh" down "$state/tls"
-  rm -rf "$state/tls" "$state"/host_key* "$state"/client_key* "$state/authorized_keys" "$state/env" "$state"/*.pid "$state/agent.sock"
+  rm -rf "$state/tls" "$state"/host_key* "$state"/client_key* "$state/authorized_keys" "$state/known_hosts" "$state/env" "$state"/*.pid "$state/agent.sock"
   echo "ssh-engine: down"
 }
 

@@ -9,7 +9,8 @@ export { taskContainerSpec } from './lib/container-spec';
 // The engine (the one client of its API), where it is, and the labels of what this project makes on it;
 // createDockerClient is for tools and tests that drive the engine as a fixture.
 export { createDockerClient, DockerEngine, type EnginePacing } from './lib/docker-engine';
-export { engineSettingsFromEnvironment, type EngineSettings } from './lib/engine-settings';
+export { engineSettingsFromEnvironment, type EngineSettings, type SshSettings } from './lib/engine-settings';
+export { SshEngineError, type SshEngineErrorCode } from './lib/ssh-stdio-socket';
 export { LABEL_CONTEXT, LABEL_OWNER, LABEL_RECIPE, LABEL_TASK, LABEL_TASK_FOLDER, ownerFilter } from './lib/labels';
 export { ImagePuller } from './lib/image-puller';
 // The images' disk budget: the record of the images pulled here, and what running assessments still need.

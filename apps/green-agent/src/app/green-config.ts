@@ -177,6 +177,21 @@ export class GreenConfig extends AppConfig {
   @IsOptional()
   @IsString()
   DOCKER_CERT_PATH?: string;
+
+  /** The private key for an ssh DOCKER_HOST; unset, ssh's own (the agent's keys, ~/.ssh). */
+  @IsOptional()
+  @IsString()
+  DOCKER_SSH_IDENTITY?: string;
+
+  /** The known hosts file holding an ssh DOCKER_HOST's host key; unset, ~/.ssh/known_hosts. */
+  @IsOptional()
+  @IsString()
+  DOCKER_SSH_KNOWN_HOSTS?: string;
+
+  /** The ssh agent whose keys reach an ssh DOCKER_HOST. */
+  @IsOptional()
+  @IsString()
+  SSH_AUTH_SOCK?: string;
 }
 
 /** `on`/`true`/`1` and `off`/`false`/`0` as booleans; anything else stays as written, for the validation to name. */

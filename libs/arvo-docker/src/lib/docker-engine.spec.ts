@@ -15,8 +15,16 @@ describe('the Docker engine', () => {
       host: 'tcp://10.0.0.2:2376',
       tlsVerify: true,
       certPath: '/certs',
+      ssh: {},
     });
-    expect(engineSettingsFromEnvironment({})).toEqual({ host: undefined, tlsVerify: false, certPath: undefined });
+    expect(
+      engineSettingsFromEnvironment({ DOCKER_HOST: 'ssh://builder@10.0.0.3', DOCKER_SSH_IDENTITY: '/k', DOCKER_SSH_KNOWN_HOSTS: '/kh', SSH_AUTH_SOCK: '/a' }),
+    ).toEqual({
+      host: 'ssh://builder@10.0.0.3',
+      tlsVerify: false,
+      ssh: { identityFile: '/k', knownHostsFile: '/kh', authSocket: '/a' },
+    });
+    expect(engineSettingsFromEnvironment({})).toEqual({ host: undefined, tlsVerify: false, certPath: undefined, ssh: {} });
   });
 });
 

@@ -9,7 +9,7 @@ import { countChanges } from './container-changes';
 import { createEngineGate, type EngineGate, type EngineWork } from './engine-gate';
 import { engineSettingsFromEnvironment, type EngineSettings } from './engine-settings';
 import { ENGINE_WATCH_TIMING, whileEngineAnswers, type EngineWatchTiming } from './engine-watch';
-import { SshDialAgent, sshConfig } from './ssh-dial-agent';
+import { SshProcessAgent, sshDial } from './ssh-process-agent';
 
 /** Where an engine keeps containers' layers; `local` when it is reached by a socket of this host. */
 export interface EngineStorage {
@@ -32,10 +32,12 @@ export class DockerEngine {
   readonly address: string;
   private readonly docker: Docker;
   private readonly gate: EngineGate;
+  private readonly agent: SshProcessAgent | undefined;
 
   constructor(settings: EngineSettings = {}, pacing: EnginePacing = DEFAULT_SANDBOX_OPTIONS) {
     const { options, address } = clientOptions(settings);
     this.docker = new Docker(options);
+    this.agent = options.agent;
     this.address = address;
     this.gate = createEngineGate(pacing.startConcurrency, { fixed: pacing.startPacing === 'fixed' });
   }
@@ -43,6 +45,16 @@ export class DockerEngine {
   /** The engine the environment names (DOCKER_HOST and friends); for tools and tests. */
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env, pacing?: EnginePacing): DockerEngine {
     return new DockerEngine(engineSettingsFromEnvironment(env), pacing);
+  }
+
+  /** Ends its connections: over ssh, their ssh processes (each also ends when its connection does). */
+  close(): void {
+    this.agent?.destroy();
+  }
+
+  /** The ssh processes of its connections now; none for other engines. */
+  get sshProcesses(): number[] {
+    return this.agent?.processes ?? [];
   }
 
   /** Whether it answers a ping within the deadline; never throws. */
@@ -128,7 +140,7 @@ export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Docker
 
 // The client's options from the settings alone. Every key the modem would otherwise take from the
 // environment is given, so that the environment never overrides what the configuration says.
-function clientOptions(settings: EngineSettings): { options: Docker.DockerOptions & { agent?: SshDialAgent }; address: string } {
+function clientOptions(settings: EngineSettings): { options: Docker.DockerOptions & { agent?: SshProcessAgent }; address: string } {
   const none = { socketPath: undefined, host: undefined, port: undefined, protocol: undefined, ca: undefined, cert: undefined, key: undefined };
   const host = settings.host ?? `unix://${localSocket()}`;
   if (host.startsWith('unix://')) {
@@ -138,9 +150,9 @@ function clientOptions(settings: EngineSettings): { options: Docker.DockerOption
   const url = new URL(host.includes('//') ? host : `tcp://${host}`);
   if (url.protocol === 'ssh:') {
     const port = Number(url.port || 22);
-    // The modem passes `agent` on to every request; its typings leave it out. Kept alive: each new
-    // connection starts a `docker` process on the engine's machine, which costs more than the ssh channel.
-    const agent = new SshDialAgent(sshConfig(url, process.env), { keepAlive: true });
+    // The modem passes `agent` on to every request; its typings leave it out. Not the modem's own ssh
+    // transport: ssh2 decrypts in this process, and its garbage broke the output's memory bound.
+    const agent = new SshProcessAgent(sshDial(url, settings.ssh));
     return { options: { ...none, protocol: 'http', host: url.hostname, port, agent }, address: `ssh://${url.hostname}:${port}` };
   }
   const tls = settings.tlsVerify === true || url.port === '2376';

@@ -1,8 +1,18 @@
 import { spawnSync } from 'node:child_process';
+import { engineSettingsFromEnvironment } from './engine-settings';
+import { sshDial } from './ssh-process-agent';
 
 const PROBE = "new (require('dockerode'))().ping().then(() => process.exit(0), () => process.exit(1))";
 
 function engineAnswersNow(): boolean {
+  const { host, ssh } = engineSettingsFromEnvironment();
+  if (host?.startsWith('ssh://')) {
+    // As the product reaches it, through the ssh client: dockerode's own ssh transport cannot parse an
+    // ssh:// DOCKER_HOST on Node 26.
+    const dial = sshDial(new URL(host), ssh);
+    const answer = spawnSync(dial.command, dial.args, { env: dial.env, input: 'GET /_ping HTTP/1.0\r\n\r\n', timeout: 15_000 });
+    return /^HTTP\/1\.[01] 200/.test(answer.stdout?.toString() ?? '');
+  }
   return spawnSync(process.execPath, ['-e', PROBE], { timeout: 5000, stdio: 'ignore' }).status === 0;
 }
 

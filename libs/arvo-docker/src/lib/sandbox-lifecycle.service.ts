@@ -9,7 +9,8 @@ import { SandboxReaper } from './sandbox-reaper';
  * Boot: reaps what crashed instances left (dead owners' containers and task folders, stale task folders),
  * then sweeps for it every `reapIntervalS` while the app runs, so that an assessor killed mid-task leaves
  * nothing for long. Shutdown (SIGINT/SIGTERM with `enableShutdownHooks`, or `app.close()`): stops the
- * sweeps and removes all of this instance's containers.
+ * sweeps, removes all of this instance's containers, then ends the engine's connections (an ssh engine's
+ * ssh processes).
  */
 @Injectable()
 export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -19,7 +20,7 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     @Inject(SANDBOX_FACTORY) private readonly factory: SandboxFactory,
     @Inject(SANDBOX_OPTIONS) options: SandboxOptions,
-    @Inject(DockerEngine) engine: DockerEngine,
+    @Inject(DockerEngine) private readonly engine: DockerEngine,
     @Inject(ProcessTable) processes: ProcessTable,
   ) {
     this.watch = new ReaperWatch(
@@ -48,6 +49,8 @@ export class SandboxLifecycle implements OnApplicationBootstrap, OnApplicationSh
       this.logger.log(`removed this instance's sandboxes${signal ? ` on ${signal}` : ''}`);
     } catch (error) {
       this.logger.error(`removing this instance's sandboxes failed: ${(error as Error).message}`);
+    } finally {
+      this.engine.close();
     }
   }
 }

@@ -71,7 +71,23 @@ describe("the sandboxes' options", () => {
   it('name the engine DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH give, and none when they are unset', () => {
     const config = configOf({ DOCKER_HOST: 'tcp://10.0.0.2:2376', DOCKER_TLS_VERIFY: 'on', DOCKER_CERT_PATH: '/etc/arvo-rca/engine' });
 
-    expect(sandboxOptionsOf(config).engine).toEqual({ host: 'tcp://10.0.0.2:2376', tlsVerify: true, certPath: '/etc/arvo-rca/engine' });
+    expect(sandboxOptionsOf(config).engine).toEqual({ host: 'tcp://10.0.0.2:2376', tlsVerify: true, certPath: '/etc/arvo-rca/engine', ssh: {} });
     expect(sandboxOptionsOf(configOf({})).engine).toBeUndefined();
+  });
+
+  it("name an ssh engine's key, known hosts and agent from the configuration, not from this process's environment", () => {
+    const config = configOf({
+      DOCKER_HOST: 'ssh://builder@10.0.0.3:2222',
+      DOCKER_SSH_IDENTITY: '/etc/arvo-rca/engine_key',
+      DOCKER_SSH_KNOWN_HOSTS: '/etc/arvo-rca/known_hosts',
+      SSH_AUTH_SOCK: '/run/agent.sock',
+    });
+
+    expect(sandboxOptionsOf(config).engine).toEqual({
+      host: 'ssh://builder@10.0.0.3:2222',
+      tlsVerify: undefined,
+      certPath: undefined,
+      ssh: { identityFile: '/etc/arvo-rca/engine_key', knownHostsFile: '/etc/arvo-rca/known_hosts', authSocket: '/run/agent.sock' },
+    });
   });
 });

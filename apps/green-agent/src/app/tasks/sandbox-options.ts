@@ -9,7 +9,8 @@ import { localSourceDirs, taskSources } from '../task-assets';
  * place (SAMPLES_DIR, an ARVO_DATA_URL that is a folder) hold `patch.diff`, and LOG_DIR (LOG_RUN_DIR too,
  * when it is set apart) holds earlier runs' records with their fixes, so they are private; a
  * SANDBOX_START_CONCURRENCY that is given holds the start pacing there. The engine is the one DOCKER_HOST,
- * DOCKER_TLS_VERIFY and DOCKER_CERT_PATH name.
+ * DOCKER_TLS_VERIFY and DOCKER_CERT_PATH name; an ssh one is reached with DOCKER_SSH_IDENTITY,
+ * DOCKER_SSH_KNOWN_HOSTS and SSH_AUTH_SOCK where they are given.
  */
 export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
   return {
@@ -41,7 +42,9 @@ function runRecordDirs(config: GreenConfig): string[] {
 // None of them set: the local socket.
 function engineOf(config: GreenConfig): EngineSettings | undefined {
   const { DOCKER_HOST: host, DOCKER_TLS_VERIFY: tlsVerify, DOCKER_CERT_PATH: certPath } = config;
-  return host === undefined && tlsVerify === undefined && certPath === undefined ? undefined : { host, tlsVerify, certPath };
+  const ssh = { identityFile: config.DOCKER_SSH_IDENTITY, knownHostsFile: config.DOCKER_SSH_KNOWN_HOSTS, authSocket: config.SSH_AUTH_SOCK };
+  const given = [host, tlsVerify, certPath, ...Object.values(ssh)].some((value) => value !== undefined);
+  return given ? { host, tlsVerify, certPath, ssh } : undefined;
 }
 
 // No budget (0): nothing recorded, nothing removed.
