@@ -90,12 +90,13 @@ describeWithBubblewrap("the local sandbox's disk: each task's bytes and files, a
   (asRoot ? it : it.skip)(
     "ends a task once the host's free inodes fall below the floor, and starts no other until they are back",
     async () => {
-      // Its own filesystem of 100,000 inodes, a floor of 95,000 free: some 5,000 files pass it (and the files of
-      // one look, far from any bound of the task's own, 2 s of them, stay well within the rest).
+      // Its own filesystem of 1,000,000 inodes, a floor of 995,000 free: some 5,000 files pass it. The rest leaves
+      // room for what the bomb makes before the watchdog's look and the stop (tens of thousands on a fast
+      // machine), and for the next task's workspace: with 100,000 inodes a quick bomb used them all.
       const root = await tempRoot();
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,nr_inodes=100000', 'tmpfs', root]);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,nr_inodes=1000000', 'tmpfs', root]);
       const ended: Ended[] = [];
-      const floor = { inodesFloor: { inodes: 95_000 }, diskBytes: 16 * MIB };
+      const floor = { inodesFloor: { inodes: 995_000 }, diskBytes: 16 * MIB };
       const { sandbox, began } = await sandboxIn(root, floor, ended);
       await sandbox.start();
       began();
@@ -105,7 +106,7 @@ describeWithBubblewrap("the local sandbox's disk: each task's bytes and files, a
         {
           ms: expect.any(Number),
           detail: expect.stringMatching(
-            new RegExp(`^the host's free inodes on ${root} are [\\d,]+ of 100,000, below the floor of 95,000 \\(HOST_INODES_FLOOR\\)$`),
+            new RegExp(`^the host's free inodes on ${root} are [\\d,]+ of 1,000,000, below the floor of 995,000 \\(HOST_INODES_FLOOR\\)$`),
           ),
         },
       ]);
