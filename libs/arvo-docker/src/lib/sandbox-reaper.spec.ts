@@ -112,14 +112,21 @@ describeWithDocker('SandboxReaper, containers', () => {
     }
   });
 
-  async function containerOf(owner: string, taskFolder?: string): Promise<string> {
+  /**
+   * A running container of `owner`. With `watched`, a reaper sweeping meanwhile may remove it between its
+   * create and its start (the engine then answers 404, or 409 "marked for removal"): it is returned all the
+   * same, as reaped.
+   */
+  async function containerOf(owner: string, taskFolder?: string, watched = false): Promise<string> {
     const container = await docker.createContainer({
       Image: sampleImageTag('1'),
       Cmd: ['sleep', '60'],
       Labels: { [LABEL_OWNER]: owner, ...(taskFolder === undefined ? {} : { [LABEL_TASK_FOLDER]: taskFolder }) },
       HostConfig: { NetworkMode: 'none', Init: true },
     });
-    await container.start();
+    await container.start().catch((error: { statusCode?: number }) => {
+      if (!watched || (error.statusCode !== 404 && error.statusCode !== 409)) throw error;
+    });
     return container.id;
   }
 
@@ -197,7 +204,7 @@ describeWithDocker('SandboxReaper, containers', () => {
       // Made after the watch started: only a sweep while it runs can find them.
       const live = await containerOf(owners.live);
       const otherHost = await containerOf(owners.otherHost);
-      const dead = await containerOf(owners.dead, orphanTask);
+      const dead = await containerOf(owners.dead, orphanTask, true);
 
       expect(await gone(dead, 5_000)).toBe(true);
       // The folder goes right after its container, in the same sweep.
