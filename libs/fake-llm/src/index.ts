@@ -3,10 +3,12 @@ export {
   connectionReset,
   httpError,
   reply,
+  toolCall,
   type FakeConnectionReset,
   type FakeHttpError,
   type FakeLlmStep,
   type FakeReply,
+  type FakeToolCall,
   type FakeUsage,
 } from './lib/fake-llm-script';
 export type { FakeApi } from './lib/wire-formats';

@@ -9,9 +9,17 @@ export interface FakeUsage {
   cacheWrite: number;
 }
 
+/** A call of one of the tools the request offered, as the model would make it. */
+export interface FakeToolCall {
+  name: string;
+  input: Record<string, unknown>;
+}
+
 export interface FakeReply {
   kind: 'reply';
   text: string;
+  /** Tool calls after the text; the reply then stops for them (Anthropic `tool_use`, OpenAI function calls, Gemini functionCall parts). */
+  toolCalls?: FakeToolCall[];
   usage?: Partial<FakeUsage>;
   /** `max_tokens` renders as OpenAI `finish_reason: "length"` and Anthropic `stop_reason: "max_tokens"`. */
   stop: 'end' | 'max_tokens';
@@ -34,8 +42,16 @@ export interface FakeConnectionReset {
 
 export type FakeLlmStep = FakeReply | FakeHttpError | FakeConnectionReset;
 
-export function reply(text: string, options: { usage?: Partial<FakeUsage>; stop?: FakeReply['stop']; delayMs?: number } = {}): FakeReply {
-  return { kind: 'reply', text, usage: options.usage, stop: options.stop ?? 'end', delayMs: options.delayMs ?? 0 };
+export function reply(
+  text: string,
+  options: { usage?: Partial<FakeUsage>; stop?: FakeReply['stop']; delayMs?: number; toolCalls?: FakeToolCall[] } = {},
+): FakeReply {
+  return { kind: 'reply', text, toolCalls: options.toolCalls, usage: options.usage, stop: options.stop ?? 'end', delayMs: options.delayMs ?? 0 };
+}
+
+/** A reply that calls one tool (after `text`, if any). */
+export function toolCall(name: string, input: Record<string, unknown>, options: { text?: string; usage?: Partial<FakeUsage>; delayMs?: number } = {}): FakeReply {
+  return reply(options.text ?? '', { ...options, toolCalls: [{ name, input }] });
 }
 
 export function httpError(status: number, options: { message?: string; retryAfter?: number; delayMs?: number } = {}): FakeHttpError {

@@ -1,8 +1,8 @@
 // One session writes a record at a time: its first run or a resume holds a lock file in the record's folder,
-// taken atomically (created with 'wx'), so that two green processes sharing the folder never both run its
+// taken atomically (linked into place whole), so that two green processes sharing the folder never both run its
 // missing tasks. A lock whose owner is gone is stale and taken over.
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProcessTable } from '@arvo-rca/common';
 import { RecordError } from './record-error';
@@ -90,19 +90,22 @@ export class RecordLock {
   }
 }
 
-/** Creates the lock file; false when one is there. */
+/**
+ * Creates the lock file, whole: it is written aside and linked into place, so no reader ever sees it half
+ * written (link refuses to replace one that is there). False when one is there.
+ */
 async function create(path: string, content: LockFile): Promise<boolean> {
-  const handle = await open(path, 'wx').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EEXIST') return undefined;
-    throw error;
-  });
-  if (!handle) return false;
+  const written = `${path}.new-${content.nonce}`;
+  await writeFile(written, `${JSON.stringify(content)}\n`, { flag: 'wx' });
   try {
-    await handle.writeFile(`${JSON.stringify(content)}\n`);
+    await link(written, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
   } finally {
-    await handle.close();
+    await unlink(written).catch(() => undefined);
   }
-  return true;
 }
 
 /** The lock as written (raw), and read (undefined while it is being written, or when it is no lock); undefined when there is none. */
