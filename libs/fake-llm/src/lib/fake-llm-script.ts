@@ -50,7 +50,11 @@ export function reply(
 }
 
 /** A reply that calls one tool (after `text`, if any). */
-export function toolCall(name: string, input: Record<string, unknown>, options: { text?: string; usage?: Partial<FakeUsage>; delayMs?: number } = {}): FakeReply {
+export function toolCall(
+  name: string,
+  input: Record<string, unknown>,
+  options: { text?: string; usage?: Partial<FakeUsage>; delayMs?: number } = {},
+): FakeReply {
   return reply(options.text ?? '', { ...options, toolCalls: [{ name, input }] });
 }
 
