@@ -1,6 +1,7 @@
-import { IsInt, IsJSON, IsNumber, IsOptional, IsString, IsUrl, Matches, Min } from 'class-validator';
+import { IsIn, IsInt, IsJSON, IsNumber, IsOptional, IsString, IsUrl, Matches, Min } from 'class-validator';
 import { AppConfig } from '@arvo-rca/agent-app';
 import { DEFAULT_AGENT_CONFIG } from './agent/agent-config';
+import { AGENT_CLI_NAMES, type AgentCliName } from './cli/agent-cli';
 
 /**
  * The purple agent's configuration, validated once at boot and injected as it is; `.env.example`
@@ -19,6 +20,22 @@ export class PurpleConfig extends AppConfig {
   @IsInt()
   @Min(1)
   GREEN_CALL_TIMEOUT_S: number = 900;
+
+  // A coding agent's CLI run unchanged as the solver, its only tools the task's MCP server; unset: our own agent.
+  // Its provider key and base URL are its own variables (ANTHROPIC_*, OPENAI_*, GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL).
+  @IsOptional()
+  @IsIn(AGENT_CLI_NAMES, { message: `AGENT_CLI must be one of ${AGENT_CLI_NAMES.join(', ')}` })
+  AGENT_CLI?: AgentCliName;
+
+  // The model the CLI is told to use; its own default when unset.
+  @IsOptional()
+  @IsString()
+  AGENT_CLI_MODEL?: string;
+
+  // Where the CLIs are installed (npm run agents -- install); ~/.cache/arvo-rca/agent-clis by default.
+  @IsOptional()
+  @IsString()
+  AGENT_CLI_CACHE?: string;
 
   // provider/name, or `baseline`; unset picks from the keys present (baseline without keys).
   @IsOptional()

@@ -24,8 +24,9 @@ import type { AgentOptions, AgentResult, AgentTask, CommandRecord, ModelCallReco
 import type { TaskEnvironment } from './task-environment';
 import { buildTrajectory } from './trajectory';
 
-const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
-const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: WANTED_LOCATIONS, maxSpanLines: MAX_SPAN_LINES };
+/** The command output that submits: the task's own way, as its description tells it. */
+export const SUBMIT_MARKER = 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT';
+export const PROMPT_VARS: TemplateVars = { locJsonPath: LOC_JSON_PATH, maxCandidates: WANTED_LOCATIONS, maxSpanLines: MAX_SPAN_LINES };
 
 /**
  * mini-swe-agent's loop for one task context: ask the model, run the one bash block of its reply,
@@ -195,17 +196,7 @@ export class DefaultAgent {
   }
 
   private observe(result: CommandResult): string {
-    const { output } = result;
-    const { outputLimitChars, outputHeadChars, outputTailChars } = this.config;
-    return this.render('observation', {
-      returncode: result.returncode,
-      timedOut: result.timedOut !== undefined,
-      truncated: output.length > outputLimitChars,
-      output,
-      head: output.slice(0, outputHeadChars),
-      tail: output.slice(Math.max(outputHeadChars, output.length - outputTailChars)),
-      elidedChars: Math.max(0, output.length - outputHeadChars - outputTailChars),
-    });
+    return this.render('observation', observationVars(result, this.config));
   }
 
   private timeExceeded(): TimeExceeded {
@@ -223,4 +214,19 @@ export class DefaultAgent {
   private render(name: TemplateName, vars: TemplateVars = {}): string {
     return this.options.templates.render(name, { ...PROMPT_VARS, ...vars });
   }
+}
+
+/** What the observation template shows of a command's result: all of it, or its head and tail when it is long. */
+export function observationVars(result: CommandResult, config: AgentConfig): TemplateVars {
+  const { output } = result;
+  const { outputLimitChars, outputHeadChars, outputTailChars } = config;
+  return {
+    returncode: result.returncode,
+    timedOut: result.timedOut !== undefined,
+    truncated: output.length > outputLimitChars,
+    output,
+    head: output.slice(0, outputHeadChars),
+    tail: output.slice(Math.max(outputHeadChars, output.length - outputTailChars)),
+    elidedChars: Math.max(0, output.length - outputHeadChars - outputTailChars),
+  };
 }

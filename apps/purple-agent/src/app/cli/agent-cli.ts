@@ -19,6 +19,8 @@ export interface CliLaunchInput {
   home: string;
   /** A fresh, empty folder for this task only: the CLI's working folder. */
   workdir: string;
+  /** The model the CLI is told to use (AGENT_CLI_MODEL); its own default when unset. */
+  model?: string;
   /** The package's installed folder (where its package.json is). */
   packageDir: string;
   /** The purple agent's environment: the CLI's key and endpoint variables are read from here. */

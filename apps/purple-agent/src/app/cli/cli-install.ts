@@ -2,6 +2,7 @@
 // pinned version, with install scripts off; never part of `npm ci`'s tree (they are 100 to 420 MB each).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { CodedError } from '@arvo-rca/common';
@@ -9,9 +10,14 @@ import type { AgentCli } from './agent-cli';
 
 const run = promisify(execFile);
 
-/** The cache the CLIs are installed into: AGENT_CLI_CACHE, else `.cache/agent-clis` under the working folder. */
+/**
+ * The cache the CLIs are installed into: AGENT_CLI_CACHE, else the project's folder in the user's cache
+ * (`$XDG_CACHE_HOME/arvo-rca/agent-clis`, `~/.cache/arvo-rca/agent-clis`), shared by every clone and process.
+ */
 export function agentCliCache(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return resolve(env['AGENT_CLI_CACHE'] ?? join(process.cwd(), '.cache', 'agent-clis'));
+  const given = env['AGENT_CLI_CACHE'];
+  if (given) return resolve(given);
+  return join(env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache'), 'arvo-rca', 'agent-clis');
 }
 
 /** Where one CLI's package lives once installed: `<cache>/<name>-<version>/node_modules/<package>`. */

@@ -27,7 +27,8 @@ export class UsageTotals {
     this.started = clock();
   }
 
-  add(usage: TokenUsage, cost: number | null): void {
+  /** Adds `calls` model calls (one unless said: a CLI agent may report several at once) and their tokens and cost. */
+  add(usage: TokenUsage, cost: number | null, calls = 1): void {
     const t = this.tokens;
     this.tokens = {
       input: t.input + usage.input,
@@ -35,7 +36,7 @@ export class UsageTotals {
       cacheRead: t.cacheRead + usage.cacheRead,
       cacheWrite: t.cacheWrite + usage.cacheWrite,
     };
-    this.callCount += 1;
+    this.callCount += calls;
     this.totalCost = this.totalCost === null || cost === null ? null : this.totalCost + cost;
   }
 

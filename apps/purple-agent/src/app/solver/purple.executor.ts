@@ -56,7 +56,7 @@ export class PurpleExecutor implements AgentExecutor {
     });
     const run: ContextRun = { dialect, cancel: new AbortController(), taskIds: new Set([taskId]) };
     this.runs.set(contextId, run);
-    const finished = this.run(events, dialect, new CancellableEnvironment(dialect, run.cancel.signal)).finally(() => this.runs.delete(contextId));
+    const finished = this.run(events, dialect, new CancellableEnvironment(dialect, run.cancel.signal), run.cancel.signal).finally(() => this.runs.delete(contextId));
     // Where the assessor drives, this call ends with the first command; the run goes on over its next messages.
     await Promise.race([dialect.turnClosed(), finished]);
   }
@@ -76,7 +76,7 @@ export class PurpleExecutor implements AgentExecutor {
   }
 
   /** One run from the task description to its final status; never throws (an unexpected error is a `failed` task with its reason). */
-  private async run(events: TaskEvents, dialect: SolverDialect, environment: TaskEnvironment): Promise<void> {
+  private async run(events: TaskEvents, dialect: SolverDialect, environment: TaskEnvironment, canceled: AbortSignal): Promise<void> {
     const { contextId } = events;
     const { description, submits } = dialect;
     const taskId = taskName(description, contextId);
@@ -89,7 +89,7 @@ export class PurpleExecutor implements AgentExecutor {
         const outcome = await this.solver.solve({ taskId, contextId, description, submits }, environment, (progress) => {
           this.logger.log(describeStep(progress));
           dialect.progress(describeStep(progress));
-        });
+        }, canceled);
         this.logger.log(describeResult(outcome, submits));
         return outcome;
       });

@@ -1,6 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import { AgentTemplates } from '../agent/agent-templates';
 import { TrajectoryWriter } from '../agent/trajectory';
+import { AgentClis } from '../cli/agent-clis';
 import { ModelFactory } from '../models/model-factory';
 import { UsageTotals } from '../models/usage';
 import { PurpleConfig } from '../purple-config';
@@ -25,12 +26,14 @@ import { TaskSolver } from './task-solver';
         return factory;
       },
     },
+    // The CLI agent (AGENT_CLI), when one is set: its key checked and its install begun at boot.
+    { provide: AgentClis, inject: [PurpleConfig], useFactory: (config: PurpleConfig) => new AgentClis(config) },
     {
       provide: AgentTemplates,
       inject: [PurpleConfig],
       useFactory: (config: PurpleConfig) => AgentTemplates.load(config.AGENT_TEMPLATES_DIR),
     },
   ],
-  exports: [ModelFactory, AgentTemplates, TrajectoryWriter, UsageTotals, TaskSolver],
+  exports: [ModelFactory, AgentTemplates, TrajectoryWriter, UsageTotals, TaskSolver, AgentClis],
 })
 export class SolverModule {}

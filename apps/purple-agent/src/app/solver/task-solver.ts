@@ -7,6 +7,7 @@ import type { AgentResult, AgentTask, StepProgress } from '../agent/agent-types'
 import { DefaultAgent } from '../agent/default-agent';
 import type { TaskEnvironment } from '../agent/task-environment';
 import { TrajectoryFileSink, trajectoryPath, TrajectoryWriter } from '../agent/trajectory';
+import { AgentClis } from '../cli/agent-clis';
 import { ModelFactory } from '../models/model-factory';
 import { UsageTotals } from '../models/usage';
 import { PurpleConfig } from '../purple-config';
@@ -27,13 +28,15 @@ export class TaskSolver {
     private readonly trajectories: TrajectoryWriter,
     private readonly processUsage: UsageTotals,
     private readonly logging: WinstonLoggerFactory,
+    private readonly clis: AgentClis,
     @Inject(PurpleConfig) config: PurpleConfig,
   ) {
     this.limits = agentConfigFrom(config);
   }
 
+  /** The solver's model: our agent's, or the CLI agent's (`<cli>@<version>/<model>`). */
   get modelName(): string {
-    return this.models.modelName;
+    return this.clis.modelName ?? this.models.modelName;
   }
 
   /** Where the run of this task writes its trajectory. */
@@ -41,12 +44,18 @@ export class TaskSolver {
     return trajectoryPath(this.logging.runDirectory, task.taskId, task.contextId);
   }
 
-  async solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void): Promise<SolvedTask> {
+  /** Runs the task to its end; `canceled` ends a CLI agent's process at once (our own agent ends at its next command). */
+  async solve(task: AgentTask, environment: TaskEnvironment, onStep: (progress: StepProgress) => void, canceled?: AbortSignal): Promise<SolvedTask> {
     const sink = new TrajectoryFileSink(this.trajectoryFile(task), {
       writer: this.trajectories,
       logger: new Logger(`agent ${task.taskId} ${task.contextId.slice(0, 8)}`),
       onStep,
     });
+    if (this.clis.cli) {
+      const cli = await this.clis.create(environment, { config: this.limits, templates: this.templates, sink, processUsage: this.processUsage });
+      const result = await cli.run(task, canceled);
+      return { ...result, trajectory: cli.trajectory() };
+    }
     const agent = new DefaultAgent(this.models.create(), environment, {
       templates: this.templates,
       config: this.limits,
