@@ -99,7 +99,14 @@ export class FakeLlmServer {
       return send(response, 401, renderError(api, 401, message));
     }
     if (api === 'openai-responses' && isAuxiliaryResponsesRequest(parseJson(text))) {
-      return sendResponsesReply(response, parseJson(text), { id: 'aux', model: modelOf(parseJson(text)), text: AUXILIARY_RESPONSES_TEXT, toolCalls: [], usage: defaultUsage(text.length, ''), stop: 'end' });
+      return sendResponsesReply(response, parseJson(text), {
+        id: 'aux',
+        model: modelOf(parseJson(text)),
+        text: AUXILIARY_RESPONSES_TEXT,
+        toolCalls: [],
+        usage: defaultUsage(text.length, ''),
+        stop: 'end',
+      });
     }
     const step = this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' });
     if (step.kind === 'reset') {
@@ -116,7 +123,14 @@ export class FakeLlmServer {
     const usage = defaultUsage(text.length, step.text, step.usage);
     this.replies += 1;
     if (api === 'openai-responses') {
-      return sendResponsesReply(response, parseJson(text), { id: `fake-${this.replies}`, model, text: step.text, toolCalls: step.toolCalls ?? [], usage, stop: step.stop });
+      return sendResponsesReply(response, parseJson(text), {
+        id: `fake-${this.replies}`,
+        model,
+        text: step.text,
+        toolCalls: step.toolCalls ?? [],
+        usage,
+        stop: step.stop,
+      });
     }
     send(response, 200, renderReply(api, { model, text: step.text, usage, stop: step.stop, id: `fake-${this.replies}` }));
   }
