@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PendingSleeps } from '@arvo-rca/common';
 import { defaultUsage, httpError, type FakeLlmStep } from './fake-llm-script';
+import { AUXILIARY_RESPONSES_TEXT, isAuxiliaryResponsesRequest, sendResponsesReply } from './openai-responses';
 import { presentedKey, renderError, renderReply, type FakeApi } from './wire-formats';
 
 /** One request as the server received it, kept for assertions (cache breakpoints, retries, keys). */
@@ -26,6 +27,8 @@ const ROUTES: Record<string, FakeApi> = {
   '/v1/chat/completions': 'openai',
   '/chat/completions': 'openai',
   '/v1/messages': 'anthropic',
+  '/v1/responses': 'openai-responses',
+  '/responses': 'openai-responses',
 };
 
 /**
@@ -92,8 +95,18 @@ export class FakeLlmServer {
 
     if (!api) return send(response, 404, { error: { message: `fake-llm: no route for ${request.method} ${path}` } });
     if (this.options.apiKey !== undefined && presentedKey(api, headers) !== this.options.apiKey) {
-      const message = api === 'openai' ? 'Incorrect API key provided.' : 'invalid x-api-key';
+      const message = api === 'anthropic' ? 'invalid x-api-key' : 'Incorrect API key provided.';
       return send(response, 401, renderError(api, 401, message));
+    }
+    if (api === 'openai-responses' && isAuxiliaryResponsesRequest(parseJson(text))) {
+      return sendResponsesReply(response, parseJson(text), {
+        id: 'aux',
+        model: modelOf(parseJson(text)),
+        text: AUXILIARY_RESPONSES_TEXT,
+        toolCalls: [],
+        usage: defaultUsage(text.length, ''),
+        stop: 'end',
+      });
     }
     const step = this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' });
     if (step.kind === 'reset') {
@@ -109,6 +122,16 @@ export class FakeLlmServer {
     const model = modelOf(parseJson(text));
     const usage = defaultUsage(text.length, step.text, step.usage);
     this.replies += 1;
+    if (api === 'openai-responses') {
+      return sendResponsesReply(response, parseJson(text), {
+        id: `fake-${this.replies}`,
+        model,
+        text: step.text,
+        toolCalls: step.toolCalls ?? [],
+        usage,
+        stop: step.stop,
+      });
+    }
     send(response, 200, renderReply(api, { model, text: step.text, usage, stop: step.stop, id: `fake-${this.replies}` }));
   }
 

@@ -2,7 +2,7 @@
 // parse replies, usage and errors exactly as they would in production.
 import type { FakeUsage } from './fake-llm-script';
 
-export type FakeApi = 'openai' | 'anthropic';
+export type FakeApi = 'openai' | 'anthropic' | 'openai-responses';
 
 export interface WireReply {
   model: string;
@@ -17,7 +17,7 @@ export function renderReply(api: FakeApi, reply: WireReply): Record<string, unkn
 }
 
 export function renderError(api: FakeApi, status: number, message: string): Record<string, unknown> {
-  if (api === 'openai') {
+  if (api !== 'anthropic') {
     return { error: { message, type: openAiErrorType(status), param: null, code: status === 401 ? 'invalid_api_key' : null } };
   }
   return { type: 'error', error: { type: anthropicErrorType(status), message } };

@@ -35,6 +35,11 @@ export interface CliLaunch {
   env: Record<string, string>;
   /** Files to write before the start, by absolute path (settings under HOME, config files). */
   files: Record<string, string>;
+  /**
+   * This launch's own reader, when reading a line needs the launch (its model) or earlier lines (the final
+   * text); when absent, `AgentCli.read`.
+   */
+  read?: (line: string) => CliEvent[];
 }
 
 /** Tokens of one model call, or of several, in the neutral terms of our usage. */
