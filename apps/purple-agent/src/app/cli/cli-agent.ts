@@ -87,7 +87,8 @@ export class CliAgent {
       this.messages.push({ role: 'user', content: prompt });
       const { cli, packageDir, model, env } = this.options;
       const launch = cli.launch({ prompt, mcpUrl: mcp.url, mcpToken: mcp.token, mcpName: TASK_MCP_NAME, home, workdir, packageDir, model, env });
-      this.process = CliProcess.start(launch, workdir, (line) => this.read(line));
+      const reader = launch.read ?? ((line: string) => cli.read(line));
+      this.process = CliProcess.start(launch, workdir, (line) => this.read(reader, line));
       const limitS = this.config.wallTimeLimitS;
       if (limitS > 0) timers.push(setTimeout(() => this.stop(this.timeExceeded()), limitS * 1000));
       if (canceled?.aborted) onCancel();
@@ -174,10 +175,10 @@ export class CliAgent {
     }
   }
 
-  private read(line: string): void {
+  private read(reader: (line: string) => CliEvent[], line: string): void {
     let events: CliEvent[];
     try {
-      events = this.options.cli.read(line);
+      events = reader(line);
     } catch {
       return;
     }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AgentCli, CliEvent, CliLaunch, CliLaunchInput } from './agent-cli';
 import { codexConfig, codexModelCatalog } from './codex-config';
 
-/** The model when MODEL does not name one as `openai/<model>`. */
+/** The model when AGENT_CLI_MODEL names none. */
 export const CODEX_DEFAULT_MODEL = 'gpt-5.5';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** The variable the config names (`bearer_token_env_var`) for the MCP server's token. */
@@ -26,7 +26,7 @@ export const codex: AgentCli = {
 
 function launchCodex(input: CliLaunchInput): CliLaunch {
   const codexHome = join(input.home, '.codex');
-  const model = modelOf(input.env);
+  const model = input.model ?? CODEX_DEFAULT_MODEL;
   const catalogPath = join(codexHome, 'model-catalog.json');
   const config = codexConfig({
     model,
@@ -75,12 +75,6 @@ function launchCodex(input: CliLaunchInput): CliLaunch {
     },
     read: (line) => reader.read(line),
   };
-}
-
-/** `MODEL=openai/<model>` picks the model; anything else leaves the default. */
-function modelOf(env: Readonly<Record<string, string | undefined>>): string {
-  const match = /^openai\/(\S+)$/.exec(env['MODEL'] ?? '');
-  return match ? match[1] : CODEX_DEFAULT_MODEL;
 }
 
 interface ExecItem {
