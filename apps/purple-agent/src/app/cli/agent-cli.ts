@@ -69,4 +69,9 @@ export interface AgentCli {
   launch(input: CliLaunchInput): CliLaunch;
   /** Reads one line of stdout; lines that are not events give nothing. */
   read(line: string): CliEvent[];
+  /**
+   * A reader for one run that remembers its lines before, for a CLI whose events need it (Gemini CLI streams
+   * the assistant's text in deltas and ends without repeating it). When present, use it instead of `read`.
+   */
+  reader?(): (line: string) => CliEvent[];
 }
