@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { FakeLlmServer, reply, toolCall, type FakeLlmStep, type RecordedRequest } from '@arvo-rca/fake-llm';
+import { FakeLlmServer, httpError, reply, toolCall, type FakeLlmStep, type RecordedRequest } from '@arvo-rca/fake-llm';
 import type { CliEvent, CliLaunch } from './agent-cli';
 import { agentCliCache, installedCli } from './cli-install';
 import { geminiCli } from './gemini-cli';
@@ -176,6 +176,17 @@ describe('Gemini CLI as the solver (the real CLI, the Gemini API stand-in, the t
     for (const name of ['run_shell_command', 'read_file', 'write_file']) expect(answers).toMatch(new RegExp(`"name":"${name}"`));
     expect(answers).toMatch(/not found/i);
     for (const request of result.requests) expect(JSON.stringify(request.body)).not.toMatch(/root:x?:0:0/);
+  });
+
+  it("ends with an error the reader reports when the model's API refuses the turn", async () => {
+    const result = await run('api-error', [httpError(400, { message: 'the model was not found' })]);
+    expect(result.code).not.toBe(0);
+    // The refused turn's model used nothing (only the router's classifier did, and it is reported).
+    const [turn] = turns(result.requests);
+    const used = result.events.flatMap((event) => (event.kind === 'usage' ? [event.usage.model] : []));
+    expect(used).not.toContain(modelOf(turn));
+    expect(result.events).toContainEqual({ kind: 'message', role: 'system', content: expect.stringContaining('the model was not found') });
+    expect(result.events.at(-1)).toEqual({ kind: 'done', text: '', isError: true });
   });
 
   it('passes nothing of the purple environment but what the CLI needs, and writes nothing outside its HOME and folder', async () => {

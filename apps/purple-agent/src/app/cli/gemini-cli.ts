@@ -166,9 +166,12 @@ export class GeminiStreamReader {
       case 'error':
         events.push({ kind: 'message', role: 'system', content: `[${str(event['severity']) || 'error'}] ${str(event['message'])}` });
         break;
-      case 'result':
+      case 'result': {
+        const error = event['error'] as Json | undefined;
+        if (error) events.push({ kind: 'message', role: 'system', content: `[${str(error['type']) || 'error'}] ${str(error['message'])}` });
         events.push(...usages(event['stats']), { kind: 'done', text: this.finalText, isError: event['status'] !== 'success' });
         break;
+      }
     }
     return events;
   }
@@ -190,13 +193,15 @@ function toolResult(event: Json): string {
 }
 
 // `result.stats.models` holds the run's totals per model (input_tokens is the whole prompt, cached the part
-// of it read from the cache, input the rest). They come once, at the end: one usage event per model. The
+// of it read from the cache, input the rest). They come once, at the end: one usage event per model that
+// used any (a failed call lists its model with zeros). The
 // stream does not say how many calls each covers, so `calls` is 1 (one or more). Thinking tokens are in
 // total_tokens but not in output_tokens; they are billed as output, so output is what total adds to the prompt.
 function usages(stats: unknown): CliEvent[] {
   const models = (stats as Json | undefined)?.['models'];
   if (typeof models !== 'object' || models === null) return [];
-  return Object.entries(models as Record<string, Json>).map(([model, tokens]) => {
+  const used = Object.entries(models as Record<string, Json>).filter(([, tokens]) => num(tokens['total_tokens']) > 0);
+  return used.map(([model, tokens]) => {
     const prompt = num(tokens['input_tokens']);
     const cached = num(tokens['cached']);
     const output = Math.max(num(tokens['output_tokens']), num(tokens['total_tokens']) - prompt);
