@@ -82,7 +82,7 @@ describe('Gemini CLI as the solver (the real CLI, the Gemini API stand-in, the t
     mkdirSync(workdir, { recursive: true });
     try {
       const launch = geminiCli.launch({
-        prompt: 'Find the root cause of the crash; run commands with the shell tool, then submit.',
+        prompt: '--help is not what this is: find the root cause of the crash; run commands with the shell tool, then submit.',
         mcpUrl: mcp.url,
         mcpToken: mcp.token,
         mcpName: TASK_MCP_NAME,
@@ -134,6 +134,7 @@ describe('Gemini CLI as the solver (the real CLI, the Gemini API stand-in, the t
     const agentTurns = turns(result.requests);
     expect(agentTurns).toHaveLength(3);
     for (const request of agentTurns) expect(offered(request)).toEqual(['mcp_task_shell', 'mcp_task_submit']);
+    expect(JSON.stringify(agentTurns[0].body)).toContain('--help is not what this is: find the root cause');
     // Every request the CLI sent is one of the Gemini API's: its turns, and auxiliary calls with no tools (the
     // model router's classifier, as GEMINI_MODEL is unset), answered without taking a scripted step.
     for (const request of result.requests) expect(request.api).toBe('gemini');

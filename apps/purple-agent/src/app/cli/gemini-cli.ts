@@ -98,8 +98,8 @@ export const geminiCli: AgentCli = {
     return {
       argv: [
         join(input.packageDir, this.entry),
-        '--prompt',
-        input.prompt,
+        // Joined with `=`, so that a prompt starting with a dash is not read as a flag.
+        `--prompt=${input.prompt}`,
         '--output-format',
         'stream-json',
         '--approval-mode',
