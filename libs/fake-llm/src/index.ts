@@ -12,3 +12,4 @@ export {
   type FakeUsage,
 } from './lib/fake-llm-script';
 export type { FakeApi } from './lib/wire-formats';
+export { GEMINI_AUXILIARY_TEXT } from './lib/gemini-stream';

@@ -4,6 +4,7 @@ import { PendingSleeps } from '@arvo-rca/common';
 import { defaultUsage, httpError, type FakeLlmStep } from './fake-llm-script';
 import { AUXILIARY_RESPONSES_TEXT, isAuxiliaryResponsesRequest, sendResponsesReply } from './openai-responses';
 import { presentedKey, renderError, renderReply, type FakeApi } from './wire-formats';
+import { geminiRoute, serveGemini, type GeminiRoute } from './gemini-stream';
 
 /** One request as the server received it, kept for assertions (cache breakpoints, retries, keys). */
 export interface RecordedRequest {
@@ -32,7 +33,7 @@ const ROUTES: Record<string, FakeApi> = {
 };
 
 /**
- * A real HTTP server on a loopback port speaking OpenAI Chat Completions and Anthropic Messages well
+ * A real HTTP server on a loopback port speaking OpenAI Chat Completions, Anthropic Messages and Gemini generateContent well
  * enough for the real SDKs. Each request takes the next scripted step, whichever API it came on.
  */
 export class FakeLlmServer {
@@ -64,6 +65,11 @@ export class FakeLlmServer {
     return `${this.url}/v1`;
   }
 
+  /** The base URL for `@google/genai` (GOOGLE_GEMINI_BASE_URL for Gemini CLI; it appends `/v1beta/models/...`). */
+  get geminiBaseUrl(): string {
+    return this.url;
+  }
+
   /** The base URL for the `@anthropic-ai/sdk` client (it appends `/v1/messages`). */
   get anthropicBaseUrl(): string {
     return this.url;
@@ -90,8 +96,17 @@ export class FakeLlmServer {
     const text = await readBody(request);
     const path = (request.url ?? '/').split('?')[0];
     const api = request.method === 'POST' ? ROUTES[path] : undefined;
+    const gemini = request.method === 'POST' ? geminiRoute(path) : undefined;
     const headers = flattenHeaders(request);
-    this.requests.push({ api: api ?? 'unknown', method: request.method ?? '', path, headers, body: parseJson(text), receivedAt: Date.now() });
+    this.requests.push({
+      api: api ?? (gemini ? 'gemini' : 'unknown'),
+      method: request.method ?? '',
+      path,
+      headers,
+      body: parseJson(text),
+      receivedAt: Date.now(),
+    });
+    if (gemini) return this.serveGemini(gemini, request, response, text, headers);
 
     if (!api) return send(response, 404, { error: { message: `fake-llm: no route for ${request.method} ${path}` } });
     if (this.options.apiKey !== undefined && presentedKey(api, headers) !== this.options.apiKey) {
@@ -133,6 +148,22 @@ export class FakeLlmServer {
       });
     }
     send(response, 200, renderReply(api, { model, text: step.text, usage, stop: step.stop, id: `fake-${this.replies}` }));
+  }
+
+  private serveGemini(route: GeminiRoute, request: IncomingMessage, response: ServerResponse, text: string, headers: Record<string, string>): Promise<void> {
+    return serveGemini({
+      route,
+      body: parseJson(text),
+      bodyChars: text.length,
+      query: new URL(request.url ?? '/', this.url).searchParams,
+      headers,
+      response,
+      apiKey: this.options.apiKey,
+      nextStep: () => this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' }),
+      delay: (ms) => this.delay(ms),
+      reset: () => request.socket.destroy(),
+      nextId: () => `fake-${(this.replies += 1)}`,
+    });
   }
 
   private delay(ms: number): Promise<void> {

@@ -2,7 +2,8 @@
 // parse replies, usage and errors exactly as they would in production.
 import type { FakeUsage } from './fake-llm-script';
 
-export type FakeApi = 'openai' | 'anthropic' | 'openai-responses';
+/** `openai-responses` is served by openai-responses.ts, `gemini` by gemini-stream.ts. */
+export type FakeApi = 'openai' | 'anthropic' | 'openai-responses' | 'gemini';
 
 export interface WireReply {
   model: string;

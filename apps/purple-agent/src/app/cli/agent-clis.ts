@@ -9,12 +9,12 @@ import type { UsageTotals } from '../models/usage';
 import type { AgentCli, AgentCliName } from './agent-cli';
 import { CliAgent } from './cli-agent';
 import { agentCliCache, installedCli } from './cli-install';
-import { CLAUDE_CODE } from './claude-code';
-import { CODEX } from './codex';
-import { GEMINI_CLI } from './gemini-cli';
+import { claudeCode } from './claude-code';
+import { codex } from './codex';
+import { geminiCli } from './gemini-cli';
 
 /** Every CLI the purple agent can run, by its AGENT_CLI name. */
-export const AGENT_CLIS: Readonly<Record<AgentCliName, AgentCli>> = { 'claude-code': CLAUDE_CODE, codex: CODEX, 'gemini-cli': GEMINI_CLI };
+export const AGENT_CLIS: Readonly<Record<AgentCliName, AgentCli>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli };
 
 export class AgentCliError extends CodedError<'AGENT_CLI_KEY_MISSING'> {}
 
