@@ -11,4 +11,5 @@ export {
   type FakeToolCall,
   type FakeUsage,
 } from './lib/fake-llm-script';
+export { anthropicStreamEvents, asideWithoutTools, type AnthropicSseEvent } from './lib/anthropic-stream';
 export type { FakeApi } from './lib/wire-formats';
