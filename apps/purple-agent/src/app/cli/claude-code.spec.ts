@@ -28,6 +28,8 @@ class RecordingTools implements TaskTools {
 interface Run {
   code: number | null;
   events: CliEvent[];
+  /** The CLI's own start event, as it printed it. */
+  init: { messaging_socket_path?: string; memory_paths?: unknown; permissionMode?: string; analytics_disabled?: boolean };
   stderr: string;
   home: string;
   workdir: string;
@@ -77,8 +79,10 @@ async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string): Pr
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    const events = stdout.split('\n').flatMap((line) => claudeCode.read(line));
-    return { code, events, stderr, home, workdir, startedMs: Date.now() - started };
+    const lines = stdout.split('\n');
+    const events = lines.flatMap((line) => claudeCode.read(line));
+    const init = JSON.parse(lines.find((line) => line.includes('"subtype":"init"')) ?? '{}') as Run['init'];
+    return { code, events, init, stderr, home, workdir, startedMs: Date.now() - started };
   } finally {
     await mcp.close();
   }
@@ -99,6 +103,11 @@ function expectConfined(run: Run): void {
   expect(readdirSync(testHome)).toEqual([]);
   expect(readdirSync(testTmp)).toEqual([]);
   expect(existsSync(join(run.home, '.claude', 'projects'))).toBe(false);
+  // Its messaging socket, when it has opened it by the start event, is under its own TMPDIR; no memory
+  // folder, no analytics, no prompts.
+  expect(run.init.messaging_socket_path ?? join(run.home, 'tmp', 'not-open-yet')).toMatch(new RegExp(`^${join(run.home, 'tmp')}/`));
+  expect(run.init).toMatchObject({ permissionMode: 'dontAsk', analytics_disabled: true });
+  expect(run.init.memory_paths).toBeUndefined();
 }
 
 describe('Claude Code as the solver (the real CLI against the Anthropic stand-in)', () => {
