@@ -94,7 +94,9 @@ function launch(input: CliLaunchInput): CliLaunch {
       '--permission-mode',
       'dontAsk', // whatever is not allowed above is denied, never prompted for
       '--settings',
-      settings,
+      settings, // the rules below, whatever else is set
+      '--setting-sources',
+      '', // no user, project or local settings file is read
       '--no-session-persistence', // no transcript to resume from
       '--disable-slash-commands', // no skills or commands
       '--no-chrome',
@@ -216,7 +218,8 @@ export const claudeCode: AgentCli = {
   name: 'claude-code',
   packageName: '@anthropic-ai/claude-code',
   version: '2.1.332',
-  // The package's launcher for installs without install scripts: it runs the platform's native binary.
+  // The package's launcher for installs without install scripts: it runs the platform's native binary as
+  // its child (spawnSync), which a signal to the launcher alone leaves running: end the process group.
   entry: 'cli-wrapper.cjs',
   keyVariable: KEY,
   baseUrlVariable: BASE_URL,
