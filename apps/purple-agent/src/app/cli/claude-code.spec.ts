@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { asideWithoutTools, FakeLlmServer, reply, toolCall, type FakeLlmStep } from '@arvo-rca/fake-llm';
 import type { CliEvent, CliModelUsage } from './agent-cli';
-import { claudeCode, claudeCodeToolNames, ClaudeCodeLaunchError } from './claude-code';
+import { CLAUDE_CODE, claudeCodeToolNames, ClaudeCodeLaunchError } from './claude-code';
+import { ClaudeCodeReader } from './claude-code-reader';
 import { agentCliCache, installedCli } from './cli-install';
 import { TASK_MCP_NAME, TaskMcpServer, type TaskTools } from './task-mcp-server';
 
@@ -28,6 +29,7 @@ class RecordingTools implements TaskTools {
 interface Run {
   code: number | null;
   events: CliEvent[];
+  lines: string[];
   /** The CLI's own start event, as it printed it. */
   init: { messaging_socket_path?: string; memory_paths?: unknown; permissionMode?: string; analytics_disabled?: boolean };
   stderr: string;
@@ -45,7 +47,7 @@ const saved = { HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'] };
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'claude-code-spec-'));
-  packageDir = await installedCli(claudeCode, agentCliCache());
+  packageDir = await installedCli(CLAUDE_CODE, agentCliCache());
   // The test process's own HOME and TMPDIR are fresh folders too: the CLI must write into neither.
   testHome = join(root, 'test-home');
   testTmp = join(root, 'test-tmp');
@@ -61,13 +63,13 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string): Promise<Run> {
+async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string, model?: string): Promise<Run> {
   const mcp = await TaskMcpServer.start(tools);
   const home = mkdtempSync(join(root, 'home-'));
   const workdir = mkdtempSync(join(root, 'work-'));
   try {
     const env = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseUrl, PURPLE_SECRET: 'not-for-the-cli' };
-    const launch = claudeCode.launch({ prompt, mcpUrl: mcp.url, mcpToken: mcp.token, mcpName: TASK_MCP_NAME, home, workdir, packageDir, env });
+    const launch = CLAUDE_CODE.launch({ prompt, mcpUrl: mcp.url, mcpToken: mcp.token, mcpName: TASK_MCP_NAME, home, workdir, packageDir, model, env });
     for (const [path, text] of Object.entries(launch.files)) {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
@@ -80,9 +82,9 @@ async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string): Pr
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const lines = stdout.split('\n');
-    const events = lines.flatMap((line) => claudeCode.read(line));
+    const events = lines.flatMap((line) => (launch.read ?? CLAUDE_CODE.read)(line));
     const init = JSON.parse(lines.find((line) => line.includes('"subtype":"init"')) ?? '{}') as Run['init'];
-    return { code, events, init, stderr, home, workdir, startedMs: Date.now() - started };
+    return { code, events, lines, init, stderr, home, workdir, startedMs: Date.now() - started };
   } finally {
     await mcp.close();
   }
@@ -91,6 +93,13 @@ async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string): Pr
 /** The names of the tools each request offered the model. */
 function offered(fake: FakeLlmServer): string[][] {
   return fake.requests.map((request) => ((request.body as { tools?: { name: string }[] }).tools ?? []).map((tool) => tool.name).sort());
+}
+
+/** The result line as if the CLI had also called a side model it streamed nothing of. */
+function withSideModel(line: string): string {
+  const result = JSON.parse(line) as { modelUsage: Record<string, unknown> };
+  result.modelUsage['claude-side-model'] = { inputTokens: 7, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0.001 };
+  return JSON.stringify(result);
 }
 
 function usages(events: CliEvent[]): CliModelUsage[] {
@@ -129,7 +138,7 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
     fake.script(...steps);
     const tools = new RecordingTools();
 
-    const run = await runCli(fake, tools, '--find the crash: the task prompt may start with dashes');
+    const run = await runCli(fake, tools, '--find the crash: the task prompt may start with dashes', 'claude-sonnet-5-5');
 
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(fake.requests).toHaveLength(steps.length);
@@ -141,13 +150,28 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
     expect(JSON.stringify(fake.requests[1].body)).toContain('listing of ls /src: crash.c parser.c');
     expect(JSON.stringify(fake.requests[2].body)).toContain('submission accepted');
 
+    expect(fake.requests.map((request) => (request.body as { model?: string }).model)).toEqual(steps.map(() => 'claude-sonnet-5-5'));
+    // One usage event per model call, as each call's stream ends, and nothing more from the result line.
+    const model = 'claude-sonnet-5-5';
     expect(usages(run.events)).toEqual([
-      { model: expect.any(String), input: 1380, output: 61, cacheRead: 6090, cacheWrite: 3090, cost: expect.any(Number), calls: 3 },
+      { model, input: 1200, output: 40, cacheRead: 0, cacheWrite: 3000, cost: null, calls: 1 },
+      { model, input: 150, output: 12, cacheRead: 3000, cacheWrite: 90, cost: null, calls: 1 },
+      { model, input: 30, output: 9, cacheRead: 3090, cacheWrite: 0, cost: null, calls: 1 },
+    ]);
+    // Read line by line without the run (no earlier lines), the result line's totals count once.
+    expect(usages(run.lines.flatMap((line) => CLAUDE_CODE.read(line)))).toEqual([
+      { model, input: 1380, output: 61, cacheRead: 6090, cacheWrite: 3090, cost: expect.any(Number), calls: 3 },
+    ]);
+    // A side model's calls, which the CLI reports in the result line only, are added from there.
+    const lines = run.lines.map((line) => (line.includes('"type":"result"') ? withSideModel(line) : line));
+    const reader = new ClaudeCodeReader();
+    expect(usages(lines.flatMap((line) => reader.read(line))).slice(3)).toEqual([
+      { model: 'claude-side-model', input: 7, output: 5, cacheRead: 0, cacheWrite: 0, cost: null, calls: 1 },
     ]);
     expect(run.events.at(-1)).toEqual({ kind: 'done', text: 'Submitted: the overflow is in parser.c.', isError: false });
     const said = run.events.flatMap((event) => (event.kind === 'message' ? [`${event.role}: ${event.content}`] : []));
     expect(said).toEqual([
-      `system: claude-code started: model ${usages(run.events)[0].model}, tools ${TOOL_NAMES.join(', ')}`,
+      `system: claude-code started: model claude-sonnet-5-5, tools ${TOOL_NAMES.join(', ')}`,
       'assistant: Let me look.',
       'assistant: [tool call mcp__task__shell] {"command":"ls /src"}',
       'user: [tool result] <returncode>0</returncode>\n<output>listing of ls /src: crash.c parser.c</output>',
@@ -156,7 +180,7 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
       'assistant: Submitted: the overflow is in parser.c.',
     ]);
     expectConfined(run);
-    process.stdout.write(`claude-code ${claudeCode.version}: three model calls in ${run.startedMs} ms from spawn to exit\n`);
+    process.stdout.write(`claude-code ${CLAUDE_CODE.version}: three model calls in ${run.startedMs} ms from spawn to exit\n`);
   }, 180_000);
 
   it("refuses the CLI's own host tools by their names: nothing runs on the host and no file's text reaches the model", async () => {
@@ -197,7 +221,7 @@ describe('claude-code launch', () => {
   const input = { prompt: 'p', mcpUrl: 'http://127.0.0.1:1/mcp', mcpToken: 'secret-token', mcpName: 'task', home: '/h', workdir: '/w', packageDir: '/pkg' };
 
   it('passes the CLI only PATH, its key, base URL and its own HOME and TMPDIR, and keeps the MCP token out of argv', () => {
-    const launch = claudeCode.launch({ ...input, env: { PATH: '/bin', HOME: '/root', ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://b', OTHER: 'x' } });
+    const launch = CLAUDE_CODE.launch({ ...input, env: { PATH: '/bin', HOME: '/root', ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://b', OTHER: 'x' } });
 
     expect(launch.argv[0]).toBe('/pkg/cli-wrapper.cjs');
     expect(launch.argv.slice(-2)).toEqual(['--', 'p']);
@@ -209,14 +233,14 @@ describe('claude-code launch', () => {
   });
 
   it('names the missing key', () => {
-    expect(() => claudeCode.launch({ ...input, env: { PATH: '/bin' } })).toThrow(ClaudeCodeLaunchError);
-    expect(() => claudeCode.launch({ ...input, env: { PATH: '/bin' } })).toThrow(/ANTHROPIC_API_KEY/);
+    expect(() => CLAUDE_CODE.launch({ ...input, env: { PATH: '/bin' } })).toThrow(ClaudeCodeLaunchError);
+    expect(() => CLAUDE_CODE.launch({ ...input, env: { PATH: '/bin' } })).toThrow(/ANTHROPIC_API_KEY/);
   });
 
   it('reads a failed run as done with an error and ignores lines that are not events', () => {
-    expect(claudeCode.read('not json')).toEqual([]);
-    expect(claudeCode.read('{"type":"system","subtype":"status"}')).toEqual([]);
-    expect(claudeCode.read('{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["too many turns"]}')).toEqual([
+    expect(CLAUDE_CODE.read('not json')).toEqual([]);
+    expect(CLAUDE_CODE.read('{"type":"system","subtype":"status"}')).toEqual([]);
+    expect(CLAUDE_CODE.read('{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["too many turns"]}')).toEqual([
       { kind: 'done', text: 'too many turns', isError: true },
     ]);
   });

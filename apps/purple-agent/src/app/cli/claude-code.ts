@@ -3,7 +3,8 @@
 // named in `claude --help` of the pinned version or read from its bundled code (the variables' names).
 import { join } from 'node:path';
 import { CodedError } from '@arvo-rca/common';
-import type { AgentCli, CliEvent, CliLaunch, CliLaunchInput, CliModelUsage } from './agent-cli';
+import type { AgentCli, CliLaunch, CliLaunchInput } from './agent-cli';
+import { ClaudeCodeReader } from './claude-code-reader';
 
 export class ClaudeCodeLaunchError extends CodedError<'AGENT_CLI_LAUNCH'> {}
 
@@ -72,17 +73,17 @@ function launch(input: CliLaunchInput): CliLaunch {
   };
   const baseUrl = input.env[BASE_URL];
   if (baseUrl) env[BASE_URL] = baseUrl;
-  // The model the CLI asks for, when the operator chose one; else the CLI's default.
-  const model = input.env['ANTHROPIC_MODEL'];
-  if (model) env['ANTHROPIC_MODEL'] = model;
+  const reader = new ClaudeCodeReader();
   const server = { type: 'http', url: input.mcpUrl, headers: { Authorization: `Bearer ${input.mcpToken}` } };
   return {
     argv: [
-      join(input.packageDir, claudeCode.entry),
+      join(input.packageDir, CLAUDE_CODE.entry),
       '--print', // non-interactive: one prompt, then exit
       '--output-format',
       'stream-json',
       '--verbose', // one JSON event a line (stream-json needs --verbose)
+      '--include-partial-messages', // the API's stream events too: each call's usage as it ends
+      ...(input.model ? ['--model', input.model] : []), // else the CLI's default model
       '--bare', // no hooks, plugin sync, auto-memory, background prefetches, keychain, CLAUDE.md discovery
       '--mcp-config',
       mcpConfig,
@@ -116,105 +117,11 @@ function launch(input: CliLaunchInput): CliLaunch {
       // TMPDIR must exist before the start.
       [join(tmp, '.keep')]: '',
     },
+    read: (line) => reader.read(line),
   };
 }
 
-interface Block {
-  type?: string;
-  text?: string;
-  name?: string;
-  input?: unknown;
-  content?: unknown;
-  is_error?: boolean;
-}
-
-interface ModelUsageEntry {
-  inputTokens?: number;
-  outputTokens?: number;
-  cacheReadInputTokens?: number;
-  cacheCreationInputTokens?: number;
-  costUSD?: number;
-}
-
-interface StreamEvent {
-  type?: string;
-  subtype?: string;
-  model?: string;
-  tools?: string[];
-  message?: { content?: string | Block[] };
-  result?: string;
-  errors?: string[];
-  is_error?: boolean;
-  num_turns?: number;
-  modelUsage?: Record<string, ModelUsageEntry>;
-}
-
-function read(line: string): CliEvent[] {
-  let event: StreamEvent;
-  try {
-    event = JSON.parse(line) as StreamEvent;
-  } catch {
-    return [];
-  }
-  if (typeof event !== 'object' || event === null) return [];
-  switch (event.type) {
-    case 'system':
-      return event.subtype === 'init'
-        ? [{ kind: 'message', role: 'system', content: `claude-code started: model ${event.model}, tools ${(event.tools ?? []).join(', ')}` }]
-        : [];
-    case 'assistant':
-    case 'user': {
-      const content = summarise(event.message?.content);
-      return content ? [{ kind: 'message', role: event.type, content }] : [];
-    }
-    case 'result':
-      return [
-        ...usageOf(event),
-        { kind: 'done', text: event.result ?? (event.errors ?? [event.subtype ?? 'error']).join('; '), isError: event.is_error === true },
-      ];
-    default:
-      return [];
-  }
-}
-
-// The result event's modelUsage holds each model's tokens over the whole run, once; the assistant events'
-// usage is the stream's message_start (output counted as 1) and would count again.
-function usageOf(event: StreamEvent): CliEvent[] {
-  const entries = Object.entries(event.modelUsage ?? {});
-  const total = (usage: ModelUsageEntry) => (usage.inputTokens ?? 0) + (usage.cacheReadInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0);
-  const main = entries.reduce<string | undefined>(
-    (best, [model, usage]) => (best === undefined || total(usage) > total(event.modelUsage?.[best] ?? {}) ? model : best),
-    undefined,
-  );
-  return entries.map(([model, usage]): CliEvent => {
-    const counted: CliModelUsage = {
-      model,
-      input: usage.inputTokens ?? 0,
-      output: usage.outputTokens ?? 0,
-      cacheRead: usage.cacheReadInputTokens ?? 0,
-      cacheWrite: usage.cacheCreationInputTokens ?? 0,
-      cost: typeof usage.costUSD === 'number' ? usage.costUSD : null,
-      // num_turns counts the main loop's model calls; a side model's calls are not counted by the CLI.
-      calls: model === main ? Math.max(1, event.num_turns ?? 1) : 1,
-    };
-    return { kind: 'usage', usage: counted };
-  });
-}
-
-function summarise(content: string | Block[] | undefined): string {
-  if (typeof content === 'string') return content;
-  return (content ?? [])
-    .map((block) => {
-      if (block.type === 'text') return block.text ?? '';
-      if (block.type === 'tool_use') return `[tool call ${block.name}] ${JSON.stringify(block.input ?? {})}`;
-      if (block.type === 'tool_result') return `[tool result${block.is_error ? ', error' : ''}] ${summarise(block.content as string | Block[])}`;
-      return '';
-    })
-    .filter((text) => text !== '')
-    .join('\n');
-}
-
-export const claudeCode: AgentCli = {
+export const CLAUDE_CODE: AgentCli = {
   name: 'claude-code',
   packageName: '@anthropic-ai/claude-code',
   version: '2.1.332',
@@ -224,5 +131,6 @@ export const claudeCode: AgentCli = {
   keyVariable: KEY,
   baseUrlVariable: BASE_URL,
   launch,
-  read,
+  // Without the run's earlier lines: the result line's totals, once.
+  read: (line) => new ClaudeCodeReader().read(line),
 };
