@@ -11,5 +11,6 @@ export {
   type FakeToolCall,
   type FakeUsage,
 } from './lib/fake-llm-script';
+export { anthropicStreamEvents, asideWithoutTools, type AnthropicSseEvent } from './lib/anthropic-stream';
 export type { FakeApi } from './lib/wire-formats';
 export { GEMINI_AUXILIARY_TEXT } from './lib/gemini-stream';

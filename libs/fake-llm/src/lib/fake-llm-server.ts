@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PendingSleeps } from '@arvo-rca/common';
-import { defaultUsage, httpError, type FakeLlmStep } from './fake-llm-script';
+import { sendAnthropicStream, wantsAnthropicStream } from './anthropic-stream';
+import { defaultUsage, httpError, type FakeLlmStep, type FakeReply } from './fake-llm-script';
 import { AUXILIARY_RESPONSES_TEXT, isAuxiliaryResponsesRequest, sendResponsesReply } from './openai-responses';
 import { presentedKey, renderError, renderReply, type FakeApi } from './wire-formats';
 import { geminiRoute, serveGemini, type GeminiRoute } from './gemini-stream';
@@ -22,6 +23,8 @@ export interface FakeLlmServerOptions {
   apiKey?: string;
   /** Answered once the script is used up; by default a 400 that names the problem (never retried). */
   fallback?: FakeLlmStep;
+  /** Answers requests that are not the agent's turn (a CLI's auxiliary calls) without taking a step of the script. */
+  aside?: (body: unknown, api: FakeApi) => FakeReply | undefined;
 }
 
 const ROUTES: Record<string, FakeApi> = {
@@ -123,7 +126,8 @@ export class FakeLlmServer {
         stop: 'end',
       });
     }
-    const step = this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' });
+    const aside = this.options.aside?.(parseJson(text), api);
+    const step = aside ?? this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' });
     if (step.kind === 'reset') {
       request.socket.destroy();
       return;
@@ -147,7 +151,9 @@ export class FakeLlmServer {
         stop: step.stop,
       });
     }
-    send(response, 200, renderReply(api, { model, text: step.text, usage, stop: step.stop, id: `fake-${this.replies}` }));
+    const wire = { model, text: step.text, toolCalls: step.toolCalls, usage, stop: step.stop, id: `fake-${this.replies}` };
+    if (api === 'anthropic' && wantsAnthropicStream(parseJson(text))) return sendAnthropicStream(response, wire);
+    send(response, 200, renderReply(api, wire));
   }
 
   private serveGemini(route: GeminiRoute, request: IncomingMessage, response: ServerResponse, text: string, headers: Record<string, string>): Promise<void> {

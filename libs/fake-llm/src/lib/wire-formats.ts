@@ -1,6 +1,7 @@
 // The two HTTP APIs the fake speaks, rendered the way the providers render them, so that the real SDKs
 // parse replies, usage and errors exactly as they would in production.
-import type { FakeUsage } from './fake-llm-script';
+import { anthropicStopReason, anthropicToolUseId } from './anthropic-stream';
+import type { FakeToolCall, FakeUsage } from './fake-llm-script';
 
 /** `openai-responses` is served by openai-responses.ts, `gemini` by gemini-stream.ts. */
 export type FakeApi = 'openai' | 'anthropic' | 'openai-responses' | 'gemini';
@@ -11,6 +12,7 @@ export interface WireReply {
   usage: FakeUsage;
   stop: 'end' | 'max_tokens';
   id: string;
+  toolCalls?: FakeToolCall[];
 }
 
 export function renderReply(api: FakeApi, reply: WireReply): Record<string, unknown> {
@@ -55,14 +57,17 @@ function openAiCompletion(reply: WireReply): Record<string, unknown> {
   };
 }
 
+// Tool calls follow the text as tool_use blocks and stop the message with `tool_use` (ToolUseBlock, StopReason).
 function anthropicMessage(reply: WireReply): Record<string, unknown> {
+  const calls = (reply.toolCalls ?? []).map((call, index) => ({ type: 'tool_use', id: anthropicToolUseId(reply, index), name: call.name, input: call.input }));
+  const text = reply.text !== '' || calls.length === 0 ? [{ type: 'text', text: reply.text }] : [];
   return {
     id: reply.id,
     type: 'message',
     role: 'assistant',
     model: reply.model,
-    content: [{ type: 'text', text: reply.text }],
-    stop_reason: reply.stop === 'max_tokens' ? 'max_tokens' : 'end_turn',
+    content: [...text, ...calls],
+    stop_reason: anthropicStopReason(reply),
     stop_sequence: null,
     usage: {
       input_tokens: reply.usage.input,
