@@ -1,3 +1,4 @@
+/* eslint-disable @nx/enforce-module-boundaries -- the install is the purple agent's own (cli-install.ts), run here ahead of the first task. */
 // `npm run agents -- install [claude-code|codex|gemini-cli ...]`: installs the CLI agents the purple agent can
 // run (AGENT_CLI) into the project's cache ahead of time, at their pinned versions, install scripts off.
 // `npm run agents -- list` says which are installed where.

@@ -9,12 +9,12 @@ import type { UsageTotals } from '../models/usage';
 import type { AgentCli, AgentCliName } from './agent-cli';
 import { CliAgent } from './cli-agent';
 import { agentCliCache, installedCli } from './cli-install';
-import { claudeCode } from './claude-code';
+import { CLAUDE_CODE } from './claude-code';
 import { codex } from './codex';
 import { geminiCli } from './gemini-cli';
 
 /** Every CLI the purple agent can run, by its AGENT_CLI name. */
-export const AGENT_CLIS: Readonly<Record<AgentCliName, AgentCli>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli };
+export const AGENT_CLIS: Readonly<Record<AgentCliName, AgentCli>> = { 'claude-code': CLAUDE_CODE, codex, 'gemini-cli': geminiCli };
 
 export class AgentCliError extends CodedError<'AGENT_CLI_KEY_MISSING'> {}
 
@@ -57,7 +57,10 @@ export class AgentClis {
   }
 
   /** A new run of the CLI on one task, once its package is installed. */
-  async create(environment: TaskEnvironment, options: { config: AgentConfig; templates: AgentTemplates; sink?: TrajectorySink; processUsage?: UsageTotals }): Promise<CliAgent> {
+  async create(
+    environment: TaskEnvironment,
+    options: { config: AgentConfig; templates: AgentTemplates; sink?: TrajectorySink; processUsage?: UsageTotals },
+  ): Promise<CliAgent> {
     const { cli } = this;
     if (!cli) throw new Error('no AGENT_CLI is set');
     // A failed install is tried again by the next task, which may find the registry reachable.

@@ -10,7 +10,7 @@ import { agentCliCache, installedCli } from './cli-install';
 import { codex } from './codex';
 import { TASK_MCP_NAME, TaskMcpServer, type TaskTools } from './task-mcp-server';
 
-const CACHE = agentCliCache({ AGENT_CLI_CACHE: process.env['AGENT_CLI_CACHE'] ?? '/work/.cache/agent-clis' });
+const CACHE = agentCliCache();
 const KEY = 'sk-codex-spec';
 
 class RecordingTools implements TaskTools {

@@ -63,8 +63,8 @@ describe('Gemini CLI as the solver (the real CLI, the Gemini API stand-in, the t
     root = mkdtempSync(join(tmpdir(), 'gemini-cli-spec-'));
     outerHome = join(root, 'outer-home');
     mkdirSync(outerHome);
-    process.env['HOME'] = outerHome;
     packageDir = await installedCli(geminiCli, agentCliCache());
+    process.env['HOME'] = outerHome;
   });
 
   afterAll(() => {

@@ -56,7 +56,9 @@ export class PurpleExecutor implements AgentExecutor {
     });
     const run: ContextRun = { dialect, cancel: new AbortController(), taskIds: new Set([taskId]) };
     this.runs.set(contextId, run);
-    const finished = this.run(events, dialect, new CancellableEnvironment(dialect, run.cancel.signal), run.cancel.signal).finally(() => this.runs.delete(contextId));
+    const finished = this.run(events, dialect, new CancellableEnvironment(dialect, run.cancel.signal), run.cancel.signal).finally(() =>
+      this.runs.delete(contextId),
+    );
     // Where the assessor drives, this call ends with the first command; the run goes on over its next messages.
     await Promise.race([dialect.turnClosed(), finished]);
   }
@@ -86,10 +88,15 @@ export class PurpleExecutor implements AgentExecutor {
       // Every line of the run lands in the task's log file, beside the green agent's lines about it.
       const result = await this.logging.runInTask({ taskId, contextId }, async () => {
         this.logger.log(`solving ${taskId} with ${this.solver.modelName}, ${dialect.mode}`);
-        const outcome = await this.solver.solve({ taskId, contextId, description, submits }, environment, (progress) => {
-          this.logger.log(describeStep(progress));
-          dialect.progress(describeStep(progress));
-        }, canceled);
+        const outcome = await this.solver.solve(
+          { taskId, contextId, description, submits },
+          environment,
+          (progress) => {
+            this.logger.log(describeStep(progress));
+            dialect.progress(describeStep(progress));
+          },
+          canceled,
+        );
         this.logger.log(describeResult(outcome, submits));
         return outcome;
       });
