@@ -60,7 +60,12 @@ export class ManyTasksData {
  * submission; the model thinks `thinkMs` before each reply, as a real model takes seconds per step.
  */
 export function writeThinkingScript(file: string, commands: number, thinkMs: number): void {
-  const reads = ['head -n 5 /workspace/*_error.txt', 'ls -R /workspace/src-vul | head -n 40', 'grep -rn "len" /workspace/src-vul | head -n 20', 'wc -l /workspace/src-vul/*/src/*.c'];
+  const reads = [
+    'head -n 5 /workspace/*_error.txt',
+    'ls -R /workspace/src-vul | head -n 40',
+    'grep -rn "len" /workspace/src-vul | head -n 20',
+    'wc -l /workspace/src-vul/*/src/*.c',
+  ];
   const locJson = JSON.stringify({
     reasoning: 'scripted',
     locations: [{ file: 'src/main.c', function: 'main', line_start: 1, line_end: 20, description: 'a guess' }],

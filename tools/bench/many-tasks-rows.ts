@@ -24,7 +24,13 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
       value: seconds(many.engine_start_floor_s),
       target: 'floor',
     },
-    against(`  the run, both agents as processes, request to Result`, seconds(many.wall_s), `≤ ${WALL_LIMIT} × (ideal + engine floor)`, many.wall_s / floor, WALL_LIMIT),
+    against(
+      `  the run, both agents as processes, request to Result`,
+      seconds(many.wall_s),
+      `≤ ${WALL_LIMIT} × (ideal + engine floor)`,
+      many.wall_s / floor,
+      WALL_LIMIT,
+    ),
     against(`  tasks scored`, `${many.n_scored} of ${n}${statuses ? ` (${statuses})` : ''}`, `all ${n}`, many.failures, 0),
     {
       figure: `  our starts: ${many.run_starts_per_s.toFixed(1)} starts/s, the last at`,
@@ -33,7 +39,13 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
     },
     ...agentRows('green', many.green, many.loop_p99_bench_ms),
     ...agentRows('purple', many.purple, many.loop_p99_bench_ms),
-    against(`  containers and workspaces left after the run`, `${many.leftover_containers} / ${many.leftover_workspaces}`, 'none', many.leftover_containers + many.leftover_workspaces, 0),
+    against(
+      `  containers and workspaces left after the run`,
+      `${many.leftover_containers} / ${many.leftover_workspaces}`,
+      'none',
+      many.leftover_containers + many.leftover_workspaces,
+      0,
+    ),
   ];
 }
 

@@ -52,7 +52,10 @@ describe('the folder counter', () => {
   });
 
   it("fails a folder it cannot walk with find's reason, and counts the next one", async () => {
-    await expect(counter.count(join(root, 'missing'))).rejects.toMatchObject({ code: 'FOLDER_COUNT_FAILED', message: expect.stringContaining('No such file or directory') });
+    await expect(counter.count(join(root, 'missing'))).rejects.toMatchObject({
+      code: 'FOLDER_COUNT_FAILED',
+      message: expect.stringContaining('No such file or directory'),
+    });
     expect(await counter.count(folderWith(root, 'there', 1))).toBe(4);
   });
 

@@ -9,7 +9,7 @@ const HELPER = [
   'exec 3>&1',
   'while IFS= read -r dir; do',
   '  out=$(find "$dir" -xdev -printf . 2>&1 1>&3; echo "=$?")',
-  '  msg=${out%=*}; msg=${msg//$\'\\n\'/$\'\\t\'}',
+  "  msg=${out%=*}; msg=${msg//$'\\n'/$'\\t'}",
   '  printf \'\\n%s %s\\n\' "${out##*=}" "${msg:0:2048}"',
   'done',
 ].join('\n');
@@ -49,7 +49,8 @@ export class FolderCounter {
   }
 
   count(folder: string): Promise<number> {
-    if (folder.includes('\n')) return Promise.reject(new SandboxError('FOLDER_COUNT_FAILED', `cannot count ${JSON.stringify(folder)}: its name holds a newline`));
+    if (folder.includes('\n'))
+      return Promise.reject(new SandboxError('FOLDER_COUNT_FAILED', `cannot count ${JSON.stringify(folder)}: its name holds a newline`));
     clearTimeout(this.idle);
     const helper = this.running();
     return new Promise((resolve, reject) => {
@@ -100,7 +101,10 @@ export class FolderCounter {
     const pending = helper.queue.shift();
     if (helper.queue.length === 0 && helper === this.helper) this.idleSoon();
     if (!pending) return;
-    const complaints = rest.join(' ').split('\t').filter((line) => line !== '');
+    const complaints = rest
+      .join(' ')
+      .split('\t')
+      .filter((line) => line !== '');
     // Only vanished entries are forgiven: a folder it could not read would undercount.
     if (code === '0' || (files > 0 && complaints.every((line) => VANISHED.test(line)))) return pending.resolve(files);
     pending.reject(new SandboxError('FOLDER_COUNT_FAILED', `find ${pending.folder} failed (exit ${code}): ${complaints[0] ?? 'no reason given'}`));

@@ -232,7 +232,9 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('rejects a bad assessment request with every problem named, and starts nothing', async () => {
-    const text = rejectionOf(await assess({ participants: { purple_agent: 'nowhere' }, config: { task_ids: ['sample:1', 'no such'], concurrency: MAX_CONCURRENCY + 1 } }));
+    const text = rejectionOf(
+      await assess({ participants: { purple_agent: 'nowhere' }, config: { task_ids: ['sample:1', 'no such'], concurrency: MAX_CONCURRENCY + 1 } }),
+    );
 
     expect(text).toContain('Invalid assessment request, nothing was started');
     expect(text).toContain('participants.purple_agent must be the URL of the solver (the purple agent)');
