@@ -5,6 +5,8 @@ import type { CopyInFigures } from './copy-in.bench';
 import type { ExecRttFigures } from './exec-rtt.bench';
 import type { FetchAheadFigures } from './fetch-ahead.bench';
 import type { LargeMessageFigures } from './large-message.bench';
+import type { ManyTasksFigures } from './many-tasks.bench';
+import { manyTasksRows } from './many-tasks-rows';
 import type { MemoryFigures } from './memory.bench';
 import type { PurpleStepFigures } from './purple-step.bench';
 import type { RealTaskFigures } from './real-task.bench';
@@ -33,6 +35,7 @@ export interface BenchReport {
   starts?: StartFigures;
   remote_engine?: RemoteEngineFigures;
   fetch_ahead?: FetchAheadFigures;
+  many_tasks?: ManyTasksFigures;
   /** Containers of the benchmark's green agent still present after it stopped (should be none). */
   leftover_containers: string[];
 }
@@ -102,6 +105,7 @@ export function tableRows(report: BenchReport): TableRow[] {
   if (starts) rows.push(...startRows(starts));
   if (report.remote_engine) rows.push(...remoteEngineRows(report.remote_engine));
   if (report.fetch_ahead) rows.push(...fetchAheadRows(report.fetch_ahead));
+  if (report.many_tasks) rows.push(...manyTasksRows(report.many_tasks));
   return rows;
 }
 

@@ -1,7 +1,8 @@
 // `npm run bench`: measures the figures of the README's Benchmark section against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
-// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine|fetch_ahead ...]
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine|fetch_ahead|many_tasks ...]
+// many_tasks runs 128 tasks at once; MANY_TASKS=32 runs it on fewer.
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
@@ -16,6 +17,7 @@ import { measureCopyIn } from './copy-in.bench';
 import { measureExecRtt } from './exec-rtt.bench';
 import { measureFetchAhead } from './fetch-ahead.bench';
 import { measureLargeMessage } from './large-message.bench';
+import { measureManyTasks } from './many-tasks.bench';
 import { measureMemory } from './memory.bench';
 import { measurePurpleStep } from './purple-step.bench';
 import { measureRemoteEngine } from './remote-engine.bench';
@@ -38,6 +40,7 @@ const FIGURES = [
   'starts',
   'remote_engine',
   'fetch_ahead',
+  'many_tasks',
 ] as const;
 type Figure = (typeof FIGURES)[number];
 
@@ -91,6 +94,10 @@ async function main(argv: string[]): Promise<void> {
   if (chosen.has('fetch_ahead'))
     report.fetch_ahead = await timed('a run of tasks with throttled pulls: fetching ahead, without preparing ahead, and the original way', () =>
       measureFetchAhead(ROOT, docker),
+    );
+  if (chosen.has('many_tasks'))
+    report.many_tasks = await timed('many tasks at once through both agents as processes, against the think-bound ideal and the engine start floor', () =>
+      measureManyTasks(ROOT, docker, owner),
     );
   console.log(`\n${formatTable(tableRows(report))}\n`);
   console.log(`machine: ${report.machine.cpus} cpus, node ${report.machine.node}, docker ${report.machine.docker}, load ${report.machine.load_1m}`);

@@ -8,9 +8,12 @@ import { PROBE_PRELOAD, ProbeClient } from './probe-client';
 const CARD_DEADLINE_MS = 60_000;
 const LOG_TAIL_CHARS = 4000;
 
+/** The agents the benchmark starts from their builds. */
+export type AgentApp = 'green-agent' | 'purple-agent';
+
 /**
- * The built green agent as a real process, with green-probe.cjs preloaded so that the benchmark can
- * measure its event loop and memory from inside (`probe`) without a line of product code.
+ * The built green agent (or the purple one: `app`) as a real process, with green-probe.cjs preloaded so
+ * that the benchmark can measure its event loop and memory from inside (`probe`) without a line of product code.
  */
 export class GreenProcess {
   readonly probe: ProbeClient;
@@ -19,6 +22,7 @@ export class GreenProcess {
   private constructor(
     readonly url: string,
     private readonly child: ChildProcess,
+    private readonly app: AgentApp = 'green-agent',
   ) {
     this.probe = new ProbeClient(child);
     const keep = (chunk: Buffer): void => {
@@ -28,10 +32,10 @@ export class GreenProcess {
     child.stderr?.on('data', keep);
   }
 
-  /** Starts `dist/apps/green-agent/main.js` on `port` and waits until it serves its card. */
-  static async start(root: string, port: number, env: NodeJS.ProcessEnv): Promise<GreenProcess> {
-    const main = join(root, 'dist', 'apps', 'green-agent', 'main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: build it with "npx nx run green-agent:build"`);
+  /** Starts `dist/apps/<app>/main.js` on `port` and waits until it serves its card. */
+  static async start(root: string, port: number, env: NodeJS.ProcessEnv, app: AgentApp = 'green-agent'): Promise<GreenProcess> {
+    const main = join(root, 'dist', 'apps', app, 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: build it with "npx nx run ${app}:build"`);
     // Node flags for the measured agent, e.g. BENCH_GREEN_NODE_ARGS="--cpu-prof --cpu-prof-dir=logs/bench/profiles".
     const nodeArgs = (process.env.BENCH_GREEN_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
     const child = spawn(process.execPath, [...nodeArgs, '-r', PROBE_PRELOAD, main, '--port', String(port)], {
@@ -39,7 +43,7 @@ export class GreenProcess {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    const green = new GreenProcess(`http://127.0.0.1:${port}/`, child);
+    const green = new GreenProcess(`http://127.0.0.1:${port}/`, child, app);
     try {
       await green.waitForCard();
     } catch (error) {
@@ -73,7 +77,7 @@ export class GreenProcess {
   private async waitForCard(): Promise<void> {
     const deadline = Date.now() + CARD_DEADLINE_MS;
     while (Date.now() < deadline) {
-      if (this.exited()) throw new Error(`the green agent exited before serving its card:\n${this.output}`);
+      if (this.exited()) throw new Error(`the ${this.app} exited before serving its card:\n${this.output}`);
       const ok = await fetch(new URL(AGENT_CARD_PATH, this.url), { signal: AbortSignal.timeout(1000) }).then(
         (r) => r.ok,
         () => false,
@@ -81,6 +85,6 @@ export class GreenProcess {
       if (ok) return;
       await new Promise((done) => setTimeout(done, 100));
     }
-    throw new Error(`the green agent served no card within ${CARD_DEADLINE_MS / 1000} s:\n${this.output}`);
+    throw new Error(`the ${this.app} served no card within ${CARD_DEADLINE_MS / 1000} s:\n${this.output}`);
   }
 }

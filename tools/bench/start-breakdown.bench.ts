@@ -103,7 +103,7 @@ async function burst(factory: DockerSandboxFactory, workspaces: string[]): Promi
  * The floor: the same work done bare, all at once, with plain dockerode: create and start the hardened
  * container, put the workspace in with one archive call, run one command. No pacing, no session.
  */
-async function bareStarts(docker: Docker, owner: string, workspaces: readonly string[]): Promise<number> {
+export async function bareStarts(docker: Docker, owner: string, workspaces: readonly string[]): Promise<number> {
   const options = benchSandboxOptions();
   const containers: Docker.Container[] = [];
   const started = process.hrtime.bigint();
@@ -146,7 +146,7 @@ function medianBreakdown(breakdowns: readonly StartBreakdown[]): StartBreakdown 
 }
 
 /** A workspace as the green agent lays one out: sample 1's tree, its crash report, an empty shared folder. */
-function prepareWorkspace(root: string, scratch: string): string {
+export function prepareWorkspace(root: string, scratch: string): string {
   const workspace = join(scratch, `bench_1-${randomUUID()}`, 'workspace');
   mkdirSync(join(workspace, SHARED_DIR), { recursive: true });
   writeFileSync(join(workspace, errorReportName('1')), 'ERROR: AddressSanitizer\n');

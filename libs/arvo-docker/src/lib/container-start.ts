@@ -172,7 +172,8 @@ function watchDisk(control: StartControl, container: ContainerHandle): void {
   const { options } = control.context;
   const onDiskLimit = control.spec.onDiskLimit;
   if (!onDiskLimit) return;
-  const meter = containerDiskMeter(container, control.context.engine.address.startsWith('unix://'));
+  const { engine, folderCounter } = control.context;
+  const meter = containerDiskMeter(container, engine.address.startsWith('unix://') ? folderCounter : undefined);
   const bounds = {
     bytes: options.diskBytes,
     files: options.diskFiles,

@@ -4,6 +4,7 @@ import {
   type DiskShare,
   type DiskShares,
   type DiskWatchdog,
+  type FolderCounter,
   engineReason,
   type InodeFloor,
   type ExecOptions,
@@ -35,6 +36,8 @@ export interface DockerSandboxContext {
   diskShares?: DiskShares;
   /** The host's free inodes under the engine's data root: no start below it, and the watchdog ends a task once they fall below. */
   inodeFloor?: InodeFloor;
+  /** Counts the files of a container's layer from this host for the disk watchdog (a local engine); shared by one factory's tasks. */
+  folderCounter?: FolderCounter;
   /** Told once the sandbox is stopped, so that its factory stops tracking it. */
   onStopped?: (sandbox: Sandbox) => void;
 }

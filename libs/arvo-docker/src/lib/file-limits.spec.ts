@@ -1,3 +1,4 @@
+import { FolderCounter } from '@arvo-rca/sandbox';
 import { statfs } from 'node:fs/promises';
 import { containerDiskMeter } from './container-files';
 import { DockerEngine } from './docker-engine';
@@ -48,8 +49,9 @@ describeWithDocker("the tasks' files: each task's bound, and the host's free ino
       expect(await sandbox.exec('mkdir -p /tmp/many && cd /tmp/many && touch $(seq -f "f%g" 1 3000) && echo made')).toMatchObject({ returncode: 0 });
       const [info] = await docker.listContainers({ filters: { name: [sandbox.name] } });
       const container = engine.container(info.Id);
-      const fromHost = await containerDiskMeter(container, true)();
-      const fromEngine = await containerDiskMeter(container, false)();
+      const counter = new FolderCounter();
+      const fromHost = await containerDiskMeter(container, counter)().finally(() => counter.close());
+      const fromEngine = await containerDiskMeter(container, undefined)();
       expect(fromHost.files).toBeGreaterThan(3_000);
       expect(fromHost.files).toBeLessThan(3_000 + 1_000);
       // The engine lists the changed folders and files as the layer's folder holds them, less the folder itself.

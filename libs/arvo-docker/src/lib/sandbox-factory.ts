@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { ProcessTable } from '@arvo-rca/common';
 import {
   chooseSandbox,
+  FolderCounter,
   type DiskShares,
   type InodeFloor,
   type ImageAhead,
@@ -59,6 +60,7 @@ export class DockerSandboxFactory implements SandboxFactory {
   private readonly storageLimits: { supported?: boolean } = {};
   private readonly diskShares: DiskShares | undefined;
   private readonly inodeFloor: InodeFloor;
+  private readonly folderCounter = new FolderCounter();
 
   constructor(
     private readonly engine: DockerEngine,
@@ -86,6 +88,7 @@ export class DockerSandboxFactory implements SandboxFactory {
       storageLimits: this.storageLimits,
       diskShares: this.diskShares,
       inodeFloor: this.inodeFloor,
+      folderCounter: this.folderCounter,
       onStopped: this.forget,
     };
     const sandbox = new DockerSandbox(context, spec);
@@ -107,6 +110,7 @@ export class DockerSandboxFactory implements SandboxFactory {
     await Promise.allSettled([...this.live].map((sandbox) => sandbox.stop()));
     const left = await this.engine.listContainers(ownerFilter(this.owner).label);
     await Promise.allSettled(left.map((info) => removeContainer(this.engine.container(info.id))));
+    this.folderCounter.close();
   }
 
   private readonly forget = (sandbox: Sandbox): void => {

@@ -21,7 +21,8 @@ export type SandboxErrorCode =
   | 'WORKSPACE_COPY_FAILED'
   | 'DISK_LIMIT_EXCEEDED'
   | 'DISK_SHARE_UNAVAILABLE'
-  | 'HOST_INODES_LOW';
+  | 'HOST_INODES_LOW'
+  | 'FOLDER_COUNT_FAILED';
 
 /** An error of the sandbox layer: a code for programs, a message that names the problem for people. */
 export class SandboxError extends CodedError<SandboxErrorCode> {}

@@ -23,7 +23,7 @@ import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config
 import { readParticipants } from './assessment-participants';
 import { chooseTasks, type TaskConfigValues, type TaskSources } from './assessment-tasks';
 
-export const MAX_CONCURRENCY = 32;
+export const MAX_CONCURRENCY = 128;
 const SEED_MESSAGE = `must be a whole number from 0 to ${MAX_SEED}`;
 const LIST_MESSAGE = 'must name a task list (such as rcabench-clean-181) or a list file';
 

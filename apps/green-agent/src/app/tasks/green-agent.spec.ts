@@ -17,6 +17,7 @@ import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecordDraft } from '@arvo-rca/results';
+import { MAX_CONCURRENCY } from '../assessments';
 import { greenStage } from './green-stage.testing';
 import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
 
@@ -231,11 +232,13 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
   });
 
   it('rejects a bad assessment request with every problem named, and starts nothing', async () => {
-    const text = rejectionOf(await assess({ participants: { purple_agent: 'nowhere' }, config: { task_ids: ['sample:1', 'no such'], concurrency: 100 } }));
+    const text = rejectionOf(
+      await assess({ participants: { purple_agent: 'nowhere' }, config: { task_ids: ['sample:1', 'no such'], concurrency: MAX_CONCURRENCY + 1 } }),
+    );
 
     expect(text).toContain('Invalid assessment request, nothing was started');
     expect(text).toContain('participants.purple_agent must be the URL of the solver (the purple agent)');
-    expect(text).toContain('config.concurrency must be at most 32');
+    expect(text).toContain(`config.concurrency must be at most ${MAX_CONCURRENCY}`);
     expect(text).toContain('config.task_ids[1]: invalid task id "no such"');
     expect(solver.runs).toEqual([]);
   });

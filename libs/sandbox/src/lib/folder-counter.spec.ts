@@ -1,0 +1,77 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { countFolder } from './file-count';
+import { FolderCounter } from './folder-counter';
+
+function folderWith(root: string, name: string, files: number): string {
+  const folder = join(root, name);
+  mkdirSync(join(folder, 'nested', 'deeper'), { recursive: true });
+  for (let index = 0; index < files; index++) writeFileSync(join(folder, index % 2 ? 'nested' : 'nested/deeper', `file-${index}`), 'x');
+  return folder;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the folder counter', () => {
+  let root: string;
+  let counter: FolderCounter;
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'folder-counter-'));
+    counter = new FolderCounter();
+  });
+
+  afterEach(() => {
+    counter.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('counts what a folder holds as countFolder does', async () => {
+    const folder = folderWith(root, 'task', 37);
+
+    expect(await counter.count(folder)).toBe((await countFolder(folder)).files);
+    expect(await counter.count(folder)).toBe(40); // The folder, two subfolders, 37 files.
+  });
+
+  it('answers many counts asked at once, each with its own folder, through one helper', async () => {
+    const folders = Array.from({ length: 20 }, (_, index) => folderWith(root, `task-${index}`, index));
+    const asked = folders.map((folder) => counter.count(folder));
+    const pid = counter.pid;
+
+    expect(await Promise.all(asked)).toEqual(folders.map((_, index) => index + 3));
+    expect(await counter.count(folders[5])).toBe(8);
+    expect(counter.pid).toBe(pid);
+  });
+
+  it("fails a folder it cannot walk with find's reason, and counts the next one", async () => {
+    await expect(counter.count(join(root, 'missing'))).rejects.toMatchObject({
+      code: 'FOLDER_COUNT_FAILED',
+      message: expect.stringContaining('No such file or directory'),
+    });
+    expect(await counter.count(folderWith(root, 'there', 1))).toBe(4);
+  });
+
+  it('refuses a folder whose name holds a newline', async () => {
+    await expect(counter.count(join(root, 'a\nb'))).rejects.toMatchObject({ code: 'FOLDER_COUNT_FAILED', message: expect.stringContaining('newline') });
+  });
+
+  it('ends its helper once closed, and starts another at the next count', async () => {
+    const folder = folderWith(root, 'task', 2);
+    await counter.count(folder);
+    const first = counter.pid ?? 0;
+    counter.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(alive(first)).toBe(false);
+    expect(await counter.count(folder)).toBe(5);
+    expect(counter.pid).not.toBe(first);
+  });
+});

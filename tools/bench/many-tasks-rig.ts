@@ -1,0 +1,138 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
+import { taskImage } from '@arvo-rca/common';
+
+const SAMPLES = ['1', '2', '3', '4', '5'];
+const FIRST_ID = 70_001;
+const REPOSITORY = 'arvo-rca-bench-many';
+const FD_SAMPLE_MS = 250;
+
+/**
+ * `count` ARVO tasks made of the bundled samples in turn: a data folder (ARVO_DATA_URL) with one copy of
+ * a sample per id, and one tag per id on that sample's image (ARVO_IMAGE_TEMPLATE), so that every task
+ * has its own id, as an assessment needs, and no image is built or pulled. The tags go with `remove`.
+ */
+export class ManyTasksData {
+  private constructor(
+    readonly dataDir: string,
+    readonly ids: string[],
+    private readonly docker: Docker,
+  ) {}
+
+  static async make(root: string, docker: Docker, count: number): Promise<ManyTasksData> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-many-'));
+    const ids = Array.from({ length: count }, (_, index) => String(FIRST_ID + index));
+    const data = new ManyTasksData(dataDir, ids, docker);
+    try {
+      for (const [index, id] of ids.entries()) {
+        const sample = SAMPLES[index % SAMPLES.length];
+        cpSync(join(root, 'samples', sample), join(dataDir, id), { recursive: true });
+        await docker.getImage(taskImage('sample', sample)).tag({ repo: REPOSITORY, tag: `${id}-vul` });
+      }
+      return data;
+    } catch (error) {
+      await data.remove();
+      throw error;
+    }
+  }
+
+  get taskIds(): string[] {
+    return this.ids.map((id) => `arvo:${id}`);
+  }
+
+  /** The green agent's settings for these tasks. */
+  get env(): NodeJS.ProcessEnv {
+    return { ARVO_DATA_URL: this.dataDir, ARVO_IMAGE_TEMPLATE: `${REPOSITORY}:{id}-vul` };
+  }
+
+  /** Removes the tags (the samples' own images stay) and the data folder. */
+  async remove(): Promise<void> {
+    await Promise.allSettled(this.ids.map((id) => this.docker.getImage(`${REPOSITORY}:${id}-vul`).remove({ noprune: true })));
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The purple agent's script: `commands` shell commands, the last of which writes loc.json, then the
+ * submission; the model thinks `thinkMs` before each reply, as a real model takes seconds per step.
+ */
+export function writeThinkingScript(file: string, commands: number, thinkMs: number): void {
+  const reads = [
+    'head -n 5 /workspace/*_error.txt',
+    'ls -R /workspace/src-vul | head -n 40',
+    'grep -rn "len" /workspace/src-vul | head -n 20',
+    'wc -l /workspace/src-vul/*/src/*.c',
+  ];
+  const locJson = JSON.stringify({
+    reasoning: 'scripted',
+    locations: [{ file: 'src/main.c', function: 'main', line_start: 1, line_end: 20, description: 'a guess' }],
+  });
+  const step = (thought: string, command: string) => ({ content: `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``, delayMs: thinkMs });
+  const replies = Array.from({ length: commands - 1 }, (_, index) => step(`look, step ${index + 1}.`, reads[index % reads.length]));
+  replies.push(step('write the answer.', `cat > /workspace/shared/loc.json <<'EOF'\n${locJson}\nEOF`));
+  replies.push(step('submit.', 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'));
+  writeFileSync(file, JSON.stringify(replies));
+}
+
+/** Open file handles of a process, as /proc counts them; 0 once it is gone. */
+export function openHandles(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** The most file handles each of `pids` held while watched, sampled every 250 ms. */
+export function watchHandles(pids: number[]): { stop(): number[] } {
+  const peaks = pids.map(openHandles);
+  const timer = setInterval(() => pids.forEach((pid, index) => (peaks[index] = Math.max(peaks[index], openHandles(pid)))), FD_SAMPLE_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peaks;
+    },
+  };
+}
+
+interface EngineEvent {
+  timeNano?: number;
+  Actor?: { Attributes?: Record<string, string> };
+}
+
+/**
+ * The engine's own account of the container starts between `since` and `until` (epoch ms) whose owner
+ * label starts with `ownerPrefix`: their times in ms, sorted.
+ */
+export async function engineStarts(docker: Docker, since: number, until: number, ownerPrefix: string): Promise<number[]> {
+  const stream = await docker.getEvents({
+    since: Math.floor(since / 1000),
+    until: Math.ceil(until / 1000),
+    filters: { type: ['container'], event: ['start'], label: [LABEL_OWNER] },
+  });
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as EngineEvent)
+    .filter((event) => event.Actor?.Attributes?.[LABEL_OWNER]?.startsWith(ownerPrefix))
+    .map((event) => (event.timeNano ?? 0) / 1e6)
+    .filter((ms) => ms >= since && ms <= until)
+    .sort((a, b) => a - b);
+}
+
+/** Starts per second over a burst: (n − 1) over the span from the first to the last. */
+export function startsPerSecond(times: readonly number[]): number {
+  if (times.length < 2) return Number.NaN;
+  return ((times.length - 1) * 1000) / (times[times.length - 1] - times[0]);
+}
+
+/** Containers whose owner label starts with `ownerPrefix` (running or not). */
+export async function containersOf(docker: Docker, ownerPrefix: string): Promise<Docker.ContainerInfo[]> {
+  const all = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
+  return all.filter((info) => info.Labels[LABEL_OWNER]?.startsWith(ownerPrefix));
+}
