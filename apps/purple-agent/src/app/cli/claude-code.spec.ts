@@ -39,6 +39,7 @@ interface Run {
 }
 
 const TOOL_NAMES = claudeCodeToolNames(TASK_MCP_NAME);
+const RUN_LIMIT_MS = 150_000; // below the tests' own timeout, so that no CLI outlives its test
 let root: string;
 let packageDir: string;
 let testHome: string;
@@ -90,12 +91,15 @@ async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string, opt
       writeFileSync(path, text);
     }
     const started = Date.now();
-    const child = spawn(process.execPath, launch.argv, { cwd: workdir, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A group of its own: the launcher's native child goes with it when a run outlasts RUN_LIMIT_MS.
+    const child = spawn(process.execPath, launch.argv, { cwd: workdir, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const limit = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), RUN_LIMIT_MS);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(limit);
     const lines = stdout.split('\n');
     const events = lines.flatMap((line) => (launch.read ?? CLAUDE_CODE.read)(line));
     const init = JSON.parse(lines.find((line) => line.includes('"subtype":"init"')) ?? '{}') as Run['init'];
