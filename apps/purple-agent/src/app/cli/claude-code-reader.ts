@@ -35,6 +35,11 @@ interface Line {
   tools?: string[];
   message?: { content?: string | Block[] };
   api_message_id?: string;
+  attempt?: number;
+  max_retries?: number;
+  retry_delay_ms?: number;
+  error_status?: number | null;
+  error?: string;
   event?: { type?: string; message?: { id?: string; model?: string; usage?: ApiUsage }; usage?: ApiUsage };
   result?: string;
   errors?: string[];
@@ -66,9 +71,7 @@ export class ClaudeCodeReader {
     if (typeof parsed !== 'object' || parsed === null) return [];
     switch (parsed.type) {
       case 'system':
-        return parsed.subtype === 'init'
-          ? [{ kind: 'message', role: 'system', content: `claude-code started: model ${parsed.model}, tools ${(parsed.tools ?? []).join(', ')}` }]
-          : [];
+        return system(parsed);
       case 'assistant':
       case 'user': {
         const content = summarise(parsed.message?.content);
@@ -141,6 +144,15 @@ export class ClaudeCodeReader {
     });
     return { kind: 'usage', usage: { model, ...tokens, cost, calls } };
   }
+}
+
+// `init` names the model and the tools; `api_retry` tells of a failed model call the CLI tries again.
+function system(line: Line): CliEvent[] {
+  if (line.subtype === 'init')
+    return [{ kind: 'message', role: 'system', content: `claude-code started: model ${line.model}, tools ${(line.tools ?? []).join(', ')}` }];
+  if (line.subtype !== 'api_retry') return [];
+  const retry = `model API error ${line.error_status ?? 'without status'} (${line.error ?? 'unknown'}), try ${line.attempt} of ${line.max_retries} again in ${line.retry_delay_ms} ms`;
+  return [{ kind: 'message', role: 'system', content: retry }];
 }
 
 function summarise(content: string | Block[] | undefined): string {

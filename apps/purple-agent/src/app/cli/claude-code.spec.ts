@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { asideWithoutTools, FakeLlmServer, reply, toolCall, type FakeLlmStep } from '@arvo-rca/fake-llm';
+import { asideWithoutTools, FakeLlmServer, httpError, reply, toolCall, type FakeLlmStep } from '@arvo-rca/fake-llm';
 import type { CliEvent, CliModelUsage } from './agent-cli';
-import { CLAUDE_CODE, claudeCodeToolNames, ClaudeCodeLaunchError } from './claude-code';
+import { CLAUDE_CODE, claudeCodeToolNames } from './claude-code';
 import { ClaudeCodeReader } from './claude-code-reader';
 import { agentCliCache, installedCli } from './cli-install';
 import { TASK_MCP_NAME, TaskMcpServer, type TaskTools } from './task-mcp-server';
@@ -39,6 +39,7 @@ interface Run {
 }
 
 const TOOL_NAMES = claudeCodeToolNames(TASK_MCP_NAME);
+const RUN_LIMIT_MS = 150_000; // below the tests' own timeout, so that no CLI outlives its test
 let root: string;
 let packageDir: string;
 let testHome: string;
@@ -63,24 +64,42 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string, model?: string): Promise<Run> {
+async function runCli(fake: FakeLlmServer, tools: TaskTools, prompt: string, options: { model?: string; key?: string } = {}): Promise<Run> {
   const mcp = await TaskMcpServer.start(tools);
   const home = mkdtempSync(join(root, 'home-'));
   const workdir = mkdtempSync(join(root, 'work-'));
   try {
-    const env = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseUrl, PURPLE_SECRET: 'not-for-the-cli' };
-    const launch = CLAUDE_CODE.launch({ prompt, mcpUrl: mcp.url, mcpToken: mcp.token, mcpName: TASK_MCP_NAME, home, workdir, packageDir, model, env });
+    const env = {
+      ...process.env,
+      ANTHROPIC_API_KEY: options.key ?? 'sk-ant-test',
+      ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+      PURPLE_SECRET: 'not-for-the-cli',
+    };
+    const launch = CLAUDE_CODE.launch({
+      prompt,
+      mcpUrl: mcp.url,
+      mcpToken: mcp.token,
+      mcpName: TASK_MCP_NAME,
+      home,
+      workdir,
+      packageDir,
+      model: options.model,
+      env,
+    });
     for (const [path, text] of Object.entries(launch.files)) {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
     }
     const started = Date.now();
-    const child = spawn(process.execPath, launch.argv, { cwd: workdir, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A group of its own: the launcher's native child goes with it when a run outlasts RUN_LIMIT_MS.
+    const child = spawn(process.execPath, launch.argv, { cwd: workdir, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const limit = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), RUN_LIMIT_MS);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(limit);
     const lines = stdout.split('\n');
     const events = lines.flatMap((line) => (launch.read ?? CLAUDE_CODE.read)(line));
     const init = JSON.parse(lines.find((line) => line.includes('"subtype":"init"')) ?? '{}') as Run['init'];
@@ -138,7 +157,7 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
     fake.script(...steps);
     const tools = new RecordingTools();
 
-    const run = await runCli(fake, tools, '--find the crash: the task prompt may start with dashes', 'claude-sonnet-5-5');
+    const run = await runCli(fake, tools, '--find the crash: the task prompt may start with dashes', { model: 'claude-sonnet-5-5' });
 
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(fake.requests).toHaveLength(steps.length);
@@ -215,33 +234,17 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
     expect(run.events.at(-1)).toEqual({ kind: 'done', text: 'I could not use those tools.', isError: false });
     expectConfined(run);
   }, 180_000);
-});
 
-describe('claude-code launch', () => {
-  const input = { prompt: 'p', mcpUrl: 'http://127.0.0.1:1/mcp', mcpToken: 'secret-token', mcpName: 'task', home: '/h', workdir: '/w', packageDir: '/pkg' };
+  it('tells of a retried model call and ends a run the API refuses with a done event that is an error and says why', async () => {
+    fake.script(httpError(429, { retryAfter: 1 }), httpError(400, { message: 'prompt is too long: 300000 tokens > 200000 maximum' }));
 
-  it('passes the CLI only PATH, its key, base URL and its own HOME and TMPDIR, and keeps the MCP token out of argv', () => {
-    const launch = CLAUDE_CODE.launch({ ...input, env: { PATH: '/bin', HOME: '/root', ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://b', OTHER: 'x' } });
+    const run = await runCli(fake, new RecordingTools(), 'Find the bug.');
 
-    expect(launch.argv[0]).toBe('/pkg/cli-wrapper.cjs');
-    expect(launch.argv.slice(-2)).toEqual(['--', 'p']);
-    expect(launch.argv.join(' ')).not.toContain('secret-token');
-    expect(Object.values(launch.files).join(' ')).toContain('Bearer secret-token');
-    expect(launch.env).toMatchObject({ PATH: '/bin', HOME: '/h', TMPDIR: '/h/tmp', ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://b' });
-    expect(launch.env).not.toHaveProperty('OTHER');
-    expect(Object.keys(launch.files).every((path) => path.startsWith('/h/'))).toBe(true);
-  });
-
-  it('names the missing key', () => {
-    expect(() => CLAUDE_CODE.launch({ ...input, env: { PATH: '/bin' } })).toThrow(ClaudeCodeLaunchError);
-    expect(() => CLAUDE_CODE.launch({ ...input, env: { PATH: '/bin' } })).toThrow(/ANTHROPIC_API_KEY/);
-  });
-
-  it('reads a failed run as done with an error and ignores lines that are not events', () => {
-    expect(CLAUDE_CODE.read('not json')).toEqual([]);
-    expect(CLAUDE_CODE.read('{"type":"system","subtype":"status"}')).toEqual([]);
-    expect(CLAUDE_CODE.read('{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["too many turns"]}')).toEqual([
-      { kind: 'done', text: 'too many turns', isError: true },
-    ]);
-  });
+    expect(run.code).not.toBe(0);
+    expect(fake.requests).toHaveLength(2);
+    expect(run.events.filter((event) => event.kind === 'usage')).toEqual([]);
+    expect(run.events).toContainEqual({ kind: 'message', role: 'system', content: expect.stringMatching(/^model API error 429 .*try 1 of \d+ again/) });
+    expect(run.events.at(-1)).toEqual({ kind: 'done', text: expect.stringMatching(/prompt is too long/i), isError: true });
+    expect(CLAUDE_CODE.read('not an event')).toEqual([]);
+  }, 180_000);
 });
