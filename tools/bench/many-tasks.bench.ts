@@ -11,7 +11,7 @@ import type { AssessmentResult } from '@arvo-rca/results';
 import { BENCH_CONTAINER_DISK } from './bench-sandbox-options';
 import { round } from './bench-stats';
 import { GreenProcess } from './green-process';
-import { containersOf, engineStarts, ManyTasksData, openHandles, startsPerSecond, watchHandles, writeThinkingScript } from './many-tasks-rig';
+import { containersOf, ManyTasksData, openHandles, startsPerSecond, watchHandles, watchStarts, writeThinkingScript } from './many-tasks-rig';
 import type { ProbeReport } from './probe-client';
 import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
 
@@ -95,17 +95,18 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     await Promise.all([green.probe.mark('run'), purple.probe.mark('run')]);
     bench.enable();
     const handles = watchHandles([green.pid, purple.pid]);
+    const greenOwner = `${ownerHost()}:${green.pid}:`;
+    const starts = await watchStarts(docker, greenOwner);
     const started = Date.now();
     const result = await assess(green, purple.url, taskIds, tasks);
     const ended = Date.now();
+    const runStarts = await starts.stop();
     bench.disable();
     const peaks = handles.stop();
     const [greenRun, purpleRun] = await Promise.all([green.probe.report('run'), purple.probe.report('run')]);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const after = [openHandles(green.pid), openHandles(purple.pid)];
-    const greenOwner = `${ownerHost()}:${green.pid}:`;
     const leftover = (await containersOf(docker, greenOwner)).length;
-    const runStarts = await engineStarts(docker, started, ended, greenOwner);
     const benchP99 = bench.percentile(99) / 1e6;
     const agent = (report: ProbeReport, index: number): AgentFigures => agentFigures(report, tasks, benchP99, rest[index], peaks[index], after[index]);
     const ideal = ((COMMANDS + 1) * THINK_MS) / 1000;
@@ -141,9 +142,9 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
 /** The engine's bare burst of `tasks` starts of the sample image, and its pace by its own event times. */
 async function engineFloor(root: string, docker: Docker, owner: string, scratch: string, tasks: number): Promise<{ seconds: number; startsPerS: number }> {
   const workspaces = Array.from({ length: tasks }, () => prepareWorkspace(root, join(scratch, 'floor')));
-  const started = Date.now();
+  const watch = await watchStarts(docker, owner);
   const ms = await bareStarts(docker, owner, workspaces);
-  const starts = await engineStarts(docker, started, Date.now(), owner);
+  const starts = await watch.stop();
   rmSync(join(scratch, 'floor'), { recursive: true, force: true });
   return { seconds: ms / 1000, startsPerS: startsPerSecond(starts) };
 }
