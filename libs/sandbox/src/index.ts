@@ -45,7 +45,7 @@ export {
 } from './lib/disk-watchdog';
 export { InodeFloor, type InodeCount, type InodePlace, type InodeSource } from './lib/inode-floor';
 export { countFolder, type FolderCount } from './lib/file-count';
-export { FolderCounter } from './lib/folder-counter';
+export { FolderCounter, type FolderUse } from './lib/folder-counter';
 // A command's run, on every backend.
 export { CommandGuard, type GuardVerdict } from './lib/command-guard';
 export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix } from './lib/exec-command';
