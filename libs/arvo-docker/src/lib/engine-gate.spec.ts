@@ -63,12 +63,18 @@ describe('the adaptive gate against an engine', () => {
   it('lets more start at once while the engine keeps up, though its first start, alone on an idle engine, was 4 times as quick', async () => {
     const gate = createEngineGate(2);
     await gate(() => later(40), 'start');
-    const start = busyEngine(6, 160);
+    const engine = busyEngine(6, 250);
+    const limits: number[] = [];
+    const start = async (): Promise<void> => {
+      await engine();
+      limits.push(gate.limit);
+    };
     await Promise.all(Array.from({ length: 48 }, () => gate(start, 'start')));
 
-    // The engine does 6 at once: the gate comes to at least 6 without going far past it.
-    expect(gate.limit).toBeGreaterThanOrEqual(6);
-    expect(gate.limit).toBeLessThanOrEqual(9);
+    // The engine does 6 at once: the gate comes to 6 without going far past it (timers on a busy machine
+    // make the starts' times noisy, so what it reached, not where it happened to end).
+    expect(Math.max(...limits)).toBeGreaterThanOrEqual(6);
+    expect(Math.max(...limits)).toBeLessThanOrEqual(9);
   }, 30_000);
 });
 
