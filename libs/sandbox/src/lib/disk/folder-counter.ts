@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { SandboxError } from './sandbox-error';
+import { SandboxError } from '../sandbox-error';
 
 // The helper: for each folder read from stdin, find's dots (one per entry), a newline, then a line with
 // find's exit code and its complaints (newlines as tabs). Its own forks cost a small shell little; the

@@ -1,6 +1,6 @@
-import type { BubblewrapProbe } from './bubblewrap';
-import type { LocalIsolation } from './local-command';
-import { SandboxError } from './sandbox-error';
+import type { BubblewrapProbe } from '../local/bubblewrap';
+import type { LocalIsolation } from '../local/local-command';
+import { SandboxError } from '../sandbox-error';
 import { SANDBOX_CHOICES } from './sandbox-options';
 
 /** The backend a SANDBOX choice comes to on this host. */

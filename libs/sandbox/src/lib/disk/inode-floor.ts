@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { formatCount } from './disk-watchdog';
-import { SandboxError } from './sandbox-error';
-import type { InodesFloor } from './sandbox-options';
+import { SandboxError } from '../sandbox-error';
+import type { InodesFloor } from '../options/sandbox-options';
 
 /** The host's inodes on one filesystem, as statfs tells them. */
 export interface InodeCount {

@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { bubblewrapArgs } from './bubblewrap';
-import type { CommandRun } from './exec-command';
-import { releaseChunk, type HeadTailCap } from './output-cap';
+import type { CommandRun } from '../command/exec-command';
+import { releaseChunk, type HeadTailCap } from '../command/output-cap';
 
 /** `bwrap`: inside bubblewrap. `process`: a plain process group on the host, nothing isolated. */
 export type LocalIsolation = 'bwrap' | 'process';

@@ -1,4 +1,4 @@
-import type { CommandOutput, ExecOutcome } from './sandbox';
+import type { CommandOutput, ExecOutcome } from '../sandbox';
 
 /** Marks every process of one command (environments are inherited), so that a timeout can kill them all. */
 export const EXEC_MARKER = 'ARVO_RCA_EXEC';

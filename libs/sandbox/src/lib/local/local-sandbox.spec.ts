@@ -7,11 +7,11 @@ import { describeWithBubblewrap } from './bubblewrap-gate.testing';
 import type { LocalIsolation } from './local-command';
 import { LocalSandboxFactory } from './local-sandbox-factory';
 import { NO_ISOLATION_WARNING } from './local-sandbox';
-import type { Sandbox } from './sandbox';
-import { makeTaskWorkspace } from './sandbox-fixtures.testing';
-import { resolveSandboxOptions } from './sandbox-options';
+import type { Sandbox } from '../sandbox';
+import { makeTaskWorkspace } from '../sandbox-fixtures.testing';
+import { resolveSandboxOptions } from '../options/sandbox-options';
 
-const REPO_SAMPLES = resolve(__dirname, '../../../../samples');
+const REPO_SAMPLES = resolve(__dirname, '../../../../../samples');
 
 // Processes on this host whose command line contains `needle`.
 async function hostProcesses(needle: string): Promise<string[]> {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ChildSpawner, type SpawnedChild } from './child-spawner';
 
-const ROOT = resolve(__dirname, '../../../..');
+const ROOT = resolve(__dirname, '../../../../..');
 const OWNER = join(__dirname, 'spawner-owner.testing.ts');
 const env = { PATH: process.env['PATH'] ?? '' };
 

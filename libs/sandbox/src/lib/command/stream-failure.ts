@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { SandboxError } from './sandbox-error';
+import { SandboxError } from '../sandbox-error';
 
 /** A stream's failure as a copy into a container sees it; `off` stops watching once the copy is done. */
 export interface StreamFailure {
