@@ -5,15 +5,15 @@ import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatBytes } from '@arvo-rca/common';
 import { ImageLedger } from '@arvo-rca/arvo-docker';
-import { ArchiveExtractor } from './archive-extractor';
+import { ArchiveExtractor } from '../archive/archive-extractor';
 import { HttpFetcher } from './http-fetcher';
 import { NeededTaskData } from './needed-task-data';
-import { tarGz } from './tar-fixture.testing';
-import { TaskAssetsService, type PreparedTask } from './task-assets.service';
+import { tarGz } from '../archive/tar-fixture.testing';
+import { TaskAssetsService, type PreparedTask } from '../task-assets.service';
 import { TaskDataLedger } from './task-data-ledger';
-import { TaskFileSystem } from './task-file-system';
+import { TaskFileSystem } from '../task-file-system';
 import { TaskFileServer } from './task-file-server.testing';
-import { TASK_FILE_NAMES, TaskSource, type TaskSourceConfig } from './task-source';
+import { TASK_FILE_NAMES, TaskSource, type TaskSourceConfig } from '../task-source';
 
 const MIB = 1024 ** 2;
 // Each task's archive holds this much random data, which gzip does not shrink: its download is about as large.

@@ -1,5 +1,5 @@
 import { formatBytes } from '@arvo-rca/common';
-import { quote } from './task-assets.errors';
+import { quote } from '../task-assets.errors';
 
 /** An archive entry as the guard sees it (a subset of tar's ReadEntry). */
 export interface ArchiveEntry {

@@ -1,5 +1,5 @@
 import { ChildSpawner, type SpawnedChild } from '@arvo-rca/sandbox';
-import { TaskAssetsError } from './task-assets.errors';
+import { TaskAssetsError } from '../task-assets.errors';
 import type { TreeCopy } from './tree-copy';
 
 const END_OF_ARCHIVE = Buffer.alloc(1024);

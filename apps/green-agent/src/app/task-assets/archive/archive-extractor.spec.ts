@@ -7,7 +7,7 @@ import { Parser } from 'tar';
 import { ArchiveExtractor } from './archive-extractor';
 import { manyFiles, tarGz, type FixtureEntry } from './tar-fixture.testing';
 
-const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', '..', 'samples');
 const FILE_A: FixtureEntry = { type: 'File', path: 'src-vul/p/a.c', content: 'int a;\n' };
 const FILE_B: FixtureEntry = { type: 'File', path: 'src-vul/p/b.c', content: 'int b;\n' };
 

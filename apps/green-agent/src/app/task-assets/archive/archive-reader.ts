@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { Parser } from 'tar';
 import { compressionRatioRefusal } from './archive-limits';
-import { TaskAssetsError } from './task-assets.errors';
+import { TaskAssetsError } from '../task-assets.errors';
 
 // Small reads bound what one step unpacks at once (the ratio guard looks at every step).
 const READ_CHUNK_BYTES = 16 * 1024;

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { DownloadProgress, type AssetLog } from './download-progress';
 import { HttpFetcher, HttpIdleTimeoutError, HttpStatusError, type HttpBody } from './http-fetcher';
-import { TaskAssetsError } from './task-assets.errors';
-import { TaskFileSystem } from './task-file-system';
+import { TaskAssetsError } from '../task-assets.errors';
+import { TaskFileSystem } from '../task-file-system';
 
 /** How downloads behave; every field has a production default and tests shrink the delays. */
 export interface DownloadPolicy {

@@ -1,7 +1,7 @@
 import type { ReadEntry } from 'tar';
 import { ArchiveEntryGuard } from './archive-entry-guard';
 import { ArchiveBudget, type ArchiveLimits } from './archive-limits';
-import { TaskAssetsError } from './task-assets.errors';
+import { TaskAssetsError } from '../task-assets.errors';
 
 /** Where a checked entry goes, below the extraction root, and what its link holds (ArchiveEntryGuard). */
 export interface CheckedEntry {

@@ -1,6 +1,6 @@
 import { isAbsolute, normalize } from 'node:path';
 import { isRecord, UsageLedger, type LedgerFormat } from '@arvo-rca/common';
-import { TASK_FILE_NAMES, type TaskFileName } from './task-source';
+import { TASK_FILE_NAMES, type TaskFileName } from '../task-source';
 
 /** A task's data that this green agent downloaded itself: its files, their sizes, and when a task last used them. */
 export interface DownloadedTaskData {

@@ -1,5 +1,5 @@
 import { formatBytes } from '@arvo-rca/common';
-import { quote, TaskAssetsError } from './task-assets.errors';
+import { quote, TaskAssetsError } from '../task-assets.errors';
 
 /** What one task archive may unpack to; 0 turns a limit off. */
 export interface ArchiveLimits {

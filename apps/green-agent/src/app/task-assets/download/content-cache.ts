@@ -1,11 +1,11 @@
 import { dirname, join } from 'node:path';
 import type { AssetLog } from './download-progress';
 import { FileDownloader } from './file-downloader';
-import { TaskAssetsError } from './task-assets.errors';
+import { TaskAssetsError } from '../task-assets.errors';
 import type { CachedTaskFile, TaskDataBudget } from './task-data-budget';
-import { TaskFileSystem } from './task-file-system';
+import { TaskFileSystem } from '../task-file-system';
 import type { TaskRef } from '@arvo-rca/common';
-import type { TaskFileName, TaskSource } from './task-source';
+import type { TaskFileName, TaskSource } from '../task-source';
 
 /**
  * Task files on local disk, shared by all tasks: `<cacheDir>/<source>-<origin hash>/<id>/<file>`. Remote files

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 
-const ROOT = resolve(__dirname, '../../../../..');
+const ROOT = resolve(__dirname, '../../../../../..');
 const CHILD = join(__dirname, 'extraction-child.testing.ts');
 
 /** extraction-child.testing.ts as a real node process (tsx as a loader, so that a signal reaches it), its stdout by line. */

@@ -9,11 +9,11 @@ import 'reflect-metadata';
 import { Inject, Injectable, Module, type BeforeApplicationShutdown } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfigModule } from '@arvo-rca/agent-app';
-import { GreenConfig } from '../green-config';
+import { GreenConfig } from '../../green-config';
 import { ArchiveExtractor } from './archive-extractor';
-import { TaskAssetsError } from './task-assets.errors';
-import { TaskAssetsModule } from './task-assets.module';
-import { TaskAssetsService } from './task-assets.service';
+import { TaskAssetsError } from '../task-assets.errors';
+import { TaskAssetsModule } from '../task-assets.module';
+import { TaskAssetsService } from '../task-assets.service';
 
 @Injectable()
 class TaskRunner implements BeforeApplicationShutdown {

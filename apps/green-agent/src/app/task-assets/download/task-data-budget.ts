@@ -4,8 +4,8 @@ import type { AssetLog } from './download-progress';
 import type { DownloadRoom, RoomReservation } from './file-downloader';
 import type { NeededTaskData } from './needed-task-data';
 import { downloadedBytes, type DownloadedTaskData, type TaskDataLedger } from './task-data-ledger';
-import type { TaskFileSystem } from './task-file-system';
-import type { TaskFileName } from './task-source';
+import type { TaskFileSystem } from '../task-file-system';
+import type { TaskFileName } from '../task-source';
 
 /** One file of a task, as the cache keeps it: `<cacheDir>/<folder>/<file>`. */
 export interface CachedTaskFile {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { ContentCache } from './content-cache';
 import { DEFAULT_DOWNLOAD_POLICY, FileDownloader, type DownloadPolicy } from './file-downloader';
 import { HttpFetcher } from './http-fetcher';
-import { TaskFileSystem } from './task-file-system';
+import { TaskFileSystem } from '../task-file-system';
 import { TaskFileServer } from './task-file-server.testing';
 import { parseTaskRef } from '@arvo-rca/common';
-import { TaskSource } from './task-source';
+import { TaskSource } from '../task-source';
 
 const ARCHIVE = Buffer.alloc(256 * 1024, 'x');
 const FILES = new Map([
