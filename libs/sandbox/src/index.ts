@@ -28,15 +28,14 @@ export {
   type SandboxChoice,
   type SandboxOptions,
   type SandboxOptionsInput,
-} from './lib/options/sandbox-options';
-export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/options/sandbox-choice';
+} from './lib/sandbox-options';
+export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/local/sandbox-choice';
 export { containerName } from './lib/sandbox-name';
 export { DiskShares, workspaceDiskShares, type DiskShare, type DiskTotal, type DiskTotalSource } from './lib/disk/disk-shares';
 // What bounds each task's writes (bytes and files) and the host's free inodes, on every backend.
 export {
   DISK_CHECK_FLOOR_MS,
   DiskWatchdog,
-  formatCount,
   nextDiskCheckMs,
   type DiskBounds,
   type DiskLimitBreach,
@@ -44,7 +43,7 @@ export {
   type DiskUse,
 } from './lib/disk/disk-watchdog';
 export { InodeFloor, type InodeCount, type InodePlace, type InodeSource } from './lib/disk/inode-floor';
-export { countFolder, type FolderCount } from './lib/disk/file-count';
+export { countFolder, formatCount, type FolderCount } from './lib/disk/file-count';
 export { FolderCounter } from './lib/disk/folder-counter';
 // A command's run, on every backend.
 export { CommandGuard, type GuardVerdict } from './lib/command/command-guard';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, statfs } from 'node:fs/promises';
 import { ProcessTable } from '@arvo-rca/common';
 import { LocalSandboxFactory } from '../local/local-sandbox-factory';
 import type { Sandbox } from '../sandbox';
-import { resolveSandboxOptions, type SandboxOptionsInput } from '../options/sandbox-options';
+import { resolveSandboxOptions, type SandboxOptionsInput } from '../sandbox-options';
 import { makeTaskWorkspace, settledWithin } from '../sandbox-fixtures.testing';
 
 const MIB = 1024 ** 2;

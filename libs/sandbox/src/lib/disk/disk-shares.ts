@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { formatBytes } from '@arvo-rca/common';
 import { SandboxError } from '../sandbox-error';
-import type { SandboxOptions } from '../options/sandbox-options';
+import type { SandboxOptions } from '../sandbox-options';
 
 /** The disk the running tasks may write in total, and where that figure comes from (for the log and errors). */
 export interface DiskTotal {

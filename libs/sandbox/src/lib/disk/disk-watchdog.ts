@@ -1,4 +1,5 @@
 import { formatBytes } from '@arvo-rca/common';
+import { formatCount } from './file-count';
 import type { InodeFloor } from './inode-floor';
 
 /** What the watchdog tells when a task's writes pass a limit. */
@@ -132,9 +133,4 @@ export class DiskWatchdog {
     }
     return undefined;
   }
-}
-
-/** `1,000,123`: a count as people read it, whatever the host's locale. */
-export function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
 }

@@ -50,3 +50,8 @@ export function countFolder(folder: string, options: { bytes?: boolean } = {}): 
     });
   });
 }
+
+/** `1,000,123`: a count as people read it, whatever the host's locale. */
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}

@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
-import { formatCount } from './disk-watchdog';
+import { formatCount } from './file-count';
 import { SandboxError } from '../sandbox-error';
-import type { InodesFloor } from '../options/sandbox-options';
+import type { InodesFloor } from '../sandbox-options';
 
 /** The host's inodes on one filesystem, as statfs tells them. */
 export interface InodeCount {

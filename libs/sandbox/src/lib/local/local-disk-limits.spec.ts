@@ -5,7 +5,7 @@ import { describeWithBubblewrap } from './bubblewrap-gate.testing';
 import { LocalSandboxFactory } from './local-sandbox-factory';
 import type { Sandbox } from '../sandbox';
 import { makeTaskWorkspace } from '../sandbox-fixtures.testing';
-import { resolveSandboxOptions, type SandboxOptionsInput } from '../options/sandbox-options';
+import { resolveSandboxOptions, type SandboxOptionsInput } from '../sandbox-options';
 
 // Empty files as fast as a shell makes them, in the workspace (the one folder of the host a task writes).
 const FILE_BOMB = 'mkdir -p /workspace/bomb && cd /workspace/bomb && i=0; while :; do touch $(seq -f "f$i-%g" 1 1000); i=$((i+1)); done';

@@ -3,7 +3,7 @@ import { type DiskShares, workspaceDiskShares } from '../disk/disk-shares';
 import { InodeFloor } from '../disk/inode-floor';
 import { LocalSandbox, type LocalIsolation } from './local-sandbox';
 import type { ImageAhead, Sandbox, SandboxBackendName, SandboxFactory, SandboxSpec } from '../sandbox';
-import type { SandboxOptions } from '../options/sandbox-options';
+import type { SandboxOptions } from '../sandbox-options';
 
 /** Commands on this host, each in a bubblewrap sandbox of its own, or as plain processes when asked for by name. */
 export class LocalSandboxFactory implements SandboxFactory {

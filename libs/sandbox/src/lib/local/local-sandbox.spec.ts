@@ -9,7 +9,7 @@ import { LocalSandboxFactory } from './local-sandbox-factory';
 import { NO_ISOLATION_WARNING } from './local-sandbox';
 import type { Sandbox } from '../sandbox';
 import { makeTaskWorkspace } from '../sandbox-fixtures.testing';
-import { resolveSandboxOptions } from '../options/sandbox-options';
+import { resolveSandboxOptions } from '../sandbox-options';
 
 const REPO_SAMPLES = resolve(__dirname, '../../../../../samples');
 

@@ -15,7 +15,7 @@ import { LocalCommand, type LocalIsolation } from './local-command';
 import { HeadTailCap } from '../command/output-cap';
 import type { ExecOptions, ExecOutcome, Sandbox, SandboxSpec } from '../sandbox';
 import { SandboxError } from '../sandbox-error';
-import type { SandboxOptions } from '../options/sandbox-options';
+import type { SandboxOptions } from '../sandbox-options';
 
 export type { LocalIsolation } from './local-command';
 

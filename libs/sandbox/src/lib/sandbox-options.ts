@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { SandboxError } from '../sandbox-error';
+import { SandboxError } from './sandbox-error';
 
 export const SANDBOX_CHOICES = ['auto', 'docker', 'local', 'local-unsafe'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];

@@ -1,7 +1,7 @@
-import type { BubblewrapProbe } from '../local/bubblewrap';
-import type { LocalIsolation } from '../local/local-command';
+import type { BubblewrapProbe } from './bubblewrap';
+import type { LocalIsolation } from './local-command';
 import { SandboxError } from '../sandbox-error';
-import { SANDBOX_CHOICES } from './sandbox-options';
+import { SANDBOX_CHOICES } from '../sandbox-options';
 
 /** The backend a SANDBOX choice comes to on this host. */
 export type SandboxBackend = { kind: 'docker' } | { kind: 'local'; isolation: LocalIsolation };

@@ -1,5 +1,5 @@
-import { probeBubblewrap, type BubblewrapProbe } from '../local/bubblewrap';
-import { describeWithBubblewrap } from '../local/bubblewrap-gate.testing';
+import { probeBubblewrap, type BubblewrapProbe } from './bubblewrap';
+import { describeWithBubblewrap } from './bubblewrap-gate.testing';
 import { chooseSandbox, type SandboxHost } from './sandbox-choice';
 
 // A host whose engine and bubblewrap answer as told.
