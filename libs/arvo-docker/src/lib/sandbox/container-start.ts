@@ -7,7 +7,7 @@ import type { ContainerCommands } from '../container/container-commands';
 import type { ContainerHandle, ContainerState } from '../engine/container-handle';
 import { taskContainerSpec } from '../container/container-spec';
 import { containerDiskMeter } from '../container/container-files';
-import type { DockerSandboxContext } from './docker-sandbox';
+import type { DockerSandboxContext } from './docker-sandbox-context';
 import { describeStart, StartClock, type StartBreakdown } from './start-breakdown';
 import { beginWorkspaceCopy, type WorkspaceCopy } from '../container/workspace-copy';
 

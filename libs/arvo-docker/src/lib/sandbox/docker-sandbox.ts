@@ -2,16 +2,12 @@ import {
   CommandGuard,
   containerName,
   type DiskShare,
-  type DiskShares,
   type DiskWatchdog,
-  type FolderCounter,
   engineReason,
-  type InodeFloor,
   type ExecOptions,
   type ExecOutcome,
   type Sandbox,
   SandboxError,
-  type SandboxOptions,
   type SandboxSpec,
 } from '@arvo-rca/sandbox';
 import { ContainerCommands, notRunning } from '../container/container-commands';
@@ -19,28 +15,8 @@ import { readContainerFile } from '../container/container-file';
 import type { ContainerHandle } from '../engine/container-handle';
 import { removeContainer } from '../container/container-removal';
 import { startTaskContainer, type StartControl } from './container-start';
-import type { DockerEngine } from '../engine/docker-engine';
-import type { ImagePuller } from '../images/image-puller';
+import type { DockerSandboxContext } from './docker-sandbox-context';
 import type { StartBreakdown } from './start-breakdown';
-
-export interface DockerSandboxContext {
-  /** Its engine, whose gate paces container starts and removals (`options.startConcurrency`). */
-  engine: DockerEngine;
-  images: ImagePuller;
-  /** Owner id written into the container's owner label. */
-  owner: string;
-  options: SandboxOptions;
-  /** Whether the engine limits a container's disk (`StorageOpt`); learnt at the first create, shared by one factory. */
-  storageLimits: { supported?: boolean };
-  /** The running tasks' disk in total, one share per started container; none when nothing bounds it. */
-  diskShares?: DiskShares;
-  /** The host's free inodes under the engine's data root: no start below it, and the watchdog ends a task once they fall below. */
-  inodeFloor?: InodeFloor;
-  /** Counts the files of a container's layer from this host for the disk watchdog (a local engine); shared by one factory's tasks. */
-  folderCounter?: FolderCounter;
-  /** Told once the sandbox is stopped, so that its factory stops tracking it. */
-  onStopped?: (sandbox: Sandbox) => void;
-}
 
 const READ_DEADLINE_MS = 60_000;
 
