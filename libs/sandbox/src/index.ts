@@ -9,6 +9,7 @@ export type {
   ExecOutcome,
   ImageAhead,
   PendingWorkspace,
+  PullProgress,
   PullWatch,
   Sandbox,
   SandboxBackendName,
@@ -46,6 +47,7 @@ export { InodeFloor, type InodeCount, type InodePlace, type InodeSource } from '
 export { countFolder, formatCount, type FolderCount } from './lib/disk/file-count';
 export { FolderCounter } from './lib/disk/folder-counter';
 // A command's run, on every backend.
+export { type CommandResult, TIMED_OUT_RETURNCODE } from './lib/command/command-result';
 export { CommandGuard, type GuardVerdict } from './lib/command/command-guard';
 export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix } from './lib/command/exec-command';
 export { HeadTailCap, releaseChunk } from './lib/command/output-cap';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PullProgress } from '@arvo-rca/a2a-protocol';
+import type { PullProgress } from '@arvo-rca/sandbox';
 import { createDockerClient, DockerEngine } from '../engine/docker-engine';
 import { describeWithDocker } from '../engine/docker-gate.testing';
 import { ImageBudget } from './image-budget';

@@ -1,4 +1,4 @@
-import type { PullProgress } from '@arvo-rca/a2a-protocol';
+import type { PullProgress } from '@arvo-rca/sandbox';
 import type { PullEvent } from '../engine/container-handle';
 
 interface Layer {

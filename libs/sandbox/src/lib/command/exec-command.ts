@@ -1,4 +1,5 @@
 import type { CommandOutput, ExecOutcome } from '../sandbox';
+import { TIMED_OUT_RETURNCODE } from './command-result';
 
 /** Marks every process of one command (environments are inherited), so that a timeout can kill them all. */
 export const EXEC_MARKER = 'ARVO_RCA_EXEC';
@@ -67,8 +68,8 @@ export interface CommandRun {
 export function commandOutcome(run: CommandRun, output: CommandOutput, timeoutS: number): ExecOutcome {
   const limitReached = run.elapsedMs >= timeoutS * 1000 - 100 && (run.exitCode === 124 || run.exitCode === 137);
   if (run.hostDeadlineHit) {
-    return { kind: 'ran', returncode: -1, timedOut: `command timed out after ${timeoutS} s and did not stop; it was killed`, ...output };
+    return { kind: 'ran', returncode: TIMED_OUT_RETURNCODE, timedOut: `command timed out after ${timeoutS} s and did not stop; it was killed`, ...output };
   }
-  if (limitReached) return { kind: 'ran', returncode: -1, timedOut: `command timed out after ${timeoutS} s`, ...output };
+  if (limitReached) return { kind: 'ran', returncode: TIMED_OUT_RETURNCODE, timedOut: `command timed out after ${timeoutS} s`, ...output };
   return { kind: 'ran', returncode: run.exitCode ?? -1, ...output };
 }
