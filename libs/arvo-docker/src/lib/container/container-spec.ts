@@ -55,7 +55,7 @@ export function taskContainerSpec(input: TaskContainerInput): ContainerCreateSpe
     AttachStderr: false,
     HostConfig: {
       Init: true,
-      // Never AutoRemove: an engine may remove such a container in the middle of its restart (see README,
+      // Never AutoRemove: an engine may remove such a container in the middle of its restart (see docs/sandbox.md,
       // "Restart and AutoRemove"), and the restart is how a task's leftover processes are ended.
       AutoRemove: false,
       NetworkMode: 'none',
