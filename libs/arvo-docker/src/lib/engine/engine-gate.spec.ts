@@ -46,13 +46,13 @@ describe('createEngineGate', () => {
  * An engine that does `slots` starts side by side, each taking `ms`, and queues the rest: the gate's
  * starts run against it as against a busy engine whose every start is slow, however few run at once.
  */
-function busyEngine(slots: number, ms: number): () => Promise<void> {
+function busyEngine(slots: number, ms: number | (() => number)): () => Promise<void> {
   let free = slots;
   const queued: Array<() => void> = [];
   return async () => {
     if (free > 0) free -= 1;
     else await new Promise<void>((resolve) => queued.push(resolve));
-    await later(ms);
+    await later(typeof ms === 'number' ? ms : ms());
     const next = queued.shift();
     if (next) next();
     else free += 1;
@@ -76,6 +76,25 @@ describe('the adaptive gate against an engine', () => {
     expect(Math.max(...limits)).toBeGreaterThanOrEqual(6);
     expect(Math.max(...limits)).toBeLessThanOrEqual(9);
   }, 30_000);
+});
+
+describe('the adaptive gate against an engine that gets busier', () => {
+  it('holds near what the engine does at once while every start gets slower, judging each limit against the one just before', async () => {
+    const gate = createEngineGate(2);
+    // The engine does 6 at once, each start slower than the one before: more and more tasks run their commands.
+    let begun = 0;
+    const engine = busyEngine(6, () => 150 + 3 * begun++);
+    const limits: number[] = [];
+    const start = async (): Promise<void> => {
+      await engine();
+      limits.push(gate.limit);
+    };
+    await Promise.all(Array.from({ length: 72 }, () => gate(start, 'start')));
+
+    // Every start took longer than the last, so a pace measured earlier looked better than any now: judged
+    // against those, the gate came down start after start; judged against the limit just before, it stays.
+    expect(Math.min(...limits.slice(-12))).toBeGreaterThanOrEqual(5);
+  }, 60_000);
 });
 
 describe('nextLimit: what one more start at once does to the pace sets how many go at once', () => {

@@ -28,7 +28,7 @@ export const LOSS = 0.1;
 
 /**
  * The next limit, from the mean start time at this limit (`ms`, starts that began with the gate full)
- * and at one fewer (`below`, as last measured there; undefined when never). By Little's law the engine's
+ * and at one fewer (`below`, measured just before; undefined when the gate did not come from there). By Little's law the engine's
  * pace at a limit is limit / ms: one more at once is tried while the last one raised the pace by at
  * least GAIN of the linear gain, one fewer goes at once when it lowered the pace by LOSS, and the limit
  * holds between. Start times only, never the fastest start ever seen: a busy engine (other tasks'
@@ -44,27 +44,33 @@ export function nextLimit(limit: number, ms: number, below: number | undefined, 
   return limit;
 }
 
-/** Start times at each limit: the visit under way, and the mean of each limit's last visit. */
+/**
+ * Start times at each limit: the visit under way (its latest starts), and the one just before it. A limit
+ * is judged against one fewer only when the gate came from there: a pace measured longer ago, before the
+ * engine got busier (more tasks running their commands), would make every limit look worse than the last.
+ * Without it, one more is tried, so the gate keeps probing the limit above as the load changes.
+ */
 class PaceLog {
-  private readonly means = new Map<number, number>();
-  private sum = 0;
-  private count = 0;
+  private previous: { limit: number; mean: number } | undefined;
+  private visit = { limit: 0, times: [] as number[] };
 
-  /** One start at `limit` (the current one); the next limit once enough were seen, else undefined. */
+  /** One start that began with the gate full at `limit` (the current one); the next limit once enough were seen. */
   add(limit: number, ms: number, max: number): number | undefined {
-    this.sum += ms;
-    this.count += 1;
-    if (this.count < SAMPLES_PER_LIMIT) return undefined;
-    const mean = this.sum / this.count;
-    this.means.set(limit, mean);
-    return nextLimit(limit, mean, this.means.get(limit - 1), max);
+    if (limit !== this.visit.limit) {
+      if (this.visit.times.length >= SAMPLES_PER_LIMIT) this.previous = { limit: this.visit.limit, mean: mean(this.visit.times) };
+      this.visit = { limit, times: [] };
+    }
+    const times = this.visit.times;
+    times.push(ms);
+    if (times.length > SAMPLES_PER_LIMIT) times.shift();
+    if (times.length < SAMPLES_PER_LIMIT) return undefined;
+    const below = this.previous?.limit === limit - 1 ? this.previous.mean : undefined;
+    return nextLimit(limit, mean(times), below, max);
   }
+}
 
-  /** The limit changed: a new visit begins. */
-  restart(): void {
-    this.sum = 0;
-    this.count = 0;
-  }
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
 /**
@@ -90,10 +96,7 @@ export function createEngineGate(initial: number, options: EngineGateOptions = {
   // Only starts that began with the gate full at the limit now say what that limit does.
   const learn = (ms: number, full: boolean, at: number): void => {
     if (options.fixed || !full || at !== limit) return;
-    const next = log.add(limit, ms, max);
-    if (next === undefined || next === limit) return;
-    limit = next;
-    log.restart();
+    limit = log.add(limit, ms, max) ?? limit;
   };
 
   const gate = <T>(work: () => Promise<T>, kind: EngineWork = 'other'): Promise<T> =>
