@@ -16,7 +16,7 @@ import { agentCliCache, installedCli } from '../../apps/purple-agent/src/app/cli
 import { DEFAULT_PRICES } from '../../apps/purple-agent/src/app/models/model-prices';
 import { median, round } from './bench-stats';
 import { McpCallTimer, type SandboxGauge } from './mcp-call-timer';
-import { measureMcpFloor } from './mcp-floor';
+import { measureMcpFloor, type McpFloor } from './mcp-floor';
 import { InstantEnvironment, measurePurpleStep, Stopwatch } from './purple-step.bench';
 
 export interface CliStepFigure {
@@ -24,7 +24,14 @@ export interface CliStepFigure {
   version: string;
   /** Median over every `shell` call of every run: the call's arrival to its answer leaving, less the sandbox's time. */
   step_ms: number;
+  /** Our own agent's per-step overhead (purple_step_overhead's measure, over as many steps), taken between this CLI's runs. */
+  ours_ms: number;
   step_vs_ours: number;
+  /** The MCP SDK's own floor, taken between this CLI's runs: one `tools/call` of a bare SDK server in one session (as ours serves) ... */
+  floor_ms: number;
+  /** ... and with a new server per request (the SDK's stateless mode). */
+  floor_stateless_ms: number;
+  step_vs_floor: number;
   /** Median over the runs: the CLI's spawn to its first request to the model. */
   start_ms: number;
   /** `shell` calls measured (calls overlapping another request on the MCP server are left out). */
@@ -35,12 +42,6 @@ export interface CliStepFigures {
   /** `shell` calls per run, and runs per CLI. */
   steps: number;
   runs: number;
-  /** Our own agent's per-step overhead (purple_step_overhead's measure, over as many steps), in the same run. */
-  ours_ms: number;
-  /** The MCP SDK's own floor: a `tools/call` of a bare SDK server (stateless, as ours), from a real SDK client. */
-  mcp_floor_ms: number;
-  /** The same with one server and session for all calls (the SDK's stateful mode). */
-  mcp_floor_stateful_ms: number;
   clis: CliStepFigure[];
 }
 
@@ -95,7 +96,8 @@ class GaugedEnvironment implements TaskEnvironment, SandboxGauge {
 /**
  * Each CLI, real and at its pinned version, run by CliAgent as the purple agent runs it (its MCP server, the
  * observation template, the trajectory written after every step) on a scripted `steps`-command task against
- * a sandbox that answers at once; our own agent over as many steps, and the MCP SDK's floor, in the same run.
+ * a sandbox that answers at once. Before each of its runs, our own agent over as many steps and the MCP SDK's
+ * floor, so that the machine's noise falls on all three alike.
  */
 export async function measureCliStep(
   root: string,
@@ -106,29 +108,36 @@ export async function measureCliStep(
   const templates = await AgentTemplates.load(join(root, 'apps', 'purple-agent', 'src', 'assets', 'templates'));
   const dir = await mkdtemp(join(tmpdir(), 'arvo-rca-bench-cli-'));
   try {
-    const ours = await measurePurpleStep(root, steps, 5);
-    const floor = await measureMcpFloor(steps * runs);
     const figures: CliStepFigure[] = [];
     for (const name of clis) {
       const cli = AGENT_CLIS[name];
       const packageDir = await installedCli(cli, agentCliCache());
       const timers: McpCallTimer[] = [];
+      const ours: number[] = [];
+      const floors: McpFloor[] = [];
       // One warm-up run (the file cache, the CLI's first compile), then the measured ones.
-      for (let run = 0; run <= runs; run++) {
-        const timer = await oneRun(name, packageDir, templates, join(dir, `${name}-${run}`), steps);
-        if (run > 0) timers.push(timer);
+      await oneRun(name, packageDir, templates, join(dir, `${name}-warm-up`), steps);
+      for (let run = 1; run <= runs; run++) {
+        ours.push((await measurePurpleStep(root, steps, 1)).median_ms);
+        floors.push(await measureMcpFloor(steps));
+        timers.push(await oneRun(name, packageDir, templates, join(dir, `${name}-${run}`), steps));
       }
       const step = median(timers.flatMap((timer) => timer.overheadsMs));
+      const floor = median(floors.map((one) => one.stateful));
       figures.push({
         cli: name,
         version: cli.version,
         step_ms: round(step, 3),
-        step_vs_ours: round(step / ours.median_ms),
+        ours_ms: round(median(ours), 3),
+        step_vs_ours: round(step / median(ours)),
+        floor_ms: round(floor, 3),
+        floor_stateless_ms: round(median(floors.map((one) => one.stateless)), 3),
+        step_vs_floor: round(step / floor),
         start_ms: round(median(timers.map((timer) => timer.startMs)), 1),
         calls: timers.reduce((sum, timer) => sum + timer.overheadsMs.length, 0),
       });
     }
-    return { steps, runs, ours_ms: ours.median_ms, mcp_floor_ms: round(floor.stateless, 3), mcp_floor_stateful_ms: round(floor.stateful, 3), clis: figures };
+    return { steps, runs, clis: figures };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -13,10 +13,10 @@ import { median } from './bench-stats';
 import { McpCallTimer } from './mcp-call-timer';
 
 export interface McpFloor {
-  /** A new server and transport per request (the SDK's stateless mode, as the task's MCP server serves). */
-  stateless: number;
-  /** One server and session for every call (the SDK's stateful mode). */
+  /** One server and session for every call (the SDK's stateful mode, as the task's MCP server serves). */
   stateful: number;
+  /** A new server and transport per request (the SDK's stateless mode). */
+  stateless: number;
 }
 
 const OUTPUT = 'x'.repeat(2048);
