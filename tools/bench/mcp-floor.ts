@@ -1,11 +1,11 @@
 // The floor under the CLI adapter's per-step overhead: what the MCP SDK itself costs to answer one
-// `tools/call` on loopback, on a bare SDK server whose tool answers at once, called by the SDK's own client,
-// timed as the adapter is (the request's arrival to its answer leaving).
+// `tools/call` on loopback, on a bare SDK server whose tool answers at once, called by the SDK's own client in
+// a process of its own (as a CLI calls), timed as the adapter is (the request's arrival to its answer leaving).
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -20,10 +20,10 @@ export interface McpFloor {
 }
 
 const OUTPUT = 'x'.repeat(2048);
-const WARMUP = 20;
+const WARMUP = 10;
 const BLOCK = 10;
 
-/** The median per-call time of each mode over `calls` calls, in blocks taken in turn. */
+/** The median per-call time of each mode over `calls` calls, in blocks taken in turn, after a warm-up block each. */
 export async function measureMcpFloor(calls: number): Promise<McpFloor> {
   let answered = 0;
   const gauge = { spentMs: () => 0, commands: () => answered };
@@ -46,31 +46,28 @@ export async function measureMcpFloor(calls: number): Promise<McpFloor> {
     await transport.handleRequest(request, response, body);
   });
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const ways = { stateless: new McpCallTimer(gauge, '/stateless'), stateful: new McpCallTimer(gauge, '/stateful') };
-  const clients: Client[] = [];
+  const ways = { stateful: new McpCallTimer(gauge, '/stateful'), stateless: new McpCallTimer(gauge, '/stateless') };
   try {
-    for (const path of Object.keys(ways)) {
-      const client = new Client({ name: 'bench', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/${path}`)));
-      clients.push(client);
-      await callTimes(client, WARMUP);
-    }
-    await ways.stateless.during(() =>
-      ways.stateful.during(async () => {
-        for (let done = 0; done < calls; done += BLOCK) for (const client of clients) await callTimes(client, BLOCK);
-      }),
-    );
-    return { stateless: median(ways.stateless.overheadsMs), stateful: median(ways.stateful.overheadsMs) };
+    await ways.stateless.during(() => ways.stateful.during(() => runClient(base, WARMUP + calls, Object.keys(ways))));
+    // The first calls of each way warmed it up.
+    const measured = (timer: McpCallTimer): number => median(timer.overheadsMs.slice(WARMUP));
+    return { stateful: measured(ways.stateful), stateless: measured(ways.stateless) };
   } finally {
-    for (const client of clients) await client.close();
     await stateful.close();
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   }
 }
 
-async function callTimes(client: Client, times: number): Promise<void> {
-  for (let k = 0; k < times; k++) await client.callTool({ name: 'shell', arguments: { command: `sed -n '${k},${k + 40}p' src/index.c` } });
+/** The SDK's client in a process of its own, calling each path `calls` times, in turns of BLOCK. */
+async function runClient(base: string, calls: number, paths: string[]): Promise<void> {
+  const child = spawn(process.execPath, [join(__dirname, 'mcp-floor-client.cjs'), base, String(calls), String(BLOCK), ...paths.map((path) => `/${path}`)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`the MCP floor's client ended with ${code}: ${stderr.slice(-2000)}`);
 }
 
 async function listen(handle: (request: IncomingMessage, response: ServerResponse, body: unknown) => Promise<void>): Promise<Server> {
