@@ -45,6 +45,7 @@ export interface CliStepFigures {
   clis: CliStepFigure[];
 }
 
+const MODEL_MS = 50;
 const TASK = { taskId: 'sample:1', contextId: 'bench-cli', description: 'Find the root cause of the crash in /workspace.' };
 
 /** How each CLI names the task's tools, and its key and endpoint at the stand-in. */
@@ -147,7 +148,9 @@ async function oneRun(name: AgentCliName, packageDir: string, templates: AgentTe
   const wiring = WIRING[name];
   const llm = await FakeLlmServer.start();
   try {
-    const usage = { usage: { input: 100, output: 10 } };
+    // Each reply after MODEL_MS, a model far quicker than any real one: the step's trajectory write, which
+    // follows its answer, is done by the next call, as it is behind a real model's.
+    const usage = { usage: { input: 100, output: 10 }, delayMs: MODEL_MS };
     llm.script(
       ...Array.from({ length: steps }, (_, k) => toolCall(wiring.shell, { command: command(k + 1) }, usage)),
       toolCall(wiring.submit, {}, usage),
