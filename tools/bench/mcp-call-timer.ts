@@ -1,8 +1,8 @@
 // Times what a CLI agent's MCP calls cost the purple agent, read off Node's own diagnostics channels (the
-// http server's request start and response finish, the child_process spawn), so that the product's server
-// and process are measured as they run, with nothing put in their path.
+// http server's request start, the child_process spawn), so that the product's server and process are
+// measured as they run, with nothing put in their path.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 /** What the timer reads, at each request's start and end, to take the sandbox's share out. */
@@ -22,10 +22,10 @@ interface OpenCall {
 
 interface HttpMessage {
   request: IncomingMessage;
+  response: ServerResponse;
 }
 
 const REQUEST_START = 'http.server.request.start';
-const RESPONSE_FINISH = 'http.server.response.finish';
 const SPAWN_START = 'tracing:child_process.spawn:start';
 
 /**
@@ -55,13 +55,11 @@ export class McpCallTimer {
   /** Listens until `work` settles. */
   async during<T>(work: () => Promise<T>): Promise<T> {
     subscribe(REQUEST_START, this.onRequest);
-    subscribe(RESPONSE_FINISH, this.onFinish);
     subscribe(SPAWN_START, this.onSpawn);
     try {
       return await work();
     } finally {
       unsubscribe(REQUEST_START, this.onRequest);
-      unsubscribe(RESPONSE_FINISH, this.onFinish);
       unsubscribe(SPAWN_START, this.onSpawn);
     }
   }
@@ -71,7 +69,7 @@ export class McpCallTimer {
   };
 
   private readonly onRequest = (message: unknown): void => {
-    const { request } = message as HttpMessage;
+    const { request, response } = message as HttpMessage;
     const at = performance.now();
     if ((request.url ?? '').split('?')[0] !== this.mcpPath) {
       this.firstModelRequestAt ??= at;
@@ -81,10 +79,13 @@ export class McpCallTimer {
     const overlapped = this.open.size > 0;
     for (const call of this.open.values()) call.overlapped ||= overlapped;
     this.open.set(request, { at, spentMs: this.gauge.spentMs(), commands: this.gauge.commands(), overlapped });
+    // Emitted within `end()`, once the answer is handed to the socket ('finish' waits for the write's callback,
+    // which a busy machine can hold back for milliseconds after the answer has left).
+    response.once('prefinish', () => this.onAnswered(request));
+    response.once('close', () => this.open.delete(request));
   };
 
-  private readonly onFinish = (message: unknown): void => {
-    const { request } = message as HttpMessage;
+  private onAnswered(request: IncomingMessage): void {
     const call = this.open.get(request);
     if (!call) return;
     this.open.delete(request);
@@ -94,5 +95,5 @@ export class McpCallTimer {
       return;
     }
     this.overheadsMs.push(performance.now() - call.at - (this.gauge.spentMs() - call.spentMs));
-  };
+  }
 }
