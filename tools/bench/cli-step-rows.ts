@@ -25,6 +25,12 @@ export function cliStepRows(step: CliStepFigures): TableRow[] {
       target: 'floor',
       ratio: cli.step_vs_floor,
     },
+    {
+      figure: `  the task's MCP server alone, its tools answering at once, called as the floor is (ratio: adapter / this)`,
+      value: ms(cli.task_server_ms, 3),
+      target: 'info',
+      ratio: cli.step_ms / cli.task_server_ms,
+    },
     { figure: `  its start: spawn to its first model request (median of ${step.runs} runs)`, value: ms(cli.start_ms, 0), target: 'info' },
   ]);
 }

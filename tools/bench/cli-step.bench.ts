@@ -32,6 +32,8 @@ export interface CliStepFigure {
   /** ... and with a new server per request (the SDK's stateless mode). */
   floor_stateless_ms: number;
   step_vs_floor: number;
+  /** The task's MCP server alone, its tools answering at once, called as the floor is: the SDK and our server, no CLI, no CliAgent. */
+  task_server_ms: number;
   /** Median over the runs: the CLI's spawn to its first request to the model. */
   start_ms: number;
   /** `shell` calls measured (calls overlapping another request on the MCP server are left out). */
@@ -134,6 +136,7 @@ export async function measureCliStep(
         floor_ms: round(floor, 3),
         floor_stateless_ms: round(median(floors.map((one) => one.stateless)), 3),
         step_vs_floor: round(step / floor),
+        task_server_ms: round(median(floors.map((one) => one.task_server)), 3),
         start_ms: round(median(timers.map((timer) => timer.startMs)), 1),
         calls: timers.reduce((sum, timer) => sum + timer.overheadsMs.length, 0),
       });

@@ -116,12 +116,24 @@ describe('four CLI agents at once (the real Claude Code), one canceled mid-run',
     // Each task's CLI, found by its marker in its argv (the prompt): one process group each, a HOME each, and in
     // it an MCP config naming an endpoint and a token of its own.
     const all = processes();
-    const groups = markers.map((marker) => [...new Set(all.filter((info) => read(info.pid, 'cmdline').some((arg) => arg.includes(marker))).map((info) => info.pgid))]);
+    const groups = markers.map((marker) => [
+      ...new Set(all.filter((info) => read(info.pid, 'cmdline').some((arg) => arg.includes(marker))).map((info) => info.pgid)),
+    ]);
     expect(groups.map((found) => found.length)).toEqual([1, 1, 1, 1]);
     const pgids = groups.map(([pgid]) => pgid);
-    const homes = pgids.map((pgid) => read(pgid, 'environ').find((entry) => entry.startsWith('HOME='))?.slice('HOME='.length) ?? '');
-    const servers = homes.map((home) => (JSON.parse(readFileSync(join(home, '.claude', 'task-mcp.json'), 'utf8')) as { mcpServers: Record<string, { url: string; headers: object }> }).mcpServers['task']);
-    for (const distinct of [pgids, homes, servers.map((server) => server.url), servers.map((server) => JSON.stringify(server.headers))]) expect(new Set(distinct).size).toBe(TASKS);
+    const homes = pgids.map(
+      (pgid) =>
+        read(pgid, 'environ')
+          .find((entry) => entry.startsWith('HOME='))
+          ?.slice('HOME='.length) ?? '',
+    );
+    const servers = homes.map(
+      (home) =>
+        (JSON.parse(readFileSync(join(home, '.claude', 'task-mcp.json'), 'utf8')) as { mcpServers: Record<string, { url: string; headers: object }> })
+          .mcpServers['task'],
+    );
+    const distinct: unknown[][] = [pgids, homes, servers.map((server) => server.url), servers.map((server) => JSON.stringify(server.headers))];
+    expect(distinct.map((values) => new Set(values).size)).toEqual([TASKS, TASKS, TASKS, TASKS]);
 
     cancels[CANCELED].abort();
     const canceled = await runs[CANCELED];

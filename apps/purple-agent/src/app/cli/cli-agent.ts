@@ -90,7 +90,7 @@ export class CliAgent {
       const { cli, packageDir, model, env } = this.options;
       const launch = cli.launch({ prompt, mcpUrl: mcp.url, mcpToken: mcp.token, mcpName: TASK_MCP_NAME, home, workdir, packageDir, model, env });
       const reader = launch.read ?? ((line: string) => cli.read(line));
-      this.process = CliProcess.start(launch, workdir, (line) => this.read(reader, line));
+      this.process = CliProcess.start({ launch, cwd: workdir, folders: [home, workdir], onLine: (line) => this.read(reader, line) });
       const limitS = this.config.wallTimeLimitS;
       if (limitS > 0) timers.push(setTimeout(() => this.stop(this.timeExceeded()), limitS * 1000));
       if (canceled?.aborted) onCancel();
