@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
@@ -51,6 +51,9 @@ describeWithDocker('a purple agent running Claude Code, killed with SIGKILL mid-
   let green: AgentProcess;
   let purple: AgentProcess;
   let assessment: Promise<unknown>;
+  let pgid: number | undefined;
+  let home: string | undefined;
+  let workdir: string | undefined;
 
   beforeAll(async () => {
     llm = await FakeLlmServer.start();
@@ -62,13 +65,17 @@ describeWithDocker('a purple agent running Claude Code, killed with SIGKILL mid-
 
   afterAll(async () => {
     await Promise.all([purple?.stop('SIGKILL'), green?.stop()]);
+    // Should the watcher have failed, the CLI goes here.
+    if (pgid !== undefined && processes().some((proc) => proc.pgid === pgid && proc.state !== 'Z')) process.kill(-pgid, 'SIGKILL');
+    for (const folder of [home, workdir]) if (folder) rmSync(folder, { recursive: true, force: true });
     await assessment?.catch(() => undefined);
     await llm?.close();
     scratch.remove();
   }, 120_000);
 
   it('leaves no CLI process and no CLI folder behind: its watcher ends them', async () => {
-    llm.script(toolCall('mcp__task__shell', { command: 'sleep 600' }), reply('never reached'));
+    // Its next model call never ends: nothing but the watcher ends the CLI once the purple agent is gone.
+    llm.script(toolCall('mcp__task__shell', { command: 'sleep 600' }), reply('never reached', { delayMs: 600_000 }));
     const request = { participants: { purple_agent: purple.url }, config: { task_ids: ['sample:1'] } };
     const stream = new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 600_000 });
     assessment = (async () => {
@@ -88,15 +95,20 @@ describeWithDocker('a purple agent running Claude Code, killed with SIGKILL mid-
     const cli = all.filter((proc) => proc.pgid !== purpleGroup && environ(proc.pid).includes(`ANTHROPIC_BASE_URL=${llm.anthropicBaseUrl}`));
     const groups = [...new Set(cli.map((proc) => proc.pgid))];
     expect(groups).toHaveLength(1);
-    const [pgid] = groups;
-    const home = environ(pgid)
+    [pgid] = groups;
+    home = environ(pgid)
       .find((entry) => entry.startsWith('HOME='))
       ?.slice('HOME='.length);
-    expect(home && existsSync(home)).toBe(true);
+    workdir = readlinkSync(`/proc/${pgid}/cwd`);
+    expect([home, workdir].every((folder) => folder && existsSync(folder))).toBe(true);
 
     await purple.stop('SIGKILL');
 
     await until('the CLI’s group to end', () => (processes().some((proc) => proc.pgid === pgid && proc.state !== 'Z') ? undefined : true), 30_000);
-    await until('the CLI’s HOME to be removed', () => (existsSync(home as string) ? undefined : true), 30_000);
+    await until(
+      'the CLI’s HOME and working folder to be removed',
+      () => ([home, workdir].some((folder) => existsSync(folder as string)) ? undefined : true),
+      30_000,
+    );
   }, 600_000);
 });
