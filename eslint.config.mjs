@@ -1,6 +1,14 @@
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-plugin-prettier/recommended';
 
+/**
+ * The library floors, lowest first. 1: what needs nothing of ours (common, stats). 2: what stands on it alone
+ * (results, loc-json, task-lists, task-logging, fake-llm, and the sandbox, which owns what a command's result
+ * and an image's pull are). 3: run-record, rca-eval. 4: the A2A vocabulary (a2a-protocol). 5: what builds on
+ * the vocabulary (arvo-docker, agent-app). Apps stand above them all.
+ */
+const FLOORS = ['floor:1', 'floor:2', 'floor:3', 'floor:4', 'floor:5'];
+
 /** Which libs a project's files may import: `libTypes` are the lib types allowed (test doubles only in tests). */
 function moduleBoundaries(libTypes) {
   return [
@@ -19,8 +27,11 @@ function moduleBoundaries(libTypes) {
         { sourceTag: 'scope:green', onlyDependOnLibsWithTags: ['scope:green', 'scope:shared'] },
         { sourceTag: 'scope:purple', onlyDependOnLibsWithTags: ['scope:purple', 'scope:shared'] },
         { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+        { sourceTag: 'scope:viewer', onlyDependOnLibsWithTags: ['scope:viewer', 'scope:shared'] },
         // End-to-end suites drive the whole system.
         { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:green', 'scope:purple', 'scope:shared'] },
+        // The libraries stand in floors, each on the ones below it only: a lib never imports its own floor or one above.
+        ...FLOORS.map((floor, at) => ({ sourceTag: floor, onlyDependOnLibsWithTags: FLOORS.slice(0, at) })),
       ],
     },
   ];

@@ -19,7 +19,7 @@ const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
  * Where the figures that write trees (real_task, copy_in) put them, and the engine they run them on: a
  * fresh journaled ext4 with a dockerd of its own (tools/engines/loop-engine.sh), because on this machine's
  * ext4 without a journal the cost of making files depends on what was deleted in the minutes before
- * (README, Benchmark). Without root or loop devices, or with BENCH_DISK=machine, the machine's disk and
+ * (docs/bench.md). Without root or loop devices, or with BENCH_DISK=machine, the machine's disk and
  * its main engine, as `reason` says.
  */
 export class BenchDisk {

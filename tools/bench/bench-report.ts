@@ -21,7 +21,7 @@ import { against, fetchAheadRows, largeMessageRows, ms, realTaskRows, remoteEngi
 
 export type { TableRow } from './bench-rows';
 
-/** `logs/bench/latest.json` (README, Benchmark): every key at least, figures of one run. */
+/** `logs/bench/latest.json` (docs/bench.md): every key at least, figures of one run. */
 export interface BenchReport {
   at: string;
   machine: { cpus: number; node: string; docker: string; load_1m: number };

@@ -1,4 +1,4 @@
-// `npm run bench`: measures the figures of the README's Benchmark section against the real engine and the built green
+// `npm run bench`: measures the figures of docs/bench.md against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
 // Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|cli_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine|fetch_ahead|many_tasks ...]

@@ -47,7 +47,9 @@ export {
   type ShellMessage,
   type ShellTask,
 } from './lib/vocabulary/terminal-bench-shell';
-export { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE, type CommandResult } from './lib/vocabulary/command-result';
+export { formatCommandResult, parseCommandResult } from './lib/vocabulary/command-result';
+// What a command did and how far an image's pull is are the sandbox's; the vocabulary formats them.
+export type { CommandResult, PullProgress } from '@arvo-rca/sandbox';
 export { formatAssessmentSaved, parseAssessmentSaved, type AssessmentSaved, type AssessmentSavedData } from './lib/vocabulary/assessment-saved';
 export { readPeerCard, SOLVER_MODEL_EXTENSION, solverModelExtension, type PeerCard } from './lib/vocabulary/peer-card';
 export {
@@ -70,7 +72,6 @@ export {
   parseSolverStep,
   parseTaskProgress,
   parseTaskProgressData,
-  type PullProgress,
   type SolverStep,
   type TaskProgressData,
   type TaskProgressLine,

@@ -9,6 +9,7 @@ export type {
   ExecOutcome,
   ImageAhead,
   PendingWorkspace,
+  PullProgress,
   PullWatch,
   Sandbox,
   SandboxBackendName,
@@ -29,36 +30,36 @@ export {
   type SandboxOptions,
   type SandboxOptionsInput,
 } from './lib/sandbox-options';
-export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/sandbox-choice';
+export { chooseSandbox, type SandboxBackend, type SandboxHost } from './lib/local/sandbox-choice';
 export { containerName } from './lib/sandbox-name';
-export { DiskShares, workspaceDiskShares, type DiskShare, type DiskTotal, type DiskTotalSource } from './lib/disk-shares';
+export { DiskShares, workspaceDiskShares, type DiskShare, type DiskTotal, type DiskTotalSource } from './lib/disk/disk-shares';
 // What bounds each task's writes (bytes and files) and the host's free inodes, on every backend.
 export {
   DISK_CHECK_FLOOR_MS,
   DiskWatchdog,
-  formatCount,
   nextDiskCheckMs,
   type DiskBounds,
   type DiskLimitBreach,
   type DiskMeter,
   type DiskUse,
-} from './lib/disk-watchdog';
-export { InodeFloor, type InodeCount, type InodePlace, type InodeSource } from './lib/inode-floor';
-export { countFolder, type FolderCount } from './lib/file-count';
-export { FolderCounter } from './lib/folder-counter';
+} from './lib/disk/disk-watchdog';
+export { InodeFloor, type InodeCount, type InodePlace, type InodeSource } from './lib/disk/inode-floor';
+export { countFolder, formatCount, type FolderCount } from './lib/disk/file-count';
+export { FolderCounter } from './lib/disk/folder-counter';
 // A command's run, on every backend.
-export { CommandGuard, type GuardVerdict } from './lib/command-guard';
-export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix } from './lib/exec-command';
-export { HeadTailCap, releaseChunk } from './lib/output-cap';
-export { withDeadline } from './lib/deadline';
-export { closedBeforeEnd, watchStreamFailure } from './lib/stream-failure';
+export { type CommandResult, TIMED_OUT_RETURNCODE } from './lib/command/command-result';
+export { CommandGuard, type GuardVerdict } from './lib/command/command-guard';
+export { commandOutcome, type CommandRun, envList, EXEC_MARKER, NON_INTERACTIVE_ENV, shellCommandPrefix } from './lib/command/exec-command';
+export { HeadTailCap, releaseChunk } from './lib/command/output-cap';
+export { withDeadline } from './lib/command/deadline';
+export { closedBeforeEnd, watchStreamFailure } from './lib/command/stream-failure';
 // Children started off this process's main thread.
-export { ChildSpawner, SpawnedChild, type ChildEnd } from './lib/child-spawner';
+export { ChildSpawner, SpawnedChild, type ChildEnd } from './lib/spawn/child-spawner';
 // The local backend.
-export { LocalSandboxFactory } from './lib/local-sandbox-factory';
-export { NO_ISOLATION_WARNING, type LocalIsolation } from './lib/local-sandbox';
-export { probeBubblewrap } from './lib/bubblewrap';
+export { LocalSandboxFactory } from './lib/local/local-sandbox-factory';
+export { NO_ISOLATION_WARNING, type LocalIsolation } from './lib/local/local-sandbox';
+export { probeBubblewrap } from './lib/local/bubblewrap';
 // Owners: who made a container or a task folder, so that a restarted agent reaps a dead one's.
-export { currentOwner, formatOwnerId, ownerIsAlive, parseOwnerId } from './lib/owner-id';
-export { ownerHost } from './lib/host-identity';
-export { markTaskFolder, TASK_OWNER_FILE, taskFolderOwner } from './lib/task-folder-owner';
+export { currentOwner, formatOwnerId, ownerIsAlive, parseOwnerId } from './lib/owner/owner-id';
+export { ownerHost } from './lib/owner/host-identity';
+export { markTaskFolder, TASK_OWNER_FILE, taskFolderOwner } from './lib/owner/task-folder-owner';

@@ -3,7 +3,7 @@ import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsPositive, I
 import { AppConfig } from '@arvo-rca/agent-app';
 import { DEFAULT_SANDBOX_OPTIONS, SANDBOX_CHOICES, type SandboxChoice } from '@arvo-rca/sandbox';
 import { TASK_SOURCE_IMAGES } from '@arvo-rca/common';
-import { DEFAULT_ARCHIVE_LIMITS } from './task-assets/archive-limits';
+import { DEFAULT_ARCHIVE_LIMITS } from './task-assets/archive/archive-limits';
 
 const GIB = 1024 ** 3;
 

@@ -7,13 +7,13 @@ import { createInterface } from 'node:readline';
 import { ProcessTable } from '@arvo-rca/common';
 import { currentOwner, formatOwnerId, SANDBOX_FACTORY, SANDBOX_OWNER, type SandboxFactory, type SandboxOptionsInput } from '@arvo-rca/sandbox';
 import { ArvoDockerModule } from './arvo-docker.module';
-import { createDockerClient } from './docker-engine';
-import { engineSettingsFromEnvironment } from './engine-settings';
-import { describeWithDocker } from './docker-gate.testing';
-import { LABEL_OWNER, ownerFilter } from './labels';
+import { createDockerClient } from './engine/docker-engine';
+import { engineSettingsFromEnvironment } from './engine/engine-settings';
+import { describeWithDocker } from './engine/docker-gate.testing';
+import { LABEL_OWNER, ownerFilter } from './engine/labels';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { sampleImageTag } from './sample-image.testing';
-import { useTempDir } from './sandbox-fixtures.testing';
+import { sampleImageTag } from './images/sample-image.testing';
+import { useTempDir } from './images/sandbox-fixtures.testing';
 
 const ROOT = resolve(__dirname, '../../../..');
 

@@ -10,13 +10,13 @@ import {
   type SandboxOptions,
   type SandboxOptionsInput,
 } from '@arvo-rca/sandbox';
-import { DockerEngine } from './docker-engine';
-import type { EngineSettings } from './engine-settings';
-import { ImageBudget } from './image-budget';
-import { ImageLedger } from './image-ledger';
-import { NeededImages } from './needed-images';
-import { createSandboxFactory } from './sandbox-factory';
-import { SandboxLifecycle } from './sandbox-lifecycle.service';
+import { DockerEngine } from './engine/docker-engine';
+import type { EngineSettings } from './engine/engine-settings';
+import { ImageBudget } from './images/image-budget';
+import { ImageLedger } from './images/image-ledger';
+import { NeededImages } from './images/needed-images';
+import { createSandboxFactory } from './sandbox/sandbox-factory';
+import { SandboxLifecycle } from './reaper/sandbox-lifecycle.service';
 
 /** The sandboxes' options, and where their engine is (unset: the local socket). */
 export interface ArvoDockerOptionsInput extends SandboxOptionsInput {

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { SANDBOX_FACTORY, SANDBOX_OWNER, type SandboxFactory } from '@arvo-rca/sandbox';
 import { ArvoDockerModule } from './arvo-docker.module';
-import { engineSettingsFromEnvironment } from './engine-settings';
+import { engineSettingsFromEnvironment } from './engine/engine-settings';
 
 async function main(): Promise<void> {
   const [tmpDir, workspaceDir, image] = process.argv.slice(2);

@@ -9,7 +9,7 @@ export const TOP_K_METRICS = ['func_topk_recall', 'line_topk_recall'] as const;
 export type TopKMetric = (typeof TOP_K_METRICS)[number];
 export type TopKKey = `${(typeof TOP_KS)[number]}`;
 
-/** One column: a scalar metric, or one k of a top-k metric, named as the README's table names it (`func_topk_recall[1]`). */
+/** One column: a scalar metric, or one k of a top-k metric, named as docs/scores.md's table names it (`func_topk_recall[1]`). */
 export type MetricColumn = { name: ScalarMetric; metric: ScalarMetric; k: null } | { name: `${TopKMetric}[${TopKKey}]`; metric: TopKMetric; k: TopKKey };
 
 export const METRIC_COLUMNS: readonly MetricColumn[] = [

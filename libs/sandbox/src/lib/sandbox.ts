@@ -1,6 +1,6 @@
 // The one interface the green agent sees, whichever backend runs the commands.
 import type { PassThrough, Readable } from 'node:stream';
-import type { CommandResult, PullProgress } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from './command/command-result';
 
 export type SandboxKind = 'docker' | 'local';
 
@@ -80,6 +80,15 @@ export interface Sandbox {
   readFile(path: string): Promise<Buffer>;
   /** Removes everything the sandbox runs, also what a start still under way makes (that start then fails); idempotent, and safe after a failed start. */
   stop(): Promise<void>;
+}
+
+/** How far the pull of a task's image is: its layers (those on the engine already count as done) and its bytes to download, as far as the registry has told them. */
+export interface PullProgress {
+  image: string;
+  layers: number;
+  layersDone: number;
+  bytes: number;
+  bytesDone: number;
 }
 
 /** Who waits for an image's pull: its lines and figures, and the signal on which it stops waiting. */

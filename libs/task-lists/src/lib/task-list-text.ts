@@ -1,9 +1,14 @@
 // A task list file: one task id a line (`arvo:14368`, `sample:1`, or a bare ARVO id `14368`); `#` starts a
 // comment that runs to the end of its line, and blank lines are skipped. Whether each id names a task of a
 // configured source is for the green agent to say, where the list is used.
+import { TASK_ID_PATTERN } from '@arvo-rca/common';
 import { TaskListError } from './task-list-error';
 
-const TASK_ID_LINE = /^(?:[0-9A-Za-z_-]+:)?[0-9A-Za-z_-]+$/;
+/** One task id, with its source or bare: the task-id grammar is common's (TASK_ID_PATTERN for each part). */
+function isTaskIdLine(text: string): boolean {
+  const parts = text.split(':');
+  return parts.length <= 2 && parts.every((part) => TASK_ID_PATTERN.test(part));
+}
 // Bad lines named one by one before the rest are counted.
 const BAD_LINES_NAMED = 10;
 
@@ -26,7 +31,7 @@ export function parseTaskListText(text: string, origin: string): TaskListText {
   for (const [index, row] of rows.entries()) {
     const content = row.replace(/#.*/, '').trim();
     if (content === '') continue;
-    if (TASK_ID_LINE.test(content)) {
+    if (isTaskIdLine(content)) {
       ids.push(content);
       lines.push(index + 1);
     } else bad.push(index + 1);

@@ -1,10 +1,10 @@
-export { ArchiveExtractor, type ExtractOptions } from './archive-extractor';
-export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
-export type { AssetLog } from './download-progress';
-export { DEFAULT_DOWNLOAD_POLICY, type DownloadPolicy } from './file-downloader';
+export { ArchiveExtractor, type ExtractOptions } from './archive/archive-extractor';
+export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive/archive-limits';
+export type { AssetLog } from './download/download-progress';
+export { DEFAULT_DOWNLOAD_POLICY, type DownloadPolicy } from './download/file-downloader';
 export type { HostTree } from './host-tree';
-export { HttpFetcher } from './http-fetcher';
-export { NeededTaskData } from './needed-task-data';
+export { HttpFetcher } from './download/http-fetcher';
+export { NeededTaskData } from './download/needed-task-data';
 export { TaskAssetsError, type TaskAssetsErrorCode } from './task-assets.errors';
 export { TaskAssetsModule } from './task-assets.module';
 export { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, taskSources, type TaskAssetsOptions } from './task-assets.options';

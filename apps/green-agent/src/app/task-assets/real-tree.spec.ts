@@ -10,8 +10,8 @@ import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testin
 import { describeWithRealTree, layOutRealTask } from '@arvo-rca/sandbox/testing';
 import { ProcessTable } from '@arvo-rca/common';
 import { GroundTruthExtractor, type GroundTruth } from '@arvo-rca/rca-eval';
-import { ArchiveExtractor } from './archive-extractor';
-import { HttpFetcher } from './http-fetcher';
+import { ArchiveExtractor } from './archive/archive-extractor';
+import { HttpFetcher } from './download/http-fetcher';
 import { taskSources } from './task-assets.options';
 import { TaskAssetsService, type PreparedTask } from './task-assets.service';
 import { TaskFileSystem } from './task-file-system';

@@ -1,8 +1,8 @@
 import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { GreenConfig } from '../green-config';
-import { ArchiveExtractor } from './archive-extractor';
-import { HttpFetcher } from './http-fetcher';
-import { NeededTaskData } from './needed-task-data';
+import { ArchiveExtractor } from './archive/archive-extractor';
+import { HttpFetcher } from './download/http-fetcher';
+import { NeededTaskData } from './download/needed-task-data';
 import { TASK_ASSETS_OPTIONS, taskAssetsOptionsFrom, type TaskAssetsOptions } from './task-assets.options';
 import { TaskAssetsService } from './task-assets.service';
 import { TaskFileSystem } from './task-file-system';

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { currentOwner, formatOwnerId, parseMemory } from '@arvo-rca/sandbox';
 import { DEFAULT_TASK_SOURCE, ProcessTable, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, type TaskSourceName } from '@arvo-rca/common';
 import type { GreenConfig } from '../green-config';
-import type { ArchiveLimits } from './archive-limits';
-import type { DownloadPolicy } from './file-downloader';
+import type { ArchiveLimits } from './archive/archive-limits';
+import type { DownloadPolicy } from './download/file-downloader';
 import type { TaskSourceConfig } from './task-source';
 
 export interface TaskAssetsOptions {

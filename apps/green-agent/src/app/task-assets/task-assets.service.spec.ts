@@ -4,13 +4,13 @@ import { ProcessTable } from '@arvo-rca/common';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ArchiveExtractor } from './archive-extractor';
-import { HttpFetcher } from './http-fetcher';
-import { tarGz } from './tar-fixture.testing';
+import { ArchiveExtractor } from './archive/archive-extractor';
+import { HttpFetcher } from './download/http-fetcher';
+import { tarGz } from './archive/tar-fixture.testing';
 import type { TaskAssetsOptions } from './task-assets.options';
 import { TaskAssetsService, type PreparedTask } from './task-assets.service';
 import { TaskFileSystem } from './task-file-system';
-import { TaskFileServer } from './task-file-server.testing';
+import { TaskFileServer } from './download/task-file-server.testing';
 import type { TaskSourceConfig } from './task-source';
 
 const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');

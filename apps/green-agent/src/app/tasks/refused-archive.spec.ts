@@ -7,7 +7,7 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { tarGz } from '../task-assets/tar-fixture.testing';
+import { tarGz } from '../task-assets/archive/tar-fixture.testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { greenStage } from './green-stage.testing';
 import { callingBack, type SolverStandIn } from './solver-stand-in.testing';

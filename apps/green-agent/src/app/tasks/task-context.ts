@@ -1,6 +1,5 @@
 import type { Sandbox } from '@arvo-rca/sandbox';
 import type { SolverExit } from '@arvo-rca/a2a-protocol';
-import type { TaskRef } from '@arvo-rca/common';
 import type { TaskLogScope } from '@arvo-rca/task-logging';
 import type { TaskProgress } from './task-progress';
 
@@ -26,8 +25,6 @@ export class TaskContext {
 
   constructor(
     readonly contextId: string,
-    readonly ref: TaskRef,
-    readonly workspaceDir: string,
     readonly sandbox: Sandbox,
     /** Lines logged inside it land in the task's own log file. */
     readonly logScope: TaskLogScope,

@@ -1,4 +1,4 @@
-import { describePull, type PullProgress } from '@arvo-rca/a2a-protocol';
+import { describePull, formatSolverStep, type PullProgress } from '@arvo-rca/a2a-protocol';
 
 /** What a running task tells whoever started it: each command the green agent runs for the solver, notes, and how far its image's pull is. */
 export type TaskProgressEvent = { kind: 'step'; step: number; command: string } | { kind: 'note'; text: string } | ({ kind: 'pull' } & PullProgress);
@@ -13,6 +13,6 @@ export function describeProgress(event: TaskProgressEvent): string {
     case 'pull':
       return describePull(event);
     case 'step':
-      return `step ${event.step}: ${event.command.replace(/\s+/g, ' ').trim()}`;
+      return formatSolverStep(event);
   }
 }

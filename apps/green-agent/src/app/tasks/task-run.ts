@@ -109,7 +109,7 @@ export class TaskRun {
       // Made ahead, it may wait up to one running task's limit for its turn.
       waitS: this.order.turn ? this.deps.taskTimeoutS : undefined,
     });
-    this.context = new TaskContext(contextId, this.ref, preparing.workspaceDir, sandbox, scope, this.order.progress ?? (() => undefined));
+    this.context = new TaskContext(contextId, sandbox, scope, this.order.progress ?? (() => undefined));
     this.deps.running.add(this.context);
     const [, started] = await Promise.all([sandbox.start(), ready]);
     this.log(`sandbox ${sandbox.name} started (${sandbox.kind})`);

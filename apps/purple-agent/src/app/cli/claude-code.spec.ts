@@ -10,21 +10,7 @@ import { CLAUDE_CODE, claudeCodeToolNames } from './claude-code';
 import { ClaudeCodeReader } from './claude-code-reader';
 import { agentCliCache, installedCli } from './cli-install';
 import { TASK_MCP_NAME, TaskMcpServer, type TaskTools } from './task-mcp-server';
-
-class RecordingTools implements TaskTools {
-  readonly commands: string[] = [];
-  submitted = 0;
-
-  async shell(command: string) {
-    this.commands.push(command);
-    return { text: `<returncode>0</returncode>\n<output>listing of ${command}: crash.c parser.c</output>`, isError: false };
-  }
-
-  async submit() {
-    this.submitted += 1;
-    return { text: 'submission accepted', isError: false };
-  }
-}
+import { RecordingTools } from './recording-tools.testing';
 
 interface Run {
   code: number | null;
@@ -155,7 +141,7 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
       reply('Submitted: the overflow is in parser.c.', { usage: { input: 30, output: 9, cacheRead: 3090, cacheWrite: 0 } }),
     ];
     fake.script(...steps);
-    const tools = new RecordingTools();
+    const tools = new RecordingTools((command) => `listing of ${command}: crash.c parser.c`);
 
     const run = await runCli(fake, tools, '--find the crash: the task prompt may start with dashes', { model: 'claude-sonnet-5-5' });
 
@@ -214,7 +200,7 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
       toolCall('WebFetch', { url: 'http://127.0.0.1:9/', prompt: 'read it' }),
       reply('I could not use those tools.'),
     );
-    const tools = new RecordingTools();
+    const tools = new RecordingTools((command) => `listing of ${command}: crash.c parser.c`);
 
     const run = await runCli(fake, tools, 'Find the bug.');
 
@@ -238,7 +224,7 @@ describe('Claude Code as the solver (the real CLI against the Anthropic stand-in
   it('tells of a retried model call and ends a run the API refuses with a done event that is an error and says why', async () => {
     fake.script(httpError(429, { retryAfter: 1 }), httpError(400, { message: 'prompt is too long: 300000 tokens > 200000 maximum' }));
 
-    const run = await runCli(fake, new RecordingTools(), 'Find the bug.');
+    const run = await runCli(fake, new RecordingTools((command) => `listing of ${command}: crash.c parser.c`), 'Find the bug.');
 
     expect(run.code).not.toBe(0);
     expect(fake.requests).toHaveLength(2);

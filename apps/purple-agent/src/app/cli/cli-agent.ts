@@ -200,13 +200,19 @@ export class CliAgent {
     this.calls.push({ ...tokens, cost, truncated: false });
   }
 
+  /**
+   * As our agent's loop: `stepLimit` steps each run their command, and the run ends before a step past them
+   * (a model call past the limit, or a command past it, whichever the CLI's output shows first).
+   */
   private checkLimits(): void {
     const { stepLimit, costLimit } = this.config;
-    const steps = Math.max(this.usage.calls, this.history.filter((record) => record.by === 'model').length);
+    const commands = this.history.filter((record) => record.by === 'model').length;
     const { cost } = this.usage;
-    if (stepLimit > 0 && steps >= stepLimit) this.stop(new LimitsExceeded(`step limit reached: ${steps} steps (limit ${stepLimit})`));
-    else if (costLimit > 0 && cost !== null && cost >= costLimit)
+    if (stepLimit > 0 && (this.usage.calls > stepLimit || commands >= stepLimit)) {
+      this.stop(new LimitsExceeded(`step limit reached: ${stepLimit} steps (limit ${stepLimit})`));
+    } else if (costLimit > 0 && cost !== null && cost >= costLimit) {
       this.stop(new LimitsExceeded(`cost limit reached: $${cost.toFixed(4)} (limit $${costLimit})`));
+    }
   }
 
   /** Ends the run with `exit`, the first one only, and the CLI's whole process tree with it. */

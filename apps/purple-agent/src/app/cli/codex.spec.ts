@@ -8,25 +8,11 @@ import { FakeLlmServer, reply, toolCall, type FakeLlmStep, type RecordedRequest 
 import type { CliEvent } from './agent-cli';
 import { agentCliCache, installedCli } from './cli-install';
 import { codex } from './codex';
-import { TASK_MCP_NAME, TaskMcpServer, type TaskTools } from './task-mcp-server';
+import { TASK_MCP_NAME, TaskMcpServer } from './task-mcp-server';
+import { RecordingTools } from './recording-tools.testing';
 
 const CACHE = agentCliCache();
 const KEY = 'sk-codex-spec';
-
-class RecordingTools implements TaskTools {
-  readonly commands: string[] = [];
-  submitted = 0;
-
-  async shell(command: string) {
-    this.commands.push(command);
-    return { text: `<returncode>0</returncode>\n<output>ran: ${command}</output>`, isError: false };
-  }
-
-  async submit() {
-    this.submitted += 1;
-    return { text: 'submission accepted', isError: false };
-  }
-}
 
 interface Run {
   code: number | null;

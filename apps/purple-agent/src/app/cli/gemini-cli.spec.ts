@@ -7,24 +7,10 @@ import { FakeLlmServer, httpError, reply, toolCall, type FakeLlmStep, type Recor
 import type { CliEvent, CliLaunch } from './agent-cli';
 import { agentCliCache, installedCli } from './cli-install';
 import { geminiCli } from './gemini-cli';
-import { TASK_MCP_NAME, TaskMcpServer, type TaskTools } from './task-mcp-server';
+import { TASK_MCP_NAME, TaskMcpServer } from './task-mcp-server';
+import { RecordingTools } from './recording-tools.testing';
 
 jest.setTimeout(240_000);
-
-class RecordingTools implements TaskTools {
-  readonly commands: string[] = [];
-  submitted = 0;
-
-  async shell(command: string) {
-    this.commands.push(command);
-    return { text: `<returncode>0</returncode>\n<output>listing of ${command}: vuln.c</output>`, isError: false };
-  }
-
-  async submit() {
-    this.submitted += 1;
-    return { text: 'submission accepted', isError: false };
-  }
-}
 
 interface Run {
   code: number | null;
@@ -74,7 +60,7 @@ describe('Gemini CLI as the solver (the real CLI, the Gemini API stand-in, the t
 
   async function run(name: string, steps: FakeLlmStep[]): Promise<Run> {
     const fake = (await FakeLlmServer.start({ apiKey: 'gemini-test-key' })).script(...steps);
-    const tools = new RecordingTools();
+    const tools = new RecordingTools((command) => `listing of ${command}: vuln.c`);
     const mcp = await TaskMcpServer.start(tools);
     const home = join(root, name, 'home');
     const workdir = join(root, name, 'work');

@@ -1,30 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { TaskMcpServer, type TaskTools } from './task-mcp-server';
-
-/** Tools that answer from what they were asked, and remember it. */
-class EchoTools implements TaskTools {
-  readonly commands: string[] = [];
-  /** What ran and when answers left, in order. */
-  readonly events: string[] = [];
-  submitted = 0;
-
-  async shell(command: string) {
-    this.commands.push(command);
-    this.events.push(`shell ${command}`);
-    return { text: `<returncode>0</returncode>\n<output>ran ${command}</output>`, isError: false };
-  }
-
-  async submit() {
-    this.submitted += 1;
-    this.events.push('submit');
-    return { text: 'loc.json is missing', isError: true };
-  }
-
-  answered() {
-    this.events.push('answered');
-  }
-}
+import { TaskMcpServer } from './task-mcp-server';
+import { RecordingTools } from './recording-tools.testing';
 
 async function connect(server: TaskMcpServer, authorization = server.authorization): Promise<Client> {
   const client = new Client({ name: 'spec', version: '1.0.0' });
@@ -33,11 +10,11 @@ async function connect(server: TaskMcpServer, authorization = server.authorizati
 }
 
 describe('the task as an MCP server (the official SDK client against it)', () => {
-  let tools: EchoTools;
+  let tools: RecordingTools;
   let server: TaskMcpServer;
 
   beforeEach(async () => {
-    tools = new EchoTools();
+    tools = new RecordingTools((command) => `ran ${command}`, { text: 'loc.json is missing', isError: true });
     server = await TaskMcpServer.start(tools);
   });
 

@@ -1,4 +1,5 @@
-import { parseCommandResult, type CommandResult } from './command-result';
+import type { CommandResult } from '@arvo-rca/sandbox';
+import { parseCommandResult } from './command-result';
 
 // Green → purple answers to a solver's messages: a command result, a refusal, or the closing summary
 //   Command rejected: <reason>

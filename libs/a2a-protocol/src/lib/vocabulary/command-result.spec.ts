@@ -1,4 +1,5 @@
-import { formatCommandResult, parseCommandResult, TIMED_OUT_RETURNCODE } from './command-result';
+import { TIMED_OUT_RETURNCODE } from '@arvo-rca/sandbox';
+import { formatCommandResult, parseCommandResult } from './command-result';
 
 describe('command results', () => {
   it('formats the return code and the output as the original does', () => {

@@ -2,6 +2,7 @@
 // assessor's per-task reports that a driver turns into its live display.
 
 import { formatBytes, isRecord } from '@arvo-rca/common';
+import type { PullProgress } from '@arvo-rca/sandbox';
 
 /** What the solver reports after each step. */
 export interface SolverStep {
@@ -21,15 +22,6 @@ export function formatSolverStep(step: SolverStep): string {
 export function parseSolverStep(text: string): SolverStep | undefined {
   const match = SOLVER_STEP.exec(text);
   return match ? { step: Number(match[1]), command: match[2], ...(match[3] ? { detail: match[3] } : {}) } : undefined;
-}
-
-/** How far the pull of a task's image is: its layers (those on the engine already count as done) and its bytes to download, as far as the registry has told them. */
-export interface PullProgress {
-  image: string;
-  layers: number;
-  layersDone: number;
-  bytes: number;
-  bytesDone: number;
 }
 
 /** `pulling n132/arvo:123-vul: 3/7 layers, 412.0 MiB of 1.2 GiB` */

@@ -1,0 +1,123 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PullProgress } from '@arvo-rca/sandbox';
+import { createDockerClient, DockerEngine } from '../engine/docker-engine';
+import { describeWithDocker } from '../engine/docker-gate.testing';
+import { ImageBudget } from './image-budget';
+import { ImageLedger } from './image-ledger';
+import { ImagePuller } from './image-puller';
+import { NeededImages } from './needed-images';
+import { pushGeneratedImage, TestRegistry, ThrottledProxy } from './registry.testing';
+import { removeImage } from './sandbox-fixtures.testing';
+
+const MIB = 1024 ** 2;
+// The base is on the engine already; each image adds one layer of random data, pulled through a throttle in about 2 s.
+const BASE = 'debian:bookworm-slim';
+const LAYER_MIB = 40;
+const BYTES_PER_SECOND = 20 * MIB;
+const NAMES = ['shared', 'left', 'first', 'second'] as const;
+
+describeWithDocker('image pulls shared between the tasks that need them, against a real registry behind a throttle', () => {
+  const docker = createDockerClient();
+  const engine = DockerEngine.fromEnvironment();
+  const run = `sharing-${process.pid}`;
+  let registry: TestRegistry;
+  let proxy: ThrottledProxy;
+  let cacheDir: string;
+  const repository = (name: (typeof NAMES)[number]): string => `${run}/${name}:1`;
+  const image = (name: (typeof NAMES)[number]): string => `${proxy.address}/${repository(name)}`;
+
+  beforeAll(async () => {
+    registry = await TestRegistry.start();
+    proxy = await ThrottledProxy.start(registry.address, BYTES_PER_SECOND);
+    await Promise.all(NAMES.map((name) => pushGeneratedImage(registry.address, repository(name), LAYER_MIB, BASE)));
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const name of NAMES) await removeImage(docker, image(name));
+    await proxy?.close();
+    await registry?.stop();
+  }, 60_000);
+
+  beforeEach(async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), 'image-sharing-'));
+  });
+
+  afterEach(async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  const onEngine = async (name: (typeof NAMES)[number]): Promise<boolean> => (await engine.imageSize(image(name)).catch(() => undefined)) !== undefined;
+
+  it('pulls an image that two tasks need at once one time, and both hear how far it is', async () => {
+    const puller = new ImagePuller(engine);
+    const heard: { lines: string[]; figures: PullProgress[] }[] = [
+      { lines: [], figures: [] },
+      { lines: [], figures: [] },
+    ];
+    const watch = (index: number) => ({
+      say: (line: string) => heard[index].lines.push(line),
+      progress: (pull: PullProgress) => heard[index].figures.push(pull),
+    });
+
+    const first = puller.ensure(image('shared'), 60, watch(0));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const second = puller.ensure(image('shared'), 60, watch(1));
+
+    expect(await Promise.all([first, second])).toEqual(['pulled', 'pulled']);
+    expect(proxy.pullsOf(repository('shared'))).toBe(1);
+    expect(heard[0].lines[0]).toBe(`image ${image('shared')} is missing; pulling it (limit 60 s)`);
+    expect(heard[1].lines[0]).toBe(`image ${image('shared')} is being pulled already (ahead, or for another task); waiting for what is left of it`);
+    for (const { lines, figures } of heard) {
+      // Two layers: the base, on the engine already, and the one downloaded.
+      expect(figures.at(-1)).toMatchObject({ image: image('shared'), layers: 2, layersDone: 2 });
+      expect(figures.at(-1)?.bytesDone).toBeGreaterThan(LAYER_MIB * MIB * 0.9);
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^pulling ${escape(image('shared'))}: \\d/2 layers, [\\d.]+ [KM]iB of [\\d.]+ MiB$`)));
+      expect(lines.at(-1)).toMatch(new RegExp(`^image ${escape(image('shared'))} pulled \\([\\d.]+ MiB downloaded in [\\d.]+ s\\)$`));
+    }
+    expect(await puller.ensure(image('shared'), 60)).toBe('present');
+  }, 60_000);
+
+  it('cancels a pull that nobody waits for any more, and a later need pulls it afresh', async () => {
+    const puller = new ImagePuller(engine);
+    const stop = [new AbortController(), new AbortController()];
+    const figures: PullProgress[] = [];
+    const waits = stop.map((controller) => puller.ensure(image('left'), 60, { signal: controller.signal, progress: (pull) => figures.push(pull) }));
+    while (figures.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    stop[0].abort();
+    await expect(waits[0]).rejects.toMatchObject({ code: 'IMAGE_PULL_CANCELED' });
+    expect(puller.pulling).toEqual([image('left')]);
+    stop[1].abort();
+    await expect(waits[1]).rejects.toMatchObject({ code: 'IMAGE_PULL_CANCELED' });
+
+    expect(puller.pulling).toEqual([]);
+    // The engine gives the cancelled pull up: the image never arrives.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await onEngine('left')).toBe(false);
+    expect(await puller.ensure(image('left'), 60)).toBe('pulled');
+    expect(proxy.pullsOf(repository('left'))).toBe(2);
+  }, 60_000);
+
+  it('pulls ahead only within the budget, while a task that needs its image now pulls it anyway', async () => {
+    const needed = new NeededImages();
+    const ledger = new ImageLedger(cacheDir);
+    const puller = new ImagePuller(engine, new ImageBudget(engine, ledger, needed, 1, { warn: () => undefined }));
+    // Both images are still needed by a remaining task: the budget may remove neither.
+    const hold = needed.hold([image('first'), image('second')]);
+    try {
+      expect(await puller.ahead(image('first'), 60)).toBe('pulled');
+      expect(await puller.ahead(image('second'), 60)).toBe('no-room');
+      expect(await onEngine('second')).toBe(false);
+      expect(await puller.ensure(image('second'), 60)).toBe('pulled');
+      expect((await ledger.list()).map((entry) => entry.image).sort()).toEqual([image('first'), image('second')].sort());
+    } finally {
+      hold.releaseAll();
+    }
+  }, 60_000);
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
