@@ -5,6 +5,7 @@
 // the whole pause as one delay.) Silent unless the process was started with an IPC channel. Messages:
 //   {id, kind: 'mark', window}    opens a measurement window (loop-delay histogram, peak RSS)
 //   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes, gc}
+//   {id, kind: 'heap', window}    writes a heap snapshot to the file `window` and answers {id} once written
 // `gc` counts the garbage collections in the window, full (major) and young (minor), and the full ones' time.
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -48,6 +49,23 @@ function countCollections() {
   }).observe({ entryTypes: ['gc'] });
 }
 
+// What the resident memory is made of at the end of a window, MiB: the JS heap (used, and taken from the
+// system), memory outside it (buffers, the engine's streams), and V8's own malloc.
+function memoryNow() {
+  const usage = process.memoryUsage();
+  const heap = require('node:v8').getHeapStatistics();
+  const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+  return {
+    heapUsed: mib(usage.heapUsed),
+    heapTotal: mib(usage.heapTotal),
+    heapPhysical: mib(heap.total_physical_size),
+    external: mib(usage.external),
+    arrayBuffers: mib(usage.arrayBuffers),
+    v8Malloced: mib(heap.malloced_memory),
+    v8PeakMalloced: mib(heap.peak_malloced_memory),
+  };
+}
+
 function openWindow() {
   const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const baseline = process.memoryUsage.rss();
@@ -69,6 +87,7 @@ function closeWindow(window) {
   return {
     loopDelayMs: { p50: h.percentile(50) / NS_PER_MS, p99: h.percentile(99) / NS_PER_MS, max: h.max / NS_PER_MS, mean: h.mean / NS_PER_MS, samples: h.count },
     rssBytes: { baseline: window.baseline, peak, end: now },
+    memoryEnd: memoryNow(),
     gc: {
       major: collections.major - window.collections.major,
       minor: collections.minor - window.collections.minor,
@@ -84,6 +103,9 @@ if (typeof process.send === 'function') {
     if (!message || typeof message !== 'object') return;
     if (message.kind === 'mark') {
       windows.set(message.window, openWindow());
+      process.send({ id: message.id });
+    } else if (message.kind === 'heap') {
+      require('node:v8').writeHeapSnapshot(message.window);
       process.send({ id: message.id });
     } else if (message.kind === 'report') {
       const window = windows.get(message.window);

@@ -104,25 +104,38 @@ interface EngineEvent {
 }
 
 /**
- * The engine's own account of the container starts between `since` and `until` (epoch ms) whose owner
- * label starts with `ownerPrefix`: their times in ms, sorted.
+ * The engine's own account of container starts from now until `stop`, of containers whose owner label
+ * starts with `ownerPrefix`: their times in ms, sorted. Read as they happen, not asked for afterwards:
+ * the engine keeps only its last few hundred events, and a burst's removals (or a run's commands) push
+ * its starts out before a later look could see them.
  */
-export async function engineStarts(docker: Docker, since: number, until: number, ownerPrefix: string): Promise<number[]> {
-  const stream = await docker.getEvents({
+export async function watchStarts(docker: Docker, ownerPrefix: string): Promise<{ stop(): Promise<number[]> }> {
+  const since = Date.now();
+  const stream = (await docker.getEvents({
     since: Math.floor(since / 1000),
-    until: Math.ceil(until / 1000),
     filters: { type: ['container'], event: ['start'], label: [LABEL_OWNER] },
+  })) as NodeJS.ReadableStream & { destroy(): void };
+  const times: number[] = [];
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines.filter((text) => text.trim())) {
+      const event = JSON.parse(line) as EngineEvent;
+      const ms = (event.timeNano ?? 0) / 1e6;
+      if (ms >= since && event.Actor?.Attributes?.[LABEL_OWNER]?.startsWith(ownerPrefix)) times.push(ms);
+    }
   });
-  let text = '';
-  for await (const chunk of stream) text += String(chunk);
-  return text
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as EngineEvent)
-    .filter((event) => event.Actor?.Attributes?.[LABEL_OWNER]?.startsWith(ownerPrefix))
-    .map((event) => (event.timeNano ?? 0) / 1e6)
-    .filter((ms) => ms >= since && ms <= until)
-    .sort((a, b) => a - b);
+  stream.on('error', () => undefined);
+  return {
+    // The engine sends an event a moment after it happened: what came by the end of the burst, and just after.
+    async stop() {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      stream.destroy();
+      return times.sort((a, b) => a - b);
+    },
+  };
 }
 
 /** Starts per second over a burst: (n − 1) over the span from the first to the last. */

@@ -5,6 +5,7 @@ import type { AgentFigures, ManyTasksFigures } from './many-tasks.bench';
 const WALL_LIMIT = 1.2;
 const RSS_PER_TASK_MIB = 2;
 const LOOP_LIMIT = 1.5;
+const VIEWER_LIMIT = 4;
 
 export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
   const n = many.tasks;
@@ -45,6 +46,13 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
       'none',
       many.leftover_containers + many.leftover_workspaces,
       0,
+    ),
+    against(
+      `  the viewer's page of the run, all ${n} rows / a static table of the same cells`,
+      `${ms(many.viewer.run_page_ms)} / ${ms(many.viewer.static_table_ms)}`,
+      `≤ ${VIEWER_LIMIT} × the static table`,
+      many.viewer.run_page_vs_static,
+      VIEWER_LIMIT,
     ),
   ];
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -8,10 +8,10 @@ import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { ownerHost } from '@arvo-rca/sandbox';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { BENCH_CONTAINER_DISK } from './bench-sandbox-options';
 import { round } from './bench-stats';
 import { GreenProcess } from './green-process';
-import { containersOf, engineStarts, ManyTasksData, openHandles, startsPerSecond, watchHandles, writeThinkingScript } from './many-tasks-rig';
+import { measureRunPage, type RunPageFigures } from './many-tasks-viewer';
+import { containersOf, ManyTasksData, openHandles, startsPerSecond, watchHandles, watchStarts, writeThinkingScript } from './many-tasks-rig';
 import type { ProbeReport } from './probe-client';
 import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
 
@@ -29,6 +29,8 @@ export interface AgentFigures {
   handles_rest: number;
   handles_peak: number;
   handles_after: number;
+  /** What its resident memory held at the end of the run, MiB (green-probe.cjs). */
+  memory_end_mb?: Record<string, number>;
 }
 
 export interface ManyTasksFigures {
@@ -56,12 +58,20 @@ export interface ManyTasksFigures {
   run_last_start_s: number;
   leftover_containers: number;
   leftover_workspaces: number;
+  /** The viewer's page of the run, against a static table of the same cells. */
+  viewer: RunPageFigures;
 }
 
 const MIB = 1024 ** 2;
 const THINK_MS = 2000;
 const COMMANDS = 20;
 const SETTLE_MS = 3000;
+/**
+ * Each task's disk share here: the samples write a few KiB. The bench's usual 2 GiB (BENCH_CONTAINER_DISK)
+ * times 64 tasks passed this machine's free disk (67.6 GiB held 33 shares): the green agent ran 33 at
+ * once, as it should, and the others waited for a share, which was the whole of the late starts.
+ */
+const TASK_DISK = '256m';
 
 /** MANY_TASKS=32 runs the figure on fewer tasks (a machine or a time that cannot take 128). */
 export function manyTasksCount(env: NodeJS.ProcessEnv = process.env): number {
@@ -90,27 +100,33 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     // At rest is after one task: what the first task loads once (code, pools, templates) is no task's own.
     await assess(green, purple.url, [warmUp], 1);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await heapSnapshot(green, 'rest');
     const rest = [openHandles(green.pid), openHandles(purple.pid)];
     const bench = monitorEventLoopDelay({ resolution: 5 });
     await Promise.all([green.probe.mark('run'), purple.probe.mark('run')]);
     bench.enable();
     const handles = watchHandles([green.pid, purple.pid]);
+    const greenOwner = `${ownerHost()}:${green.pid}:`;
+    const starts = await watchStarts(docker, greenOwner);
     const started = Date.now();
     const result = await assess(green, purple.url, taskIds, tasks);
     const ended = Date.now();
+    const runStarts = await starts.stop();
     bench.disable();
     const peaks = handles.stop();
     const [greenRun, purpleRun] = await Promise.all([green.probe.report('run'), purple.probe.report('run')]);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const after = [openHandles(green.pid), openHandles(purple.pid)];
-    const greenOwner = `${ownerHost()}:${green.pid}:`;
+    await heapSnapshot(green, 'after');
     const leftover = (await containersOf(docker, greenOwner)).length;
-    const runStarts = await engineStarts(docker, started, ended, greenOwner);
     const benchP99 = bench.percentile(99) / 1e6;
     const agent = (report: ProbeReport, index: number): AgentFigures => agentFigures(report, tasks, benchP99, rest[index], peaks[index], after[index]);
     const ideal = ((COMMANDS + 1) * THINK_MS) / 1000;
     const wall = (ended - started) / 1000;
     const statuses = countStatuses(result);
+    const leftoverWorkspaces = readdirSync(join(scratch, 'tasks')).length;
+    await Promise.all([green.stop(), purple.stop()]);
+    const viewer = await measureRunPage(root, join(scratch, 'logs'), result);
     return {
       tasks,
       commands_per_task: COMMANDS,
@@ -129,21 +145,31 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       run_starts_per_s: round(startsPerSecond(runStarts)),
       run_last_start_s: round(((runStarts.at(-1) ?? Number.NaN) - started) / 1000),
       leftover_containers: leftover,
-      leftover_workspaces: readdirSync(join(scratch, 'tasks')).length,
+      leftover_workspaces: leftoverWorkspaces,
+      viewer,
     };
   } finally {
     await Promise.all([agents?.green.stop(), agents?.purple.stop()]);
     await data.remove();
+    // BENCH_KEEP_LOGS=<folder>: the agents' logs (each task's start breakdown, the gate's pace) kept there.
+    const keep = process.env['BENCH_KEEP_LOGS'];
+    if (keep) cpSync(join(scratch, 'logs'), keep, { recursive: true });
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** With BENCH_HEAP_SNAPSHOTS=<folder>, a heap snapshot of the green agent there, `<name>.heapsnapshot`: at rest and after the run, what a finished task leaves. */
+async function heapSnapshot(agent: GreenProcess, name: string): Promise<void> {
+  const folder = process.env['BENCH_HEAP_SNAPSHOTS'];
+  if (folder) await agent.probe.heapSnapshot(join(folder, `${name}.heapsnapshot`));
 }
 
 /** The engine's bare burst of `tasks` starts of the sample image, and its pace by its own event times. */
 async function engineFloor(root: string, docker: Docker, owner: string, scratch: string, tasks: number): Promise<{ seconds: number; startsPerS: number }> {
   const workspaces = Array.from({ length: tasks }, () => prepareWorkspace(root, join(scratch, 'floor')));
-  const started = Date.now();
+  const watch = await watchStarts(docker, owner);
   const ms = await bareStarts(docker, owner, workspaces);
-  const starts = await engineStarts(docker, started, Date.now(), owner);
+  const starts = await watch.stop();
   rmSync(join(scratch, 'floor'), { recursive: true, force: true });
   return { seconds: ms / 1000, startsPerS: startsPerSecond(starts) };
 }
@@ -165,7 +191,7 @@ async function startAgents(root: string, scratch: string, data: ManyTasksData): 
       TMP_DIR: join(scratch, 'tasks'),
       CACHE_DIR: join(scratch, 'cache'),
       TASK_TIMEOUT_S: '1800',
-      CONTAINER_DISK: BENCH_CONTAINER_DISK,
+      CONTAINER_DISK: TASK_DISK,
     });
     return { green, purple };
   } catch (error) {
@@ -206,5 +232,6 @@ function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest
     handles_rest: rest,
     handles_peak: peak,
     handles_after: after,
+    memory_end_mb: report.memoryEnd,
   };
 }

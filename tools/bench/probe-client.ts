@@ -20,9 +20,13 @@ export interface ProbeReport {
   rssBytes: { baseline: number; peak: number; end: number };
   /** Garbage collections in the window: full (major) and young (minor) ones, and the full ones' time on the main thread. */
   gc: { major: number; minor: number; majorMs: number };
+  /** What the resident memory held at the window's end, MiB (the JS heap, memory outside it, V8's malloc). */
+  memoryEnd?: Record<string, number>;
 }
 
-type ProbeRequest = 'mark' | 'report';
+type ProbeRequest = 'mark' | 'report' | 'heap';
+// A heap snapshot of a few hundred MiB takes a while on a busy machine.
+const HEAP_DEADLINE_MS = 300_000;
 
 interface ProbeAnswer extends Partial<ProbeReport> {
   id: number;
@@ -50,16 +54,21 @@ export class ProbeClient {
   async report(window: string): Promise<ProbeReport> {
     const answer = await this.ask('report', window);
     if (!answer.loopDelayMs || !answer.rssBytes || !answer.gc) throw new Error(`probe: ${answer.error ?? 'empty report'}`);
-    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc };
+    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc, memoryEnd: answer.memoryEnd };
   }
 
-  private async ask(kind: ProbeRequest, window: string): Promise<ProbeAnswer> {
+  /** Writes a heap snapshot of the process to `file` (its loop stands still meanwhile). */
+  async heapSnapshot(file: string): Promise<void> {
+    await this.ask('heap', file, HEAP_DEADLINE_MS);
+  }
+
+  private async ask(kind: ProbeRequest, window: string, deadlineMs = ANSWER_DEADLINE_MS): Promise<ProbeAnswer> {
     const id = this.nextId++;
     const answer = await new Promise<ProbeAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        reject(new Error(`the probe did not answer "${kind} ${window}" within ${ANSWER_DEADLINE_MS} ms (was it preloaded?)`));
-      }, ANSWER_DEADLINE_MS);
+        reject(new Error(`the probe did not answer "${kind} ${window}" within ${deadlineMs} ms (was it preloaded?)`));
+      }, deadlineMs);
       this.waiting.set(id, (received) => {
         clearTimeout(timer);
         resolve(received);

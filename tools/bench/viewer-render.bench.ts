@@ -88,7 +88,7 @@ interface PageGlobals {
 }
 
 /** Milliseconds from navigation start to the first animation frame in which `count` elements match. */
-async function renderTime(browser: Browser, url: string, selector: string, count: number): Promise<number> {
+export async function renderTime(browser: Browser, url: string, selector: string, count: number): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();

@@ -45,7 +45,7 @@ export {
 } from './lib/disk/disk-watchdog';
 export { InodeFloor, type InodeCount, type InodePlace, type InodeSource } from './lib/disk/inode-floor';
 export { countFolder, formatCount, type FolderCount } from './lib/disk/file-count';
-export { FolderCounter } from './lib/disk/folder-counter';
+export { FolderCounter, type FolderUse } from './lib/disk/folder-counter';
 // A command's run, on every backend.
 export { type CommandResult, TIMED_OUT_RETURNCODE } from './lib/command/command-result';
 export { CommandGuard, type GuardVerdict } from './lib/command/command-guard';

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { createServer, type Server, type Socket } from 'node:net';
 import { A2aClientFactory } from './a2a-client.factory';
 import { A2aPeerError } from './peer-error';
@@ -94,6 +95,31 @@ describe('A2aPeer against a real agent', () => {
     expect(error).toBeInstanceOf(A2aPeerError);
     expect(error).toMatchObject({ code: 'PEER_DEADLINE', message: `A2A peer ${agent.url} did not answer within 0.3 s` });
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('leaves no timer of its deadline once a call is over: a turn of a long task would keep one for the whole task', async () => {
+    // The runtime's own account of its timers: those of the calls' deadline that are still set.
+    const pending = new Set<number>();
+    const hook = createHook({
+      init(id, type, _trigger, resource) {
+        if (type === 'Timeout' && (resource as { _idleTimeout?: number })._idleTimeout === 1_800_000) pending.add(id);
+      },
+      destroy(id) {
+        pending.delete(id);
+      },
+    }).enable();
+    try {
+      const peer = clients.peer(agent.url);
+      for (let turn = 0; turn < 5; turn += 1) {
+        await peer.sendText('ctx-turns', 'execute: ls', { deadlineMs: 1_800_000 });
+        await collect(peer.streamText('ctx-turns', 'solve it', { deadlineMs: 1_800_000 }));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+
+      expect(pending.size).toBe(0);
+    } finally {
+      hook.disable();
+    }
   });
 
   it('applies the deadline to a whole stream', async () => {

@@ -22,6 +22,8 @@ const SSE_TOO_LARGE = /^SSE (?:line|event data) exceeded the maximum allowed siz
 interface CallScope {
   signal: AbortSignal | undefined;
   explain: (error: unknown) => A2aPeerError;
+  /** The call is over: its deadline's timer goes (AbortSignal.timeout's stayed until it fired: a task's whole time, per turn). */
+  end: () => void;
 }
 
 /**
@@ -51,6 +53,8 @@ export class A2aPeer {
       return taskText(result);
     } catch (error) {
       throw scope.explain(error);
+    } finally {
+      scope.end();
     }
   }
 
@@ -65,6 +69,8 @@ export class A2aPeer {
       }
     } catch (error) {
       throw scope.explain(error);
+    } finally {
+      scope.end();
     }
   }
 
@@ -76,6 +82,8 @@ export class A2aPeer {
       return taskState(await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: scope.signal }));
     } catch (error) {
       throw scope.explain(error);
+    } finally {
+      scope.end();
     }
   }
 
@@ -91,6 +99,8 @@ export class A2aPeer {
       return await this.fetchCard(scope.signal);
     } catch (error) {
       throw scope.explain(error);
+    } finally {
+      scope.end();
     }
   }
 
@@ -113,7 +123,9 @@ export class A2aPeer {
   }
 
   private scope(options: PeerCallOptions, what: string): CallScope {
-    const deadline = options.deadlineMs ? AbortSignal.timeout(options.deadlineMs) : undefined;
+    const timer = options.deadlineMs ? new AbortController() : undefined;
+    const timeout = timer && setTimeout(() => timer.abort(new DOMException('the call deadline passed', 'TimeoutError')), options.deadlineMs).unref();
+    const deadline = timer?.signal;
     const signals = [deadline, options.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const explain = (error: unknown): A2aPeerError => {
@@ -133,7 +145,7 @@ export class A2aPeer {
         return new A2aPeerError(failure, `${this.describe()} dropped the connection: ${errorReason(error)}`, { cause: error });
       return new A2aPeerError('PEER_PROTOCOL', `${this.describe()} answered with an error: ${errorReason(error)}`, { cause: error });
     };
-    return { signal, explain };
+    return { signal, explain, end: () => clearTimeout(timeout) };
   }
 
   private describe(): string {

@@ -1,5 +1,8 @@
 import { FolderCounter } from '@arvo-rca/sandbox';
-import { statfs } from 'node:fs/promises';
+import { rm, statfs } from 'node:fs/promises';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { containerDiskMeter } from '../container/container-files';
 import { DockerEngine } from '../engine/docker-engine';
 import { describeWithDocker } from '../engine/docker-gate.testing';
@@ -57,6 +60,47 @@ describeWithDocker("the tasks' files: each task's bound, and the host's free ino
       // The engine lists the changed folders and files as the layer's folder holds them, less the folder itself.
       expect(Math.abs((fromEngine.files ?? 0) - (fromHost.files ?? 0))).toBeLessThan(20);
     } finally {
+      await sandbox.stop();
+    }
+  }, 60_000);
+
+  it("counts a container's bytes as the engine's SizeRw does from its layer's folder, with no call to the engine per look", async () => {
+    const engine = DockerEngine.fromEnvironment();
+    // The layer's folder is read from this host only where the engine is local.
+    if (!engine.address.startsWith('unix://')) return;
+    const sandbox = await sandboxOf(factory({}));
+    await sandbox.start();
+    // The engine reached through a socket of the test's, closed after the first look.
+    const socket = join(tmpdir(), `arvo-engine-${process.pid}-${Date.now()}.sock`);
+    const open = new Set<Socket>();
+    const proxy = createServer((client) => {
+      const upstream = connect(engine.address.slice('unix://'.length));
+      for (const end of [client, upstream]) {
+        open.add(end);
+        end.on('error', () => undefined).on('close', () => open.delete(end));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => proxy.listen(socket, resolve));
+    const counter = new FolderCounter();
+    try {
+      const made = 'mkdir -p /tmp/w/in && head -c 300000 /dev/zero > /tmp/w/a && ln /tmp/w/a /tmp/w/in/b && echo x > /tmp/w/in/c && echo made';
+      expect(await sandbox.exec(made)).toMatchObject({ returncode: 0 });
+      const [info] = await docker.listContainers({ filters: { name: [sandbox.name] } });
+      const sizeRw = ((await docker.getContainer(info.Id).inspect({ size: true } as object)) as { SizeRw?: number }).SizeRw;
+      const meter = containerDiskMeter(new DockerEngine({ host: `unix://${socket}` }).container(info.Id), counter);
+      const first = await meter();
+      proxy.close();
+      for (const end of open) end.destroy();
+
+      expect(first.bytes).toBe(sizeRw);
+      expect(first.bytes).toBeGreaterThan(300_000);
+      // The engine no longer answers there: the look is the host's alone.
+      expect(await meter()).toEqual(first);
+    } finally {
+      counter.close();
+      proxy.close();
+      await rm(socket, { force: true });
       await sandbox.stop();
     }
   }, 60_000);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DISK_CHECK_FLOOR_MS, DiskWatchdog, nextDiskCheckMs, type DiskUse } from './disk-watchdog';
 import { countFolder } from './file-count';
-import { InodeFloor } from './inode-floor';
+import { INODE_READING_SHARED_MS, InodeFloor } from './inode-floor';
 
 const GIB = 1024 ** 3;
 
@@ -69,6 +69,29 @@ describe('DiskWatchdog: bytes, files and the host floor of one look', () => {
     ]);
     expect(await lookAt({ bytes: 0, files: 10 }, enough)).toEqual([]);
     expect(await lookAt({ bytes: 0, files: 10 }, none)).toEqual([]);
+  });
+
+  it("shares one reading of the host's inodes among the looks of all the tasks that come within a moment of it", async () => {
+    let readings = 0;
+    let free = 50_000;
+    const floor = new InodeFloor(
+      { percent: 5 },
+      async () => '/var/lib/docker',
+      async () => {
+        readings += 1;
+        return { free, total: 1_000_000 };
+      },
+    );
+    // 128 tasks' watchdogs looking together: one statfs.
+    const told = await Promise.all(Array.from({ length: 128 }, () => lookAt({ bytes: 0, files: 10 }, floor)));
+    expect(told.flat()).toEqual([]);
+    expect(readings).toBe(1);
+
+    // A moment later, a fresh reading: the inodes went meanwhile, and the next look sees it.
+    free = 40_000;
+    await new Promise((resolve) => setTimeout(resolve, INODE_READING_SHARED_MS + 50));
+    expect(await lookAt({ bytes: 0, files: 10 }, floor)).toEqual([expect.stringContaining('free inodes on /var/lib/docker are 40,000')]);
+    expect(readings).toBe(2);
   });
 
   it('looks as often for files near their bound as for bytes near theirs', () => {

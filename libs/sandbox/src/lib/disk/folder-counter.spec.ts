@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countFolder } from './file-count';
@@ -37,8 +37,21 @@ describe('the folder counter', () => {
   it('counts what a folder holds as countFolder does', async () => {
     const folder = folderWith(root, 'task', 37);
 
-    expect(await counter.count(folder)).toBe((await countFolder(folder)).files);
-    expect(await counter.count(folder)).toBe(40); // The folder, two subfolders, 37 files.
+    expect((await counter.count(folder)).files).toBe((await countFolder(folder)).files);
+    expect((await counter.count(folder)).files).toBe(40); // The folder, two subfolders, 37 files.
+  });
+
+  it("sums a folder's bytes as the engine's SizeRw sums a layer's: no folder, a file of two links once, a link's target's name", async () => {
+    const folder = join(root, 'layer');
+    mkdirSync(join(folder, 'deeper'), { recursive: true });
+    writeFileSync(join(folder, 'a'), Buffer.alloc(5000, 1));
+    writeFileSync(join(folder, 'deeper', 'b'), Buffer.alloc(123, 1));
+    writeFileSync(join(folder, 'empty'), '');
+    linkSync(join(folder, 'a'), join(folder, 'deeper', 'a-again'));
+    symlinkSync('deeper/b', join(folder, 'to-b'));
+
+    // The folder, deeper, a, b, empty, a-again, to-b; 5000 + 123 + the 8 of `deeper/b`.
+    expect(await counter.count(folder)).toEqual({ files: 7, bytes: 5_131 });
   });
 
   it('answers many counts asked at once, each with its own folder, through one helper', async () => {
@@ -46,8 +59,8 @@ describe('the folder counter', () => {
     const asked = folders.map((folder) => counter.count(folder));
     const pid = counter.pid;
 
-    expect(await Promise.all(asked)).toEqual(folders.map((_, index) => index + 3));
-    expect(await counter.count(folders[5])).toBe(8);
+    expect((await Promise.all(asked)).map((use) => use.files)).toEqual(folders.map((_, index) => index + 3));
+    expect((await counter.count(folders[5])).files).toBe(8);
     expect(counter.pid).toBe(pid);
   });
 
@@ -56,7 +69,7 @@ describe('the folder counter', () => {
       code: 'FOLDER_COUNT_FAILED',
       message: expect.stringContaining('No such file or directory'),
     });
-    expect(await counter.count(folderWith(root, 'there', 1))).toBe(4);
+    expect((await counter.count(folderWith(root, 'there', 1))).files).toBe(4);
   });
 
   it('refuses a folder whose name holds a newline', async () => {
@@ -71,7 +84,7 @@ describe('the folder counter', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     expect(alive(first)).toBe(false);
-    expect(await counter.count(folder)).toBe(5);
+    expect((await counter.count(folder)).files).toBe(5);
     expect(counter.pid).not.toBe(first);
   });
 });

@@ -2,15 +2,18 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { SandboxError } from '../sandbox-error';
 
-// The helper: for each folder read from stdin, find's dots (one per entry), a newline, then a line with
-// find's exit code and its complaints (newlines as tabs). Its own forks cost a small shell little; the
-// green agent's own (a fork of a large process, on its event loop) are what it saves. It ends at EOF.
+// The helper: for each folder read from stdin, a line with its entries and their bytes (awk's sum of find's
+// lines: type, links, inode, size), then a line with find's exit code and its complaints (newlines as
+// tabs). Bytes as the engine's SizeRw counts a layer: every entry but folders, a file of several links
+// once. Its own forks cost a small shell little; the green agent's own (a fork of a large process, on its
+// event loop) are what it saves. It ends at EOF.
+const SUM = '{ n++ } $1 != "d" && $4 > 0 && ($2 == 1 || !seen[$3]++) { s += $4 } END { printf "%.0f %.0f\\n", n, s }';
 const HELPER = [
   'exec 3>&1',
   'while IFS= read -r dir; do',
-  '  out=$(find "$dir" -xdev -printf . 2>&1 1>&3; echo "=$?")',
+  `  out=$( { find "$dir" -xdev -printf '%y %n %i %s\\n' 2>&4 | awk '${SUM}' >&3; echo "=\${PIPESTATUS[0]}"; } 4>&1 )`,
   "  msg=${out%=*}; msg=${msg//$'\\n'/$'\\t'}",
-  '  printf \'\\n%s %s\\n\' "${out##*=}" "${msg:0:2048}"',
+  '  printf \'%s %s\\n\' "${out##*=}" "${msg:0:2048}"',
   'done',
 ].join('\n');
 
@@ -19,9 +22,15 @@ const IDLE_MS = 5000;
 // find's complaint of an entry that went between its listing and its look: the task deletes as it writes.
 const VANISHED = /No such file or directory/;
 
+/** A folder's entries (each one inode) and their bytes, as the engine's SizeRw counts a layer's. */
+export interface FolderUse {
+  files: number;
+  bytes: number;
+}
+
 interface Pending {
   folder: string;
-  resolve: (files: number) => void;
+  resolve: (use: FolderUse) => void;
   reject: (error: Error) => void;
 }
 
@@ -29,15 +38,17 @@ interface Pending {
 interface Helper {
   child: ChildProcessByStdio<Writable, Readable, null>;
   queue: Pending[];
-  dots: number;
-  status: string | undefined;
+  /** What is read of the line under way, and the counts' line before the status line. */
+  line: string;
+  counts: string | undefined;
 }
 
 /**
  * Counts the entries of folders from this host, as `countFolder` does (`find -xdev`, entries that vanish
- * mid-walk forgiven, what runs in the task cannot make it lie), through one long-lived helper shell for all
- * the tasks of a process instead of a child per look: a fork of a large Node process costs its event loop
- * tens of milliseconds, and 128 tasks' watchdogs look every 2 s. Counts are served one after another.
+ * mid-walk forgiven, what runs in the task cannot make it lie), and their bytes, as the engine's SizeRw
+ * does, through one long-lived helper shell for all the tasks of a process instead of a child per look: a
+ * fork of a large Node process costs its event loop tens of milliseconds, and 128 tasks' watchdogs look
+ * every 2 s. Counts are served one after another, and none asks the engine anything.
  */
 export class FolderCounter {
   private helper: Helper | undefined;
@@ -48,7 +59,7 @@ export class FolderCounter {
     return this.helper?.child.pid;
   }
 
-  count(folder: string): Promise<number> {
+  count(folder: string): Promise<FolderUse> {
     if (folder.includes('\n'))
       return Promise.reject(new SandboxError('FOLDER_COUNT_FAILED', `cannot count ${JSON.stringify(folder)}: its name holds a newline`));
     clearTimeout(this.idle);
@@ -69,7 +80,7 @@ export class FolderCounter {
   private running(): Helper {
     if (this.helper) return this.helper;
     const child = spawn('bash', ['-c', HELPER], { stdio: ['pipe', 'pipe', 'ignore'] });
-    const helper: Helper = { child, queue: [], dots: 0, status: undefined };
+    const helper: Helper = { child, queue: [], line: '', counts: undefined };
     this.helper = helper;
     child.stdout.setEncoding('latin1');
     child.stdout.on('data', (chunk: string) => this.read(helper, chunk));
@@ -80,24 +91,18 @@ export class FolderCounter {
   }
 
   private read(helper: Helper, chunk: string): void {
-    let from = 0;
-    while (from < chunk.length) {
-      const newline = chunk.indexOf('\n', from);
-      const end = newline < 0 ? chunk.length : newline;
-      if (helper.status === undefined) helper.dots += end - from;
-      else helper.status += chunk.slice(from, end);
-      from = end + 1;
-      if (newline < 0) return;
-      if (helper.status === undefined) helper.status = '';
-      else this.answer(helper);
+    const lines = (helper.line + chunk).split('\n');
+    helper.line = lines.pop() ?? '';
+    for (const line of lines) {
+      if (helper.counts === undefined) helper.counts = line;
+      else this.answer(helper, helper.counts, line);
     }
   }
 
-  private answer(helper: Helper): void {
-    const files = helper.dots;
-    const [code, ...rest] = (helper.status ?? '').split(' ');
-    helper.dots = 0;
-    helper.status = undefined;
+  private answer(helper: Helper, counts: string, status: string): void {
+    helper.counts = undefined;
+    const [files, bytes] = counts.split(' ').map(Number);
+    const [code, ...rest] = status.split(' ');
     const pending = helper.queue.shift();
     if (helper.queue.length === 0 && helper === this.helper) this.idleSoon();
     if (!pending) return;
@@ -106,7 +111,7 @@ export class FolderCounter {
       .split('\t')
       .filter((line) => line !== '');
     // Only vanished entries are forgiven: a folder it could not read would undercount.
-    if (code === '0' || (files > 0 && complaints.every((line) => VANISHED.test(line)))) return pending.resolve(files);
+    if (code === '0' || (files > 0 && complaints.every((line) => VANISHED.test(line)))) return pending.resolve({ files, bytes });
     pending.reject(new SandboxError('FOLDER_COUNT_FAILED', `find ${pending.folder} failed (exit ${code}): ${complaints[0] ?? 'no reason given'}`));
   }
 
