@@ -200,6 +200,31 @@ describe('bench report', () => {
     expect(rows.find((row) => row.figure.includes('disk of the archive'))).toMatchObject({ value: 'machine disk', target: 'info' });
   });
 
+  it('reports each CLI adapter against our agent and over the MCP SDK floor measured between its runs, and its start', () => {
+    const figure = { ours_ms: 0.8, floor_ms: 1.0, floor_stateless_ms: 1.9, task_server_ms: 1.1, start_ms: 2114.4, calls: 90 };
+    const rows = tableRows({
+      ...report(),
+      cli_step_overhead: {
+        steps: 30,
+        runs: 3,
+        clis: [
+          { cli: 'claude-code', version: '2.1.332', step_ms: 1.1, step_vs_ours: 1.38, step_vs_floor: 1.1, ...figure },
+          { cli: 'codex', version: '0.171.0', step_ms: 1.6, step_vs_ours: 2, step_vs_floor: 1.6, ...figure },
+        ],
+      },
+    });
+
+    expect(rows.find((row) => row.figure.startsWith('claude-code@2.1.332'))).toMatchObject({ value: '0.800 ms', target: 'reference' });
+    const adapters = rows.filter((row) => row.figure.includes('its adapter'));
+    expect(adapters).toMatchObject([
+      { value: '1.100 ms', target: "≤ 1.5 × our agent's", ratio: 1.38, pass: true },
+      { value: '1.600 ms', ratio: 2, pass: false },
+    ]);
+    expect(rows.find((row) => row.figure.includes('MCP SDK floor'))).toMatchObject({ value: '1.000 ms', target: 'floor', ratio: 1.1 });
+    expect(rows.find((row) => row.figure.includes('MCP server alone'))).toMatchObject({ value: '1.100 ms', target: 'info', ratio: 1 });
+    expect(rows.find((row) => row.figure.includes('its start'))).toMatchObject({ value: '2114 ms', target: 'info' });
+  });
+
   it('prints the rows as aligned columns under a header', () => {
     const lines = formatTable(tableRows(report())).split('\n');
 

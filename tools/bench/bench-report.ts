@@ -1,5 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CliStepFigures } from './cli-step.bench';
+import { cliStepRows } from './cli-step-rows';
 import type { ConcurrencyFigures } from './concurrency.bench';
 import type { CopyInFigures } from './copy-in.bench';
 import type { ExecRttFigures } from './exec-rtt.bench';
@@ -27,6 +29,7 @@ export interface BenchReport {
   concurrency?: ConcurrencyFigures;
   memory?: MemoryFigures;
   purple_step_overhead?: PurpleStepFigures;
+  cli_step_overhead?: CliStepFigures;
   a2a_large_message?: LargeMessageFigures;
   resume_scan?: ResumeScanFigures;
   real_task?: RealTaskFigures;
@@ -89,6 +92,7 @@ export function tableRows(report: BenchReport): TableRow[] {
       against(`purple step ${step.steps} vs step 1`, `${ms(step.last_ms, 3)} / ${ms(step.first_ms, 3)}`, '≤ 2 × step 1', step.last_vs_first, 2),
     );
   }
+  if (report.cli_step_overhead) rows.push(...cliStepRows(report.cli_step_overhead));
   if (report.a2a_large_message) rows.push(...largeMessageRows(report.a2a_large_message));
   if (report.resume_scan) rows.push(...resumeScanRows(report.resume_scan));
   if (report.viewer_render) rows.push(...viewerRenderRows(report.viewer_render));

@@ -1,7 +1,7 @@
 // `npm run bench`: measures the figures of docs/bench.md against the real engine and the built green
 // agent, prints a table of figure, value, target and ratio, and writes logs/bench/latest.json. It
 // reports; it does not fail on a missed target.
-// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine|fetch_ahead|many_tasks ...]
+// Usage: tsx --tsconfig tools/tsconfig.json tools/bench/bench.ts [exec_rtt|concurrency|memory|purple_step_overhead|cli_step_overhead|a2a_large_message|resume_scan|viewer_render|real_task|copy_in|starts|remote_engine|fetch_ahead|many_tasks ...]
 // many_tasks runs 128 tasks at once; MANY_TASKS=32 runs it on fewer.
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import { ProcessTable, taskImage } from '@arvo-rca/common';
 import { BenchDisk } from './bench-disk';
 import { BenchRig } from './bench-rig';
 import { formatTable, tableRows, writeReport, type BenchReport } from './bench-report';
+import { measureCliStep } from './cli-step.bench';
 import { measureConcurrency } from './concurrency.bench';
 import { measureCopyIn } from './copy-in.bench';
 import { measureExecRtt } from './exec-rtt.bench';
@@ -32,6 +33,7 @@ const FIGURES = [
   'concurrency',
   'memory',
   'purple_step_overhead',
+  'cli_step_overhead',
   'a2a_large_message',
   'resume_scan',
   'viewer_render',
@@ -59,6 +61,10 @@ async function main(argv: string[]): Promise<void> {
   };
   // In-process and container-free: first, while the machine is quietest.
   if (chosen.has('purple_step_overhead')) report.purple_step_overhead = await timed('purple step overhead', () => measurePurpleStep(ROOT));
+  if (chosen.has('cli_step_overhead'))
+    report.cli_step_overhead = await timed("the CLI agents' adapter per step, against our agent's and the MCP SDK's floor, and their starts", () =>
+      measureCliStep(ROOT),
+    );
   if (chosen.has('a2a_large_message')) report.a2a_large_message = await timed('a 3 MiB message through A2A and as plain JSON', () => measureLargeMessage());
   if (chosen.has('resume_scan')) report.resume_scan = await timed("resume's scan of a 1,000-task record and reading its files bare", () => measureResumeScan());
   if (chosen.has('viewer_render'))

@@ -27,7 +27,7 @@ const LOC_JSON = JSON.stringify({
 });
 
 /** Accumulates the time spent inside `work`, so that a step's own overhead can be told apart from it. */
-class Stopwatch {
+export class Stopwatch {
   spentMs = 0;
 
   async time<T>(work: () => Promise<T>): Promise<T> {
@@ -41,7 +41,7 @@ class Stopwatch {
 }
 
 /** A sandbox that answers at once: a 2 KB listing per command, the marker and loc.json for the submission. */
-class InstantEnvironment implements TaskEnvironment {
+export class InstantEnvironment implements TaskEnvironment {
   constructor(private readonly watch: Stopwatch) {}
 
   execute(command: string): Promise<CommandResult> {

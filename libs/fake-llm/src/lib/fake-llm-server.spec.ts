@@ -1,5 +1,5 @@
 import { FakeLlmServer } from './fake-llm-server';
-import { connectionReset, httpError, reply } from './fake-llm-script';
+import { connectionReset, httpError, reply, toolCall } from './fake-llm-script';
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -71,6 +71,36 @@ describe('FakeLlmServer', () => {
 
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('no reply left') } });
+  });
+
+  it('answers each conversation from its own script, chosen by the marker its request carries, whatever the order', async () => {
+    server.script(reply('shared 1'), reply('shared 2'));
+    server.scriptFor('task-a7', reply('a 1'), reply('a 2')).scriptFor('task-b3', toolCall('mcp_task_shell', { command: 'ls' }));
+    const turn = async (marker: string | undefined, api: 'anthropic' | 'gemini' = 'anthropic'): Promise<unknown> => {
+      const text = marker ? `Root-cause analysis task ${marker}.` : 'a request of no conversation';
+      if (api === 'gemini') {
+        const url = `${server.geminiBaseUrl}/v1beta/models/gemini-test:generateContent`;
+        const tools = [{ functionDeclarations: [{ name: 'mcp_task_shell' }] }];
+        return (await post(url, { contents: [{ role: 'user', parts: [{ text }] }], tools })).json();
+      }
+      const response = await post(`${server.anthropicBaseUrl}/v1/messages`, { model: 'm', messages: [{ role: 'user', content: text }] });
+      return { status: response.status, body: await response.json() };
+    };
+
+    const b = await turn('task-b3', 'gemini');
+    const a1 = await turn('task-a7');
+    expect(server.pendingFor('task-a7')).toBe(1);
+    const shared = await turn(undefined);
+    const a2 = await turn('task-a7');
+    const aAgain = await turn('task-a7');
+
+    expect(b).toMatchObject({ candidates: [{ content: { parts: [{ functionCall: { name: 'mcp_task_shell', args: { command: 'ls' } } }] } }] });
+    expect(a1).toMatchObject({ status: 200, body: { content: [{ type: 'text', text: 'a 1' }] } });
+    expect(shared).toMatchObject({ status: 200, body: { content: [{ type: 'text', text: 'shared 1' }] } });
+    expect(a2).toMatchObject({ status: 200, body: { content: [{ type: 'text', text: 'a 2' }] } });
+    // A conversation that has used up its script is told so; it never takes a shared step.
+    expect(aAgain).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('"task-a7" has no reply left') } } });
+    expect(server.pending).toBe(1);
   });
 
   it('records every request with its headers and parsed body, refused ones included', async () => {

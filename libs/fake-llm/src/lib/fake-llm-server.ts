@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PendingSleeps } from '@arvo-rca/common';
 import { sendAnthropicStream, wantsAnthropicStream } from './anthropic-stream';
-import { defaultUsage, httpError, type FakeLlmStep, type FakeReply } from './fake-llm-script';
+import { defaultUsage, type FakeLlmStep, type FakeReply } from './fake-llm-script';
+import { FakeLlmScripts } from './fake-llm-scripts';
 import { AUXILIARY_RESPONSES_TEXT, isAuxiliaryResponsesRequest, sendResponsesReply } from './openai-responses';
 import { presentedKey, renderError, renderReply, type FakeApi } from './wire-formats';
 import { geminiRoute, serveGemini, type GeminiRoute } from './gemini-stream';
@@ -37,11 +38,12 @@ const ROUTES: Record<string, FakeApi> = {
 
 /**
  * A real HTTP server on a loopback port speaking OpenAI Chat Completions, Anthropic Messages and Gemini generateContent well
- * enough for the real SDKs. Each request takes the next scripted step, whichever API it came on.
+ * enough for the real SDKs. Each request takes the next scripted step, whichever API it came on; requests of a
+ * conversation scripted on its own (`scriptFor`) take that conversation's next step instead.
  */
 export class FakeLlmServer {
   readonly requests: RecordedRequest[] = [];
-  private readonly steps: FakeLlmStep[] = [];
+  private readonly steps = new FakeLlmScripts();
   private readonly sleeps = new PendingSleeps();
   private replies = 0;
 
@@ -80,13 +82,28 @@ export class FakeLlmServer {
 
   /** Appends steps to the script. */
   script(...steps: FakeLlmStep[]): this {
-    this.steps.push(...steps);
+    this.steps.add(steps);
     return this;
   }
 
-  /** Steps not yet consumed. */
+  /**
+   * Appends steps to the script of one conversation: the requests whose body contains `marker` (say the task
+   * id its prompt names) take these steps in order, and no shared one; other requests go on with the shared
+   * script. So several agents at once each follow their own, however their requests interleave.
+   */
+  scriptFor(marker: string, ...steps: FakeLlmStep[]): this {
+    this.steps.addFor(marker, steps);
+    return this;
+  }
+
+  /** Steps not yet consumed, of the shared script and of every conversation's. */
   get pending(): number {
-    return this.steps.length;
+    return this.steps.pending;
+  }
+
+  /** Steps not yet consumed by the conversation of `marker`. */
+  pendingFor(marker: string): number {
+    return this.steps.pendingFor(marker);
   }
 
   async close(): Promise<void> {
@@ -127,7 +144,7 @@ export class FakeLlmServer {
       });
     }
     const aside = this.options.aside?.(parseJson(text), api);
-    const step = aside ?? this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' });
+    const step = aside ?? this.steps.next(text, this.options.fallback);
     if (step.kind === 'reset') {
       request.socket.destroy();
       return;
@@ -165,7 +182,7 @@ export class FakeLlmServer {
       headers,
       response,
       apiKey: this.options.apiKey,
-      nextStep: () => this.steps.shift() ?? this.options.fallback ?? httpError(400, { message: 'fake-llm: the script has no reply left' }),
+      nextStep: () => this.steps.next(text, this.options.fallback),
       delay: (ms) => this.delay(ms),
       reset: () => request.socket.destroy(),
       nextId: () => `fake-${(this.replies += 1)}`,

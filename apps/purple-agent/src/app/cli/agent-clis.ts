@@ -8,6 +8,7 @@ import { priceTableFrom, type PriceTable } from '../models/model-prices';
 import type { UsageTotals } from '../models/usage';
 import type { AgentCli, AgentCliName } from './agent-cli';
 import { CliAgent } from './cli-agent';
+import { CliGroupWatcher } from './cli-group-watcher';
 import { agentCliCache, installedCli } from './cli-install';
 import { CLAUDE_CODE } from './claude-code';
 import { codex } from './codex';
@@ -45,6 +46,8 @@ export class AgentClis {
     if (!env[cli.keyVariable]) {
       throw new AgentCliError('AGENT_CLI_KEY_MISSING', `AGENT_CLI=${cli.name} needs its provider key in ${cli.keyVariable}, which is not set`);
     }
+    // Started while the purple agent is small: its start forks this process (see CliGroupWatcher).
+    CliGroupWatcher.shared().start();
     const endpoint = cli.baseUrlVariable && env[cli.baseUrlVariable] ? ` at ${env[cli.baseUrlVariable]}` : '';
     this.logger.log(`solver: ${cli.packageName}@${cli.version}, model ${settings.AGENT_CLI_MODEL ?? 'its default'}${endpoint}`);
     this.installing = this.install();

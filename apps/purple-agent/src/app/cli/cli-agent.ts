@@ -19,6 +19,7 @@ import type { AgentCli, CliEvent, CliModelUsage } from './agent-cli';
 import { CliProcess } from './cli-process';
 import { cliPrompt } from './cli-prompt';
 import { TASK_MCP_NAME, TaskMcpServer, type ToolAnswer } from './task-mcp-server';
+import { TrajectorySaves } from './trajectory-saves';
 
 export interface CliAgentOptions {
   cli: AgentCli;
@@ -60,6 +61,7 @@ export class CliAgent {
   private startedAt = 0;
   private rejections = 0;
   private finalText = '';
+  private readonly saves = new TrajectorySaves(() => this.writeTrajectory());
 
   constructor(
     private readonly environment: TaskEnvironment,
@@ -79,7 +81,7 @@ export class CliAgent {
     this.startedAt = this.clock();
     const home = mkdtempSync(join(tmpdir(), 'arvo-rca-cli-home-'));
     const workdir = mkdtempSync(join(tmpdir(), 'arvo-rca-cli-work-'));
-    const mcp = await TaskMcpServer.start({ shell: (command) => this.shell(command), submit: () => this.submit() });
+    const mcp = await TaskMcpServer.start({ shell: (command) => this.shell(command), submit: () => this.submit(), answered: () => this.saves.answered() });
     const timers: NodeJS.Timeout[] = [];
     const onCancel = (): void => this.stop(new EnvironmentError('the task was canceled'));
     try {
@@ -88,7 +90,7 @@ export class CliAgent {
       const { cli, packageDir, model, env } = this.options;
       const launch = cli.launch({ prompt, mcpUrl: mcp.url, mcpToken: mcp.token, mcpName: TASK_MCP_NAME, home, workdir, packageDir, model, env });
       const reader = launch.read ?? ((line: string) => cli.read(line));
-      this.process = CliProcess.start(launch, workdir, (line) => this.read(reader, line));
+      this.process = CliProcess.start({ launch, cwd: workdir, folders: [home, workdir], onLine: (line) => this.read(reader, line) });
       const limitS = this.config.wallTimeLimitS;
       if (limitS > 0) timers.push(setTimeout(() => this.stop(this.timeExceeded()), limitS * 1000));
       if (canceled?.aborted) onCancel();
@@ -103,7 +105,7 @@ export class CliAgent {
       rmSync(home, { recursive: true, force: true });
       rmSync(workdir, { recursive: true, force: true });
     }
-    await this.save();
+    await this.saves.save();
     const exit = this.exit;
     return { exitStatus: exit.status, message: exit.message, submission: this.submission(), usage: this.usage.snapshot() };
   }
@@ -131,7 +133,8 @@ export class CliAgent {
     const [first] = result.output.trimStart().split('\n');
     // The task's own way to submit, as its description tells it: the marker alone, with returncode 0.
     if (result.returncode === 0 && first.trim() === SUBMIT_MARKER) return this.submit();
-    await this.save();
+    // The trajectory is written once the answer has left: the CLI does not wait for the write.
+    this.saves.stepped();
     return { text: this.options.templates.render('observation', observationVars(result, this.config)), isError: false };
   }
 
@@ -159,7 +162,7 @@ export class CliAgent {
       return { text: 'the submission could not be taken', isError: true };
     }
     this.exit = new Submitted(submission, message);
-    await this.save();
+    await this.saves.save();
     setTimeout(() => this.process?.kill(), SUBMIT_GRACE_MS).unref();
     return { text: 'Submitted. The task is over: end your turn now.', isError: false };
   }
@@ -237,7 +240,7 @@ export class CliAgent {
     return this.exit instanceof Submitted ? this.exit.submission : '';
   }
 
-  private async save(): Promise<void> {
+  private async writeTrajectory(): Promise<void> {
     const progress = { steps: this.usage.calls, lastCommand: this.history.at(-1)?.command, exitStatus: this.exit?.status, usage: this.usage.snapshot() };
     await this.options.sink?.save(this.trajectory(), progress);
   }

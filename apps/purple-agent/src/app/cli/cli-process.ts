@@ -1,11 +1,13 @@
 // One CLI agent's process: started in a process group of its own with only the environment its launch
-// gives, read a line at a time, and ended with its whole tree.
+// gives, read a line at a time, and ended with its whole tree, by this process on every exit it lives
+// through, and by the CLI group watcher on any other (a SIGKILL of the purple agent).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { CliLaunch } from './agent-cli';
+import { CliGroupWatcher } from './cli-group-watcher';
 
 /** How the process ended. */
 export interface CliEnd {
@@ -39,8 +41,11 @@ export class CliProcess {
   private constructor(
     private readonly child: ChildProcessByStdio<null, Readable, Readable>,
     onLine: (line: string) => void,
+    folders: string[],
+    watcher: CliGroupWatcher,
   ) {
     live.add(this);
+    if (child.pid !== undefined) watcher.watch(child.pid, folders);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-STDERR_KEPT_CHARS)));
     const lines = createInterface({ input: this.child.stdout, crlfDelay: Infinity });
@@ -52,6 +57,7 @@ export class CliProcess {
         live.delete(this);
         // Its group may outlive its leader (a child it left running): none of it stays.
         this.killGroup();
+        if (child.pid !== undefined) watcher.unwatch(child.pid);
         void closed.then(() => resolve({ code, signal, stderr: this.stderr }));
       };
       this.child.once('exit', end);
@@ -62,15 +68,19 @@ export class CliProcess {
     });
   }
 
-  /** Writes the launch's files, then starts `node <argv>` in `cwd`, each stdout line to `onLine`. */
-  static start(launch: CliLaunch, cwd: string, onLine: (line: string) => void): CliProcess {
+  /**
+   * Writes the launch's files, then starts `node <argv>` in `cwd`, each stdout line to `onLine`; the run's
+   * `folders` are the watcher's to remove should this process die without ending the CLI.
+   */
+  static start(run: { launch: CliLaunch; cwd: string; folders: string[]; onLine: (line: string) => void }, watcher = CliGroupWatcher.shared()): CliProcess {
+    const { launch, cwd, folders, onLine } = run;
     for (const [path, text] of Object.entries(launch.files)) {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text, { mode: 0o600 });
     }
     hookExit();
     const child = spawn(process.execPath, launch.argv, { cwd, env: launch.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    return new CliProcess(child, onLine);
+    return new CliProcess(child, onLine, folders, watcher);
   }
 
   get pid(): number | undefined {

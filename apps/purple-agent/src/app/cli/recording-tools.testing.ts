@@ -4,6 +4,8 @@ import type { TaskTools, ToolAnswer } from './task-mcp-server';
 
 export class RecordingTools implements TaskTools {
   readonly commands: string[] = [];
+  /** What ran and when answers left, in order. */
+  readonly events: string[] = [];
   submitted = 0;
 
   constructor(
@@ -14,11 +16,17 @@ export class RecordingTools implements TaskTools {
 
   async shell(command: string): Promise<ToolAnswer> {
     this.commands.push(command);
+    this.events.push(`shell ${command}`);
     return { text: `<returncode>0</returncode>\n<output>${this.output(command)}</output>`, isError: false };
   }
 
   async submit(): Promise<ToolAnswer> {
     this.submitted += 1;
+    this.events.push('submit');
     return this.submitAnswer;
+  }
+
+  answered(): void {
+    this.events.push('answered');
   }
 }

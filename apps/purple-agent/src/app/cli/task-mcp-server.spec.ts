@@ -34,6 +34,8 @@ describe('the task as an MCP server (the official SDK client against it)', () =>
     expect(submitted).toMatchObject({ content: [{ text: 'loc.json is missing' }], isError: true });
     expect(tools.commands).toEqual(['ls /src']);
     expect(tools.submitted).toBe(1);
+    // Each request's answer is followed by the hook (the initialize's and the listing's, too).
+    expect(tools.events.slice(-4)).toEqual(['shell ls /src', 'answered', 'submit', 'answered']);
     await client.close();
   });
 
@@ -43,6 +45,32 @@ describe('the task as an MCP server (the official SDK client against it)', () =>
     const bare = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(bare.status).toBe(401);
     expect(tools.commands).toEqual([]);
+  });
+
+  it('keeps a session from its initialize to its end: a call in none, or in an ended one, is refused before anything runs', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: server.authorization } } });
+    const client = new Client({ name: 'spec', version: '1.0.0' });
+    await client.connect(transport);
+    const session = transport.sessionId as string;
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    await client.callTool({ name: 'shell', arguments: { command: 'echo in the session' } });
+    await transport.terminateSession();
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'shell', arguments: { command: 'echo outside' } } };
+    const post = (headers: Record<string, string>): Promise<Response> =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: server.authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(call),
+      });
+
+    const ended = await post({ 'mcp-session-id': session });
+    const none = await post({});
+
+    expect(ended.status).toBe(404);
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ error: { message: 'no session: send initialize first' } });
+    expect(tools.commands).toEqual(['echo in the session']);
+    await client.close();
   });
 
   it('ends with its task: once closed, nothing answers at its address', async () => {

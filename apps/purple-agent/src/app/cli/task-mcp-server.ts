@@ -1,11 +1,12 @@
 // The task as an MCP server, the only tools a CLI agent is given: `shell` runs one command in the task's
 // sandbox (through the green agent), `submit` hands in the answer. It answers on loopback only, and only
 // requests bearing the task's own unguessable token; it ends with the task.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** What a tool answers the CLI: text, marked as an error when the call did not do what was asked. */
@@ -20,6 +21,8 @@ export interface TaskTools {
   shell(command: string): Promise<ToolAnswer>;
   /** Takes the submission; an error answer says what to fix. */
   submit(): Promise<ToolAnswer>;
+  /** Called once a request's answer has been written: what need not hold the answer back (a trajectory's write) goes here. */
+  answered?(): void;
 }
 
 /** The name the CLIs know the server by: its tools show as `mcp__task__shell` and `mcp__task__submit`. */
@@ -27,6 +30,8 @@ export const TASK_MCP_NAME = 'task';
 const PATH = '/mcp';
 // A task's description and answers can be long; an MCP request from the CLI is a tool call, never large.
 const MAX_REQUEST_BYTES = 1024 * 1024;
+// A CLI opens one session, or a few (one per client it makes); more is not a CLI at work.
+const MAX_SESSIONS = 8;
 
 export const SHELL_TOOL_DESCRIPTION =
   "Run one bash command in the task's sandbox, where the project's source tree is, and see its returncode and output. " +
@@ -35,6 +40,10 @@ export const SUBMIT_TOOL_DESCRIPTION =
   'Submit your answer once the file the task names holds it. This ends the task; an answer that does not hold up is returned with the reason.';
 
 export class TaskMcpServer {
+  /** The open sessions' transports, by session id. */
+  private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
+  private readonly servers = new Set<McpServer>();
+
   private constructor(
     private readonly server: Server,
     readonly url: string,
@@ -60,31 +69,58 @@ export class TaskMcpServer {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.servers].map((server) => server.close()));
+    this.sessions.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  // Stateless: each request gets its own server and transport, as the SDK's stateless example does; the
-  // tools hold the task's state.
+  // One SDK server and transport per MCP session, as the SDK's stateful example serves: a session is what one
+  // client (the CLI) opens with its `initialize`, so its calls reach a server made once, not one per request.
   private async handle(request: IncomingMessage, response: ServerResponse, tools: TaskTools): Promise<void> {
     if ((request.url ?? '').split('?')[0] !== PATH) return refuse(response, 404, `no MCP endpoint at ${request.url}`);
     if (!this.authorized(request.headers.authorization)) return refuse(response, 401, 'this MCP server answers only its task');
-    if (request.method !== 'POST') return refuse(response, 405, 'this MCP server takes POST only (stateless)');
+    // No stream of the server's own (GET): its tools only answer calls.
+    if (request.method !== 'POST' && request.method !== 'DELETE') return refuse(response, 405, 'this MCP server takes POST and DELETE only');
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(request));
+      body = request.method === 'POST' ? JSON.parse(await readBody(request)) : undefined;
     } catch (error) {
       return refuse(response, 400, `not a JSON-RPC request: ${(error as Error).message}`);
     }
-    const server = serverFor(tools);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    response.on('close', () => void transport.close().then(() => server.close()));
+    const sessionId = request.headers['mcp-session-id'];
+    let transport: StreamableHTTPServerTransport | undefined;
+    if (typeof sessionId === 'string') {
+      transport = this.sessions.get(sessionId);
+      if (!transport) return refuse(response, 404, `no session ${sessionId} here: it ended, initialize a new one`);
+    } else if (request.method === 'POST' && isInitializeRequest(body)) {
+      if (this.servers.size >= MAX_SESSIONS) return refuse(response, 429, `this MCP server holds ${MAX_SESSIONS} sessions at most`);
+      transport = await this.open(tools);
+    } else {
+      return refuse(response, 400, 'no session: send initialize first');
+    }
     try {
-      await server.connect(transport);
       await transport.handleRequest(request, response, body);
     } catch (error) {
       if (!response.headersSent) refuse(response, 500, (error as Error).message);
+    } finally {
+      tools.answered?.();
     }
+  }
+
+  /** A new session's transport, with a server of its own; the session is kept from its `initialize` to its DELETE or the task's end. */
+  private async open(tools: TaskTools): Promise<StreamableHTTPServerTransport> {
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => void this.sessions.set(id, transport),
+      onsessionclosed: (id) => void this.sessions.delete(id),
+    });
+    const server = serverFor(tools);
+    this.servers.add(server);
+    transport.onclose = () => this.servers.delete(server);
+    await server.connect(transport);
+    return transport;
   }
 
   private authorized(header: string | undefined): boolean {
