@@ -35,9 +35,12 @@ describeWithDocker('the image disk budget, against a real registry behind a thro
   }, 180_000);
 
   afterAll(async () => {
+    // Whatever a test cut short by a timeout left of this run's images, by name.
+    const left = await docker.listImages({ filters: { reference: [`*/${run}/*`] } });
+    for (const tag of left.flatMap((info) => info.RepoTags ?? [])) await removeImage(docker, tag);
     await proxy?.close();
     await registry?.stop();
-  });
+  }, 60_000);
 
   beforeEach(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'image-budget-'));
