@@ -4,16 +4,22 @@ export type { SolverExit } from './lib/solver-exit';
 export { modelsUsage, reportedUsage, type ModelUsage, type TaskUsage } from './lib/model-usage';
 export {
   asRootCause,
+  metricsAt,
+  noMetrics,
+  SCALAR_METRICS,
   TASK_STATUSES,
+  TOP_K_METRICS,
   TOP_KS,
   topKOf,
   withSolverExit,
   type LocalizationMetrics,
   type RootCauseMetrics,
+  type ScalarMetric,
   type TaskErrorFields,
   type TaskMetrics,
   type TaskStatus,
   type TopK,
+  type TopKMetric,
 } from './lib/task-metrics';
 export type { TaskDraw } from './lib/task-draw';
 export { TASK_FORMAT, type TaskFiles, type TaskRecord, type TaskRecordDraft, type TaskRunFigures } from './lib/task-record';
@@ -32,12 +38,8 @@ export {
   columnValue,
   columnValues,
   METRIC_COLUMNS,
-  SCALAR_METRICS,
-  TOP_K_METRICS,
   type MetricColumn,
-  type ScalarMetric,
   type TopKKey,
-  type TopKMetric,
 } from './lib/metric-columns';
 export { BOOTSTRAP, resultConfidence, type KeyedMetrics, type MeanIntervals, type ResultConfidence, type TopKIntervals } from './lib/result-confidence';
 export { pairedComparison, type GradedRun, type PairedComparison, type PairedMetric, type TaskDifference } from './lib/paired-comparison';

@@ -1,6 +1,6 @@
 // One task's record in the Result: its metrics, or why it has none worth counting.
 import { readSubmission, type Prediction, type SubmissionReading } from '@arvo-rca/loc-json';
-import { asRootCause, topKOf, type LocalizationMetrics, type Nullable, type TaskErrorFields, type TaskMetrics, type TaskStatus } from '@arvo-rca/results';
+import { asRootCause, metricsAt, noMetrics, type LocalizationMetrics, type TaskErrorFields, type TaskMetrics, type TaskStatus } from '@arvo-rca/results';
 import type { GroundTruth } from './ground-truth';
 import { evaluateLocalization } from './localization-metrics';
 import { rootCauseTruth } from './root-cause';
@@ -46,7 +46,7 @@ export function scoreReading(reading: SubmissionReading | SubmissionRefusal | nu
 }
 
 function metricsOf(predictions: Prediction[], truth: GroundTruth): LocalizationMetrics {
-  return evaluateLocalization(predictions, truth)?.metrics ?? zeroMetrics();
+  return evaluateLocalization(predictions, truth)?.metrics ?? metricsAt(0);
 }
 
 /** The record of a task that broke before it could be scored: zero, with the reason and what it keeps of the error (its code, its image). */
@@ -78,30 +78,6 @@ export function diskLimitTask(detail: string, truth: GroundTruth | null = null):
  */
 function zeroTask(status: TaskStatus, detail: string, truth: GroundTruth | null): TaskMetrics {
   const rcNGt = truth ? rootCauseTruth(truth).spans.length : 0;
-  const rcMetrics = truth && rcNGt === 0 ? noMetrics() : zeroMetrics();
-  return { status, detail, n_gt: truth?.spans.length ?? 0, n_pred: 0, ...zeroMetrics(), rc_n_gt: rcNGt, ...asRootCause(rcMetrics) };
-}
-
-export function zeroMetrics(): LocalizationMetrics {
-  return {
-    file_acc: 0,
-    func_recall: 0,
-    func_precision: 0,
-    line_iou: 0,
-    line_proximity: 0,
-    func_topk_recall: topKOf(0),
-    line_topk_recall: topKOf(0),
-  };
-}
-
-function noMetrics(): Nullable<LocalizationMetrics> {
-  return {
-    file_acc: null,
-    func_recall: null,
-    func_precision: null,
-    line_iou: null,
-    line_proximity: null,
-    func_topk_recall: null,
-    line_topk_recall: null,
-  };
+  const rcMetrics = truth && rcNGt === 0 ? noMetrics() : metricsAt(0);
+  return { status, detail, n_gt: truth?.spans.length ?? 0, n_pred: 0, ...metricsAt(0), rc_n_gt: rcNGt, ...asRootCause(rcMetrics) };
 }

@@ -1,10 +1,9 @@
 // The `Result` artifact of an assessment: means over the requested tasks and every task's entry.
-import { fromRootCause, TOP_KS, topKOf, type LocalizationMetrics, type TaskMetrics, type TopK } from './task-metrics';
+import { fromRootCause, TOP_KS, topKOf, type LocalizationMetrics, type ScalarMetric, type TaskMetrics, type TopK } from './task-metrics';
 import type { TaskRecord } from './task-record';
 import { modelsUsage, reportedUsage, type ModelUsage } from './model-usage';
 import { usageBy, type Nullable, type SolverUsage } from './solver-usage';
 import type { TaskDraw } from './task-draw';
-import type { ScalarMetric } from './metric-columns';
 import { resultConfidence, type ResultConfidence } from './result-confidence';
 
 export const RESULT_DOMAIN = 'arvo_rca';

@@ -1,12 +1,8 @@
 // The figures a run's means are taken of, one column each: the five scalar metrics, then each k of the
 // two top-k metrics. The Result's intervals and the paired comparison read tasks through these.
 import type { Nullable } from './solver-usage';
-import { TOP_KS, type LocalizationMetrics } from './task-metrics';
+import { SCALAR_METRICS, TOP_K_METRICS, TOP_KS, type LocalizationMetrics, type ScalarMetric, type TopKMetric } from './task-metrics';
 
-export const SCALAR_METRICS = ['file_acc', 'func_recall', 'func_precision', 'line_iou', 'line_proximity'] as const;
-export type ScalarMetric = (typeof SCALAR_METRICS)[number];
-export const TOP_K_METRICS = ['func_topk_recall', 'line_topk_recall'] as const;
-export type TopKMetric = (typeof TOP_K_METRICS)[number];
 export type TopKKey = `${(typeof TOP_KS)[number]}`;
 
 /** One column: a scalar metric, or one k of a top-k metric, named as docs/scores.md's table names it (`func_topk_recall[1]`). */

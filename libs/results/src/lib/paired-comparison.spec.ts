@@ -1,7 +1,7 @@
 import { referencePairedIntervals } from '@arvo-rca/stats/testing';
 import { pairedComparison } from './paired-comparison';
 import { BOOTSTRAP } from './result-confidence';
-import { asRootCause, type LocalizationMetrics, type TaskMetrics, type TaskStatus } from './task-metrics';
+import { asRootCause, noMetrics, type LocalizationMetrics, type TaskMetrics, type TaskStatus } from './task-metrics';
 
 /** A task's metrics: its line IoU and file accuracy as given, the top-1 hits (func, line) as given, the rest following from them. */
 function task(lineIou: number, fileAcc: number, hits: [number, number] = [0, 0], status: TaskStatus = 'scored'): TaskMetrics {
@@ -102,15 +102,7 @@ describe('the paired comparison of two runs', () => {
 
   it('leaves a task out of the root-cause metrics when one run has no root-cause spans for it', () => {
     const withoutRootCause = new Map(b);
-    const none = {
-      file_acc: null,
-      func_recall: null,
-      func_precision: null,
-      line_iou: null,
-      line_proximity: null,
-      func_topk_recall: null,
-      line_topk_recall: null,
-    };
+    const none = noMetrics();
     withoutRootCause.set('sample:4', { ...(b.get('sample:4') as TaskMetrics), rc_n_gt: 0, ...asRootCause(none) });
 
     const rc = pairedComparison(a, withoutRootCause);
@@ -121,15 +113,7 @@ describe('the paired comparison of two runs', () => {
 
 describe('a task that failed in one run', () => {
   it('counts as zero there, as in the Result, even when its record holds no metrics at all', () => {
-    const none = {
-      file_acc: null,
-      func_recall: null,
-      func_precision: null,
-      line_iou: null,
-      line_proximity: null,
-      func_topk_recall: null,
-      line_topk_recall: null,
-    };
+    const none = noMetrics();
     const failed: TaskMetrics = { status: 'failed', n_gt: 0, n_pred: 0, rc_n_gt: 0, ...none, ...asRootCause(task(0, 0)) };
     const comparison = pairedComparison(new Map([['sample:1', failed]]), new Map([['sample:1', task(1, 1, [1, 1])]]));
 

@@ -1,7 +1,8 @@
 import { referenceIntervals } from '@arvo-rca/stats/testing';
 import { aggregateResults, type ResultInput } from './assessment-result';
 import { BOOTSTRAP } from './result-confidence';
-import { asRootCause, topKOf, type LocalizationMetrics, type TaskMetrics, type TaskStatus } from './task-metrics';
+import { failedMetrics } from './task-record.testing';
+import { asRootCause, noMetrics, type LocalizationMetrics, type TaskMetrics, type TaskStatus } from './task-metrics';
 
 /** A task's metrics with its own values: shares for the scalars, 0/1 hits for the top k (with a few 0.5s, as a two-span fix gives). */
 function metricsOf(index: number, status: TaskStatus = 'scored'): TaskMetrics {
@@ -22,30 +23,17 @@ function metricsOf(index: number, status: TaskStatus = 'scored'): TaskMetrics {
 }
 
 // A task that failed before it was scored, as the judge records one (rca-eval's failedTask): zero everywhere.
-const ZERO: LocalizationMetrics = {
-  file_acc: 0,
-  func_recall: 0,
-  func_precision: 0,
-  line_iou: 0,
-  line_proximity: 0,
-  func_topk_recall: topKOf(0),
-  line_topk_recall: topKOf(0),
-};
-const failed: TaskMetrics = { status: 'failed', n_gt: 0, n_pred: 0, rc_n_gt: 0, ...ZERO, ...asRootCause(ZERO) };
+const failed = failedMetrics();
 
 /** 40 tasks as a run records them: most scored, some that failed (zero), two without ground truth, one from before the rc_ metrics. */
 function runTasks(): ResultInput[] {
   return Array.from({ length: 40 }, (_, index) => {
     const task_id = `arvo:${1000 + ((index * 17) % 40)}`;
     if (index % 9 === 4) return { task_id, metrics: failed };
-    if (index === 7 || index === 23) return { task_id, metrics: { ...metricsOf(index, 'no_ground_truth'), ...nulls(), ...asRootCause(nulls()) } };
-    if (index === 12) return { task_id, metrics: { ...metricsOf(index), ...asRootCause(nulls()) } };
+    if (index === 7 || index === 23) return { task_id, metrics: { ...metricsOf(index, 'no_ground_truth'), ...noMetrics(), ...asRootCause(noMetrics()) } };
+    if (index === 12) return { task_id, metrics: { ...metricsOf(index), ...asRootCause(noMetrics()) } };
     return { task_id, metrics: metricsOf(index) };
   });
-}
-
-function nulls(): { [K in keyof LocalizationMetrics]: null } {
-  return { file_acc: null, func_recall: null, func_precision: null, line_iou: null, line_proximity: null, func_topk_recall: null, line_topk_recall: null };
 }
 
 /** The row of a task as the README orders the columns: the five scalars, then func@1,3,5 and line@1,3,5; null as zero. */
@@ -139,7 +127,7 @@ describe("the Result's 95% intervals", () => {
   });
 
   it('are null for a mean over no task', () => {
-    const none = aggregateResults([{ task_id: 'arvo:1', metrics: { ...metricsOf(1, 'no_ground_truth'), ...nulls(), ...asRootCause(nulls()) } }], 1);
+    const none = aggregateResults([{ task_id: 'arvo:1', metrics: { ...metricsOf(1, 'no_ground_truth'), ...noMetrics(), ...asRootCause(noMetrics()) } }], 1);
 
     expect(none.file_acc_mean).toBe(0);
     expect(none.confidence.intervals.file_acc_mean).toBeNull();

@@ -1,9 +1,9 @@
 // The 95% intervals of the Result's means: a percentile bootstrap over tasks, with a seed and a number of
 // resamples that the Result records beside them.
 import { bootstrapMeanIntervals, type BootstrapSettings, type Interval } from '@arvo-rca/stats';
-import { columnValues, METRIC_COLUMNS, SCALAR_METRICS, TOP_K_METRICS, type ScalarMetric, type TopKKey, type TopKMetric } from './metric-columns';
+import { columnValues, METRIC_COLUMNS, type TopKKey } from './metric-columns';
 import type { Nullable } from './solver-usage';
-import { TOP_KS, type LocalizationMetrics } from './task-metrics';
+import { SCALAR_METRICS, TOP_K_METRICS, TOP_KS, type LocalizationMetrics, type ScalarMetric, type TopKMetric } from './task-metrics';
 
 /**
  * Fixed, so that a Result's intervals can be drawn again by anyone: the seed, and 2,000 resamples (the

@@ -5,6 +5,13 @@ import { usageBy, type Nullable, type SolverUsage } from './solver-usage';
 export const TOP_KS = [1, 3, 5] as const;
 export type TopK = Record<`${(typeof TOP_KS)[number]}`, number>;
 
+/** The metrics' names, listed once: the five scalars, then the two top-k recalls. */
+export const SCALAR_METRICS = ['file_acc', 'func_recall', 'func_precision', 'line_iou', 'line_proximity'] as const;
+export type ScalarMetric = (typeof SCALAR_METRICS)[number];
+export const TOP_K_METRICS = ['func_topk_recall', 'line_topk_recall'] as const;
+export type TopKMetric = (typeof TOP_K_METRICS)[number];
+const LOCALIZATION_METRICS = [...SCALAR_METRICS, ...TOP_K_METRICS] as const;
+
 /** Per-task metrics, named as in the Result JSON. */
 export interface LocalizationMetrics {
   file_acc: number;
@@ -64,30 +71,28 @@ export function topKOf(value: number): TopK {
   return Object.fromEntries(TOP_KS.map((k) => [String(k), value])) as TopK;
 }
 
+/** Every metric at `value`, the top-k recalls at it for each k: what a task that failed before it was scored counts as. */
+export function metricsAt(value: number): LocalizationMetrics {
+  return byMetric((name) => (TOP_K_METRICS.includes(name as TopKMetric) ? topKOf(value) : value)) as LocalizationMetrics;
+}
+
+/** Every metric null: a task without ground truth, or a record written before the root-cause metrics. */
+export function noMetrics(): Nullable<LocalizationMetrics> {
+  return byMetric(() => null) as Nullable<LocalizationMetrics>;
+}
+
 /** The metrics under their `rc_` names. */
 export function asRootCause(metrics: Nullable<LocalizationMetrics>): Nullable<RootCauseMetrics> {
-  return {
-    rc_file_acc: metrics.file_acc,
-    rc_func_recall: metrics.func_recall,
-    rc_func_precision: metrics.func_precision,
-    rc_line_iou: metrics.line_iou,
-    rc_line_proximity: metrics.line_proximity,
-    rc_func_topk_recall: metrics.func_topk_recall,
-    rc_line_topk_recall: metrics.line_topk_recall,
-  };
+  return Object.fromEntries(LOCALIZATION_METRICS.map((name) => [`rc_${name}`, metrics[name]])) as Nullable<RootCauseMetrics>;
 }
 
 /** The `rc_` metrics of a record under their plain names; null each in a record written before they existed. */
 export function fromRootCause(record: Partial<Nullable<RootCauseMetrics>>): Nullable<LocalizationMetrics> {
-  return {
-    file_acc: record.rc_file_acc ?? null,
-    func_recall: record.rc_func_recall ?? null,
-    func_precision: record.rc_func_precision ?? null,
-    line_iou: record.rc_line_iou ?? null,
-    line_proximity: record.rc_line_proximity ?? null,
-    func_topk_recall: record.rc_func_topk_recall ?? null,
-    line_topk_recall: record.rc_line_topk_recall ?? null,
-  };
+  return byMetric((name) => record[`rc_${name}`] ?? null) as Nullable<LocalizationMetrics>;
+}
+
+function byMetric(value: (name: keyof LocalizationMetrics) => unknown): Record<keyof LocalizationMetrics, unknown> {
+  return Object.fromEntries(LOCALIZATION_METRICS.map((name) => [name, value(name)])) as Record<keyof LocalizationMetrics, unknown>;
 }
 
 /** The metrics with what the solver said of its own run (how it ended, what it cost), beside what the judge made of it. */
