@@ -34,12 +34,6 @@ export {
   type Shard,
   type TaskResult,
 } from './lib/assessment-result';
-export {
-  columnValue,
-  columnValues,
-  METRIC_COLUMNS,
-  type MetricColumn,
-  type TopKKey,
-} from './lib/metric-columns';
+export { columnValue, columnValues, METRIC_COLUMNS, type MetricColumn, type TopKKey } from './lib/metric-columns';
 export { BOOTSTRAP, resultConfidence, type KeyedMetrics, type MeanIntervals, type ResultConfidence, type TopKIntervals } from './lib/result-confidence';
 export { pairedComparison, type GradedRun, type PairedComparison, type PairedMetric, type TaskDifference } from './lib/paired-comparison';

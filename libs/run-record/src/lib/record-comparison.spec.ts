@@ -1,23 +1,15 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { asRootCause, pairedComparison, topKOf, type LocalizationMetrics, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
+import { scratchFolder } from '@arvo-rca/common/testing';
+import { asRootCause, pairedComparison, topKOf, type LocalizationMetrics, type TaskMetrics } from '@arvo-rca/results';
+import { taskDraft } from '@arvo-rca/results/testing';
 import { compareRecords } from './record-comparison';
 import { RecordError } from './record-error';
 import { recordFolders } from './record-folders';
 import { scanRecord } from './record-scan';
 import { RecordWriter, type NewAssessment } from './record-writer';
+import { newAssessment, NO_EVIDENCE } from './testing/record.testing';
 
-const assessment = (tasks: string[], settings: NewAssessment['settings'], model: string): NewAssessment => ({
-  tasks,
-  concurrency: 1,
-  shard: { index: 0, count: 1 },
-  assessor: { name: 'green', version: '1' },
-  solver: { name: 'purple', version: '1', model, url: 'http://127.0.0.1:1/' },
-  settings,
-  settings_hash: 'hash',
-});
-const noEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 const SETTINGS = { judge: '0.1.0', SANDBOX: 'docker', TASK_TIMEOUT_S: 600 };
 
 /** A task whose answer overlaps the fix by `iou`, found its function when `hit`. */
@@ -35,36 +27,19 @@ function scored(iou: number, hit: boolean): TaskMetrics {
   return { status: 'scored', n_gt: 1, n_pred: 3, rc_n_gt: 1, ...metrics, ...asRootCause(metrics) };
 }
 
-function draft(task: string, metrics: TaskMetrics): TaskRecordDraft {
-  return {
-    task,
-    task_id: task,
-    masked_id: null,
-    context_id: `ctx-${task}`,
-    finish_reason: 'finished',
-    metrics,
-    run: { seconds: 1, commands: 1, failed_commands: 0, attempts: 1 },
-  };
-}
-
 async function record(runDir: string, settings: NewAssessment['settings'], model: string, tasks: [string, TaskMetrics][]): Promise<string> {
-  const writer = await RecordWriter.create(runDir, assessment([...tasks.map(([task]) => task), 'sample:99'], settings, model));
-  for (const [task, metrics] of tasks) await writer.writeTask(draft(task, metrics), noEvidence);
+  const writer = await RecordWriter.create(runDir, newAssessment([...tasks.map(([task]) => task), 'sample:99'], { settings, settings_hash: 'hash', model }));
+  for (const [task, metrics] of tasks) await writer.writeTask(taskDraft(task, metrics), NO_EVIDENCE);
   return writer.folder;
 }
 
 describe('comparing two run records', () => {
-  let logDir: string;
+  const logDir = scratchFolder('record-comparison-');
   let runDir: string;
 
   beforeEach(async () => {
-    logDir = await mkdtemp(join(tmpdir(), 'record-comparison-'));
-    runDir = join(logDir, 'log_2026-11-28_10-00-00');
+    runDir = join(logDir(), 'log_2026-11-28_10-00-00');
     await mkdir(runDir);
-  });
-
-  afterEach(async () => {
-    await rm(logDir, { recursive: true, force: true });
   });
 
   it('compares the tasks both records hold, leaving out those one has not recorded yet', async () => {
@@ -116,13 +91,13 @@ describe('comparing two run records', () => {
 
   it('finds the records of a run directory, and of every run directory in a folder of them', async () => {
     const first = await record(runDir, SETTINGS, 'baseline', [['sample:1', scored(1, true)]]);
-    const otherRun = join(logDir, 'log_2026-11-29_10-00-00');
+    const otherRun = join(logDir(), 'log_2026-11-29_10-00-00');
     await mkdir(otherRun);
     const second = await record(otherRun, SETTINGS, 'baseline', [['sample:1', scored(1, true)]]);
     await mkdir(join(runDir, 'assessments', 'not a record'));
 
     expect((await recordFolders(runDir)).map((found) => found.folder)).toEqual([first]);
-    const inLogDir = await recordFolders(logDir, 'logs');
+    const inLogDir = await recordFolders(logDir(), 'logs');
     expect(inLogDir.map((found) => [found.folder, found.label]).sort()).toEqual([
       [first, join('logs', 'log_2026-11-28_10-00-00')],
       [second, join('logs', 'log_2026-11-29_10-00-00')],

@@ -1,40 +1,17 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
-import { asRootCause, topKOf, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
+import { scratchFolder, trajectoryOf } from '@arvo-rca/common/testing';
+import type { TaskRecordDraft } from '@arvo-rca/results';
+import { failedMetrics, taskDraft } from '@arvo-rca/results/testing';
 import { RecordCopy } from './record-copy';
 import { recordResult, scanRecord } from './record-scan';
-import { RecordWriter, type NewAssessment, type TaskEvidence } from './record-writer';
+import { RecordWriter, type TaskEvidence } from './record-writer';
+import { newAssessment } from './testing/record.testing';
 import { readTaskFolder } from './task-folder-files';
 
 // A task that failed around the solver, as the judge records it (rca-eval's failedTask): zero scores, the reason.
-const zero = { file_acc: 0, func_recall: 0, func_precision: 0, line_iou: 0, line_proximity: 0, func_topk_recall: topKOf(0), line_topk_recall: topKOf(0) };
-const FAILED: TaskMetrics = { status: 'failed', detail: 'no image', n_gt: 0, n_pred: 0, ...zero, rc_n_gt: 0, ...asRootCause(zero) };
-
-const assessment = (tasks: string[]): NewAssessment => ({
-  tasks,
-  concurrency: 1,
-  shard: { index: 0, count: 1 },
-  assessor: { name: 'green', version: '1' },
-  solver: { name: 'purple', version: '1', model: 'baseline', url: 'http://127.0.0.1:1/' },
-  settings: { TASK_TIMEOUT_S: 60 },
-  settings_hash: 'abc',
-});
-
-const trajectory: Trajectory = {
-  info: {
-    exit_status: 'Submitted',
-    submission: '',
-    model_stats: { instance_cost: 0, api_calls: 1 },
-    config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: 'task:1', context_id: 'c' } },
-    tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
-    model_calls: [],
-    commands: [],
-  },
-  messages: [{ role: 'assistant', content: 'THOUGHT: the bound is off\n```bash\ncat src/index.c\n```' }],
-  trajectory_format: TRAJECTORY_FORMAT,
-};
+const FAILED = failedMetrics('no image');
+const trajectory = trajectoryOf('THOUGHT: the bound is off\n```bash\ncat src/index.c\n```');
 
 // Every file a task's folder can hold, the log outside the record as the green agent's own run directory has it.
 const evidence = (runDir: string): TaskEvidence => ({
@@ -46,17 +23,7 @@ const evidence = (runDir: string): TaskEvidence => ({
   log: join(runDir, 'sample_1.log'),
 });
 
-function finished(task: string): TaskRecordDraft {
-  return {
-    task,
-    task_id: task.split('#')[0],
-    masked_id: null,
-    context_id: `ctx-${task}`,
-    finish_reason: 'finished',
-    metrics: FAILED,
-    run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 },
-  };
-}
+const finished = (task: string): TaskRecordDraft => taskDraft(task, FAILED);
 
 /** Every file under `dir`, by its path from there, with its content. */
 async function filesUnder(dir: string): Promise<Map<string, string>> {
@@ -66,21 +33,14 @@ async function filesUnder(dir: string): Promise<Map<string, string>> {
 }
 
 describe('a copy of a run record written elsewhere', () => {
-  let greenDir: string, runnerDir: string;
-
-  beforeEach(async () => {
-    [greenDir, runnerDir] = await Promise.all([mkdtemp(join(tmpdir(), 'record-green-')), mkdtemp(join(tmpdir(), 'record-runner-'))]);
-  });
-
-  afterEach(async () => {
-    await Promise.all([greenDir, runnerDir].map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const greenDir = scratchFolder('record-green-');
+  const runnerDir = scratchFolder('record-runner-');
 
   it("is the record file for file, under the same id, once it has the header, each task's folder and the Result", async () => {
-    const writer = await RecordWriter.create(greenDir, assessment(['sample:1', 'sample:2', 'sample:1']));
-    const copy = await RecordCopy.begin(runnerDir, structuredClone(writer.assessment));
+    const writer = await RecordWriter.create(greenDir(), newAssessment(['sample:1', 'sample:2', 'sample:1']));
+    const copy = await RecordCopy.begin(runnerDir(), structuredClone(writer.assessment));
     const written = [];
-    for (const task of ['sample:1', 'sample:2', 'sample:1#2']) written.push(await writer.writeTask(finished(task), evidence(greenDir)));
+    for (const task of ['sample:1', 'sample:2', 'sample:1#2']) written.push(await writer.writeTask(finished(task), evidence(greenDir())));
     for (const task of written) await copy?.writeTask(JSON.parse(JSON.stringify(task)));
     await writer.endSession();
     await copy?.writeAssessment(structuredClone(writer.assessment));
@@ -88,58 +48,58 @@ describe('a copy of a run record written elsewhere', () => {
     await writer.writeResult(result);
     const file = await copy?.writeResult(JSON.parse(JSON.stringify(result)));
 
-    expect(copy?.folder).toBe(join(runnerDir, 'assessments', writer.id));
-    expect(file).toBe(join(runnerDir, 'assessments', writer.id, 'result.json'));
-    expect(await filesUnder(join(runnerDir, 'assessments'))).toEqual(await filesUnder(join(greenDir, 'assessments')));
+    expect(copy?.folder).toBe(join(runnerDir(), 'assessments', writer.id));
+    expect(file).toBe(join(runnerDir(), 'assessments', writer.id, 'result.json'));
+    expect(await filesUnder(join(runnerDir(), 'assessments'))).toEqual(await filesUnder(join(greenDir(), 'assessments')));
     const scan = await scanRecord(copy?.folder ?? '');
     expect([scan.done.size, scan.missing, scan.damaged]).toEqual([3, [], []]);
     // Its paths are the record's own, from the run directory: the task's files are there, its log is not.
     const files = scan.done.get('sample:1')?.files;
     expect(files?.trajectory).toBe(`assessments/${writer.id}/tasks/sample_1/trajectory.json`);
-    expect(await readFile(join(runnerDir, files?.crash_report ?? ''), 'utf8')).toBe(evidence(greenDir).crashReport);
+    expect(await readFile(join(runnerDir(), files?.crash_report ?? ''), 'utf8')).toBe(evidence(greenDir()).crashReport);
     expect(files?.log).toBe('sample_1.log');
   });
 
   it('copies nothing when the run directory is the one the green agent writes this session into: there is nothing to copy', async () => {
-    const writer = await RecordWriter.create(greenDir, assessment(['sample:1']));
+    const writer = await RecordWriter.create(greenDir(), newAssessment(['sample:1']));
 
-    expect(await RecordCopy.begin(greenDir, structuredClone(writer.assessment))).toBeUndefined();
+    expect(await RecordCopy.begin(greenDir(), structuredClone(writer.assessment))).toBeUndefined();
     // A resume's new session in that same folder: the green agent wrote it there too.
-    const resumed = await RecordWriter.resume(greenDir, writer.folder, { tasks: 1, retryFailed: false });
-    expect(await RecordCopy.begin(greenDir, structuredClone(resumed.assessment))).toBeUndefined();
+    const resumed = await RecordWriter.resume(greenDir(), writer.folder, { tasks: 1, retryFailed: false });
+    expect(await RecordCopy.begin(greenDir(), structuredClone(resumed.assessment))).toBeUndefined();
   });
 
   it("goes on with a copy kept earlier on a resume: its new session's header, the tasks it lacks, and none it holds written again", async () => {
-    const writer = await RecordWriter.create(greenDir, assessment(['sample:1', 'sample:2']));
-    const first = await RecordCopy.begin(runnerDir, structuredClone(writer.assessment));
-    const one = await writer.writeTask(finished('sample:1'), evidence(greenDir));
+    const writer = await RecordWriter.create(greenDir(), newAssessment(['sample:1', 'sample:2']));
+    const first = await RecordCopy.begin(runnerDir(), structuredClone(writer.assessment));
+    const one = await writer.writeTask(finished('sample:1'), evidence(greenDir()));
     await first?.writeTask(structuredClone(one));
     const held = await stat(join(first?.folder ?? '', 'tasks', 'sample_1', 'result.json'));
     // The runner died; the green agent ran sample:2 alone, and is asked to resume.
-    const two = await writer.writeTask(finished('sample:2'), evidence(greenDir));
-    const resumed = await RecordWriter.resume(greenDir, writer.folder, { tasks: 0, retryFailed: false });
+    const two = await writer.writeTask(finished('sample:2'), evidence(greenDir()));
+    const resumed = await RecordWriter.resume(greenDir(), writer.folder, { tasks: 0, retryFailed: false });
 
-    const copy = await RecordCopy.begin(runnerDir, structuredClone(resumed.assessment));
+    const copy = await RecordCopy.begin(runnerDir(), structuredClone(resumed.assessment));
     const wrote = [];
     for (const record of [one.record, two.record]) wrote.push(await copy?.writeTask(await readTaskFolder(writer.folder, record)));
 
     expect(copy).toBeDefined();
     expect(wrote).toEqual([false, true]);
     expect((await stat(join(copy?.folder ?? '', 'tasks', 'sample_1', 'result.json'))).ino).toBe(held.ino);
-    expect(await filesUnder(join(runnerDir, 'assessments'))).toEqual(await filesUnder(join(greenDir, 'assessments')));
+    expect(await filesUnder(join(runnerDir(), 'assessments'))).toEqual(await filesUnder(join(greenDir(), 'assessments')));
   });
 
   it('refuses a task its record does not list, a header of another record, and an id that is a path', async () => {
-    const writer = await RecordWriter.create(greenDir, assessment(['sample:1']));
-    const copy = await RecordCopy.begin(runnerDir, structuredClone(writer.assessment));
-    const other = await RecordWriter.create(greenDir, assessment(['sample:2']), new Date(0));
-    const stray = await other.writeTask(finished('sample:2'), evidence(greenDir));
+    const writer = await RecordWriter.create(greenDir(), newAssessment(['sample:1']));
+    const copy = await RecordCopy.begin(runnerDir(), structuredClone(writer.assessment));
+    const other = await RecordWriter.create(greenDir(), newAssessment(['sample:2']), new Date(0));
+    const stray = await other.writeTask(finished('sample:2'), evidence(greenDir()));
 
     await expect(copy?.writeTask(stray)).rejects.toThrow(`record ${writer.id} has no task sample:2`);
     await expect(copy?.writeAssessment(other.assessment)).rejects.toThrow(`assessment.json of record ${other.id} came for record ${writer.id}`);
-    await expect(RecordCopy.begin(runnerDir, { ...writer.assessment, id: '../../elsewhere' })).rejects.toThrow(
+    await expect(RecordCopy.begin(runnerDir(), { ...writer.assessment, id: '../../elsewhere' })).rejects.toThrow(
       '"../../elsewhere" is not the id of a run record',
     );
-    expect(await readdir(join(runnerDir, 'assessments'))).toEqual([writer.id]);
+    expect(await readdir(join(runnerDir(), 'assessments'))).toEqual([writer.id]);
   });
 });

@@ -1,36 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
-import { aggregateResults, SOLVER_USAGE_FIELDS, type AssessmentResult, type SolverUsage, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
+import { scratchFolder, trajectoryOf } from '@arvo-rca/common/testing';
+import { aggregateResults, SOLVER_USAGE_FIELDS, type AssessmentResult, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
+import { taskDraft } from '@arvo-rca/results/testing';
 import { RecordError } from './record-error';
 import { recordResult, scanRecord, tasksToRun } from './record-scan';
 import { RecordWriter, type NewAssessment } from './record-writer';
+import { newAssessment, NO_EVIDENCE } from './testing/record.testing';
 
-const assessment = (tasks: string[]): NewAssessment => ({
-  tasks,
-  concurrency: 2,
-  shard: { index: 0, count: 1 },
-  assessor: { name: 'green', version: '1' },
-  solver: { name: 'purple', version: '1', model: 'baseline', url: 'http://127.0.0.1:1/' },
-  settings: { TASK_TIMEOUT_S: 60 },
-  settings_hash: 'abc',
-});
-
-const noEvidence = { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
-
-function finished(task: string, metrics: TaskMetrics, taskId = task.split('#')[0]): TaskRecordDraft {
-  return {
-    task,
-    task_id: taskId,
-    masked_id: null,
-    context_id: `ctx-${task}`,
-    finish_reason: 'finished',
-    metrics,
-    run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 },
-  };
-}
+const assessment = (tasks: string[]): NewAssessment => newAssessment(tasks, { concurrency: 2 });
 
 // A record in the first task format, as the code of 9e6ff0a wrote it (see its README): its tasks' metrics
 // are the judge's own (scored, failed, interrupted, no submission), and its result.json that code's Result.
@@ -47,20 +26,12 @@ function without(value: object, keys: readonly string[]): Record<string, unknown
 }
 
 describe('the run record', () => {
-  let runDir: string;
-
-  beforeEach(async () => {
-    runDir = await mkdtemp(join(tmpdir(), 'run-record-'));
-  });
-
-  afterEach(async () => {
-    await rm(runDir, { recursive: true, force: true });
-  });
+  const runDir = scratchFolder('run-record-');
 
   it('holds each task the moment it is written, and the tasks not yet written as missing', async () => {
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:1']));
-    await writer.writeTask(finished('sample:1', submitted), noEvidence);
-    await writer.writeTask(finished('sample:1#2', submitted), noEvidence);
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1', 'sample:2', 'sample:1']));
+    await writer.writeTask(taskDraft('sample:1', submitted), NO_EVIDENCE);
+    await writer.writeTask(taskDraft('sample:1#2', submitted), NO_EVIDENCE);
 
     const scan = await scanRecord(writer.folder);
 
@@ -68,12 +39,12 @@ describe('the run record', () => {
     expect([...scan.done.keys()]).toEqual(['sample:1', 'sample:1#2']);
     expect(scan.missing).toEqual(['sample:2']);
     expect(scan.damaged).toEqual([]);
-    expect(scan.runDir).toBe(runDir);
+    expect(scan.runDir).toBe(runDir());
   });
 
   it('reports a truncated, an empty and a foreign result task by task, and runs them again', async () => {
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:3', 'sample:4']));
-    for (const task of ['sample:1', 'sample:2', 'sample:3', 'sample:4']) await writer.writeTask(finished(task, submitted), noEvidence);
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1', 'sample:2', 'sample:3', 'sample:4']));
+    for (const task of ['sample:1', 'sample:2', 'sample:3', 'sample:4']) await writer.writeTask(taskDraft(task, submitted), NO_EVIDENCE);
     const result = (task: string): string => join(writer.folder, 'tasks', task, 'result.json');
     await truncate(result('sample_1'), 40);
     await writeFile(result('sample_2'), '');
@@ -90,10 +61,10 @@ describe('the run record', () => {
   });
 
   it('reruns infrastructure failures and interruptions only when asked, never a task the solver got wrong', async () => {
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:3']));
-    await writer.writeTask(finished('sample:1', failed), noEvidence);
-    await writer.writeTask(finished('sample:2', interrupted), noEvidence);
-    await writer.writeTask(finished('sample:3', noSubmission), noEvidence);
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1', 'sample:2', 'sample:3']));
+    await writer.writeTask(taskDraft('sample:1', failed), NO_EVIDENCE);
+    await writer.writeTask(taskDraft('sample:2', interrupted), NO_EVIDENCE);
+    await writer.writeTask(taskDraft('sample:3', noSubmission), NO_EVIDENCE);
 
     const scan = await scanRecord(writer.folder);
 
@@ -102,10 +73,10 @@ describe('the run record', () => {
   });
 
   it('gives the Result of the recorded tasks in the requested order, whichever session wrote them', async () => {
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2']));
-    await writer.writeTask(finished('sample:2', submitted), noEvidence);
-    const resumed = await RecordWriter.resume(runDir, writer.folder, { tasks: 1, retryFailed: false });
-    await resumed.writeTask(finished('sample:1', failed), noEvidence);
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1', 'sample:2']));
+    await writer.writeTask(taskDraft('sample:2', submitted), NO_EVIDENCE);
+    const resumed = await RecordWriter.resume(runDir(), writer.folder, { tasks: 1, retryFailed: false });
+    await resumed.writeTask(taskDraft('sample:1', failed), NO_EVIDENCE);
     const scan = await scanRecord(writer.folder);
 
     const result = recordResult(scan.assessment, scan.done);
@@ -128,14 +99,14 @@ describe('the run record', () => {
   });
 
   it('keeps the paths of files in the run directory relative to it, and others as they are', async () => {
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1']));
     const evidence = {
-      ...noEvidence,
+      ...NO_EVIDENCE,
       crashReport: 'ERROR: AddressSanitizer',
-      trajectory: { path: join(runDir, 'trajectories', 't.traj.json') },
+      trajectory: { path: join(runDir(), 'trajectories', 't.traj.json') },
       log: '/elsewhere/sample_1.log',
     };
-    await writer.writeTask(finished('sample:1', submitted), evidence);
+    await writer.writeTask(taskDraft('sample:1', submitted), evidence);
 
     const task = (await scanRecord(writer.folder)).done.get('sample:1');
 
@@ -147,30 +118,18 @@ describe('the run record', () => {
       trajectory: 'trajectories/t.traj.json',
       log: '/elsewhere/sample_1.log',
     });
-    expect(await readFile(join(runDir, task?.files.crash_report ?? ''), 'utf8')).toBe('ERROR: AddressSanitizer');
+    expect(await readFile(join(runDir(), task?.files.crash_report ?? ''), 'utf8')).toBe('ERROR: AddressSanitizer');
   });
 
   it("keeps the trajectory the solver sent in the task's folder, so that it reads with the solver's files out of reach", async () => {
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
-    const document: Trajectory = {
-      info: {
-        exit_status: 'Submitted',
-        submission: '',
-        model_stats: { instance_cost: 0, api_calls: 1 },
-        config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: 'task:1', context_id: 'c' } },
-        tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
-        model_calls: [],
-        commands: [],
-      },
-      messages: [{ role: 'assistant', content: 'THOUGHT: done' }],
-      trajectory_format: TRAJECTORY_FORMAT,
-    };
-    await writer.writeTask(finished('sample:1', submitted), { ...noEvidence, trajectory: { path: '/solver/host/t.traj.json', document } });
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1']));
+    const document = trajectoryOf('THOUGHT: done');
+    await writer.writeTask(taskDraft('sample:1', submitted), { ...NO_EVIDENCE, trajectory: { path: '/solver/host/t.traj.json', document } });
 
     const task = (await scanRecord(writer.folder)).done.get('sample:1');
 
     expect(task?.files.trajectory).toBe(`assessments/${writer.id}/tasks/sample_1/trajectory.json`);
-    expect(JSON.parse(await readFile(join(runDir, task?.files.trajectory ?? ''), 'utf8'))).toEqual(document);
+    expect(JSON.parse(await readFile(join(runDir(), task?.files.trajectory ?? ''), 'utf8'))).toEqual(document);
   });
 
   it("reads a record of the first task format (camelCase run figures): it resumes and gives the Result its own code gave, that Result's usage sums now the model's means, and intervals beside its means", async () => {
@@ -197,8 +156,8 @@ describe('the run record', () => {
   });
 
   it('writes the run figures in snake_case, in the current task format', async () => {
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
-    await writer.writeTask(finished('sample:1', failed), noEvidence);
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1']));
+    await writer.writeTask(taskDraft('sample:1', failed), NO_EVIDENCE);
 
     const written = JSON.parse(await readFile(join(writer.folder, 'tasks', 'sample_1', 'result.json'), 'utf8'));
 
@@ -206,8 +165,8 @@ describe('the run record', () => {
   });
 
   it('refuses a folder that is no record, and a damaged assessment.json, naming the problem', async () => {
-    await expect(scanRecord(runDir)).rejects.toThrow(new RecordError('RECORD_MISSING', `${runDir} is not a run record: it has no assessment.json`));
-    const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
+    await expect(scanRecord(runDir())).rejects.toThrow(new RecordError('RECORD_MISSING', `${runDir()} is not a run record: it has no assessment.json`));
+    const writer = await RecordWriter.create(runDir(), assessment(['sample:1']));
     await truncate(join(writer.folder, 'assessment.json'), 10);
 
     await expect(scanRecord(writer.folder)).rejects.toThrow(/assessment\.json is damaged: not whole JSON .*; the record cannot be resumed/);
