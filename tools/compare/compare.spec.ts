@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { failedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
+import { scratchFolder } from '@arvo-rca/common/testing';
 import type { PairedComparison, TaskMetrics } from '@arvo-rca/results';
+import { taskDraft } from '@arvo-rca/results/testing';
 import { compareRecords, RecordWriter, scanRecord, type ScoringSettings } from '@arvo-rca/run-record';
+import { newAssessment, NO_EVIDENCE } from '@arvo-rca/run-record/testing';
 
 const ROOT = join(__dirname, '..', '..');
 const TRUTH: GroundTruth = {
@@ -25,26 +27,13 @@ type Answer = keyof typeof ANSWERS | 'failed';
 
 async function writeRun(runDir: string, model: string, answers: Answer[], settings = SETTINGS): Promise<RecordWriter> {
   const tasks = answers.map((_, index) => `sample:${index + 1}`);
-  const writer = await RecordWriter.create(runDir, {
-    tasks,
-    concurrency: 1,
-    shard: { index: 0, count: 1 },
-    assessor: { name: 'arvo-rca green agent', version: '0.1.0' },
-    solver: { name: 'arvo-rca purple agent', version: '0.1.0', model, url: 'http://127.0.0.1:9019/' },
-    settings,
-    settings_hash: 'hash',
-  });
+  const writer = await RecordWriter.create(runDir, newAssessment(tasks, { settings, settings_hash: 'hash', model }));
   for (const [index, answer] of answers.entries()) {
     const metrics: TaskMetrics = answer === 'failed' ? failedTask('pulling the image failed', TRUTH) : scoreSubmission(ANSWERS[answer], TRUTH);
     const task = tasks[index];
-    const run = { seconds: 1, commands: 1, failed_commands: 0, attempts: 1 };
-    await writer.writeTask({ task, task_id: task, masked_id: null, context_id: `ctx-${index}`, finish_reason: 'finished', metrics, run }, noEvidence());
+    await writer.writeTask(taskDraft(task, metrics, { context_id: `ctx-${index}` }), NO_EVIDENCE);
   }
   return writer;
-}
-
-function noEvidence() {
-  return { crashReport: null, fix: null, submission: null, sources: null, trajectory: null, log: null };
 }
 
 /** `npm run compare -- ...` as a person runs it: the command through tsx, from the repository's root. */
@@ -59,21 +48,16 @@ function compare(args: string[], env: NodeJS.ProcessEnv = {}): { status: number 
 }
 
 describe('npm run compare', () => {
-  let logDir: string;
+  const logDir = scratchFolder('compare-', 'all');
   let runDir: string;
   let baseline: RecordWriter;
   let model: RecordWriter;
 
   beforeAll(async () => {
-    logDir = await mkdtemp(join(tmpdir(), 'compare-'));
-    runDir = join(logDir, 'log_2026-11-28_10-00-00');
+    runDir = join(logDir(), 'log_2026-11-28_10-00-00');
     await mkdir(runDir);
     baseline = await writeRun(runDir, 'baseline', ['wrong', 'file', 'wrong', 'half', 'failed', 'wrong', 'file', 'exact', 'wrong', 'wrong']);
     model = await writeRun(runDir, 'openai/gpt-4.1', ['exact', 'exact', 'half', 'half', 'exact', 'wrong', 'exact', 'exact', 'file', 'exact']);
-  });
-
-  afterAll(async () => {
-    await rm(logDir, { recursive: true, force: true });
   });
 
   it('prints each metric: the means, B - A with its paired-bootstrap interval, and McNemar on the top-k hits', async () => {
@@ -115,7 +99,7 @@ describe('npm run compare', () => {
   });
 
   it('finds records by id in the log directory, and gives the comparison as JSON when asked', async () => {
-    const { status, stdout } = compare([baseline.id, model.id, '--json'], { LOG_DIR: logDir });
+    const { status, stdout } = compare([baseline.id, model.id, '--json'], { LOG_DIR: logDir() });
 
     expect(status).toBe(0);
     const comparison = JSON.parse(stdout) as PairedComparison;
@@ -134,11 +118,11 @@ describe('npm run compare', () => {
   });
 
   it('says what is wrong with a record it cannot find, and how to call it', () => {
-    const unknown = compare([baseline.folder, '2026-01-01_00-00-00_deadbeef'], { LOG_DIR: logDir });
+    const unknown = compare([baseline.folder, '2026-01-01_00-00-00_deadbeef'], { LOG_DIR: logDir() });
     const one = compare([baseline.folder]);
 
     expect(unknown.status).toBe(1);
-    expect(unknown.stderr).toBe(`compare: 2026-01-01_00-00-00_deadbeef is neither a run record's folder nor the id of a record in ${logDir}\n`);
+    expect(unknown.stderr).toBe(`compare: 2026-01-01_00-00-00_deadbeef is neither a run record's folder nor the id of a record in ${logDir()}\n`);
     expect(one.status).toBe(2);
     expect(one.stderr).toMatch(/^compare: name two run records to compare, not 1\nusage: npm run compare -- RECORD_A RECORD_B/);
   });

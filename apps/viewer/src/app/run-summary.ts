@@ -1,7 +1,9 @@
-import type { MeanIntervals, TaskRecord } from '@arvo-rca/results';
+import { SCALAR_METRICS, type TaskRecord } from '@arvo-rca/results';
 import { recordResult } from '@arvo-rca/run-record';
 import type { OpenRecord } from './record-catalog';
-import type { RunSummary, ScoreIntervals, TaskRow, TaskScores } from './viewer-api';
+import type { RunSummary, ScoreName, TaskRow } from './viewer-api';
+
+const SCORE_NAMES: readonly ScoreName[] = [...SCALAR_METRICS, ...SCALAR_METRICS.map((name) => `rc_${name}` as const)];
 
 const MISSING = 'no result was recorded: the task was running, or had not started, when its session ended';
 
@@ -23,19 +25,8 @@ export function summarize({ location, scan }: OpenRecord): RunSummary {
     damaged: scan.damaged.length,
     missing: scan.missing.length,
     scored: result.n_scored,
-    means: {
-      file_acc: result.file_acc_mean,
-      func_recall: result.func_recall_mean,
-      func_precision: result.func_precision_mean,
-      line_iou: result.line_iou_mean,
-      line_proximity: result.line_proximity_mean,
-      rc_file_acc: result.rc_file_acc_mean ?? null,
-      rc_func_recall: result.rc_func_recall_mean ?? null,
-      rc_func_precision: result.rc_func_precision_mean ?? null,
-      rc_line_iou: result.rc_line_iou_mean ?? null,
-      rc_line_proximity: result.rc_line_proximity_mean ?? null,
-    },
-    intervals: intervalsOf(result.confidence.intervals),
+    means: byScore((name) => result[`${name}_mean`] ?? null),
+    intervals: byScore((name) => result.confidence.intervals[`${name}_mean`]),
     // The record's one solver ran one model: its means per task, as the Result's `models` gives them.
     cost: result.models[0]?.est_usd_cost ?? null,
     seconds: result.time_used,
@@ -43,19 +34,9 @@ export function summarize({ location, scan }: OpenRecord): RunSummary {
   };
 }
 
-function intervalsOf(intervals: MeanIntervals): ScoreIntervals {
-  return {
-    file_acc: intervals.file_acc_mean,
-    func_recall: intervals.func_recall_mean,
-    func_precision: intervals.func_precision_mean,
-    line_iou: intervals.line_iou_mean,
-    line_proximity: intervals.line_proximity_mean,
-    rc_file_acc: intervals.rc_file_acc_mean,
-    rc_func_recall: intervals.rc_func_recall_mean,
-    rc_func_precision: intervals.rc_func_precision_mean,
-    rc_line_iou: intervals.rc_line_iou_mean,
-    rc_line_proximity: intervals.rc_line_proximity_mean,
-  };
+/** Each score's value, in the metrics' order. */
+function byScore<V>(value: (name: ScoreName) => V): { [K in ScoreName]: V } {
+  return Object.fromEntries(SCORE_NAMES.map((name) => [name, value(name)])) as { [K in ScoreName]: V };
 }
 
 /** Every task of the record in its requested order: recorded, damaged (with the reason) or missing. */
@@ -75,7 +56,8 @@ export function taskRow(file: TaskRecord): TaskRow {
     task: file.task,
     status: metrics.status,
     detail: metrics.detail ?? null,
-    scores: scoresOf(metrics),
+    // A record from before the root-cause metrics has none of them.
+    scores: byScore((name) => metrics[name] ?? null),
     cost: metrics.est_usd_cost ?? null,
     seconds: run.seconds,
     steps: metrics.llm_requests ?? null,
@@ -83,25 +65,6 @@ export function taskRow(file: TaskRecord): TaskRow {
   };
 }
 
-function scoresOf(metrics: TaskRecord['metrics']): TaskScores {
-  const { file_acc, func_recall, func_precision, line_iou, line_proximity } = metrics;
-  const rc = (value: number | null | undefined): number | null => value ?? null;
-  return {
-    file_acc,
-    func_recall,
-    func_precision,
-    line_iou,
-    line_proximity,
-    rc_file_acc: rc(metrics.rc_file_acc),
-    rc_func_recall: rc(metrics.rc_func_recall),
-    rc_func_precision: rc(metrics.rc_func_precision),
-    rc_line_iou: rc(metrics.rc_line_iou),
-    rc_line_proximity: rc(metrics.rc_line_proximity),
-  };
-}
-
 function emptyRow(task: string): Omit<TaskRow, 'status' | 'detail'> {
-  const none = { file_acc: null, func_recall: null, func_precision: null, line_iou: null, line_proximity: null };
-  const scores = { ...none, rc_file_acc: null, rc_func_recall: null, rc_func_precision: null, rc_line_iou: null, rc_line_proximity: null };
-  return { task, scores, cost: null, seconds: null, steps: null, attempts: null };
+  return { task, scores: byScore(() => null), cost: null, seconds: null, steps: null, attempts: null };
 }

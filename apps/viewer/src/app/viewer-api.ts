@@ -1,26 +1,16 @@
 // The JSON the viewer's API answers with. The page's modules read these types through JSDoc, so this
-// file imports nothing: it is the one contract between the server and the page.
+// file imports types only: it is the one contract between the server and the page, and takes the metrics'
+// names and the paired comparison's shape from the results library that defines them.
+import type { PairedComparison, PairedMetric, ScalarMetric, TaskStatus } from '@arvo-rca/results';
 
 /** A status of the Result, or what the record says of a task that has no usable result. */
-export type CellStatus =
-  'scored' | 'no_submission' | 'invalid_submission' | 'failed' | 'interrupted' | 'disk_limit_exceeded' | 'no_ground_truth' | 'damaged' | 'missing';
+export type CellStatus = TaskStatus | 'damaged' | 'missing';
 
-/** The scores a cell can show; null when the task has none (not scored, or no ground truth). */
-export interface TaskScores {
-  file_acc: number | null;
-  func_recall: number | null;
-  func_precision: number | null;
-  line_iou: number | null;
-  line_proximity: number | null;
-  /** The same against the root-cause spans only (no test, harness or added files); null in records from before them. */
-  rc_file_acc: number | null;
-  rc_func_recall: number | null;
-  rc_func_precision: number | null;
-  rc_line_iou: number | null;
-  rc_line_proximity: number | null;
-}
+/** A score a cell can show: a scalar metric, or the same against the root-cause spans only (no test, harness or added files). */
+export type ScoreName = ScalarMetric | `rc_${ScalarMetric}`;
 
-export type ScoreName = keyof TaskScores;
+/** The scores a cell can show; null when the task has none (not scored, no ground truth, or a record from before the `rc_` ones). */
+export type TaskScores = { [K in ScoreName]: number | null };
 
 /** A 95% interval: [low, high]. */
 export type Interval = [number, number];
@@ -81,36 +71,11 @@ export interface Comparison {
   paired: PairedView | null;
 }
 
-/** One metric of the paired comparison (the run record's PairedComparison, field for field). */
-export interface PairedScore {
-  /** `line_iou`, `func_topk_recall[1]`, `rc_line_iou` ... */
-  metric: string;
-  n: number;
-  a_mean: number;
-  b_mean: number;
-  /** B - A. */
-  difference: number;
-  interval: Interval | null;
-  /** McNemar's exact test on the top-k hits; null for the other metrics. */
-  mcnemar: { a_only: number; b_only: number; p_value: number } | null;
-}
+/** One metric of the paired comparison: `line_iou`, `func_topk_recall[1]`, `rc_line_iou` ... */
+export type PairedScore = PairedMetric;
 
-/** Two runs compared on the tasks both graded, or why they are not: they were scored under other settings. */
-export type PairedView =
-  | {
-      kind: 'compared';
-      level: number;
-      resamples: number;
-      seed: number;
-      prng: string;
-      n_paired: number;
-      n_rc_paired: number;
-      only_in_a: string[];
-      only_in_b: string[];
-      metrics: PairedScore[];
-      differing: { task: string; changes: { metric: string; a: number; b: number }[] }[];
-    }
-  | { kind: 'refused'; reason: string };
+/** Two runs compared on the tasks both graded (the run record's comparison), or why they are not: they were scored under other settings. */
+export type PairedView = ({ kind: 'compared' } & PairedComparison) | { kind: 'refused'; reason: string };
 
 /** Lines of a file around the fix and the solver's answer, with both marked. */
 export interface SourceExcerpt {

@@ -4,8 +4,12 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import type { TrajectoryMessage } from '@arvo-rca/common';
+import { trajectoryOf } from '@arvo-rca/common/testing';
 import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
+import { taskDraft } from '@arvo-rca/results/testing';
 import { RecordWriter, type ScoringSettings, type SourceExcerpt, type TaskEvidence } from '@arvo-rca/run-record';
+import { newAssessment } from '@arvo-rca/run-record/testing';
 
 // The answers below, and the judge's records of them against a fix of `parse` (lines 10 to 12), as the
 // judge made them (tools/samples/judged-fixtures.spec.ts makes them, and checks they are current).
@@ -36,7 +40,7 @@ export const SOURCES: SourceExcerpt[] = [
 
 /** mini-swe-agent's layout: system, task, then a reply and what it was shown, per step. */
 export function trajectoryText(steps: number): string {
-  const messages = [
+  const messages: TrajectoryMessage[] = [
     { role: 'system', content: 'You are a root-cause analyst.' },
     { role: 'user', content: 'Find the root cause of the crash.' },
   ];
@@ -44,7 +48,7 @@ export function trajectoryText(steps: number): string {
     messages.push({ role: 'assistant', content: `THOUGHT: look at part ${step}.\n\n\`\`\`bash\nsed -n ${step}p src/a.c\n\`\`\`` });
     messages.push({ role: 'user', content: `<returncode>0</returncode>\n<output>\nline ${step};\n</output>` });
   }
-  const calls = Array.from({ length: steps }, (_, index) => ({
+  const model_calls = Array.from({ length: steps }, (_, index) => ({
     input: 1000 + index,
     output: 50,
     cache_read: 900,
@@ -58,18 +62,17 @@ export function trajectoryText(steps: number): string {
     returncode: 0,
     timed_out: false,
     output_chars: 8,
-    by: 'model',
+    by: 'model' as const,
   }));
-  const info = {
-    exit_status: 'Submitted',
+  const trajectory = trajectoryOf(messages, {
     submission: GOOD_ANSWER,
     model_stats: { instance_cost: 0.002 * steps, api_calls: steps },
     config: { agent: {}, model: { model_name: 'openai/gpt-4.1' }, environment: { task_id: 'sample:1', context_id: 'ctx' } },
     tokens: { input: 1000 * steps, output: 50 * steps, cache_read: 900 * steps, cache_write: 0 },
-    model_calls: calls,
+    model_calls,
     commands,
-  };
-  return JSON.stringify({ info, messages, trajectory_format: 'mini-swe-agent-1' });
+  });
+  return JSON.stringify(trajectory);
 }
 
 export interface TaskSpec {
@@ -89,19 +92,7 @@ export async function writeRecord(
   settings: ScoringSettings = { TASK_TIMEOUT_S: 600 },
 ): Promise<RecordWriter> {
   const keys = tasks.map((spec) => spec.task);
-  const writer = await RecordWriter.create(
-    runDir,
-    {
-      tasks: keys,
-      concurrency: 2,
-      shard: { index: 0, count: 1 },
-      assessor: { name: 'arvo-rca green agent', version: '0.1.0' },
-      solver: { name: 'arvo-rca purple agent', version: '0.1.0', model, url: 'http://127.0.0.1:9019/' },
-      settings,
-      settings_hash: 'abc123',
-    },
-    startedAt,
-  );
+  const writer = await RecordWriter.create(runDir, newAssessment(keys, { concurrency: 2, settings, settings_hash: 'abc123', model }), startedAt);
   for (const spec of tasks) {
     const { record, evidence } = await finishedTask(runDir, spec);
     await writer.writeTask(record, evidence, new Date(startedAt.getTime() + 60_000));
@@ -119,19 +110,16 @@ export async function finishedTask(runDir: string, spec: TaskSpec): Promise<{ re
   const log = join(runDir, `${folder}.log`);
   await writeFile(log, `2026-11-23T10:00:01.000Z INFO  green  ${context.slice(0, 8)} [TaskContextService] preparing ${spec.task}\n`, { flag: 'a' });
   const metrics = spec.metrics ?? JUDGED_METRICS.good;
-  const record: TaskRecordDraft = {
-    task: spec.task,
-    task_id: spec.task.split('#')[0],
-    masked_id: null,
-    context_id: context,
-    finish_reason: metrics.status === 'failed' ? 'error' : 'finished',
-    metrics: {
-      ...metrics,
-      ...{ input_tokens: 3000, cache_read_tokens: 2700, cache_creation_tokens: 0, output_tokens: 150, est_usd_cost: 0.006, time_cost_sec: 12 },
-      llm_requests: spec.steps ?? 3,
+  const usage = { input_tokens: 3000, cache_read_tokens: 2700, cache_creation_tokens: 0, output_tokens: 150, est_usd_cost: 0.006, time_cost_sec: 12 };
+  const record = taskDraft(
+    spec.task,
+    { ...metrics, ...usage, llm_requests: spec.steps ?? 3 },
+    {
+      context_id: context,
+      finish_reason: metrics.status === 'failed' ? 'error' : 'finished',
+      run: { seconds: 12.5, commands: 3, failed_commands: 0, attempts: 1 },
     },
-    run: { seconds: 12.5, commands: 3, failed_commands: 0, attempts: 1 },
-  };
+  );
   return {
     record,
     evidence: {

@@ -1,6 +1,7 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchFolder } from '@arvo-rca/common/testing';
 import { compareRecords, recordResult, RecordWriter, scanRecord } from '@arvo-rca/run-record';
 import { RunDirectories } from './run-directories';
 import type { Comparison, RunList, TaskLog, TaskPage, TrajectoryView } from './viewer-api';
@@ -16,15 +17,14 @@ async function getJson<T>(server: ViewerServer, path: string): Promise<T> {
 }
 
 describe('the viewer over HTTP, on run records written by the record writer', () => {
-  let logDir: string;
+  const logDir = scratchFolder('viewer-', 'all');
   let runDir: string;
   let baseline: RecordWriter;
   let model: RecordWriter;
   let server: ViewerServer;
 
   beforeAll(async () => {
-    logDir = await mkdtemp(join(tmpdir(), 'viewer-'));
-    runDir = join(logDir, 'log_2026-11-23_10-00-00');
+    runDir = join(logDir(), 'log_2026-11-23_10-00-00');
     await mkdir(runDir);
     baseline = await writeRecord(runDir, 'baseline', [
       { task: 'sample:1', metrics: JUDGED_METRICS.wrong, context: 'aaaa1111-one' },
@@ -42,7 +42,6 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
 
   afterAll(async () => {
     await server?.close();
-    await rm(logDir, { recursive: true, force: true });
   });
 
   it('lists every record with its solver, model, tasks, means, cost per task and time, newest first', async () => {
@@ -59,11 +58,11 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
   });
 
   it('finds the run directories inside a folder of them, as LOG_DIR holds them', async () => {
-    const viewer = await ViewerServer.start(await RunDirectories.open([logDir]), PAGE);
+    const viewer = await ViewerServer.start(await RunDirectories.open([logDir()]), PAGE);
     try {
       const list = await getJson<RunList>(viewer, '/api/runs');
       expect(list.runs.map((run) => run.key)).toEqual([model.id, baseline.id]);
-      expect(list.runs[0].runDir).toBe(join(logDir, 'log_2026-11-23_10-00-00'));
+      expect(list.runs[0].runDir).toBe(join(logDir(), 'log_2026-11-23_10-00-00'));
     } finally {
       await viewer.close();
     }

@@ -1,4 +1,5 @@
-import { MAX_TRAJECTORY_CHARS, TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
+import { MAX_TRAJECTORY_CHARS, TRAJECTORY_FORMAT } from '@arvo-rca/common';
+import { trajectoryOf } from '@arvo-rca/common/testing';
 import { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, type SolverUsage } from './solver-exit';
 
 const USAGE: SolverUsage = {
@@ -65,7 +66,7 @@ describe('solver exits', () => {
   });
 
   it('carry the trajectory, where the solver wrote it and the document itself, and read both back', () => {
-    const exit = { exitStatus: 'Submitted', trajectory: { path: '/runs/log_x/trajectories/task_1-c.traj.json', document: trajectory('a reply') } };
+    const exit = { exitStatus: 'Submitted', trajectory: { path: '/runs/log_x/trajectories/task_1-c.traj.json', document: trajectoryOf('a reply') } };
     const sent = formatSolverExit(exit);
 
     expect(sent).toMatchObject({ trajectory: exit.trajectory.path, trajectory_document: { trajectory_format: TRAJECTORY_FORMAT } });
@@ -77,7 +78,7 @@ describe('solver exits', () => {
   });
 
   it('leave out a trajectory that is not one, or is larger than a run record keeps', () => {
-    const huge = trajectory('x'.repeat(MAX_TRAJECTORY_CHARS));
+    const huge = trajectoryOf('x'.repeat(MAX_TRAJECTORY_CHARS));
 
     expect(formatSolverExit({ exitStatus: 'Submitted', trajectory: { document: huge } })).toEqual({ exit_status: 'Submitted' });
     expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: huge }])).toEqual({ exitStatus: 'Submitted' });
@@ -87,16 +88,3 @@ describe('solver exits', () => {
     expect(parseSolverExit([{ exit_status: 'Submitted', trajectory_document: [TRAJECTORY_FORMAT] }])).toEqual({ exitStatus: 'Submitted' });
   });
 });
-
-function trajectory(reply: string): Trajectory {
-  const info: Trajectory['info'] = {
-    exit_status: 'Submitted',
-    submission: '',
-    model_stats: { instance_cost: 0, api_calls: 1 },
-    config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: 'task:1', context_id: 'c' } },
-    tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
-    model_calls: [],
-    commands: [],
-  };
-  return { info, messages: [{ role: 'assistant', content: reply }], trajectory_format: TRAJECTORY_FORMAT };
-}

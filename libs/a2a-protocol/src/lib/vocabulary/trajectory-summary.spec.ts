@@ -1,4 +1,5 @@
-import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
+import type { Trajectory } from '@arvo-rca/common';
+import { trajectoryOf } from '@arvo-rca/common/testing';
 import { formatSolverExit, MAX_EXIT_REASON_CHARS, parseSolverExit, summarizedSolverExit, type SolverExit, type SolverUsage } from './solver-exit';
 import { MAX_TRAJECTORY_SUMMARY_CHARS, SUMMARY_COMMAND_CHARS, summarizeTrajectory } from './trajectory-summary';
 
@@ -22,26 +23,22 @@ function run(steps: number): Trajectory {
     output_chars: 9000,
     by: 'model' as const,
   }));
-  return {
-    info: {
-      exit_status: 'Submitted',
-      submission: 'x'.repeat(5000),
-      model_stats: { instance_cost: USAGE.est_usd_cost, api_calls: steps },
-      config: {
-        agent: { stepLimit: 0, note: 'y'.repeat(3000) },
-        model: { model_name: 'anthropic/claude-sonnet-4-6' },
-        environment: { task_id: 'arvo:14368', context_id: 'ctx-1' },
-      },
-      tokens: { input: 1, output: 2, cache_read: 3, cache_write: 4 },
-      model_calls: commands.map(() => ({ input: 1000, output: 100, cache_read: 0, cache_write: 0, cost: 0.01, truncated: false })),
-      commands,
+  const messages = commands.flatMap(({ command }) => [
+    { role: 'assistant' as const, content: `THOUGHT: ${'z'.repeat(2000)}\n\n\`\`\`bash\n${command}\n\`\`\`` },
+    { role: 'user' as const, content: `<output>${'o'.repeat(9000)}</output>` },
+  ]);
+  return trajectoryOf(messages, {
+    submission: 'x'.repeat(5000),
+    model_stats: { instance_cost: USAGE.est_usd_cost, api_calls: steps },
+    config: {
+      agent: { stepLimit: 0, note: 'y'.repeat(3000) },
+      model: { model_name: 'anthropic/claude-sonnet-4-6' },
+      environment: { task_id: 'arvo:14368', context_id: 'ctx-1' },
     },
-    messages: commands.flatMap(({ command }) => [
-      { role: 'assistant' as const, content: `THOUGHT: ${'z'.repeat(2000)}\n\n\`\`\`bash\n${command}\n\`\`\`` },
-      { role: 'user' as const, content: `<output>${'o'.repeat(9000)}</output>` },
-    ]),
-    trajectory_format: TRAJECTORY_FORMAT,
-  };
+    tokens: { input: 1, output: 2, cache_read: 3, cache_write: 4 },
+    model_calls: commands.map(() => ({ input: 1000, output: 100, cache_read: 0, cache_write: 0, cost: 0.01, truncated: false })),
+    commands,
+  });
 }
 
 describe("a solver's exit for an assessor that is not ours", () => {
