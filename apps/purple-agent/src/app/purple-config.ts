@@ -1,5 +1,5 @@
-import { IsIn, IsInt, IsJSON, IsNumber, IsOptional, IsString, IsUrl, Matches, Min } from 'class-validator';
-import { AppConfig } from '@arvo-rca/agent-app';
+import { IsIn, IsJSON, IsOptional, Matches } from 'class-validator';
+import { AppConfig, HttpUrl, NumberFrom, Text, WholeNumber } from '@arvo-rca/agent-app';
 import { DEFAULT_AGENT_CONFIG } from './agent/agent-config';
 import { AGENT_CLI_NAMES, type AgentCliName } from './cli/agent-cli';
 
@@ -12,13 +12,11 @@ export class PurpleConfig extends AppConfig {
 
   // Set: callback mode, commands go to this green agent as messages of their own. Unset (the default, and
   // the only way through AgentBeats' gateway): reply mode, each command is the reply to the green's message.
-  @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true })
+  @HttpUrl('optional')
   GREEN_AGENT_URL?: string;
 
   // How long the agent waits for the green's answer to a command, either way; the green's own command timeout is shorter.
-  @IsInt()
-  @Min(1)
+  @WholeNumber(1)
   GREEN_CALL_TIMEOUT_S: number = 900;
 
   // A coding agent's CLI run unchanged as the solver, its only tools the task's MCP server; unset: our own agent.
@@ -28,13 +26,11 @@ export class PurpleConfig extends AppConfig {
   AGENT_CLI?: AgentCliName;
 
   // The model the CLI is told to use; its own default when unset.
-  @IsOptional()
-  @IsString()
+  @Text('optional')
   AGENT_CLI_MODEL?: string;
 
   // Where the CLIs are installed (npm run agents -- install); ~/.cache/arvo-rca/agent-clis by default.
-  @IsOptional()
-  @IsString()
+  @Text('optional')
   AGENT_CLI_CACHE?: string;
 
   // provider/name, or `baseline`; unset picks from the keys present (baseline without keys).
@@ -43,37 +39,29 @@ export class PurpleConfig extends AppConfig {
   MODEL?: string;
 
   // For MODEL=scripted: a JSON array of replies to replay (tests and end-to-end runs).
-  @IsOptional()
-  @IsString()
+  @Text('optional')
   MODEL_SCRIPT_FILE?: string;
 
-  @IsOptional()
-  @IsString()
+  @Text('optional')
   ANTHROPIC_API_KEY?: string;
 
-  @IsOptional()
-  @IsString()
+  @Text('optional')
   OPENAI_API_KEY?: string;
 
-  @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true })
+  @HttpUrl('optional')
   OPENAI_BASE_URL?: string;
 
-  @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true })
+  @HttpUrl('optional')
   ANTHROPIC_BASE_URL?: string;
 
-  @IsInt()
-  @Min(1)
+  @WholeNumber(1)
   MODEL_MAX_TOKENS: number = 4096;
 
   // Per attempt; retries come on top.
-  @IsInt()
-  @Min(1)
+  @WholeNumber(1)
   MODEL_TIMEOUT_S: number = 300;
 
-  @IsInt()
-  @Min(0)
+  @WholeNumber(0)
   MODEL_MAX_RETRIES: number = 6;
 
   // USD per million tokens by model-name prefix, over the built-in table:
@@ -82,25 +70,20 @@ export class PurpleConfig extends AppConfig {
   @IsJSON()
   MODEL_PRICES?: string;
 
-  @IsInt()
-  @Min(0)
+  @WholeNumber(0)
   STEP_LIMIT: number = DEFAULT_AGENT_CONFIG.stepLimit;
 
-  @IsNumber()
-  @Min(0)
+  @NumberFrom(0)
   COST_LIMIT: number = DEFAULT_AGENT_CONFIG.costLimit;
 
-  @IsInt()
-  @Min(0)
+  @WholeNumber(0)
   WALL_TIME_LIMIT_S: number = DEFAULT_AGENT_CONFIG.wallTimeLimitS;
 
   // Consecutive replies without exactly one bash block before the run ends with FormatError.
-  @IsInt()
-  @Min(0)
+  @WholeNumber(0)
   FORMAT_ERROR_LIMIT: number = DEFAULT_AGENT_CONFIG.formatErrorLimit;
 
   // Prompt templates (system.md, instance.md ...); the bundled ones by default.
-  @IsOptional()
-  @IsString()
+  @Text('optional')
   AGENT_TEMPLATES_DIR?: string;
 }
