@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileReadError, readRegularFile } from './regular-file';
+import { scratchFolder } from './testing/scratch-folder.testing';
 
 const MAX = 4 * 1024 * 1024;
 const GiB = 1024 ** 3;
@@ -11,17 +11,14 @@ const GiB = 1024 ** 3;
 const MORE_THAN_THE_POOL = 8;
 
 describe('reading a file someone else controls', () => {
-  let dir: string;
+  const dir = scratchFolder('arvo-rca-regular-');
   let tree: string;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'arvo-rca-regular-'));
-    tree = join(dir, 'tree');
+    tree = join(dir(), 'tree');
     mkdirSync(tree);
     writeFileSync(join(tree, 'a.c'), 'int main(void) { return 0; }\n');
   });
-
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads a regular file inside the folder it must lie in', async () => {
     expect((await readRegularFile(join(tree, 'a.c'), { maxBytes: MAX, within: tree })).toString()).toBe('int main(void) { return 0; }\n');
@@ -59,8 +56,8 @@ describe('reading a file someone else controls', () => {
   });
 
   it('refuses a file that a linked folder leads out of the folder it must lie in', async () => {
-    writeFileSync(join(dir, 'secret.c'), 'the fix\n');
-    symlinkSync(dir, join(tree, 'up'));
+    writeFileSync(join(dir(), 'secret.c'), 'the fix\n');
+    symlinkSync(dir(), join(tree, 'up'));
     await expect(readRegularFile(join(tree, 'up', 'secret.c'), { maxBytes: MAX, within: tree })).rejects.toMatchObject({
       code: 'FILE_NOT_READABLE',
       message: expect.stringMatching(/leads out of/),

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ProcessTable } from '@arvo-rca/common';
+import { scratchFolder } from '@arvo-rca/common/testing';
 import type { CurrentRunRecord } from './current-run-record';
 import { CURRENT_RUN_FILE, RunDirectoryResolver } from './run-directory-resolver';
 import { TaskLoggingError } from './task-logging-error';
@@ -19,13 +20,11 @@ function resolverAt(offsetS: number): RunDirectoryResolver {
 }
 
 describe('run directory resolution', () => {
-  let root: string;
+  const root = scratchFolder('task-logging-runs-');
   let logDir: string;
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'task-logging-runs-'));
-    logDir = join(root, 'logs');
+    logDir = join(root(), 'logs');
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   const recordRun = (record: CurrentRunRecord): void => {
     mkdirSync(join(logDir, record.run), { recursive: true });
@@ -39,11 +38,11 @@ describe('run directory resolution', () => {
   });
 
   it("uses the launcher's LOG_RUN_DIR as it is, creating it, and records nothing", async () => {
-    const runDir = join(root, 'chosen', 'run');
+    const runDir = join(root(), 'chosen', 'run');
 
     await expect(new RunDirectoryResolver().resolve({ logDir, runDir })).resolves.toBe(runDir);
     expect(readdirSync(runDir)).toEqual([]);
-    expect(readdirSync(root)).toEqual(['chosen']);
+    expect(readdirSync(root())).toEqual(['chosen']);
   });
 
   it('creates a log_<time> directory for the first process and records it, with its creator, in .current_run', async () => {
@@ -131,8 +130,8 @@ describe('run directory resolution', () => {
   });
 
   it('fails with LOG_DIR_UNWRITABLE, naming the directory and the variable, when LOG_DIR cannot be created', async () => {
-    writeFileSync(join(root, 'a-file'), '');
-    const badLogDir = join(root, 'a-file', 'logs');
+    writeFileSync(join(root(), 'a-file'), '');
+    const badLogDir = join(root(), 'a-file', 'logs');
 
     const viaLogDir = await new RunDirectoryResolver().resolve({ logDir: badLogDir }).catch((error: unknown) => error);
     const viaRunDir = await new RunDirectoryResolver().resolve({ logDir, runDir: badLogDir }).catch((error: unknown) => error);

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchFolder } from '@arvo-rca/common/testing';
 import { TaskLists } from '@arvo-rca/task-lists';
 import { taskSources } from '../task-assets';
 import { TaskSourceRegistry } from '../task-assets/task-source';
@@ -186,15 +186,7 @@ describe('parseAssessmentRequest', () => {
   });
 
   describe('task lists', () => {
-    let scratch: string;
-
-    beforeAll(() => {
-      scratch = mkdtempSync(join(tmpdir(), 'task-list-request-'));
-    });
-
-    afterAll(() => {
-      rmSync(scratch, { recursive: true, force: true });
-    });
+    const scratch = scratchFolder('task-list-request-', 'all');
 
     it("accepts the original's request: its list by the original's path, num_tasks drawn from it, the keys it does not use named", async () => {
       const original = { participants: purple, config: { task_ids_file: 'data/successful_task_ids.txt', num_tasks: 3, max_turns: 150 } };
@@ -225,12 +217,12 @@ describe('parseAssessmentRequest', () => {
       expect(await taskIdsOf(parse({ participants: purple, config }))).toEqual(['sample:2', 'sample:4']);
     });
 
-    // The operator's folder of list files (TASK_LIST_FILES_DIR) is the scratch folder here.
+    // The operator's folder of list files (TASK_LIST_FILES_DIR) is the scratch() folder here.
     const withFiles = (body: object): Promise<AssessmentParse> =>
-      parseAssessmentRequest(JSON.stringify(body), [], { taskIds, lists: new TaskLists(LISTS_DIR, { fileFolders: [LISTS_DIR, scratch] }) });
+      parseAssessmentRequest(JSON.stringify(body), [], { taskIds, lists: new TaskLists(LISTS_DIR, { fileFolders: [LISTS_DIR, scratch()] }) });
 
     it('reads a list file on its own side by its path, and names a line whose task no source holds by its number', async () => {
-      const file = join(scratch, 'mine.txt');
+      const file = join(scratch(), 'mine.txt');
       writeFileSync(file, '# two tasks\nsample:2\n14368\n');
       expect(await taskIdsOf(withFiles({ participants: purple, config: { task_ids_file: file } }))).toEqual(['sample:2', 'arvo:14368']);
 
@@ -244,12 +236,12 @@ describe('parseAssessmentRequest', () => {
       expect(await problemsOf(parse({ participants: purple, config: { task_ids_file: 'rcabench-2000' } }))).toEqual([
         'config.task_ids_file: there is no task list named "rcabench-2000" (known lists: rcabench-1000, rcabench-clean-181, samples; a file is named by a path such as ./my-list.txt)',
       ]);
-      const missing = join(scratch, 'missing.txt');
+      const missing = join(scratch(), 'missing.txt');
       expect(await problemsOf(withFiles({ participants: purple, config: { task_ids_file: missing } }))).toEqual([
-        `config.task_ids_file: task list file "${missing}" is not one this green agent reads: a list file must be a regular file in ${LISTS_DIR}, ${scratch} ` +
+        `config.task_ids_file: task list file "${missing}" is not one this green agent reads: a list file must be a regular file in ${LISTS_DIR}, ${scratch()} ` +
           '(or name a task list: rcabench-1000, rcabench-clean-181, samples)',
       ]);
-      const bad = join(scratch, 'bad.txt');
+      const bad = join(scratch(), 'bad.txt');
       writeFileSync(bad, 'sample:1\nsample 2\n');
       expect(await problemsOf(withFiles({ participants: purple, config: { assessment_config: { task_ids_file: bad } } }))).toEqual([
         `config.assessment_config.task_ids_file: task list file ${bad}: line 2 is not a task id (one task id a line, such as arvo:14368 or 14368; # starts a comment)`,

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ScriptedModel } from '../models/scripted-model';
@@ -11,6 +10,7 @@ import { AgentTemplates } from './agent-templates';
 import { DefaultAgent } from './default-agent';
 import { LocalWorkspaceEnvironment } from './local-workspace-environment.testing';
 import type { Trajectory } from '@arvo-rca/common';
+import { scratchFolder } from '@arvo-rca/common/testing';
 import { buildTrajectory, TrajectoryFileSink, trajectoryPath, TrajectoryWriter, type RunState } from './trajectory';
 
 const APP_TSCONFIG = resolve(__dirname, '../../../tsconfig.app.json');
@@ -64,13 +64,7 @@ function bytesWrittenByProcess(): number {
 const parse = (file: string): Trajectory => JSON.parse(readFileSync(file, 'utf8')) as Trajectory;
 
 describe('trajectories', () => {
-  let logDir: string;
-  beforeEach(async () => {
-    logDir = await mkdtemp(join(tmpdir(), 'purple-trajectories-'));
-  });
-  afterEach(async () => {
-    await rm(logDir, { recursive: true, force: true });
-  });
+  const logDir = scratchFolder('purple-trajectories-');
 
   it('are named <run log dir>/trajectories/<source>_<id>-<context>.traj.json', () => {
     expect(trajectoryPath('/logs/log_x', 'arvo:14368', 'c0ffee-1')).toBe('/logs/log_x/trajectories/arvo_14368-c0ffee-1.traj.json');
@@ -78,7 +72,7 @@ describe('trajectories', () => {
   });
 
   it('parse after every step to the run so far, through runs that outgrow the room kept in the file', async () => {
-    const file = trajectoryPath(logDir, 'sample:1', 'ctx');
+    const file = trajectoryPath(logDir(), 'sample:1', 'ctx');
     const onDisk = new TrajectoryWriter().open(file);
     const run = new GrowingRun(300);
     let wholeWrites = 0;
@@ -93,11 +87,11 @@ describe('trajectories', () => {
     expect(parse(file)).toEqual(ended);
     // The last save writes the file compact: no room left in it.
     expect(readFileSync(file, 'utf8')).not.toMatch(/ {2}/);
-    expect(readdirSync(join(logDir, 'trajectories'))).toEqual(['sample_1-ctx.traj.json']);
+    expect(readdirSync(join(logDir(), 'trajectories'))).toEqual(['sample_1-ctx.traj.json']);
   });
 
   it('write per step the bytes of that step, however long the run is', async () => {
-    const file = trajectoryPath(logDir, 'sample:1', 'ctx');
+    const file = trajectoryPath(logDir(), 'sample:1', 'ctx');
     const onDisk = new TrajectoryWriter().open(file);
     const run = new GrowingRun(3000);
     const steps: { written: number; reported: number; size: number }[] = [];
@@ -131,8 +125,8 @@ describe('trajectories', () => {
   });
 
   it('start a new file for a new run, and write the file whole again when it changed under them', async () => {
-    const file = trajectoryPath(logDir, 'sample:1', 'ctx');
-    await mkdir(join(logDir, 'trajectories'));
+    const file = trajectoryPath(logDir(), 'sample:1', 'ctx');
+    await mkdir(join(logDir(), 'trajectories'));
     await writeFile(file, `{"an earlier run": "${'x'.repeat(100_000)}"}`);
     const onDisk = new TrajectoryWriter().open(file);
     const run = new GrowingRun(100);
@@ -151,7 +145,7 @@ describe('trajectories', () => {
 
   it('are on disk after every step, in mini-swe-agent layout, and end with the exit status and submission', async () => {
     const environment = await LocalWorkspaceEnvironment.empty();
-    const file = trajectoryPath(logDir, 'sample:1', 'ctx');
+    const file = trajectoryPath(logDir(), 'sample:1', 'ctx');
     const seen: { calls: number; messages: number }[] = [];
     try {
       const loc = JSON.stringify({ reasoning: 'r', locations: [{ file: 'a.c', function: 'f', line_start: 1, line_end: 2, description: 'd' }] });
@@ -189,7 +183,7 @@ describe('trajectories', () => {
   });
 
   it('stay valid JSON, with the steps written so far, when the process is killed with SIGKILL mid-run', async () => {
-    const file = trajectoryPath(logDir, 'sample:1', 'endless');
+    const file = trajectoryPath(logDir(), 'sample:1', 'endless');
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'endless-run.testing.ts'), file], {
       env: { ...process.env, TSX_TSCONFIG_PATH: APP_TSCONFIG },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -214,7 +208,7 @@ describe('trajectories', () => {
       // A kill between the writes of a step leaves its messages on disk and not yet its count.
       expect([0, 2]).toContain(saved.messages.length - (2 + 2 * calls));
       expect(saved.messages.slice(2).map((message) => message.role)).toEqual(saved.messages.slice(2).map((_, index) => (index % 2 ? 'user' : 'assistant')));
-      expect(readdirSync(join(logDir, 'trajectories')).filter((name) => !name.endsWith('.tmp'))).toEqual(['sample_1-endless.traj.json']);
+      expect(readdirSync(join(logDir(), 'trajectories')).filter((name) => !name.endsWith('.tmp'))).toEqual(['sample_1-endless.traj.json']);
     } finally {
       child.kill('SIGKILL');
       if (workspace && existsSync(workspace)) await rm(workspace, { recursive: true, force: true });

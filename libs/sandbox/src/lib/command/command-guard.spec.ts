@@ -1,19 +1,13 @@
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { scratchFolder } from '@arvo-rca/common/testing';
 import { CommandGuard } from './command-guard';
 
 describe('CommandGuard', () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'guard-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const root = scratchFolder('guard-', 'all');
 
   it('runs ordinary commands unchanged: there is no allowlist', () => {
-    const guard = new CommandGuard(join(root, 'ws'), [join(root, 'cache')]);
+    const guard = new CommandGuard(join(root(), 'ws'), [join(root(), 'cache')]);
 
     expect(guard.check('python3 -c "import os; os.system(\'rm -rf /\')"')).toEqual({
       kind: 'run',
@@ -22,7 +16,7 @@ describe('CommandGuard', () => {
   });
 
   it('rewrites host paths of the workspace to /workspace', () => {
-    const ws = join(root, 'arvo_1-abc', 'workspace');
+    const ws = join(root(), 'arvo_1-abc', 'workspace');
     const guard = new CommandGuard(ws, []);
 
     expect(guard.check(`cat ${ws}/1_error.txt && ls ${ws}`)).toEqual({ kind: 'run', command: 'cat /workspace/1_error.txt && ls /workspace' });
@@ -30,8 +24,8 @@ describe('CommandGuard', () => {
   });
 
   it('rewrites the workspace when it is named through a symbolic link', async () => {
-    const real = join(root, 'real-ws');
-    const link = join(root, 'link-ws');
+    const real = join(root(), 'real-ws');
+    const link = join(root(), 'link-ws');
     await mkdir(real);
     await symlink(real, link);
     const guard = new CommandGuard(link, []);
@@ -40,8 +34,8 @@ describe('CommandGuard', () => {
   });
 
   it('refuses commands naming a private path, with the reason', () => {
-    const cache = join(root, 'cache');
-    const guard = new CommandGuard(join(root, 'ws'), [`${cache}/`]);
+    const cache = join(root(), 'cache');
+    const guard = new CommandGuard(join(root(), 'ws'), [`${cache}/`]);
 
     expect(guard.check(`cat ${cache}/arvo/1/patch.diff`)).toEqual({
       kind: 'rejected',
