@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { GroundTruth } from '@arvo-rca/rca-eval';
 import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
+import { taskDraft } from '@arvo-rca/results/testing';
 import { RecordWriter, taskFolderName, type TaskEvidence } from '@arvo-rca/run-record';
 
 /** A task as the green agent ends it: its record draft and its evidence, as RecordWriter.writeTask takes them. */
@@ -46,14 +47,6 @@ export async function writeBenchRecord(
 
 /** A task finished as a typical run ends one, with these metrics and this evidence. */
 export function benchTask(taskId: string, metrics: TaskMetrics, evidence: TaskEvidence): BenchTask {
-  const record: TaskRecordDraft = {
-    task: taskId,
-    task_id: taskId,
-    masked_id: null,
-    context_id: `bench-${taskFolderName(taskId)}`,
-    finish_reason: 'finished',
-    metrics,
-    run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 },
-  };
-  return [record, evidence];
+  const run = { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 };
+  return [taskDraft(taskId, metrics, { context_id: `bench-${taskFolderName(taskId)}`, run }), evidence];
 }

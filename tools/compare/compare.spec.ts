@@ -1,12 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { failedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
-import { scratchFolder } from '@arvo-rca/common/testing';
 import type { PairedComparison, TaskMetrics } from '@arvo-rca/results';
 import { taskDraft } from '@arvo-rca/results/testing';
 import { compareRecords, RecordWriter, scanRecord, type ScoringSettings } from '@arvo-rca/run-record';
-import { newAssessment, NO_EVIDENCE } from '@arvo-rca/run-record/testing';
+import { newAssessment, NO_EVIDENCE, scratchRunDir } from '@arvo-rca/run-record/testing';
 
 const ROOT = join(__dirname, '..', '..');
 const TRUTH: GroundTruth = {
@@ -48,16 +46,13 @@ function compare(args: string[], env: NodeJS.ProcessEnv = {}): { status: number 
 }
 
 describe('npm run compare', () => {
-  const logDir = scratchFolder('compare-', 'all');
-  let runDir: string;
+  const { logDir, runDir } = scratchRunDir('compare-', 'all');
   let baseline: RecordWriter;
   let model: RecordWriter;
 
   beforeAll(async () => {
-    runDir = join(logDir(), 'log_2026-11-28_10-00-00');
-    await mkdir(runDir);
-    baseline = await writeRun(runDir, 'baseline', ['wrong', 'file', 'wrong', 'half', 'failed', 'wrong', 'file', 'exact', 'wrong', 'wrong']);
-    model = await writeRun(runDir, 'openai/gpt-4.1', ['exact', 'exact', 'half', 'half', 'exact', 'wrong', 'exact', 'exact', 'file', 'exact']);
+    baseline = await writeRun(runDir(), 'baseline', ['wrong', 'file', 'wrong', 'half', 'failed', 'wrong', 'file', 'exact', 'wrong', 'wrong']);
+    model = await writeRun(runDir(), 'openai/gpt-4.1', ['exact', 'exact', 'half', 'half', 'exact', 'wrong', 'exact', 'exact', 'file', 'exact']);
   });
 
   it('prints each metric: the means, B - A with its paired-bootstrap interval, and McNemar on the top-k hits', async () => {
@@ -107,8 +102,8 @@ describe('npm run compare', () => {
   });
 
   it('refuses two runs scored under different settings, naming the difference', async () => {
-    const longer = await writeRun(runDir, 'openai/gpt-4.1', ['exact'], { ...SETTINGS, TASK_TIMEOUT_S: 1800 });
-    const { status, stderr, stdout } = compare([baseline.id, longer.id, '--logs', runDir]);
+    const longer = await writeRun(runDir(), 'openai/gpt-4.1', ['exact'], { ...SETTINGS, TASK_TIMEOUT_S: 1800 });
+    const { status, stderr, stdout } = compare([baseline.id, longer.id, '--logs', runDir()]);
 
     expect(status).toBe(1);
     expect(stdout).toBe('');

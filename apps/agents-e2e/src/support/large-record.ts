@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { TRAJECTORY_FORMAT, type Trajectory, type TrajectoryMessage } from '@arvo-rca/common';
 import { scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { TaskRecordDraft } from '@arvo-rca/results';
+import { taskDraft } from '@arvo-rca/results/testing';
 import { RecordWriter, taskFolderName, type AssessmentFile, type TaskEvidence } from '@arvo-rca/run-record';
 
 const WRITES_AT_ONCE = 16;
@@ -40,15 +41,7 @@ export async function writeLargeRecord(runDir: string, header: AssessmentFile, c
 }
 
 function draftOf(taskId: string, metrics: TaskRecordDraft['metrics']): TaskRecordDraft {
-  return {
-    task: taskId,
-    task_id: taskId,
-    masked_id: null,
-    context_id: `large-${taskFolderName(taskId)}`,
-    finish_reason: 'finished',
-    metrics,
-    run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 },
-  };
+  return taskDraft(taskId, metrics, { context_id: `large-${taskFolderName(taskId)}`, run: { seconds: 312.4, commands: 41, failed_commands: 6, attempts: 1 } });
 }
 
 function evidenceOf(taskId: string, trajectoryChars: number): TaskEvidence {

@@ -1,8 +1,8 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scratchFolder } from '@arvo-rca/common/testing';
 import { compareRecords, recordResult, RecordWriter, scanRecord } from '@arvo-rca/run-record';
+import { scratchRunDir } from '@arvo-rca/run-record/testing';
 import { RunDirectories } from './run-directories';
 import type { Comparison, RunList, TaskLog, TaskPage, TrajectoryView } from './viewer-api';
 import { finishedTask, JUDGED_METRICS, rawGet, SOURCES, writeRecord } from './viewer-records.testing';
@@ -17,27 +17,24 @@ async function getJson<T>(server: ViewerServer, path: string): Promise<T> {
 }
 
 describe('the viewer over HTTP, on run records written by the record writer', () => {
-  const logDir = scratchFolder('viewer-', 'all');
-  let runDir: string;
+  const { logDir, runDir } = scratchRunDir('viewer-', 'all', '2026-11-23_10-00-00');
   let baseline: RecordWriter;
   let model: RecordWriter;
   let server: ViewerServer;
 
   beforeAll(async () => {
-    runDir = join(logDir(), 'log_2026-11-23_10-00-00');
-    await mkdir(runDir);
-    baseline = await writeRecord(runDir, 'baseline', [
+    baseline = await writeRecord(runDir(), 'baseline', [
       { task: 'sample:1', metrics: JUDGED_METRICS.wrong, context: 'aaaa1111-one' },
       { task: 'sample:2', metrics: JUDGED_METRICS.failed, context: 'bbbb2222-two' },
       { task: 'sample:10', context: 'cccc3333-three' },
     ]);
     model = await writeRecord(
-      runDir,
+      runDir(),
       'openai/gpt-4.1',
       [{ task: 'sample:1', context: 'dddd4444-four', steps: 5 }, { task: 'sample:2' }],
       new Date('2026-11-23T11:00:00Z'),
     );
-    server = await ViewerServer.start(await RunDirectories.open([runDir]), PAGE);
+    server = await ViewerServer.start(await RunDirectories.open([runDir()]), PAGE);
   });
 
   afterAll(async () => {
@@ -52,7 +49,7 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
       [model.id, 'openai/gpt-4.1', 2, 2, 2],
       [baseline.id, 'baseline', 3, 3, 2],
     ]);
-    expect(list.runs[1]).toMatchObject({ runDir, started_at: '2026-11-23T10:00:00.000Z', means: { file_acc: 1 / 3, func_recall: 1 / 3 } });
+    expect(list.runs[1]).toMatchObject({ runDir: runDir(), started_at: '2026-11-23T10:00:00.000Z', means: { file_acc: 1 / 3, func_recall: 1 / 3 } });
     expect(list.runs[1].cost).toBeCloseTo(0.006);
     expect(list.runs[1].seconds).toBeGreaterThan(0);
   });
@@ -181,7 +178,7 @@ describe('the viewer over HTTP, on run records written by the record writer', ()
 
   it("shows a record copied without its run directory's trajectories and logs: the task's page says they are not there, and asking for one names the file", async () => {
     const elsewhere = await mkdtemp(join(tmpdir(), 'viewer-copied-'));
-    await cp(join(runDir, 'assessments', baseline.id), join(elsewhere, 'assessments', baseline.id), { recursive: true });
+    await cp(join(runDir(), 'assessments', baseline.id), join(elsewhere, 'assessments', baseline.id), { recursive: true });
     const viewer = await ViewerServer.start(await RunDirectories.open([elsewhere]), PAGE);
     try {
       const page = await getJson<TaskPage>(viewer, `/api/runs/${baseline.id}/tasks/sample:1`);

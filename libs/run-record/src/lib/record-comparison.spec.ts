@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scratchFolder } from '@arvo-rca/common/testing';
 import { asRootCause, pairedComparison, topKOf, type LocalizationMetrics, type TaskMetrics } from '@arvo-rca/results';
 import { taskDraft } from '@arvo-rca/results/testing';
 import { compareRecords } from './record-comparison';
@@ -8,7 +7,7 @@ import { RecordError } from './record-error';
 import { recordFolders } from './record-folders';
 import { scanRecord } from './record-scan';
 import { RecordWriter, type NewAssessment } from './record-writer';
-import { newAssessment, NO_EVIDENCE } from './testing/record.testing';
+import { newAssessment, NO_EVIDENCE, scratchRunDir } from './testing/record.testing';
 
 const SETTINGS = { judge: '0.1.0', SANDBOX: 'docker', TASK_TIMEOUT_S: 600 };
 
@@ -34,19 +33,13 @@ async function record(runDir: string, settings: NewAssessment['settings'], model
 }
 
 describe('comparing two run records', () => {
-  const logDir = scratchFolder('record-comparison-');
-  let runDir: string;
-
-  beforeEach(async () => {
-    runDir = join(logDir(), 'log_2026-11-28_10-00-00');
-    await mkdir(runDir);
-  });
+  const { logDir, runDir } = scratchRunDir('record-comparison-');
 
   it('compares the tasks both records hold, leaving out those one has not recorded yet', async () => {
     const tasks = Array.from({ length: 12 }, (_, id) => `sample:${id + 1}`);
     const a = await scanRecord(
       await record(
-        runDir,
+        runDir(),
         SETTINGS,
         'baseline',
         tasks.map((task, id) => [task, scored(id % 3 === 0 ? 0.5 : 0, id % 4 === 0)]),
@@ -54,7 +47,7 @@ describe('comparing two run records', () => {
     );
     const b = await scanRecord(
       await record(
-        runDir,
+        runDir(),
         SETTINGS,
         'openai/gpt-4.1',
         tasks.slice(1).map((task, id) => [task, scored(id % 2 === 0 ? 1 : 0.25, id % 2 === 0)]),
@@ -71,8 +64,8 @@ describe('comparing two run records', () => {
   });
 
   it('refuses two records scored under different settings, naming each difference', async () => {
-    const a = await scanRecord(await record(runDir, SETTINGS, 'baseline', [['sample:1', scored(1, true)]]));
-    const b = await scanRecord(await record(runDir, { ...SETTINGS, TASK_TIMEOUT_S: 900, judge: '0.2.0' }, 'baseline', [['sample:1', scored(1, true)]]));
+    const a = await scanRecord(await record(runDir(), SETTINGS, 'baseline', [['sample:1', scored(1, true)]]));
+    const b = await scanRecord(await record(runDir(), { ...SETTINGS, TASK_TIMEOUT_S: 900, judge: '0.2.0' }, 'baseline', [['sample:1', scored(1, true)]]));
 
     expect(() => compareRecords(a, b)).toThrow(
       new RecordError(
@@ -83,20 +76,20 @@ describe('comparing two run records', () => {
   });
 
   it('does not hold against a comparison the sandbox a record made before it was recorded does not name', async () => {
-    const a = await scanRecord(await record(runDir, { ...SETTINGS, SANDBOX: 'auto' }, 'baseline', [['sample:1', scored(1, true)]]));
-    const b = await scanRecord(await record(runDir, SETTINGS, 'baseline', [['sample:1', scored(0, false)]]));
+    const a = await scanRecord(await record(runDir(), { ...SETTINGS, SANDBOX: 'auto' }, 'baseline', [['sample:1', scored(1, true)]]));
+    const b = await scanRecord(await record(runDir(), SETTINGS, 'baseline', [['sample:1', scored(0, false)]]));
 
     expect(compareRecords(a, b).n_paired).toBe(1);
   });
 
   it('finds the records of a run directory, and of every run directory in a folder of them', async () => {
-    const first = await record(runDir, SETTINGS, 'baseline', [['sample:1', scored(1, true)]]);
+    const first = await record(runDir(), SETTINGS, 'baseline', [['sample:1', scored(1, true)]]);
     const otherRun = join(logDir(), 'log_2026-11-29_10-00-00');
     await mkdir(otherRun);
     const second = await record(otherRun, SETTINGS, 'baseline', [['sample:1', scored(1, true)]]);
-    await mkdir(join(runDir, 'assessments', 'not a record'));
+    await mkdir(join(runDir(), 'assessments', 'not a record'));
 
-    expect((await recordFolders(runDir)).map((found) => found.folder)).toEqual([first]);
+    expect((await recordFolders(runDir())).map((found) => found.folder)).toEqual([first]);
     const inLogDir = await recordFolders(logDir(), 'logs');
     expect(inLogDir.map((found) => [found.folder, found.label]).sort()).toEqual([
       [first, join('logs', 'log_2026-11-28_10-00-00')],

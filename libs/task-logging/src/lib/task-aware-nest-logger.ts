@@ -35,33 +35,21 @@ export class TaskAwareNestLogger implements LoggerService {
     private readonly lineBytes: number,
   ) {}
 
-  log(message: unknown, ...params: unknown[]): void {
-    this.write('log', message, params);
-  }
-
-  error(message: unknown, ...params: unknown[]): void {
-    this.write('error', message, params);
-  }
-
-  warn(message: unknown, ...params: unknown[]): void {
-    this.write('warn', message, params);
-  }
-
-  debug(message: unknown, ...params: unknown[]): void {
-    this.write('debug', message, params);
-  }
-
-  verbose(message: unknown, ...params: unknown[]): void {
-    this.write('verbose', message, params);
-  }
-
-  fatal(message: unknown, ...params: unknown[]): void {
-    this.write('fatal', message, params);
-  }
+  // One method per Nest level, each the same call with its level.
+  readonly log = this.at('log');
+  readonly error = this.at('error');
+  readonly warn = this.at('warn');
+  readonly debug = this.at('debug');
+  readonly verbose = this.at('verbose');
+  readonly fatal = this.at('fatal');
 
   /** Nest's `app.useLogger(['error', 'warn'])`: only these levels pass, on top of LOG_LEVEL. */
   setLogLevels(levels: NestLogLevel[]): void {
     this.enabled = new Set(levels);
+  }
+
+  private at(level: NestLogLevel): (message: unknown, ...params: unknown[]) => void {
+    return (message, ...params) => this.write(level, message, params);
   }
 
   private write(level: NestLogLevel, message: unknown, params: unknown[]): void {
