@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { A2aClientFactory, formatCommandRejected, formatCommandResult, parseSolverExit, type A2aPeer, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { TRAJECTORY_FORMAT } from '@arvo-rca/common';
-import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
+import { reply } from '@arvo-rca/fake-llm';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess, fakeModelEnv, suiteLlm } from './support/agent-processes';
 
 const DESCRIPTION = 'Root-cause analysis task arvo:14368.\nThe crash report is at /workspace/14368_error.txt.';
 const ANSWER = JSON.stringify({
@@ -28,27 +28,18 @@ interface Turn {
  */
 describe('the purple agent answering an assessor that drives the conversation (reply mode)', () => {
   const scratch = new Scratch();
-  let llm: FakeLlmServer;
+  const llm = suiteLlm();
   let purple: AgentProcess;
   let solver: A2aPeer;
 
   beforeAll(async () => {
-    llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
-    const env = {
-      ...scratch.env(),
-      MODEL: 'openai/gpt-4.1',
-      OPENAI_BASE_URL: llm.openAiBaseUrl,
-      OPENAI_API_KEY: 'sk-test',
-      MODEL_MAX_RETRIES: '0',
-      GREEN_CALL_TIMEOUT_S: '3',
-    };
+    const env = { ...scratch.env(), ...fakeModelEnv(llm()), GREEN_CALL_TIMEOUT_S: '3' };
     purple = await startAgent('purple-agent', env, await freePort());
     solver = new A2aClientFactory().peer(purple.url);
   });
 
   afterAll(async () => {
     await purple?.stop();
-    await llm?.close();
     scratch.remove();
   });
 
@@ -61,7 +52,7 @@ describe('the purple agent answering an assessor that drives the conversation (r
   }
 
   it('replies with one command at a time in input-required, takes each result on the same task, and ends with [TASK FINISHED] and its usage', async () => {
-    llm.script(
+    llm().script(
       reply('THOUGHT: read the crash report.\n\n```bash\nhead -n 3 /workspace/14368_error.txt\n```'),
       reply(`THOUGHT: write the answer.\n\n\`\`\`bash\ncat > /workspace/shared/loc.json <<'EOF'\n${ANSWER}\nEOF\n\`\`\``),
       reply('THOUGHT: submit.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```'),
@@ -112,19 +103,21 @@ describe('the purple agent answering an assessor that drives the conversation (r
   });
 
   it('shows a refused command to the model as an observation, and goes on', async () => {
-    llm.script(reply('THOUGHT: look.\n\n```bash\ncat /etc/shadow\n```'), reply('THOUGHT: fine, look elsewhere.\n\n```bash\nls\n```'));
+    llm().script(reply('THOUGHT: look.\n\n```bash\ncat /etc/shadow\n```'), reply('THOUGHT: fine, look elsewhere.\n\n```bash\nls\n```'));
     const contextId = randomUUID();
 
     const first = await turn(contextId, DESCRIPTION);
     const second = await turn(contextId, formatCommandRejected('that file is not part of the task'), first.taskId);
 
     expect(second).toMatchObject({ state: 'input-required', text: 'execute: ls' });
-    const lastRequest = llm.requests.filter((request) => request.path.endsWith('/chat/completions')).at(-1);
+    const lastRequest = llm()
+      .requests.filter((request) => request.path.endsWith('/chat/completions'))
+      .at(-1);
     expect(JSON.stringify(lastRequest?.body)).toContain('Command rejected: that file is not part of the task');
   });
 
   it('gives up on an assessor that never answers, within its deadline, and keeps the trajectory', async () => {
-    llm.script(reply('THOUGHT: look.\n\n```bash\nls /workspace\n```'));
+    llm().script(reply('THOUGHT: look.\n\n```bash\nls /workspace\n```'));
     const contextId = randomUUID();
 
     const first = await turn(contextId, DESCRIPTION);

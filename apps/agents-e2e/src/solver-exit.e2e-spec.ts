@@ -1,28 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
+import { httpError, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess, fakeModelEnv, suiteLlm } from './support/agent-processes';
 
 describeWithDocker("the solver's own exit status, from the real purple agent into the green agent's record", () => {
   const scratch = new Scratch();
-  let llm: FakeLlmServer;
+  const llm = suiteLlm();
   let green: AgentProcess;
   let purple: AgentProcess;
 
   beforeAll(async () => {
-    llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
     const [greenPort, purplePort] = [await freePort(), await freePort()];
     const env = { ...scratch.env(), SANDBOX: 'docker', GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/`, PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
-    const model = { MODEL: 'openai/gpt-4.1', OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test', MODEL_MAX_RETRIES: '0' };
-    [green, purple] = await Promise.all([startAgent('green-agent', env, greenPort), startAgent('purple-agent', { ...env, ...model }, purplePort)]);
+    [green, purple] = await Promise.all([
+      startAgent('green-agent', env, greenPort),
+      startAgent('purple-agent', { ...env, ...fakeModelEnv(llm()) }, purplePort),
+    ]);
   });
 
   afterAll(async () => {
     await Promise.all([green?.stop(), purple?.stop()]);
-    await llm?.close();
     scratch.remove();
   });
 
@@ -37,7 +37,7 @@ describeWithDocker("the solver's own exit status, from the real purple agent int
   }
 
   it('records ModelError and its reason for a task whose model refused the key, beside no_submission', async () => {
-    llm.script(httpError(401, { message: 'invalid api key' }));
+    llm().script(httpError(401, { message: 'invalid api key' }));
 
     const result = await assess(['sample:1']);
 
@@ -53,7 +53,7 @@ describeWithDocker("the solver's own exit status, from the real purple agent int
       reasoning: 'scripted',
       locations: [{ file: 'src/index.c', function: 'index_span', line_start: 64, line_end: 70, description: 'the fix' }],
     });
-    llm.script(
+    llm().script(
       reply(
         `THOUGHT: the root cause is known.\n\n\`\`\`bash\ncat > /workspace/shared/loc.json <<'EOF'\n${answer}\nEOF\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n\`\`\``,
       ),

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSolverExit } from '@arvo-rca/a2a-protocol';
-import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { reply } from '@arvo-rca/fake-llm';
+import { Scratch, startAgent, type AgentProcess, fakeModelEnv, suiteLlm } from './support/agent-processes';
 import { TaskShell } from './support/task-shell';
 import { TerminalBenchAssessor } from './support/terminal-bench-assessor';
 
@@ -18,19 +18,12 @@ const INSTRUCTION = 'Create a file named hello.txt in the current directory, hol
  */
 describe('the purple agent under a terminal-bench assessor (terminal-bench-shell-v1)', () => {
   const scratch = new Scratch();
-  let llm: FakeLlmServer;
+  const llm = suiteLlm();
   let purple: AgentProcess;
   let workdir: string;
 
   beforeAll(async () => {
-    llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
-    purple = await startAgent('purple-agent', {
-      ...scratch.env(),
-      MODEL: 'openai/gpt-4.1',
-      OPENAI_BASE_URL: llm.openAiBaseUrl,
-      OPENAI_API_KEY: 'sk-test',
-      MODEL_MAX_RETRIES: '0',
-    });
+    purple = await startAgent('purple-agent', { ...scratch.env(), ...fakeModelEnv(llm()) });
   });
 
   beforeEach(() => (workdir = mkdtempSync(join(tmpdir(), 'terminal-bench-task-'))));
@@ -38,7 +31,6 @@ describe('the purple agent under a terminal-bench assessor (terminal-bench-shell
 
   afterAll(async () => {
     await purple?.stop();
-    await llm?.close();
     scratch.remove();
   });
 
@@ -46,7 +38,7 @@ describe('the purple agent under a terminal-bench assessor (terminal-bench-shell
   it.each(['0.3', '1.0'] as const)(
     'passes a shell task in A2A %s: every command an exec_request in its own completed turn, the result its observation, and final at the end',
     async (a2a) => {
-      llm.script(
+      llm().script(
         reply("THOUGHT: write the file.\n\n```bash\nprintf 'hello\\n' > hello.txt\n```"),
         reply('THOUGHT: check it.\n\n```bash\ncat hello.txt\n```'),
         reply('THOUGHT: done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && echo wrote hello.txt\n```'),
@@ -69,7 +61,7 @@ describe('the purple agent under a terminal-bench assessor (terminal-bench-shell
       expect(new Set(assessor.turns.map((turn) => turn.taskId)).size).toBe(4);
       expect(assessor.turns.map((turn) => [turn.state, turn.artifacts])).toEqual(Array(4).fill(['completed', ['Result']]));
       // The model saw the assessor's exec_result as the observation of its command.
-      const lastPrompt = JSON.stringify(llm.requests.at(-1)?.body);
+      const lastPrompt = JSON.stringify(llm().requests.at(-1)?.body);
       expect(lastPrompt).toContain(JSON.stringify('<returncode>0</returncode>\n<output>\nhello\n\n</output>').slice(1, -1));
       expect(output).toMatchObject({ message: expect.stringMatching(/^\[TASK FINISHED\] Submitted: submitted "wrote hello.txt/) });
       expect(parseSolverExit([output])).toMatchObject({ exitStatus: 'Submitted', usage: expect.objectContaining({ llm_requests: 3 }) });
@@ -77,7 +69,7 @@ describe('the purple agent under a terminal-bench assessor (terminal-bench-shell
   );
 
   it('ends with final in a completed turn when the run fails, saying why', async () => {
-    llm.script(reply('THOUGHT: look.\n\n```bash\nls\n```'));
+    llm().script(reply('THOUGHT: look.\n\n```bash\nls\n```'));
     const assessor = new TerminalBenchAssessor(purple.url, new TaskShell(workdir), { a2a: '0.3' });
 
     // The script has no second reply: the model's next call fails, and so does the run.

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
+import { reply } from '@arvo-rca/fake-llm';
 import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
 import { recordResult, scanRecord } from '@arvo-rca/run-record';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess, fakeModelEnv, suiteLlm } from './support/agent-processes';
 
 // A model served locally, under a name no price table knows: its tokens are counted, its cost is unknown.
 const UNPRICED = 'openai/local-coder-7b';
@@ -18,19 +18,20 @@ const ANSWER = JSON.stringify({
 
 describeWithDocker('usage as CyberGym reports it, from the real purple agent on a model without a price to the Result', () => {
   const scratch = new Scratch();
-  let llm: FakeLlmServer;
+  const llm = suiteLlm();
   let green: AgentProcess;
   let purple: AgentProcess;
   let events: PeerEvent[];
   let result: AssessmentResult;
 
   beforeAll(async () => {
-    llm = await FakeLlmServer.start({ apiKey: 'sk-test' });
     const [greenPort, purplePort] = [await freePort(), await freePort()];
     const env = { ...scratch.env(), SANDBOX: 'docker', PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
-    const model = { MODEL: UNPRICED, OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test', MODEL_MAX_RETRIES: '0' };
-    [green, purple] = await Promise.all([startAgent('green-agent', env, greenPort), startAgent('purple-agent', { ...env, ...model }, purplePort)]);
-    llm.script(
+    [green, purple] = await Promise.all([
+      startAgent('green-agent', env, greenPort),
+      startAgent('purple-agent', { ...env, ...fakeModelEnv(llm(), UNPRICED) }, purplePort),
+    ]);
+    llm().script(
       reply('THOUGHT: look first.\n\n```bash\nls /workspace\n```', { usage: { input: 1000, output: 40, cacheRead: 3000 } }),
       reply(`THOUGHT: found it.\n\n\`\`\`bash\ncat > /workspace/shared/loc.json <<'EOF'\n${ANSWER}\nEOF\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n\`\`\``, {
         usage: { input: 200, output: 60, cacheRead: 4000 },
@@ -47,7 +48,6 @@ describeWithDocker('usage as CyberGym reports it, from the real purple agent on 
 
   afterAll(async () => {
     await Promise.all([green?.stop(), purple?.stop()]);
-    await llm?.close();
     scratch.remove();
   });
 
