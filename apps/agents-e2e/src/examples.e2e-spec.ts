@@ -33,6 +33,25 @@ async function startExample(file: string): Promise<AgentProcess> {
   return example;
 }
 
+/** `file` started for the describe block, and a shell on sample 3's files for it to work in; both gone after its tests. */
+function exampleOnSample3(file: string): { example: () => AgentProcess; shell: () => TaskShell } {
+  let example: AgentProcess | undefined;
+  let shell: TaskShell | undefined;
+  beforeAll(async () => {
+    example = await startExample(file);
+    shell = TaskShell.forSample(3);
+  });
+  afterAll(async () => {
+    await example?.stop();
+    shell?.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error(`${file} is there only inside its describe block's tests`);
+    return value;
+  };
+  return { example: () => started(example), shell: () => started(shell) };
+}
+
 /** The loc.json each run of the example wrote, as it printed it (`loc.json {...}`). */
 function writtenLocJsons(example: AgentProcess): unknown[] {
   return [...example.log.matchAll(/^loc\.json (.*)$/gm)].map((match) => JSON.parse(match[1]));
@@ -182,26 +201,16 @@ describe("the example solvers of examples/, each run as a reader runs it, spoken
   });
 
   describe('reply-solver.ts, over message/send (a client whose card or config does not stream)', () => {
-    let example: AgentProcess;
-    let shell: TaskShell;
-
-    beforeAll(async () => {
-      example = await startExample('reply-solver.ts');
-      shell = TaskShell.forSample(3);
-    });
-    afterAll(async () => {
-      await example?.stop();
-      shell?.remove();
-    });
+    const { example, shell } = exampleOnSample3('reply-solver.ts');
 
     it('runs sample 3 on one 0.3 task: each command in a text status message of state input-required, then [TASK FINISHED] completed', async () => {
-      const client = await A2aV03Client.connect(example.url, { streaming: false });
+      const client = await A2aV03Client.connect(example().url, { streaming: false });
       let answer: V03Task | V03Message = await client.send('Find the root cause of the crash in /workspace/error.txt.');
       const answers = [answer];
       // The green agent's part in reply mode: run the command, answer with its result on the same task.
       while (answer.kind === 'task' && answer.status.state === 'input-required' && answers.length < 10) {
         const command = mergeV03Parts(answer.status.message?.parts ?? []).replace(/^execute: /, '');
-        const result = await shell.exec(command, 30);
+        const result = await shell().exec(command, 30);
         answer = await client.send(formatCommandResult({ returncode: result.exit_code, output: result.stdout + result.stderr }), {
           contextId: answer.contextId,
           taskId: answer.id,
@@ -241,28 +250,18 @@ describe("the example solvers of examples/, each run as a reader runs it, spoken
         }),
       ]);
       expect(client.exchanges.map(({ method, url, status }) => [method, url, status])).toEqual([
-        ['GET', new URL('/.well-known/agent-card.json', example.url).toString(), 200],
-        ...Array(4).fill(['message/send', example.url, 200]),
+        ['GET', new URL('/.well-known/agent-card.json', example().url).toString(), 200],
+        ...Array(4).fill(['message/send', example().url, 200]),
       ]);
-      expect(writtenLocJsons(example)).toEqual([expectTopFrameNamed(shell)]);
+      expect(writtenLocJsons(example())).toEqual([expectTopFrameNamed(shell())]);
     });
   });
 
   describe("terminal-bench-solver.ts, under the stand-in of AgentBeats' terminal-bench assessor speaking 0.3", () => {
-    let example: AgentProcess;
-    let shell: TaskShell;
-
-    beforeAll(async () => {
-      example = await startExample('terminal-bench-solver.ts');
-      shell = TaskShell.forSample(3);
-    });
-    afterAll(async () => {
-      await example?.stop();
-      shell?.remove();
-    });
+    const { example, shell } = exampleOnSample3('terminal-bench-solver.ts');
 
     it('answers the task envelope over message/send with a completed 0.3 task, its exec_request in a text part of an artifact named Result', async () => {
-      const client = await A2aV03Client.connect(example.url, { streaming: false });
+      const client = await A2aV03Client.connect(example().url, { streaming: false });
 
       const answer = await client.send(formatShellMessage({ kind: 'task', protocol: TERMINAL_BENCH_SHELL, instruction: 'Find the root cause.' }));
 
@@ -272,7 +271,7 @@ describe("the example solvers of examples/, each run as a reader runs it, spoken
     });
 
     it('runs a session on sample 3 over message/stream to its final, each turn a completed task of its own with its Result, and writes loc.json naming the top frame', async () => {
-      const assessor = new TerminalBenchAssessor(example.url, shell, { a2a: '0.3' });
+      const assessor = new TerminalBenchAssessor(example().url, shell(), { a2a: '0.3' });
 
       const output = await assessor.runSession('Find the root cause of the crash in /workspace/error.txt.');
 
@@ -280,16 +279,16 @@ describe("the example solvers of examples/, each run as a reader runs it, spoken
       expect(assessor.turns.map(({ state, artifacts }) => [state, artifacts])).toEqual(Array(4).fill(['completed', ['Result']]));
       expect(new Set(assessor.turns.map((turn) => turn.taskId)).size).toBe(4);
       // Each call reads the card (messenger.py `send_message`), then streams, since the card says it can.
-      const cardUrl = new URL('/.well-known/agent-card.json', example.url).toString();
+      const cardUrl = new URL('/.well-known/agent-card.json', example().url).toString();
       expect(assessor.exchanges.map(({ method, url, status }) => [method, url, status])).toEqual(
         Array(4)
           .fill([
             ['GET', cardUrl, 200],
-            ['message/stream', example.url, 200],
+            ['message/stream', example().url, 200],
           ])
           .flat(),
       );
-      expect(writtenLocJsons(example)).toContainEqual(expectTopFrameNamed(shell));
+      expect(writtenLocJsons(example())).toContainEqual(expectTopFrameNamed(shell()));
     });
   });
 });
