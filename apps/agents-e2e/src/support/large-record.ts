@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
-import { TRAJECTORY_FORMAT, type Trajectory, type TrajectoryMessage } from '@arvo-rca/common';
+import type { Trajectory, TrajectoryMessage } from '@arvo-rca/common';
+import { trajectoryOf } from '@arvo-rca/common/testing';
 import { scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { taskDraft } from '@arvo-rca/results/testing';
@@ -51,13 +52,13 @@ function evidenceOf(taskId: string, trajectoryChars: number): TaskEvidence {
     fix: FIX,
     submission: ANSWER,
     sources: [{ path: 'src/decode.c', start: 140, lines, fix: [{ start: 158, end: 163 }], predicted: [{ start: 150, end: 165, rank: 1 }] }],
-    trajectory: { document: trajectoryOf(taskId, trajectoryChars) },
+    trajectory: { document: largeTrajectory(taskId, trajectoryChars) },
     log: null,
   };
 }
 
 /** A solver's trajectory of about `chars` characters: turns of thought and command, and the commands' outputs. */
-function trajectoryOf(taskId: string, chars: number): Trajectory {
+function largeTrajectory(taskId: string, chars: number): Trajectory {
   const messages: TrajectoryMessage[] = [{ role: 'system', content: 'You are a root-cause analyst.' }];
   const output = `<returncode>0</returncode>\n<output>\n${'src/decode.c:158:  len = read_u32(r); /* no bound on len */\n'.repeat(40)}</output>`;
   for (let step = 0, size = 0; size < chars; step += 1) {
@@ -71,17 +72,10 @@ function trajectoryOf(taskId: string, chars: number): Trajectory {
     messages.push(...turn);
     size += turn.reduce((total, message) => total + message.content.length + 40, 0);
   }
-  return {
-    info: {
-      exit_status: 'Submitted',
-      submission: ANSWER,
-      model_stats: { instance_cost: 0.42, api_calls: messages.length / 2 },
-      config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: taskId, context_id: `large-${taskFolderName(taskId)}` } },
-      tokens: { input: 120_000, output: 4_000, cache_read: 90_000, cache_write: 20_000 },
-      model_calls: [],
-      commands: [],
-    },
-    messages,
-    trajectory_format: TRAJECTORY_FORMAT,
-  };
+  return trajectoryOf(messages, {
+    submission: ANSWER,
+    model_stats: { instance_cost: 0.42, api_calls: messages.length / 2 },
+    config: { agent: {}, model: { model_name: 'baseline' }, environment: { task_id: taskId, context_id: `large-${taskFolderName(taskId)}` } },
+    tokens: { input: 120_000, output: 4_000, cache_read: 90_000, cache_write: 20_000 },
+  });
 }
