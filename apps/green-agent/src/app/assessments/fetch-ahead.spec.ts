@@ -129,6 +129,68 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
     const clients = new A2aClientFactory();
     let canceled: Promise<string> | undefined;
     const cancelOnce = (run: AssessmentRun): void => {
+      const prepared = run.lines.some(({ line }) => line.task === taskIds[1] && line.kind === 'note' && /sandbox ready ahead/.test(line.text));
+      const working = run.lines.some(({ line }) => line.task === taskIds[0] && line.kind === 'step');
+      const taskId = run.events.find((event) => event.kind === 'task' || event.kind === 'status');
+      if (canceled || !working || !prepared || !taskId) return;
+      canceled = clients.peer(scene?.green.url ?? '').cancel(taskId.taskId, { deadlineMs: 30_000 });
+    };
+
+    const run = await runAssessment(scene, taskIds, 1, cancelOnce);
+
+    expect(await canceled).toBe('canceled');
+    expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'canceled' });
+    // The second task never reached the solver.
+    expect(scene.solver.runs).toHaveLength(1);
+    await waitFor(async () => {
+      const left = await leftBehind(scene as AheadScene);
+      return left.containers.length === 0 && left.folders.length === 0;
+    }, 30_000);
+  }, 240_000);
+
+  it('removes the prepared container and its workspace when the agent shuts down while the next task waits for its turn', async () => {
+    scene = await startAheadScene([{ ask: 'execute: echo working' }, { silent: true }], arvo.env);
+    const owner = ownerOf(scene);
+    const taskIds = IDS_PREPARED.map((id) => `arvo:${id}`);
+    let closed: Promise<void> | undefined;
+    const shutDownOnce = (run: AssessmentRun): void => {
+      const prepared = run.lines.some(({ line }) => line.task === taskIds[1] && line.kind === 'note' && /sandbox ready ahead/.test(line.text));
+      const working = run.lines.some(({ line }) => line.task === taskIds[0] && line.kind === 'step');
+      if (!closed && working && prepared) closed = scene?.closeGreen();
+    };
+
+    await runAssessment(scene, taskIds, 1, shutDownOnce).catch(() => undefined);
+    await closed;
+
+    // Shut down once the second task's sandbox waited for its turn: that task never reached the solver.
+    expect(closed).toBeDefined();
+    expect(scene.solver.runs).toHaveLength(1);
+    expect(await leftBehind(scene, owner)).toEqual({ containers: [], folders: [] });
+  }, 240_000);
+});
+
+describeWithDocker('a canceled assessment, against a real registry behind a throttle', () => {
+  const clients = new A2aClientFactory();
+  // The second task's image takes about 10 s: its pull ahead is under way when the assessment is canceled.
+  const [FIRST, SECOND] = ['7201', '7202'];
+  let arvo: ThrottledArvo;
+  let scene: AheadScene | undefined;
+
+  beforeAll(async () => {
+    arvo = await ThrottledArvo.start([FIRST, SECOND], [20, 200], BYTES_PER_SECOND);
+  }, 240_000);
+
+  afterAll(async () => {
+    await scene?.close();
+    await arvo?.stop();
+  }, 60_000);
+
+  it("leaves no container, no workspace and no pull for nobody behind while the next task's image is pulled ahead", async () => {
+    // The solver runs one command, then thinks for ever.
+    scene = await startAheadScene([{ ask: 'execute: echo working' }, { silent: true }], arvo.env);
+    const taskIds = [`arvo:${FIRST}`, `arvo:${SECOND}`];
+    let canceled: Promise<string> | undefined;
+    const cancelOnce = (run: AssessmentRun): void => {
       const working = run.lines.some(({ line }) => line.task === taskIds[0] && line.kind === 'step');
       const pullingAhead = run.lines.some(({ line }) => line.task === taskIds[1] && line.kind === 'pull');
       const taskId = run.events.find((event) => event.kind === 'task' || event.kind === 'status');
@@ -165,52 +227,6 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
       pullsOfSecond: 1,
       secondOnEngine: false,
     });
-  }, 240_000);
-});
-
-describeWithDocker('a canceled assessment, against a real registry behind a throttle', () => {
-  const clients = new A2aClientFactory();
-  // The second task's image takes about 10 s: its pull ahead is under way when the assessment is canceled.
-  const [FIRST, SECOND] = ['7201', '7202'];
-  let arvo: ThrottledArvo;
-  let scene: AheadScene | undefined;
-
-  beforeAll(async () => {
-    arvo = await ThrottledArvo.start([FIRST, SECOND], [20, 200], BYTES_PER_SECOND);
-  }, 240_000);
-
-  afterAll(async () => {
-    await scene?.close();
-    await arvo?.stop();
-  }, 60_000);
-
-  it("leaves no container, no workspace and no pull for nobody behind while the next task's image is pulled ahead", async () => {
-    // The solver runs one command, then thinks for ever.
-    scene = await startAheadScene([{ ask: 'execute: echo working' }, { silent: true }], arvo.env);
-    const taskIds = [`arvo:${FIRST}`, `arvo:${SECOND}`];
-    let canceled: Promise<string> | undefined;
-    const cancelOnce = (run: AssessmentRun): void => {
-      const working = run.lines.some(({ line }) => line.task === taskIds[0] && line.kind === 'step');
-      const pullingAhead = run.lines.some(({ line }) => line.task === taskIds[1] && line.kind === 'pull');
-      const taskId = run.events.find((event) => event.kind === 'task' || event.kind === 'status');
-      if (canceled || !working || !pullingAhead || !taskId) return;
-      canceled = clients.peer(scene?.green.url ?? '').cancel(taskId.taskId, { deadlineMs: 30_000 });
-    };
-
-    const run = await runAssessment(scene, taskIds, 1, cancelOnce);
-
-    expect(await canceled).toBe('canceled');
-    expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'canceled' });
-    await waitFor(async () => {
-      const left = await leftBehind(scene as AheadScene);
-      return left.containers.length === 0 && left.folders.length === 0;
-    }, 30_000);
-    const needed = scene.green.app.get(NeededImages);
-    expect([FIRST, SECOND].map((id) => needed.isNeeded(arvo.image(id)))).toEqual([false, false]);
-    // The second task's pull began ahead, and the engine gave it up: its image never arrives.
-    expect(arvo.proxy.pullsOf(arvo.tag(SECOND))).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 12_000));
-    expect(await arvo.onEngine(SECOND)).toBe(false);
   }, 240_000);
 });
 
