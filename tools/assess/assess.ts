@@ -55,7 +55,7 @@ async function startAgents(
   const launched: LaunchedAgent[] = [];
   const greens = options.greens.length > 0 ? options.greens : [`http://127.0.0.1:${await freePort()}/`];
   const purple = options.purple ?? `http://127.0.0.1:${await freePort()}/`;
-  // The purple agent is told no green URL: the green agent drives each task's conversation (reply mode), as on AgentBeats.
+  // The purple agent is told no green URL: the green agent drives each task's conversation (the reply dialect), as on AgentBeats.
   const shared = { LOG_RUN_DIR: runDir, PURPLE_AGENT_URL: purple };
   if (sandbox) launched.push(launchAgent('green-agent', Number(new URL(greens[0]).port), { ...shared, SANDBOX: sandbox.sandbox }, runDir));
   if (!options.purple) launched.push(launchAgent('purple-agent', Number(new URL(purple).port), shared, runDir));

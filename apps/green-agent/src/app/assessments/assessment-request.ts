@@ -15,10 +15,10 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
+import { DIALECT_NAMES, type DialectName } from '@arvo-rca/a2a-protocol';
 import { isRecord, type TaskRef } from '@arvo-rca/common';
 import type { Shard, TaskDraw } from '@arvo-rca/results';
 import { MAX_SEED, SAMPLE_MODES, type SampleMode } from '@arvo-rca/task-lists';
-import { SOLVER_PROTOCOLS, type SolverProtocol } from '../tasks';
 import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config';
 import { readParticipants } from './assessment-participants';
 import { chooseTasks, type TaskConfigValues, type TaskSources } from './assessment-tasks';
@@ -81,9 +81,10 @@ class TaskConfig implements TaskConfigValues {
   @IsInt({ message: 'must be a whole number' })
   num_shards?: number;
 
+  /** The dialect to speak to the solver in; `solver_protocol` is the wire's word for it. */
   @IsOptional()
-  @IsIn(SOLVER_PROTOCOLS, { message: `must be one of ${SOLVER_PROTOCOLS.join(', ')}` })
-  solver_protocol?: SolverProtocol;
+  @IsIn(DIALECT_NAMES, { message: `must be one of ${DIALECT_NAMES.join(', ')}` })
+  solver_protocol?: DialectName;
 
   @IsOptional()
   @IsBoolean({ message: 'must be true or false' })
@@ -98,8 +99,8 @@ export interface AssessmentRequest {
   shard: Shard;
   /** Config keys the request holds that the assessment does not use (`foo`, `assessment_config.bar`). */
   ignoredConfigKeys: string[];
-  /** The wire the solver is to be spoken to in, when the request names one; else its card's, else the default. */
-  solverProtocol?: SolverProtocol;
+  /** The dialect the solver is to be spoken to in, when the request names one; else its card's, else its first answer's. */
+  dialect?: DialectName;
   /** How the tasks were drawn from a longer list (num_tasks with a seed), for the record. */
   draw?: TaskDraw;
   /** Send the run record's files as they are written (`config.send_record`), for a runner that keeps the record. */
@@ -153,7 +154,7 @@ export async function parseAssessmentRequest(text: string, data: unknown[], sour
       shard,
       ignoredConfigKeys: reading.ignored,
       sendRecord: config.send_record ?? false,
-      ...(config.solver_protocol === undefined ? {} : { solverProtocol: config.solver_protocol }),
+      ...(config.solver_protocol === undefined ? {} : { dialect: config.solver_protocol }),
       ...(choice.draw ? { draw: choice.draw } : {}),
     },
   };

@@ -226,7 +226,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     const saved = parseAssessmentSaved(final.data);
     expect(saved).toBeDefined();
     expect(JSON.parse(readFileSync(saved?.resultsFile ?? '', 'utf8'))).toEqual(result);
-    // Nothing named the dialect of this solver, which calls back: reply mode served it, as its calls showed.
+    // Nothing named the dialect of this solver, which calls back: the reply dialect served it, as its calls showed.
     const assessment = JSON.parse(readFileSync(join(saved?.recordDir ?? '', 'assessment.json'), 'utf8')) as unknown;
     expect(assessment).toMatchObject({ solver_protocol: 'reply', solver_protocol_source: 'first-answer' });
   });

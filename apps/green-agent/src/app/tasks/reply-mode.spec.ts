@@ -27,7 +27,7 @@ const USAGE: SolverUsage = {
   time_cost_sec: 2.5,
 };
 
-describeWithDocker('green agent driving the conversation (reply mode), against solvers that never call back', () => {
+describeWithDocker('green agent driving the conversation (the reply dialect), against solvers that never call back', () => {
   const clients = new A2aClientFactory();
   const stage = greenStage('reply');
   let scratch: string, green: NestFastifyApplication, greenUrl: string, solver: SolverStandIn;

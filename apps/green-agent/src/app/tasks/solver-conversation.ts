@@ -1,14 +1,14 @@
-import { A2aPeerError, isTerminalState, parseSolverExit, type A2aPeer, type PeerEvent, type PeerTaskState } from '@arvo-rca/a2a-protocol';
+import { A2aPeerError, isTerminalState, parseSolverExit, type A2aPeer, type DialectName, type PeerEvent, type PeerTaskState } from '@arvo-rca/a2a-protocol';
 import { textHead } from '@arvo-rca/common';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
-import type { SolverDialect, SolverProtocol, SolverTurnEnd } from './dialects';
+import type { SolverDialect, SolverTurnEnd } from './dialects';
 import type { FinishReason, TaskContext } from './task-context';
 
 /** What the conversation needs from the task it belongs to. */
 export interface ConversationTask {
   context: TaskContext;
   solver: A2aPeer;
-  /** The wire the solver is first spoken to in; one per conversation (a restart brings another). */
+  /** The dialect the solver is first spoken to in; one per conversation (a restart brings another). */
   dialect: SolverDialect;
   /** Runs a command in the task's sandbox, within `timeoutS` when given. */
   execute(command: string, timeoutS?: number): Promise<ExecOutcome>;
@@ -57,9 +57,9 @@ export class SolverConversation {
   }
 
   /** Runs the conversation; `describe` gives the task's description as the solver's dialect words it. */
-  async run(describe: (protocol: SolverProtocol) => string): Promise<FinishReason> {
+  async run(describe: (dialect: DialectName) => string): Promise<FinishReason> {
     const { context, log } = this.task;
-    let message = this.dialect.opening(describe(this.dialect.protocol));
+    let message = this.dialect.opening(describe(this.dialect.name));
     let continues: string | undefined;
     for (;;) {
       const dialect = this.dialect;
@@ -105,13 +105,13 @@ export class SolverConversation {
    * Starts over in `dialect`: its opening goes on a new conversation (the task's context again, or none for
    * the solver to open), and the first one's task, if it still waits or works, is canceled.
    */
-  private async restart(dialect: SolverDialect, describe: (protocol: SolverProtocol) => string): Promise<string> {
+  private async restart(dialect: SolverDialect, describe: (dialect: DialectName) => string): Promise<string> {
     const abandoned = this.solverTask;
     this.dialect = dialect;
     this.solverTask = undefined;
     this.solverContext = dialect.onTaskContext ? this.task.context.contextId : '';
     if (abandoned && !isTerminalState(abandoned.state)) await this.task.solver.cancel(abandoned.id, { deadlineMs: CLOSE_DEADLINE_MS }).catch(() => undefined);
-    return dialect.opening(describe(dialect.protocol));
+    return dialect.opening(describe(dialect.name));
   }
 
   /**

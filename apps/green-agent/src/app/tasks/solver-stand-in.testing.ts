@@ -7,9 +7,9 @@ import { startTestAgent, type TestAgent } from '@arvo-rca/a2a-protocol/testing';
 
 /**
  * One turn of a stand-in solver on a task's context; each message of the green agent gets the next turns.
- * - `send`: it sends this text to the green agent on the context as a message of its own (callback mode),
+ * - `send`: it sends this text to the green agent on the context as a message of its own (the callback dialect),
  *   keeps the answer, and takes its next turn;
- * - `ask`: its reply in `input-required`, as a solver that wants the next message (reply mode);
+ * - `ask`: its reply in `input-required`, as a solver that wants the next message (the reply dialect);
  * - `complete`: its reply completes its A2A task (the text may still hold a command, as some solvers do);
  * - `artifact`: its reply is the text of an artifact named `Result`, then its task completes without a
  *   status message, as terminal-bench solvers answer;

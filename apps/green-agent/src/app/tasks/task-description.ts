@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOC_JSON_PATH, renderTemplate, TemplateError } from '@arvo-rca/common';
 import { LOC_JSON_SHAPE_TEXT } from '@arvo-rca/loc-json';
-import { TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
-import type { SolverProtocol } from './dialects';
+import { DIALECTS, type DialectName } from '@arvo-rca/a2a-protocol';
 
 // The template ships as an asset: next to the bundle in dist, under src/assets in the sources.
 const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', 'assets', 'templates')];
@@ -15,8 +14,8 @@ export interface TaskDescriptionInput {
   errorPath: string;
   errorReport: string;
   imageNote: string;
-  /** The wire the solver speaks: the description's "How to work" is its own. */
-  protocol: SolverProtocol;
+  /** The dialect the solver speaks: the description's "How to work" is its own. */
+  dialect: DialectName;
 }
 
 export function loadTemplate(name: string): string {
@@ -40,9 +39,9 @@ export function renderTaskDescription(template: string, input: TaskDescriptionIn
       image_note: input.imageNote,
       loc_json_path: LOC_JSON_PATH,
       loc_json_shape: LOC_JSON_SHAPE_TEXT,
-      reply: input.protocol === 'reply',
-      callback: input.protocol === 'callback',
-      shell: input.protocol === TERMINAL_BENCH_SHELL,
+      reply: input.dialect === DIALECTS.reply,
+      callback: input.dialect === DIALECTS.callback,
+      shell: input.dialect === DIALECTS.terminalBenchShell,
     },
     'task-description',
   );

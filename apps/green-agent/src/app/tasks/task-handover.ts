@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
-import { formatTaskCompleted } from '@arvo-rca/a2a-protocol';
+import { formatTaskCompleted, type DialectName } from '@arvo-rca/a2a-protocol';
 import { WORKSPACE } from '@arvo-rca/common';
 import type { PreparedTask } from '../task-assets';
 import type { FinishReason, TaskContext } from './task-context';
 import type { TaskOrder } from './task-order';
 import type { TaskRunDeps } from './task-run-deps';
 import { SolverConversation } from './solver-conversation';
-import { describeDialect, dialectFor, FirstAnswerDialect, type SolverDialect, type SolverProtocol } from './dialects';
+import { describeDialect, dialectFor, FirstAnswerDialect, type SolverDialect } from './dialects';
 import { runSolverCommand } from './solver-command';
 import { renderTaskDescription } from './task-description';
 
@@ -29,13 +29,13 @@ export interface HandOver {
  */
 export async function handOver({ context, prepared, deps, order, log }: HandOver): Promise<FinishReason> {
   const limitMs = deps.taskTimeoutS * 1000;
-  const describe = (protocol: SolverProtocol): string =>
+  const describe = (dialect: DialectName): string =>
     renderTaskDescription(deps.template, {
       taskId: order.maskedId ?? prepared.ref.taskId,
       errorPath: `${WORKSPACE}/${basename(prepared.errorReportPath)}`,
       errorReport: prepared.errorReport,
       imageNote: deps.sandboxes.runsTaskImage ? IMAGE_NOTE : '',
-      protocol,
+      dialect,
     });
   const dialect = firstDialect(order, context, deps.commandTimeoutS, log);
   context.handedOver();
@@ -64,16 +64,16 @@ export async function handOver({ context, prepared, deps, order, log }: HandOver
   }
 }
 
-/** The dialect the task opens in: the one known (and the log says why), else reply mode until the solver's first answer shows its own. */
+/** The dialect the task opens in: the one known (and the log says why), else the reply dialect until the solver's first answer shows its own. */
 function firstDialect(order: TaskOrder, context: TaskContext, commandTimeoutS: number, log: (line: string) => void): SolverDialect {
   const choice = order.dialect;
-  if (choice?.protocol) {
-    log(describeDialect(choice.protocol, choice.source));
-    return dialectFor(choice.protocol, commandTimeoutS);
+  if (choice?.dialect) {
+    log(describeDialect(choice.dialect, choice.source));
+    return dialectFor(choice.dialect, commandTimeoutS);
   }
-  const found = (protocol: SolverProtocol): void => {
-    log(describeDialect(protocol, 'first-answer'));
-    order.dialect?.found(protocol);
+  const found = (dialect: DialectName): void => {
+    log(describeDialect(dialect, 'first-answer'));
+    order.dialect?.found(dialect);
   };
   return new FirstAnswerDialect(commandTimeoutS, found, () => context.commands > 0);
 }

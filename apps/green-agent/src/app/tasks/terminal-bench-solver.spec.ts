@@ -122,7 +122,7 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     const request = { participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'sample:2'], solver_protocol: 'reply' } };
     const { result, recordDir } = await assess(request);
 
-    // In reply mode the dummy gets no envelope and writes nothing; nothing of our text it echoes in its final is run.
+    // In the reply dialect the dummy gets no envelope and writes nothing; nothing of our text it echoes in its final is run.
     expect(result.task_metrics['sample:1']).toMatchObject({ status: 'no_submission', n_commands: 0 });
     expect(solver.runs.map((run) => parseShellMessage(run.received[0]))).toEqual([undefined, undefined]);
     expect(solver.runs[0].received[0]).toMatch(/^# Root-cause analysis task sample:\d/);
@@ -153,7 +153,7 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
       }
       const assessment = JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8')) as Record<string, unknown>;
       expect(assessment).toMatchObject({ solver_protocol: 'terminal-bench-shell-v1', solver_protocol_source: 'first-answer' });
-      // The first task opened in reply mode on its own context, and the solver answered with a final (our text
+      // The first task opened in the reply dialect on its own context, and the solver answered with a final (our text
       // echoed in it); the task started again with the envelope on a new context. The second spoke it at once.
       const [opening, first, second] = untagged.runs;
       expect(untagged.runs).toHaveLength(3);

@@ -5,14 +5,14 @@ import { GreenTaskEnvironment } from './green-task-environment';
 import type { SolverDialect } from './solver-dialect';
 
 /**
- * Callback mode, for an assessor that waits for its solver to call back (as the original's does): the
+ * The callback dialect, for an assessor that waits for its solver to call back (as the original's does): the
  * commands go to the green agent as messages of their own, and the run reports on the one call that brought
  * the task, which stays open until the run ends.
  */
-export class CallbackChannel implements SolverDialect {
+export class CallbackDialect implements SolverDialect {
   readonly submits: Submits = 'loc.json';
   readonly awaitingAnswer = false;
-  readonly mode: string;
+  readonly dialectNote: string;
   private readonly environment: GreenTaskEnvironment;
   private closeCall!: () => void;
   private readonly call = new Promise<void>((resolve) => (this.closeCall = resolve));
@@ -24,7 +24,7 @@ export class CallbackChannel implements SolverDialect {
     deadlineMs: number,
   ) {
     this.environment = new GreenTaskEnvironment(green, events.contextId, deadlineMs);
-    this.mode = `calling back ${green.url}`;
+    this.dialectNote = `calling back ${green.url}`;
   }
 
   execute(command: string): Promise<CommandResult> {

@@ -3,14 +3,14 @@ import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import type { SolverDialect } from './solver-dialect';
 
-/** How one assessor-driven wire says a command, reads its answer, and says the run's end. */
-export interface TurnWire {
-  /** What the run submits: a task of this wire may ask for loc.json, or for anything. */
+/** How one assessor-driven dialect says a command, reads its answer, and says the run's end, turn by turn. */
+export interface TurnDialect {
+  /** What the run submits: a task of this dialect may ask for loc.json, or for anything. */
   readonly submits: Submits;
   /** Who answers, as the run's messages name it. */
   readonly assessor: string;
-  /** How the run reaches its assessor, for the log. */
-  readonly mode: string;
+  /** How the run talks with its assessor, for the log. */
+  readonly dialectNote: string;
   /** Says the command on the open call, and ends the call. */
   ask(events: TaskEvents, command: string): void;
   /** The assessor's answer as the command's result; throws when it is none (which ends the run). */
@@ -29,9 +29,9 @@ interface Waiting {
  * cannot call its assessor): each command is this agent's answer to the assessor's latest message, and the
  * assessor's next message on the context is its result. One A2A call is open at a time, the one that carried
  * the assessor's latest message; it closes when the agent asks for its next result, or when the run ends.
- * The wire says how each of those travels (reply mode, terminal-bench-shell-v1).
+ * The turn dialect says how each of those travels (the reply dialect, terminal-bench-shell-v1).
  */
-export class ConversationChannel implements SolverDialect {
+export class ConversationDialect implements SolverDialect {
   private events: TaskEvents;
   private closeTurn!: () => void;
   private turn: Promise<void>;
@@ -43,7 +43,7 @@ export class ConversationChannel implements SolverDialect {
   constructor(
     events: TaskEvents,
     readonly description: string,
-    private readonly wire: TurnWire,
+    private readonly turns: TurnDialect,
     /** How long the agent waits for the assessor's answer to a command before its run ends. */
     private readonly answerDeadlineMs: number,
   ) {
@@ -52,11 +52,11 @@ export class ConversationChannel implements SolverDialect {
   }
 
   get submits(): Submits {
-    return this.wire.submits;
+    return this.turns.submits;
   }
 
-  get mode(): string {
-    return this.wire.mode;
+  get dialectNote(): string {
+    return this.turns.dialectNote;
   }
 
   turnClosed(): Promise<void> {
@@ -79,7 +79,7 @@ export class ConversationChannel implements SolverDialect {
   }
 
   async execute(command: string): Promise<CommandResult> {
-    return this.wire.read(await this.ask(command));
+    return this.turns.read(await this.ask(command));
   }
 
   /** The submission is said by the run's end, on the open call. */
@@ -95,7 +95,7 @@ export class ConversationChannel implements SolverDialect {
     if (this.ended) return;
     this.ended = true;
     // A run that ends while waiting for an answer (its deadline) has no open call to say so on.
-    if (this.open) this.wire.end(this.events, state, text, exit);
+    if (this.open) this.turns.end(this.events, state, text, exit);
     this.open = false;
     this.closeTurn();
   }
@@ -110,7 +110,7 @@ export class ConversationChannel implements SolverDialect {
     if (this.ended || this.waiting) return Promise.reject(new Error('the task is not open for another command'));
     const answer = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
-        () => this.abandon(`${this.wire.assessor} sent no answer within ${Math.round(this.answerDeadlineMs / 1000)} s`),
+        () => this.abandon(`${this.turns.assessor} sent no answer within ${Math.round(this.answerDeadlineMs / 1000)} s`),
         this.answerDeadlineMs,
       );
       this.waiting = {
@@ -124,7 +124,7 @@ export class ConversationChannel implements SolverDialect {
         },
       };
     });
-    this.wire.ask(this.events, command);
+    this.turns.ask(this.events, command);
     this.open = false;
     this.closeTurn();
     return answer;

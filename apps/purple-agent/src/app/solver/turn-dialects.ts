@@ -11,13 +11,13 @@ import {
 import { TaskState } from '@a2a-js/sdk';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { commandResultOf } from './assessor-answer';
-import type { TurnWire } from './conversation-channel';
+import type { TurnDialect } from './conversation-dialect';
 
-/** Reply mode, our green agent's: a command is an `input-required` status (`execute: <command>`) on one task that the green continues. */
-export const REPLY_WIRE: TurnWire = {
+/** The reply dialect, our green agent's: a command is an `input-required` status (`execute: <command>`) on one task that the green continues. */
+export const REPLY_TURN_DIALECT: TurnDialect = {
   submits: 'loc.json',
   assessor: 'the green agent',
-  mode: 'replying to the green agent',
+  dialectNote: 'replying to the green agent',
   ask: (events, command) => events.askForInput(formatExecute(command)),
   read: commandResultOf,
   end: (events, state, text, exit) => events.end(state, text, exit && formatSolverExit(exit)),
@@ -31,7 +31,7 @@ export const REPLY_WIRE: TurnWire = {
  * keeps the output, and the whole trajectory can run to megabytes). The task asks for loc.json when its instruction names it (our
  * green agent's task description); any other task is submitted by the model's word.
  */
-export function shellWire(instruction: string): TurnWire {
+export function shellTurnDialect(instruction: string): TurnDialect {
   const answer = (events: TaskEvents, message: ExecRequest | ShellFinal): void => {
     events.artifact('Result', message);
     events.end(TaskState.TASK_STATE_COMPLETED);
@@ -39,7 +39,7 @@ export function shellWire(instruction: string): TurnWire {
   return {
     submits: instruction.includes(LOC_JSON_PATH) ? 'loc.json' : 'output',
     assessor: 'the assessor',
-    mode: 'answering a terminal-bench-shell-v1 assessor',
+    dialectNote: 'answering a terminal-bench-shell-v1 assessor',
     ask: (events, command) => answer(events, { kind: 'exec_request', command }),
     read: execResultOf,
     end: (events, _state, text, exit) => answer(events, { kind: 'final', output: { message: text, ...(exit && summarizedSolverExit(exit)) } }),
