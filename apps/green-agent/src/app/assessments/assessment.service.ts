@@ -21,13 +21,13 @@ import { ProcessTable, type TaskRef } from '@arvo-rca/common';
 import { ownerHost } from '@arvo-rca/sandbox';
 import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-assets';
 import { chooseDialect, SolverDialectChoice, TaskContextService, type KnownDialect } from '../tasks';
-import type { AssessmentRequest, ResumeRequest } from './assessment-request';
+import type { AssessmentRequest, ResumeRequest } from './request/assessment-request';
 import type { AssessmentListener, AssessmentReport } from './assessment-listener';
 import { AssessmentSession, type RecordTask, type Session, type SessionServices } from './assessment-session';
-import { findRecord } from './record-location';
-import { scoringSettings, solverDifferences } from './scoring-settings';
-import { resumedDialect, sessionDialect } from './session-dialect';
-import { TaskFetcher } from './task-fetcher';
+import { findRecord } from './record/record-location';
+import { scoringSettings, solverDifferences } from './record/scoring-settings';
+import { resumedDialect, sessionDialect } from './record/session-dialect';
+import { TaskFetcher } from './fetch-ahead/task-fetcher';
 
 /** A resume that passed its checks: the record as found, and the tasks it runs. */
 export interface ResumePlan {

@@ -18,8 +18,8 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecordDraft } from '@arvo-rca/results';
 import { MAX_CONCURRENCY } from '../assessments';
-import { greenStage } from './green-stage.testing';
-import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
+import { greenStage } from '../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { formatRunRecord, RUN_RECORD_ARTIFACT, taskPiece, type RunRecordPiece, type TaskEvents } from '@arvo-rca/a2a-protocol';
-import type { AssessmentListener, RecordWrite } from './assessment-listener';
+import type { AssessmentListener, RecordWrite } from '../assessment-listener';
 
 const logger = new Logger('RecordSender');
 

@@ -1,7 +1,7 @@
 import { PRODUCT_VERSION, type PeerCard } from '@arvo-rca/a2a-protocol';
 import type { ScoringSettings, SolverIdentity } from '@arvo-rca/run-record';
 import type { SandboxBackendName } from '@arvo-rca/sandbox';
-import type { GreenConfig } from '../green-config';
+import type { GreenConfig } from '../../green-config';
 
 // What can change a task's score: the judge, the sandbox and its limits. URLs, ports, concurrency and
 // attempts do not, and are left out: a run moved to another port is the same run. Their hash and their

@@ -8,9 +8,9 @@ import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
-import { greenStage } from './green-stage.testing';
-import type { SolverStandIn, SolverTurn } from './solver-stand-in.testing';
-import { MAX_CORRECTIONS } from './dialects';
+import { greenStage } from '../../stage/green-stage.testing';
+import type { SolverStandIn, SolverTurn } from '../../stage/solver-stand-in.testing';
+import { MAX_CORRECTIONS } from '.';
 
 const ANSWER = JSON.stringify({
   reasoning: 'the length bound of a record ignores its header',

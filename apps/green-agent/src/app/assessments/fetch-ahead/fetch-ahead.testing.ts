@@ -7,10 +7,10 @@ import { A2aClientFactory, parseTaskProgressData, type PeerEvent, type TaskProgr
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { pushGeneratedImage, removeImage, TestRegistry, ThrottledProxy } from '@arvo-rca/arvo-docker/testing';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
-import { startGreenApp, type GreenApp } from '../tasks/green-app.testing';
-import { startSolverStandIn, type SolverScript, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { startGreenApp, type GreenApp } from '../../stage/green-app.testing';
+import { startSolverStandIn, type SolverScript, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 
-const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', '..', 'samples');
 export const MIB = 1024 ** 2;
 // On the engine already, as the OSS-Fuzz base is for ARVO: each task image adds one layer of random data.
 const BASE = 'debian:bookworm-slim';

@@ -1,6 +1,6 @@
 import { validateEnvironment } from '@arvo-rca/agent-app';
 import { recordedSandbox, settingsDifferences } from '@arvo-rca/run-record';
-import { GreenConfig } from '../green-config';
+import { GreenConfig } from '../../green-config';
 import { scoringSettings } from './scoring-settings';
 
 const configOf = validateEnvironment(GreenConfig);

@@ -2,7 +2,7 @@ import type { Logger } from '@nestjs/common';
 import { textHead } from '@arvo-rca/common';
 import { SandboxError, type ExecOutcome } from '@arvo-rca/sandbox';
 import { SOLVER_TEXT_LOG_BYTES } from './solver-conversation';
-import type { TaskContext } from './task-context';
+import type { TaskContext } from '../task-context';
 
 /** Runs one command of the solver in its task's sandbox (within `timeoutS` when given), counts it, and gives what the sandbox did of it. */
 export async function runSolverCommand(context: TaskContext, command: string, logger: Logger, timeoutS?: number): Promise<ExecOutcome> {

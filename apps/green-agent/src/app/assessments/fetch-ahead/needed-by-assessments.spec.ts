@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { NeededImages } from '@arvo-rca/arvo-docker';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { NeededTaskData } from '../task-assets';
-import { greenStage } from '../tasks/green-stage.testing';
-import { callingBack } from '../tasks/solver-stand-in.testing';
+import { NeededTaskData } from '../../task-assets';
+import { greenStage } from '../../stage/green-stage.testing';
+import { callingBack } from '../../stage/solver-stand-in.testing';
 
 describeWithDocker('green agent, the images and the task data an assessment still needs', () => {
   const clients = new A2aClientFactory();

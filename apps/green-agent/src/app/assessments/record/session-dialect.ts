@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { isDialectName } from '@arvo-rca/a2a-protocol';
 import type { RecordWriter } from '@arvo-rca/run-record';
-import { chooseDialect, SolverDialectChoice, type KnownDialect } from '../tasks';
+import { chooseDialect, SolverDialectChoice, type KnownDialect } from '../../tasks';
 
 /**
  * The dialect a resume speaks: the one its record names, else (a record made before it was kept, or whose

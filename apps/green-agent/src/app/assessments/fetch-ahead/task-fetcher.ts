@@ -3,8 +3,8 @@ import type { TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import type { TaskRef } from '@arvo-rca/common';
 import { type PullWatch, SANDBOX_FACTORY, type SandboxFactory } from '@arvo-rca/sandbox';
 import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
-import { GreenConfig } from '../green-config';
-import { TaskAssetsService } from '../task-assets';
+import { GreenConfig } from '../../green-config';
+import { TaskAssetsService } from '../../task-assets';
 
 // The task log's context for what is done for a task before its run has a context of its own.
 const AHEAD_CONTEXT = 'ahead';

@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
 import { formatTaskCompleted, type DialectName } from '@arvo-rca/a2a-protocol';
 import { WORKSPACE } from '@arvo-rca/common';
-import type { PreparedTask } from '../task-assets';
-import type { FinishReason, TaskContext } from './task-context';
-import type { TaskOrder } from './task-order';
-import type { TaskRunDeps } from './task-run-deps';
+import type { PreparedTask } from '../../task-assets';
+import type { FinishReason, TaskContext } from '../task-context';
+import type { TaskOrder } from '../task-order';
+import type { TaskRunDeps } from '../task-run-deps';
 import { SolverConversation } from './solver-conversation';
-import { describeDialect, dialectFor, FirstAnswerDialect, type SolverDialect } from './dialects';
+import { describeDialect, dialectFor, FirstAnswerDialect, type SolverDialect } from '../dialects';
 import { runSolverCommand } from './solver-command';
 import { renderTaskDescription } from './task-description';
 

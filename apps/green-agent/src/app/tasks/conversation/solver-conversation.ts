@@ -1,8 +1,8 @@
 import { A2aPeerError, isTerminalState, parseSolverExit, type A2aPeer, type DialectName, type PeerEvent, type PeerTaskState } from '@arvo-rca/a2a-protocol';
 import { textHead } from '@arvo-rca/common';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
-import type { SolverDialect, SolverTurnEnd } from './dialects';
-import type { FinishReason, TaskContext } from './task-context';
+import type { SolverDialect, SolverTurnEnd } from '../dialects';
+import type { FinishReason, TaskContext } from '../task-context';
 
 /** What the conversation needs from the task it belongs to. */
 export interface ConversationTask {

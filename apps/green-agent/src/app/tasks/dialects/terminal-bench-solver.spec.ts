@@ -9,10 +9,10 @@ import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { GroundTruthExtractor, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { taskFolderName } from '@arvo-rca/run-record';
-import { startGreenApp } from './green-app.testing';
+import { startGreenApp } from '../../stage/green-app.testing';
 import { startTerminalBenchSolver, type TerminalBenchSolver } from './terminal-bench-solver.testing';
 
-const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'samples');
+const SAMPLES_DIR = join(__dirname, '..', '..', '..', '..', '..', '..', 'samples');
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 
 describeWithDocker('green agent with a terminal-bench solver (terminal-bench-shell-v1)', () => {

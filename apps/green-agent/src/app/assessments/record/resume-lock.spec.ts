@@ -7,8 +7,8 @@ import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { RECORD_LOCK_FILE, type AssessmentFile } from '@arvo-rca/run-record';
 import { ownerHost } from '@arvo-rca/sandbox';
-import { greenStage, type GreenScene } from '../tasks/green-stage.testing';
-import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage, type GreenScene } from '../../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 
 const ANSWER = JSON.stringify({ reasoning: 'a guess', locations: [{ file: 'src/index.c', function: 'index_span', line_start: 60, line_end: 75 }] });
 const SOLVING = callingBack([`cat > /workspace/shared/loc.json <<'EOF'\n${ANSWER}\nEOF`]);

@@ -4,7 +4,7 @@
 import type { TaskRef } from '@arvo-rca/common';
 import type { Shard, TaskDraw } from '@arvo-rca/results';
 import { sampleTasks, samplingProblems, TaskListError, type SampleMode, type TaskListReader, type TaskSampling } from '@arvo-rca/task-lists';
-import { TaskAssetsError } from '../task-assets';
+import { TaskAssetsError } from '../../task-assets';
 import type { ConfigReading } from './assessment-config';
 
 /** What turns task id text into a task of a configured source (the green agent's TaskAssetsService); throws a TaskAssetsError. */

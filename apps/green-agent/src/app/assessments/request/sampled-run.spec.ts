@@ -6,8 +6,8 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { combineResults } from '@arvo-rca/rca-eval';
 import type { AssessmentResult, TaskDraw } from '@arvo-rca/results';
 import type { AssessmentFile } from '@arvo-rca/run-record';
-import { greenStage, type GreenScene } from '../tasks/green-stage.testing';
-import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage, type GreenScene } from '../../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 
 // Every task is answered alike: the answer is beside the point here, which tasks ran is.
 const SOLVING = callingBack(['echo \'{"reasoning": "", "locations": []}\' > /workspace/shared/loc.json']);

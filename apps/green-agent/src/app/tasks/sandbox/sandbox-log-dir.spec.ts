@@ -5,7 +5,7 @@ import { validateEnvironment } from '@arvo-rca/agent-app';
 import { ProcessTable } from '@arvo-rca/common';
 import { LocalSandboxFactory, resolveSandboxOptions, type Sandbox } from '@arvo-rca/sandbox';
 import { describeWithBubblewrap, makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
-import { GreenConfig } from '../green-config';
+import { GreenConfig } from '../../green-config';
 import { sandboxOptionsOf } from './sandbox-options';
 
 const configOf = validateEnvironment(GreenConfig);

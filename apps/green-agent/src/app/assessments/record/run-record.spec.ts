@@ -6,8 +6,8 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { readTaskFolder, scanRecord, type AssessmentFile, type SourcesFile } from '@arvo-rca/run-record';
-import { greenStage } from '../tasks/green-stage.testing';
-import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage } from '../../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({
@@ -84,7 +84,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     expect(result.task_metrics['sample:1']).toMatchObject({ ...task.metrics, n_attempts: 1 });
     expect(readJson(join(recordDir, 'result.json'))).toEqual(result);
     const runDir = join(recordDir, '..', '..');
-    expect(readFileSync(join(runDir, task.files.crash_report ?? ''), 'utf8')).toBe(readFileSync(join(__dirname, '../../../../../samples/1/error.txt'), 'utf8'));
+    expect(readFileSync(join(runDir, task.files.crash_report ?? ''), 'utf8')).toBe(readFileSync(join(__dirname, '../../../../../../samples/1/error.txt'), 'utf8'));
     expect(readFileSync(join(runDir, task.files.fix ?? ''), 'utf8')).toContain('-    if (length > avail)');
     expect(JSON.parse(readFileSync(join(runDir, task.files.submission ?? ''), 'utf8'))).toEqual(JSON.parse(SAMPLE_1_ANSWER));
     expect(task.files.log).toBe('sample_1.log');

@@ -5,7 +5,7 @@ import { LOC_JSON_SHAPE_TEXT } from '@arvo-rca/loc-json';
 import { DIALECTS, type DialectName } from '@arvo-rca/a2a-protocol';
 
 // The template ships as an asset: next to the bundle in dist, under src/assets in the sources.
-const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', 'assets', 'templates')];
+const TEMPLATE_CANDIDATES = [join(__dirname, 'assets', 'templates'), join(__dirname, '..', '..', '..', 'assets', 'templates')];
 
 export interface TaskDescriptionInput {
   /** The task as the solver knows it: its task id, or its masked id. */

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TaskLists } from '@arvo-rca/task-lists';
-import { taskSources } from '../task-assets';
-import { TaskSourceRegistry } from '../task-assets/task-source';
+import { taskSources } from '../../task-assets';
+import { TaskSourceRegistry } from '../../task-assets/task-source';
 import { parseAssessmentRequest, type AssessmentParse } from './assessment-request';
 
 // The green agent's own sources (arvo, sample) and the bundled task lists, as configured at boot.
 const taskIds = new TaskSourceRegistry(taskSources({ ARVO_DATA_URL: 'https://data.example/arvo', SAMPLES_DIR: '/srv/samples' }), 'arvo');
-const LISTS_DIR = join(__dirname, '../../../../../task-lists');
+const LISTS_DIR = join(__dirname, '../../../../../../task-lists');
 const sources = { taskIds, lists: new TaskLists(LISTS_DIR) };
 const purple = { purple_agent: 'http://127.0.0.1:9019' };
 const valid = { participants: purple, config: { task_ids: ['sample:1', 14368, 'arvo:10055'], concurrency: 2 } };

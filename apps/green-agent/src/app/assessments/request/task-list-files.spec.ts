@@ -4,11 +4,11 @@ import { type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { greenStage, type GreenScene } from '../tasks/green-stage.testing';
-import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage, type GreenScene } from '../../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 
 const SOLVING = callingBack(['echo \'{"reasoning": "", "locations": []}\' > /workspace/shared/loc.json']);
-const REPO_LISTS = join(__dirname, '..', '..', '..', '..', '..', 'task-lists');
+const REPO_LISTS = join(__dirname, '..', '..', '..', '..', '..', '..', 'task-lists');
 
 /**
  * config.task_ids_file on the whole green agent: a named list, or a regular file in TASK_LISTS_DIR or in the

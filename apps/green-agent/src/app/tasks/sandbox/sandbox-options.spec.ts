@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { validateEnvironment } from '@arvo-rca/agent-app';
 import { DEFAULT_SANDBOX_OPTIONS, resolveSandboxOptions } from '@arvo-rca/sandbox';
-import { GreenConfig } from '../green-config';
+import { GreenConfig } from '../../green-config';
 import { sandboxOptionsOf } from './sandbox-options';
 
 const configOf = validateEnvironment(GreenConfig);

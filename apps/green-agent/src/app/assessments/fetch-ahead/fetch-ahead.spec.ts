@@ -2,7 +2,7 @@ import { A2aClientFactory, type TaskProgressLine } from '@arvo-rca/a2a-protocol'
 import { DockerEngine, NeededImages } from '@arvo-rca/arvo-docker';
 import { describeWithDocker, removeImage } from '@arvo-rca/arvo-docker/testing';
 import Docker from 'dockerode';
-import { callingBack } from '../tasks/solver-stand-in.testing';
+import { callingBack } from '../../stage/solver-stand-in.testing';
 import { firstAt, leftBehind, MIB, ownerOf, runAssessment, startAheadScene, ThrottledArvo, type AheadScene, type AssessmentRun } from './fetch-ahead.testing';
 
 // Each task's image: about 2.5 s through the throttle; each task's solving: 3 s.

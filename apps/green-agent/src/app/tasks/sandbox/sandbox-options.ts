@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { ArvoDockerOptionsInput, EngineSettings } from '@arvo-rca/arvo-docker';
 import { parseInodesFloor, parseMemory } from '@arvo-rca/sandbox';
-import type { GreenConfig } from '../green-config';
-import { localSourceDirs, taskSources } from '../task-assets';
+import type { GreenConfig } from '../../green-config';
+import { localSourceDirs, taskSources } from '../../task-assets';
 
 /**
  * The sandboxes' options, from the green agent's configuration. CACHE_DIR and every task source read in
