@@ -84,7 +84,9 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     expect(result.task_metrics['sample:1']).toMatchObject({ ...task.metrics, n_attempts: 1 });
     expect(readJson(join(recordDir, 'result.json'))).toEqual(result);
     const runDir = join(recordDir, '..', '..');
-    expect(readFileSync(join(runDir, task.files.crash_report ?? ''), 'utf8')).toBe(readFileSync(join(__dirname, '../../../../../../samples/1/error.txt'), 'utf8'));
+    expect(readFileSync(join(runDir, task.files.crash_report ?? ''), 'utf8')).toBe(
+      readFileSync(join(__dirname, '../../../../../../samples/1/error.txt'), 'utf8'),
+    );
     expect(readFileSync(join(runDir, task.files.fix ?? ''), 'utf8')).toContain('-    if (length > avail)');
     expect(JSON.parse(readFileSync(join(runDir, task.files.submission ?? ''), 'utf8'))).toEqual(JSON.parse(SAMPLE_1_ANSWER));
     expect(task.files.log).toBe('sample_1.log');
