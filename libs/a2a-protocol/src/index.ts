@@ -90,3 +90,15 @@ export {
   type RunRecordData,
   type RunRecordPiece,
 } from './lib/vocabulary/run-record-files';
+// The assessment request as it travels, and the resume it may ask for: one shape for the runner and the green agent.
+export {
+  ASSESSMENT_CONFIG_KEYS,
+  MAX_CONCURRENCY,
+  type AssessmentConfigBody,
+  type AssessmentConfigKey,
+  type AssessmentRequestBody,
+  type ResumeConfigBody,
+  type TaskConfigBody,
+} from './lib/assessment-request/assessment-request-body';
+export { formatResumeRequest, readResumeConfig, type ResumeRequest } from './lib/assessment-request/resume-request';
+export { readRecordResume, recordedTaskIds, type RecordResume } from './lib/assessment-request/record-resume';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { NeededImages } from '@arvo-rca/arvo-docker';
-import { A2aClientFactory, PRODUCT_VERSION, readPeerCard } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, readRecordResume, recordedTaskIds, type ResumeRequest } from '@arvo-rca/a2a-protocol';
 import { resultKeys } from '@arvo-rca/results';
 import {
   readTaskFolder,
@@ -8,10 +8,8 @@ import {
   RecordLock,
   recordResult,
   RecordWriter,
-  scanRecord,
   settingsDifferences,
   settingsHash,
-  tasksToRun,
   type RecordScan,
   type SolverIdentity,
 } from '@arvo-rca/run-record';
@@ -21,7 +19,7 @@ import { ProcessTable, type TaskRef } from '@arvo-rca/common';
 import { ownerHost } from '@arvo-rca/sandbox';
 import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-assets';
 import { chooseDialect, SolverDialectChoice, TaskContextService, type KnownDialect } from '../tasks';
-import type { AssessmentRequest, ResumeRequest } from './request/assessment-request';
+import type { AssessmentRequest } from './request/assessment-request';
 import type { AssessmentListener, AssessmentReport } from './assessment-listener';
 import { AssessmentSession, type RecordTask, type Session, type SessionServices } from './assessment-session';
 import { findRecord } from './record/record-location';
@@ -135,14 +133,14 @@ export class AssessmentService implements OnApplicationShutdown {
   }
 
   private async planLocked(request: ResumeRequest, folder: string, lock: RecordLock): Promise<ResumePlan> {
-    const scan = await scanRecord(folder);
+    const { scan, toRun } = await readRecordResume(folder, request.retryFailed);
     const { assessment } = scan;
     const document = await this.peers.peer(request.purpleUrl).cardDocument({ deadlineMs: CARD_DEADLINE_MS });
     const card = readPeerCard(document);
     const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];
     if (differences.length > 0) throw new RecordError('RESUME_REFUSED', `record ${assessment.id} was run otherwise: ${differences.join('; ')}`);
-    const taskIds = new Map(scan.resultKeys.map((resultKey, index) => [resultKey, assessment.tasks[index]]));
-    const tasks = tasksToRun(scan, request.retryFailed).map((resultKey) => ({
+    const taskIds = recordedTaskIds(scan);
+    const tasks = toRun.map((resultKey) => ({
       resultKey,
       ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id),
     }));

@@ -1,4 +1,4 @@
-export { MAX_CONCURRENCY, parseAssessmentRequest, type AssessmentParse, type AssessmentRequest, type ResumeRequest } from './request/assessment-request';
+export { parseAssessmentRequest, type AssessmentParse, type AssessmentRequest } from './request/assessment-request';
 export type { TaskIdParser, TaskSources } from './request/assessment-tasks';
 export { describeAssessment } from './request/assessment-description';
 export type { AssessmentListener, AssessmentReport, RecordWrite } from './assessment-listener';

@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   A2aClientFactory,
+  MAX_CONCURRENCY,
   parseAssessmentSaved,
   parseCommandResult,
   parseTaskProgress,
@@ -17,7 +18,6 @@ import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecordDraft } from '@arvo-rca/results';
-import { MAX_CONCURRENCY } from '../assessments';
 import { greenStage } from '../stage/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 

@@ -15,21 +15,29 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
-import { DIALECT_NAMES, type DialectName } from '@arvo-rca/a2a-protocol';
+import {
+  ASSESSMENT_CONFIG_KEYS,
+  DIALECT_NAMES,
+  MAX_CONCURRENCY,
+  readResumeConfig,
+  type AssessmentConfigBody,
+  type DialectName,
+  type ResumeRequest,
+} from '@arvo-rca/a2a-protocol';
 import { isRecord, type TaskRef } from '@arvo-rca/common';
 import type { Shard, TaskDraw } from '@arvo-rca/results';
 import { MAX_SEED, SAMPLE_MODES, type SampleMode } from '@arvo-rca/task-lists';
-import { CONFIG_KEYS, readConfig, type ConfigReading } from './assessment-config';
+import { readConfig, type ConfigReading } from './assessment-config';
 import { readParticipants } from './assessment-participants';
 import { chooseTasks, type TaskConfigValues, type TaskSources } from './assessment-tasks';
 
-export const MAX_CONCURRENCY = 128;
 const SEED_MESSAGE = `must be a whole number from 0 to ${MAX_SEED}`;
 const LIST_MESSAGE = 'must name a task list (such as rcabench-clean-181) or a list file';
 
-// Messages say what is wrong; the path of the key (top level or nested) goes in front of them. The
+// The validation of AssessmentConfigBody (the request's shape, in the shared vocabulary): each key typed as
+// there, `task_ids` left unknown until its ids are read. Messages say what is wrong; the path of the key (top level or nested) goes in front of them. The
 // validator stops at a key's first problem, checking the decorators from the bottom up.
-class TaskConfig implements TaskConfigValues {
+class TaskConfig implements TaskConfigValues, Omit<AssessmentConfigBody, 'task_ids'> {
   // Required unless a task list file names the tasks.
   @ValidateIf((config: TaskConfig) => config.task_ids !== undefined || config.task_ids_file === undefined)
   @ArrayNotEmpty({ message: 'must name at least one task' })
@@ -107,23 +115,8 @@ export interface AssessmentRequest {
   sendRecord: boolean;
 }
 
-/** A request to go on with a run record: the tasks come from the record, where they are parsed. */
-export interface ResumeRequest {
-  purpleUrl: string;
-  /** The record's id: its folder's name under `assessments/`. */
-  recordId: string;
-  /** Also run again the tasks that failed around the solver or were cut short. */
-  retryFailed: boolean;
-  /** The record's own concurrency unless the request gives one. */
-  concurrency?: number;
-  /** Send the run record's files, the earlier sessions' tasks first (`config.send_record`). */
-  sendRecord: boolean;
-}
-
 export type AssessmentParse =
   { kind: 'request'; request: AssessmentRequest } | { kind: 'resume'; resume: ResumeRequest } | { kind: 'invalid'; problems: string[] } | { kind: 'none' };
-
-const RECORD_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
 
 /**
  * Whether a message is an assessment request (JSON with `participants` or `config`), and if so, is it valid;
@@ -135,7 +128,7 @@ export async function parseAssessmentRequest(text: string, data: unknown[], sour
   if (!body || !('participants' in body || 'config' in body)) return { kind: 'none' };
   const { solverUrl, problems } = readParticipants(body['participants']);
   if (!isRecord(body['config'])) return { kind: 'invalid', problems: [...problems, 'config must be an object with task_ids or task_ids_file'] };
-  if ('resume' in body['config']) return parseResume(body['config'], solverUrl, problems);
+  if ('resume' in body['config']) return readResumeConfig(body['config'], solverUrl, problems);
   const reading = readConfig(body['config']);
   const config = plainToInstance(TaskConfig, reading.values);
   const errors = validateSync(config, { stopAtFirstError: true });
@@ -160,31 +153,6 @@ export async function parseAssessmentRequest(text: string, data: unknown[], sour
   };
 }
 
-/** `config.resume` (a record id), `config.retry_failed`, `config.concurrency` and `config.send_record`; nothing else goes with them. */
-function parseResume(config: Record<string, unknown>, purpleUrl: string | undefined, problems: string[]): AssessmentParse {
-  const { resume, retry_failed: retryFailed, concurrency, send_record: sendRecord, ...rest } = config;
-  if (typeof resume !== 'string' || !RECORD_ID.test(resume))
-    problems.push(`config.resume (${JSON.stringify(resume)}) must be the id of a run record, the name of its folder under assessments/`);
-  if (retryFailed !== undefined && typeof retryFailed !== 'boolean') problems.push('config.retry_failed must be true or false');
-  if (sendRecord !== undefined && typeof sendRecord !== 'boolean') problems.push('config.send_record must be true or false');
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1 && (concurrency as number) <= MAX_CONCURRENCY)) {
-    problems.push(`config.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
-  }
-  const extra = Object.keys(rest);
-  if (extra.length > 0) problems.push(`config.resume takes its tasks and shard from the record; remove ${extra.map((key) => `config.${key}`).join(', ')}`);
-  if (problems.length > 0 || purpleUrl === undefined) return { kind: 'invalid', problems };
-  return {
-    kind: 'resume',
-    resume: {
-      purpleUrl,
-      recordId: resume as string,
-      retryFailed: retryFailed === true,
-      sendRecord: sendRecord === true,
-      ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
-    },
-  };
-}
-
 /** The index must be below the count (the default count is 1); each value's own problems are named by the validator. */
 function shardProblems(config: TaskConfig, reading: ConfigReading): string[] {
   const { shard_index: index, num_shards: count } = config;
@@ -195,7 +163,7 @@ function shardProblems(config: TaskConfig, reading: ConfigReading): string[] {
 }
 
 function pathOf(property: string, reading: ConfigReading): string {
-  const key = CONFIG_KEYS.find((known) => known === property);
+  const key = ASSESSMENT_CONFIG_KEYS.find((known) => known === property);
   return key ? reading.path(key) : `config.${property}`;
 }
 
