@@ -10,7 +10,8 @@ import type { TaskEnvironment } from '../agent/task-environment';
 import { PurpleConfig } from '../purple-config';
 import { CancellableEnvironment } from './cancellable-environment';
 import { describeResult, describeStep, solverExitOf } from './run-report';
-import { openDialect, type SolverDialect } from './solver-dialect';
+import { openDialect } from './open-dialect';
+import type { SolverDialect } from './solver-dialect';
 import { TaskSolver } from './task-solver';
 
 /** One task's run on its context: its dialect, and how it is canceled. */
