@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSolverExit } from '@arvo-rca/a2a-protocol';
 import { reply } from '@arvo-rca/fake-llm';
-import { Scratch, startAgent, type AgentProcess, fakeModelEnv, suiteLlm } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { fakeModelEnv, suiteLlm } from './support/fake-model.testing';
 import { TaskShell } from './support/task-shell';
 import { TerminalBenchAssessor } from './support/terminal-bench-assessor';
 
