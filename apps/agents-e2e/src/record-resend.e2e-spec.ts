@@ -70,6 +70,16 @@ describe('a resume sends a 1,000-task record again to a requester that keeps it'
     return JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8')) as AssessmentFile;
   }
 
+  /** A fresh green agent resending the record to a requester that took its first task and stopped reading; its memory growth from before the request. */
+  async function stalledResend(): Promise<{ green: AgentProcess; growth: () => number; request: SseRequester }> {
+    const green = await startGreen();
+    const growth = growthFrom(green);
+    const request = await SseRequester.start(green.url, assessment({ resume: record.id, send_record: true }));
+    await request.until(isTaskPiece);
+    request.pause();
+    return { green, growth, request };
+  }
+
   /** Whether the record's session `index` ends within `ms`. */
   async function sessionEnded(index: number, ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
@@ -108,12 +118,7 @@ describe('a resume sends a 1,000-task record again to a requester that keeps it'
   });
 
   it('sends no faster than a requester that stops reading takes them, its memory bounded, and all of them once it reads again', async () => {
-    const green = await startGreen();
-    const growth = growthFrom(green);
-
-    const request = await SseRequester.start(green.url, assessment({ resume: record.id, send_record: true }));
-    await request.until(isTaskPiece);
-    request.pause();
+    const { growth, request } = await stalledResend();
     await pause(STALL_MS);
     const stalled = growth();
     request.resume();
@@ -125,10 +130,7 @@ describe('a resume sends a 1,000-task record again to a requester that keeps it'
   });
 
   it('stops sending when the requester cancels mid-way: the canceled state comes after a few more tasks, not the rest of the record', async () => {
-    const green = await startGreen();
-    const request = await SseRequester.start(green.url, assessment({ resume: record.id, send_record: true }));
-    await request.until(isTaskPiece);
-    request.pause();
+    const { green, request } = await stalledResend();
     await pause(1_000);
 
     await clients.peer(green.url).cancel(request.taskId);
@@ -142,11 +144,7 @@ describe('a resume sends a 1,000-task record again to a requester that keeps it'
   });
 
   it('stops sending when the requester goes away mid-way, and ends the session by itself', async () => {
-    const green = await startGreen();
-    const growth = growthFrom(green);
-    const request = await SseRequester.start(green.url, assessment({ resume: record.id, send_record: true }));
-    await request.until(isTaskPiece);
-    request.pause();
+    const { green, growth, request } = await stalledResend();
     await pause(1_000);
     const sessions = (await scanRecord(record.folder)).assessment.sessions;
 
