@@ -76,16 +76,3 @@ export {
   type TaskProgressData,
   type TaskProgressLine,
 } from './lib/vocabulary/progress';
-export {
-  declaresRunRecord,
-  formatRunRecord,
-  MAX_RECORD_FILES_CHARS,
-  parseRunRecord,
-  RUN_RECORD_ARTIFACT,
-  RUN_RECORD_EXTENSION,
-  runRecordExtension,
-  taskPiece,
-  type LeftOutFile,
-  type RunRecordData,
-  type RunRecordPiece,
-} from './lib/vocabulary/run-record-files';

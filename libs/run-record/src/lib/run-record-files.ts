@@ -15,17 +15,11 @@
 // which then holds one task's files rather than the whole run's.
 import type { AgentExtension } from '@a2a-js/sdk';
 import { isRecord } from '@arvo-rca/common';
-import {
-  assessmentFileOf,
-  isTaskFolderFileName,
-  TASK_FOLDER_FILES,
-  taskRecordOf,
-  type AssessmentFile,
-  type TaskFolder,
-  type TaskFolderFileName,
-  type TaskFolderFiles,
-} from '@arvo-rca/run-record';
 import type { TaskRecord } from '@arvo-rca/results';
+import { assessmentFileOf } from './assessment-reader';
+import type { AssessmentFile } from './record-format';
+import { isTaskFolderFileName, TASK_FOLDER_FILES, type TaskFolder, type TaskFolderFileName, type TaskFolderFiles } from './task-folder-files';
+import { taskRecordOf } from './task-record-reader';
 
 export const RUN_RECORD_EXTENSION = 'urn:arvo-rca:run-record:1';
 export const RUN_RECORD_ARTIFACT = 'Run record';
