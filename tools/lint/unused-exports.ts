@@ -39,14 +39,14 @@ interface Use {
 /** The unused exports of every library under `root`, by entry file, then name. */
 export function unusedExports(root: string): UnusedExport[] {
   const entries = libraryEntries(root);
-  const uses = PROJECT_FOLDERS.flatMap((folder) => sourceFiles(root, folder)).flatMap((file) => usesIn(root, file));
+  const importPaths = entries.map((entry) => entry.importPath);
+  const uses = PROJECT_FOLDERS.flatMap((folder) => sourceFiles(root, folder)).flatMap((file) => usesIn(root, file, importPaths));
   return entries.flatMap((entry) => {
+    const names = exportedNames(root, entry);
     const used = new Set(uses.filter((use) => use.importPath === entry.importPath && !use.file.startsWith(`${entry.library}/`)).map((use) => use.name));
     if (used.has('*')) return [];
     const documented = readmeApi(root, entry);
-    return exportedNames(root, entry)
-      .filter((name) => !used.has(name) && !documented.has(name))
-      .map((name) => ({ entry: entry.file, name }));
+    return names.filter((name) => !used.has(name) && !documented.has(name)).map((name) => ({ entry: entry.file, name }));
   });
 }
 
@@ -55,7 +55,8 @@ function libraryEntries(root: string): Entry[] {
   const configFile = join(root, 'tsconfig.base.json');
   const { config } = ts.readConfigFile(configFile, (path) => readFileSync(path, 'utf8'));
   const paths: unknown = config?.compilerOptions?.paths;
-  if (typeof paths !== 'object' || paths === null) throw new ExportScanError('NO_PATHS', `${configFile} has no compilerOptions.paths to name the libraries' entry points`);
+  if (typeof paths !== 'object' || paths === null)
+    throw new ExportScanError('NO_PATHS', `${configFile} has no compilerOptions.paths to name the libraries' entry points`);
   return Object.entries(paths as Record<string, string[]>).flatMap(([importPath, [target]]) => {
     const file = relative(root, join(root, target)).split('\\').join('/');
     const library = /^libs\/[^/]+/.exec(file)?.[0];
@@ -73,12 +74,15 @@ function sourceFiles(root: string, folder: string): string[] {
   });
 }
 
-function parse(root: string, file: string): ts.SourceFile {
-  return ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, false);
+function parse(file: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
 }
 
 /** Every name the file takes from an import path: imports, re-exports, `import('…').Name` types, dynamic imports. */
-function usesIn(root: string, file: string): Use[] {
+function usesIn(root: string, file: string, importPaths: string[]): Use[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  // Most files name no library's import path: they need no parsing.
+  if (!importPaths.some((importPath) => text.includes(importPath))) return [];
   const uses: Use[] = [];
   const add = (specifier: ts.Node | undefined, names: string[]): void => {
     if (specifier && ts.isStringLiteralLike(specifier)) uses.push(...names.map((name) => ({ importPath: specifier.text, name, file })));
@@ -87,12 +91,11 @@ function usesIn(root: string, file: string): Use[] {
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, importedNames(node.importClause));
     else if (ts.isExportDeclaration(node))
       add(node.moduleSpecifier, node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements.map(originalName) : ['*']);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
-      add(node.argument.literal, [node.qualifier ? leftmost(node.qualifier) : '*']);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, [node.qualifier ? leftmost(node.qualifier) : '*']);
     else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || isRequire(node.expression))) add(node.arguments[0], ['*']);
     ts.forEachChild(node, visit);
   };
-  visit(parse(root, file));
+  visit(parse(file, text));
   return uses;
 }
 
@@ -118,11 +121,13 @@ function isRequire(expression: ts.Expression): boolean {
 
 /** The names an entry file exports, by its export lists and exported declarations. */
 function exportedNames(root: string, entry: Entry): string[] {
-  return parse(root, entry.file).statements.flatMap((statement) => {
+  return parse(entry.file, readFileSync(join(root, entry.file), 'utf8')).statements.flatMap((statement) => {
     if (ts.isExportDeclaration(statement)) {
       if (!statement.exportClause)
         throw new ExportScanError('STAR_EXPORT', `${entry.file} exports * from a module: name what it exports, so that each name can be checked for use`);
-      return ts.isNamedExports(statement.exportClause) ? statement.exportClause.elements.map((element) => element.name.text) : [statement.exportClause.name.text];
+      return ts.isNamedExports(statement.exportClause)
+        ? statement.exportClause.elements.map((element) => element.name.text)
+        : [statement.exportClause.name.text];
     }
     if (ts.isExportAssignment(statement)) return ['default'];
     const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
@@ -140,7 +145,20 @@ function readmeApi(root: string, entry: Entry): Set<string> {
   if (!existsSync(readme)) return new Set();
   const code = [...readFileSync(readme, 'utf8').matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((block) => block[1]).join('\n');
   const imports = [...code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]+)['"]/g)].filter((found) => found[2] === entry.importPath);
-  return new Set(imports.flatMap((found) => found[1].split(',').map((name) => name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter(Boolean)));
+  return new Set(
+    imports.flatMap((found) =>
+      found[1]
+        .split(',')
+        .map(
+          (name) =>
+            name
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0],
+        )
+        .filter(Boolean),
+    ),
+  );
 }
 
 // Run as a script (`npx tsx tools/lint/unused-exports.ts [root]`): one line per unused export, exit code 1 when there is one.
