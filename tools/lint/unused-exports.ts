@@ -2,14 +2,14 @@
 // tsconfig.base.json (`@arvo-rca/x` and `@arvo-rca/x/testing`); a name counts as used when a file of another
 // project (a lib, an app, the tools, a spec among them) imports or re-exports it from that path. The public
 // API a library's README shows in its code examples (`import { … } from '@arvo-rca/x'`) is kept even when
-// nothing here imports it: it is there for solver builders. Read with TypeScript's parser alone, no type
-// checking, so that the whole tree takes a second.
+// nothing here imports it: it is there for solver builders. Read with TypeScript's parser alone, without
+// a type check, and only the files that name an import path.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { CodedError } from '@arvo-rca/common';
 
-export type ExportScanErrorCode = 'NO_PATHS' | 'STAR_EXPORT';
+type ExportScanErrorCode = 'NO_PATHS' | 'STAR_EXPORT';
 export class ExportScanError extends CodedError<ExportScanErrorCode> {}
 
 /** A name an entry point exports that no file outside its library imports. */
