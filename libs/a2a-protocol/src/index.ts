@@ -11,7 +11,8 @@ export { A2aPeerError } from './lib/client/peer-error';
 export { isTerminalState, type PeerEvent, type PeerTaskState } from './lib/client/peer-events';
 export { createHttpFetch } from './lib/client/http-fetch';
 export { waitForAgentCard } from './lib/client/wait-for-card';
-// The message vocabulary of the two agents.
+// The message vocabulary of the two agents, and the names of the dialects they speak it in.
+export { DEFAULT_DIALECT, DIALECT_NAMES, DIALECTS, isDialectName, TERMINAL_BENCH_TAG, type DialectName } from './lib/dialects/dialect-names';
 export { findTaskId } from './lib/vocabulary/task-request';
 export {
   EXECUTE_PREFIX,
@@ -48,3 +49,14 @@ export {
   parseTaskProgressData,
   type TaskProgressLine,
 } from './lib/vocabulary/progress';
+// The assessment request as it travels, and the resume it may ask for: one shape for the runner and the green agent.
+export {
+  ASSESSMENT_CONFIG_KEYS,
+  MAX_CONCURRENCY,
+  type AssessmentConfigBody,
+  type AssessmentConfigKey,
+  type AssessmentRequestBody,
+  type ResumeConfigBody,
+  type TaskConfigBody,
+} from './lib/assessment-request/assessment-request-body';
+export { formatResumeRequest, readResumeConfig, type ResumeRequest } from './lib/assessment-request/resume-request';

@@ -16,6 +16,8 @@ export { recordFolders, type RecordFolder } from './lib/record-folders';
 export { RecordCopy } from './lib/record-copy';
 export { RECORD_LOCK_FILE, RecordLock } from './lib/record-lock';
 export { recordResult, scanRecord, tasksToRun, type RecordScan } from './lib/record-scan';
+// What a resume of a record runs, read from the record alone: one reading for the runner and the green agent.
+export { readRecordResume, recordedTaskIds, type RecordResume } from './lib/record-resume';
 export { RecordWriter, type TaskEvidence } from './lib/record-writer';
 // The run record's files as the green agent sends them to a runner that keeps its own copy.
 export {
