@@ -1,4 +1,4 @@
 // Test-only entry point (`@arvo-rca/common/testing`): helpers for suites of code built on this library.
 export { flakyCall } from './lib/flaky-call.testing';
-export { scratchFolder, ScratchFolderError } from './lib/testing/scratch-folder.testing';
+export { scratchFolder } from './lib/testing/scratch-folder.testing';
 export { trajectoryOf } from './lib/testing/trajectory.testing';

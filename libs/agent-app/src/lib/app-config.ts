@@ -4,7 +4,7 @@ import { DEFAULT_LOG_BOUNDS } from '@arvo-rca/task-logging';
 import { HttpUrl, Text, WholeNumber } from './config-fields';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The variables every agent reads; each app's configuration class extends this one. */
 export class AppConfig {

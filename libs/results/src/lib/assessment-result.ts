@@ -6,7 +6,7 @@ import { usageBy, type Nullable, type SolverUsage } from './solver-usage';
 import type { TaskDraw } from './task-draw';
 import { resultConfidence, type ResultConfidence } from './result-confidence';
 
-export const RESULT_DOMAIN = 'arvo_rca';
+const RESULT_DOMAIN = 'arvo_rca';
 
 /** Which part of the requested list a Result covers: task i of the list belongs to shard i mod count. */
 export interface Shard {
