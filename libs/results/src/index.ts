@@ -1,5 +1,5 @@
 // The Result of an assessment and one task's record: types and the arithmetic over them, without the judge.
-export { SOLVER_USAGE_FIELDS, type Nullable, type SolverUsage } from './lib/solver-usage';
+export { SOLVER_USAGE_FIELDS, type SolverUsage } from './lib/solver-usage';
 export type { SolverExit } from './lib/solver-exit';
 export {
   asRootCause,
