@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scratchFolder } from '@arvo-rca/common/testing';
-import type { NewAssessment, TaskEvidence } from '../../index';
+import type { NewAssessment, TaskEvidence } from '../record-writer';
 
 /** An assessment of `tasks` by a solver of `model` (`baseline` unless given), one at a time, with `fields` laid over it. */
 export function newAssessment(tasks: string[], { model = 'baseline', ...fields }: Partial<NewAssessment> & { model?: string } = {}): NewAssessment {
