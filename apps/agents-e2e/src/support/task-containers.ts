@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import Docker from 'dockerode';
 import { createDockerClient, LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { engineKind } from '@arvo-rca/arvo-docker/testing';
@@ -28,6 +29,14 @@ export class TaskContainers {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(`no process matching ${pattern} ran in container ${containerId} within ${timeoutMs} ms`);
+  }
+
+  /** Runs `argv` in a running container, as its image's user, to its end. */
+  async run(containerId: string, argv: string[]): Promise<void> {
+    const exec = await this.docker.getContainer(containerId).exec({ Cmd: argv, AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({});
+    stream.resume();
+    await once(stream, 'end');
   }
 
   /**
