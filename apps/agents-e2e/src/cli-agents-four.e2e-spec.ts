@@ -7,7 +7,8 @@ import { CliAgentStack, type CliAssessment } from './support/cli-agent-stack';
 import { TaskContainers } from './support/task-containers';
 
 // Four samples assessed at once, each solved by the real Claude Code in the purple agent against one scripted
-// stand-in of Anthropic's API (a script per task, chosen by the task id its prompt names). Every task's first
+// stand-in of Anthropic's API (a script per task, chosen by its project's name in the description its prompt
+// holds: the green agent names tasks to the solver by a masked id). Every task's first
 // command waits in its container for a gate the test opens, so all four are mid-run together when one of
 // them is canceled at the purple agent.
 const TASKS = ['sample:1', 'sample:2', 'sample:3', 'sample:4'];
@@ -18,6 +19,8 @@ const ROOT_CAUSES: Record<string, { file: string; function: string; line_start: 
   'sample:3': { file: 'src/value.c', function: 'ini_unescape', line_start: 109, line_end: 114 },
   'sample:4': { file: 'src/decode.c', function: 'decode_dict', line_start: 158, line_end: 163 },
 };
+/** A word each task's description has and no other's: its project. */
+const MARKERS: Record<string, string> = { 'sample:1': 'tlvkit', 'sample:2': 'mimedec', 'sample:3': 'iniconf', 'sample:4': 'bencode library' };
 const GATE = '/tmp/four-at-once-gate';
 const WAIT = `until [ -e ${GATE} ]; do sleep 0.2; done; echo through the gate`;
 
@@ -44,10 +47,10 @@ describeWithDocker('four tasks at once through both agents, Claude Code solving 
     stack = await CliAgentStack.start('claude-code');
     greenPid = stack.green.child.pid as number;
     for (const taskId of TASKS) {
-      if (taskId === CANCELED) stack.llm.scriptFor(taskId, toolCall('mcp__task__shell', { command: WAIT }), reply('never reached'));
+      if (taskId === CANCELED) stack.llm.scriptFor(MARKERS[taskId], toolCall('mcp__task__shell', { command: WAIT }), reply('never reached'));
       else
         stack.llm.scriptFor(
-          taskId,
+          MARKERS[taskId],
           toolCall('mcp__task__shell', { command: WAIT }, { usage: { input: 900, output: 30 } }),
           toolCall('mcp__task__shell', { command: write(taskId) }, { usage: { input: 1100, output: 120 } }),
           toolCall('mcp__task__submit', {}, { usage: { input: 1300, output: 10 } }),
@@ -66,21 +69,28 @@ describeWithDocker('four tasks at once through both agents, Claude Code solving 
 
   it('runs each in a CLI of its own; the cancel ends its CLI’s group at once, the other three are scored as scripted, and nothing is left', async () => {
     assessment = stack.assess(TASKS, 4);
+    let ended: CliAssessment | undefined;
+    void assessment.then((done) => (ended = done)).catch(() => undefined);
+    let seen = 0;
     const running = await waitUntil(
       'four task containers',
       async () => {
+        if (ended) throw new Error(`the assessment ended before its four tasks ran at once: ${stack.explain(ended.events)}`);
         const found = await containers.ofProcess(greenPid);
+        seen = found.length;
         return found.length === TASKS.length ? found : undefined;
       },
-      300_000,
-    );
+      240_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message} (${seen} seen); ${stack.explain([])}`);
+    });
     for (const container of running) await containers.waitForProcess(container.Id, /four-at-once-gate/, 300_000);
 
     // Each task's CLI: the processes naming its task id (in the prompt of their argv) with this test's stand-in as
     // their endpoint, all in one group of their own, with a HOME and a working folder of their own.
     const purpleGroup = processes().find((info) => info.pid === stack.purple.child.pid)?.pgid;
     for (const taskId of TASKS) {
-      const cli = processesNaming(taskId).filter(
+      const cli = processesNaming(MARKERS[taskId]).filter(
         (info) => info.pgid !== purpleGroup && environValue(info.pid, 'ANTHROPIC_BASE_URL') === stack.llm.anthropicBaseUrl,
       );
       const pgids = [...new Set(cli.map((info) => info.pgid))];
@@ -95,7 +105,7 @@ describeWithDocker('four tasks at once through both agents, Claude Code solving 
     expect(found.every((group) => existsSync(group.home) && existsSync(group.workdir))).toBe(true);
 
     // The cancel, at the purple agent, of the one task's A2A task: its CLI's group ends at once.
-    const solverTask = await stack.solverTask(CANCELED);
+    const solverTask = await stack.solverTask(MARKERS[CANCELED]);
     expect(solverTask).toBeDefined();
     const canceled = groups.get(CANCELED) as CliGroup;
     const canceledAt = Date.now();
@@ -127,7 +137,7 @@ describeWithDocker('four tasks at once through both agents, Claude Code solving 
       });
     expect(result.task_metrics[CANCELED]).toMatchObject({ file_acc: 0 });
     expect(result.task_metrics[CANCELED].solver_exit_status).not.toBe('Submitted');
-    for (const taskId of Object.keys(ROOT_CAUSES)) expect({ taskId, pending: stack.llm.pendingFor(taskId) }).toEqual({ taskId, pending: 0 });
+    for (const taskId of Object.keys(ROOT_CAUSES)) expect({ taskId, pending: stack.llm.pendingFor(MARKERS[taskId]) }).toEqual({ taskId, pending: 0 });
 
     // Nothing left behind: no task container, no task workspace, no CLI process, no CLI HOME or working folder.
     expect(await containers.ofProcess(greenPid)).toEqual([]);
