@@ -7,8 +7,8 @@ import { CliAgentStack, type CliAssessment } from './support/cli-agent-stack';
 import { TaskContainers } from './support/task-containers';
 
 // Four samples assessed at once, each solved by the real Claude Code in the purple agent against one scripted
-// stand-in of Anthropic's API (a script per task, chosen by its project's name in the description its prompt
-// holds: the green agent names tasks to the solver by a masked id). Every task's first
+// stand-in of Anthropic's API (a script per task, chosen by its crash function, which the crash report in its
+// prompt names: the green agent names tasks to the solver by a masked id). Every task's first
 // command waits in its container for a gate the test opens, so all four are mid-run together when one of
 // them is canceled at the purple agent.
 const TASKS = ['sample:1', 'sample:2', 'sample:3', 'sample:4'];
@@ -19,8 +19,13 @@ const ROOT_CAUSES: Record<string, { file: string; function: string; line_start: 
   'sample:3': { file: 'src/value.c', function: 'ini_unescape', line_start: 109, line_end: 114 },
   'sample:4': { file: 'src/decode.c', function: 'decode_dict', line_start: 158, line_end: 163 },
 };
-/** A word each task's description has and no other's: its project. */
-const MARKERS: Record<string, string> = { 'sample:1': 'tlvkit', 'sample:2': 'mimedec', 'sample:3': 'iniconf', 'sample:4': 'bencode library' };
+/** A word each task's crash report has and no other's: its crash function (samples/<n>/sample.json). */
+const MARKERS: Record<string, string> = {
+  'sample:1': 'tlv_cursor_be32',
+  'sample:2': 'mimedec_qp_decode',
+  'sample:3': 'ini_unescape',
+  'sample:4': 'be_dict_add_entry',
+};
 const GATE = '/tmp/four-at-once-gate';
 const WAIT = `until [ -e ${GATE} ]; do sleep 0.2; done; echo through the gate`;
 
@@ -44,7 +49,8 @@ describeWithDocker('four tasks at once through both agents, Claude Code solving 
   const groups = new Map<string, CliGroup>();
 
   beforeAll(async () => {
-    stack = await CliAgentStack.start('claude-code');
+    // Its gate holds a task's first command until all four run, which a loaded machine can take minutes to reach.
+    stack = await CliAgentStack.start('claude-code', { green: { COMMAND_TIMEOUT_S: '900' } });
     greenPid = stack.green.child.pid as number;
     for (const taskId of TASKS) {
       if (taskId === CANCELED) stack.llm.scriptFor(MARKERS[taskId], toolCall('mcp__task__shell', { command: WAIT }), reply('never reached'));

@@ -34,13 +34,14 @@ export class CliAgentStack {
     readonly purple: AgentProcess,
   ) {}
 
-  static async start(cli: CliName): Promise<CliAgentStack> {
+  /** `extra` adds to either agent's environment. */
+  static async start(cli: CliName, extra: { green?: NodeJS.ProcessEnv } = {}): Promise<CliAgentStack> {
     const scratch = new Scratch();
     const llm = await FakeLlmServer.start();
     const [greenPort, purplePort] = [await freePort(), await freePort()];
     const env = { ...scratch.env(), SANDBOX: 'docker', PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
     const started = await Promise.allSettled([
-      startAgent('green-agent', env, greenPort),
+      startAgent('green-agent', { ...env, ...extra.green }, greenPort),
       startAgent('purple-agent', { ...env, AGENT_CLI: cli, ...CLI_ENV[cli](llm) }, purplePort),
     ]);
     const [green, purple] = started.map((one) => (one.status === 'fulfilled' ? one.value : undefined));
