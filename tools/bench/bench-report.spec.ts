@@ -232,6 +232,7 @@ describe('bench report', () => {
     expect(rows.find((row) => row.figure.includes('MCP SDK floor'))).toMatchObject({ value: '1.000 ms', target: 'floor', ratio: 1.1 });
     expect(rows.find((row) => row.figure.includes('its floor: the same CLI'))).toMatchObject({ value: '0.960 ms', target: 'floor', ratio: 1.2 });
     expect(rows.find((row) => row.figure.includes('its floor: the same CLI'))?.figure).toContain('the adapter is 1.15 × it');
+    expect(rows.find((row) => row.figure.includes('on stdio'))).toMatchObject({ value: '1.200 ms', target: 'floor', ratio: 1.5 });
     expect(rows.find((row) => row.figure.includes('MCP server alone'))).toMatchObject({ value: '1.100 ms', target: 'info', ratio: 1 });
     expect(rows.find((row) => row.figure.includes('its start'))).toMatchObject({ value: '2114 ms', target: 'info' });
   });

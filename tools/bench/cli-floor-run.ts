@@ -2,9 +2,10 @@
 // The floor under a CLI adapter's step, for each CLI's own MCP client: the same real CLI, on the same
 // scripted task, against a bare server: the SDK's McpServer with tools that answer at once (no token, no
 // CliAgent, no observation template, no trajectory), over the task server's transport, timed as the adapter
-// is. What the adapter costs above this is ours; this is what any MCP server costs that CLI.
+// is. What the adapter costs above this is ours; this is what any MCP server costs that CLI. And the nearest
+// alternative to the adapter's loopback HTTP: the same bare server on stdio, started by the CLI itself.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AgentCli } from '../../apps/purple-agent/src/app/cli/agent-cli';
+import { MCP_TOOL_TIMEOUT_MS, type AgentCli, type CliLaunch } from '../../apps/purple-agent/src/app/cli/agent-cli';
 import { CliProcess } from '../../apps/purple-agent/src/app/cli/cli-process';
 import { cliPrompt } from '../../apps/purple-agent/src/app/cli/cli-prompt';
 import { JsonResponseTransport } from '../../apps/purple-agent/src/app/cli/json-response-transport';
@@ -97,16 +98,17 @@ export interface FloorRunInput {
   steps: number;
 }
 
-/** One scripted run of the CLI against the bare server (its model scripted by the caller); its calls' times. */
-export async function floorRun(input: FloorRunInput): Promise<McpCallTimer> {
+/** One scripted run of the CLI against the bare server (its model scripted by the caller), on `transport`; its `shell` calls' times (ms). */
+export async function floorRun(input: FloorRunInput, transport: 'http' | 'stdio'): Promise<number[]> {
   const bare = await BareMcpServer.start();
   const home = await mkdtemp(join(tmpdir(), 'arvo-rca-bench-floor-home-'));
   const workdir = await mkdtemp(join(tmpdir(), 'arvo-rca-bench-floor-work-'));
+  const timesFile = join(workdir, '..', `${workdir.split('/').at(-1)}.times`);
   const timer = new McpCallTimer(bare);
   let cli: CliProcess | undefined;
   try {
     const { cli: agent, packageDir, model, env } = input;
-    const launch = agent.launch({
+    const http = agent.launch({
       prompt: cliPrompt(input.description),
       mcpUrl: bare.url,
       mcpToken: 'floor',
@@ -117,18 +119,40 @@ export async function floorRun(input: FloorRunInput): Promise<McpCallTimer> {
       model,
       env,
     });
+    const launch = transport === 'http' ? http : onStdio(http, [join(__dirname, 'mcp-stdio-floor-server.cjs'), timesFile]);
     const end = await timer.during(async () => {
       cli = CliProcess.start({ launch, cwd: workdir, folders: [home, workdir], onLine: () => undefined });
       return cli.ended;
     });
-    if (bare.commands() !== input.steps)
+    const times = transport === 'http' ? timer.overheadsMs : (await readFile(timesFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
+    if (times.length !== input.steps)
       throw new Error(
-        `the floor's ${agent.name} run ended (${end.signal ?? end.code}) after ${bare.commands()} of ${input.steps} commands: ${end.stderr.slice(-500)}`,
+        `the ${transport} floor's ${agent.name} run ended (${end.signal ?? end.code}) after ${times.length} of ${input.steps} commands: ${end.stderr.slice(-500)}`,
       );
-    return timer;
+    return times;
   } finally {
     cli?.kill();
     await bare.close();
-    await Promise.all([home, workdir].map((folder) => rm(folder, { recursive: true, force: true })));
+    await Promise.all([home, workdir, timesFile].map((path) => rm(path, { recursive: true, force: true })));
   }
+}
+
+/** The launch with its MCP server on stdio instead: `node <args>`, started by the CLI, in each CLI's own config. */
+function onStdio(launch: CliLaunch, args: string[]): CliLaunch {
+  const command = process.execPath;
+  const files = { ...launch.files };
+  for (const [path, text] of Object.entries(files)) {
+    // Claude Code's --mcp-config file, Gemini CLI's settings.json: a JSON `mcpServers` entry.
+    if (path.endsWith('.json') && text.includes('"mcpServers"')) {
+      const config = JSON.parse(text) as { mcpServers: Record<string, Record<string, unknown>> };
+      const { url, httpUrl, headers, type, ...kept } = config.mcpServers[TASK_MCP_NAME];
+      void [url, httpUrl, headers];
+      config.mcpServers[TASK_MCP_NAME] = { ...kept, ...(type ? { type: 'stdio' } : {}), command, args, timeout: MCP_TOOL_TIMEOUT_MS };
+      files[path] = JSON.stringify(config);
+    }
+    // Codex's config.toml: the server's url and token variable give way to a command.
+    if (path.endsWith('config.toml'))
+      files[path] = text.replace(/^url = .*\nbearer_token_env_var = .*$/m, `command = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}`);
+  }
+  return { ...launch, files };
 }

@@ -27,6 +27,12 @@ export function cliStepRows(step: CliStepFigures): TableRow[] {
       ratio: cli.cli_floor_vs_ours,
     },
     {
+      figure: `  the nearest alternative's floor: the same bare server on stdio, a child of the CLI (ratio: × our agent's)`,
+      value: ms(cli.stdio_floor_ms, 3),
+      target: 'floor',
+      ratio: cli.stdio_floor_vs_ours,
+    },
+    {
       figure: `  MCP SDK floor: a bare SDK server's tools/call in one session (a server per request: ${ms(cli.floor_stateless_ms, 3)}; ratio: adapter / floor)`,
       value: ms(cli.floor_ms, 3),
       target: 'floor',

@@ -39,6 +39,9 @@ export interface CliStepFigure {
   cli_floor_vs_ours: number;
   /** The adapter over this CLI's floor: what is ours. */
   step_vs_cli_floor: number;
+  /** The nearest alternative to the adapter's loopback HTTP: the same bare server on stdio, a child of the CLI (a product's would relay to the purple agent on top). */
+  stdio_floor_ms: number;
+  stdio_floor_vs_ours: number;
   /** The task's MCP server alone, its tools answering at once, called as the floor is: the SDK and our server, no CLI, no CliAgent. */
   task_server_ms: number;
   /** Median over the runs: the CLI's spawn to its first request to the model. */
@@ -126,12 +129,14 @@ export async function measureCliStep(
       const ours: number[] = [];
       const floors: McpFloor[] = [];
       const cliFloors: number[] = [];
+      const stdioFloors: number[] = [];
       // One warm-up run (the file cache, the CLI's first compile), then the measured ones.
       await oneRun(name, packageDir, templates, join(dir, `${name}-warm-up`), steps);
       for (let run = 1; run <= runs; run++) {
         ours.push((await measurePurpleStep(root, steps, 1)).median_ms);
         floors.push(await measureMcpFloor(steps));
-        cliFloors.push(median((await oneFloorRun(name, packageDir, steps)).overheadsMs));
+        cliFloors.push(median(await oneFloorRun(name, packageDir, steps, 'http')));
+        stdioFloors.push(median(await oneFloorRun(name, packageDir, steps, 'stdio')));
         timers.push(await oneRun(name, packageDir, templates, join(dir, `${name}-${run}`), steps));
       }
       const step = median(timers.flatMap((timer) => timer.overheadsMs));
@@ -149,6 +154,8 @@ export async function measureCliStep(
         cli_floor_ms: round(cliFloor, 3),
         cli_floor_vs_ours: round(cliFloor / median(ours)),
         step_vs_cli_floor: round(step / cliFloor),
+        stdio_floor_ms: round(median(stdioFloors), 3),
+        stdio_floor_vs_ours: round(median(stdioFloors) / median(ours)),
         task_server_ms: round(median(floors.map((one) => one.task_server)), 3),
         start_ms: round(median(timers.map((timer) => timer.startMs)), 1),
         calls: timers.reduce((sum, timer) => sum + timer.overheadsMs.length, 0),
@@ -185,13 +192,13 @@ async function oneRun(name: AgentCliName, packageDir: string, templates: AgentTe
   }
 }
 
-/** The same CLI on the same script against a bare MCP server: its floor. */
-async function oneFloorRun(name: AgentCliName, packageDir: string, steps: number): Promise<McpCallTimer> {
+/** The same CLI on the same script against a bare MCP server, on loopback HTTP or stdio: its floor. */
+async function oneFloorRun(name: AgentCliName, packageDir: string, steps: number, transport: 'http' | 'stdio'): Promise<number[]> {
   const wiring = WIRING[name];
   const llm = await scriptedModel(name, steps);
   try {
     const env = { PATH: process.env['PATH'], ...wiring.env(llm) };
-    return await floorRun({ cli: AGENT_CLIS[name], packageDir, model: wiring.model, env, description: TASK.description, steps });
+    return await floorRun({ cli: AGENT_CLIS[name], packageDir, model: wiring.model, env, description: TASK.description, steps }, transport);
   } finally {
     await llm.close();
   }
