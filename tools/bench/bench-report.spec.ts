@@ -207,6 +207,8 @@ describe('bench report', () => {
       floor_stateless_ms: 1.9,
       cli_floor_ms: 0.96,
       cli_floor_vs_ours: 1.2,
+      stdio_floor_ms: 1.2,
+      stdio_floor_vs_ours: 1.5,
       task_server_ms: 1.1,
       start_ms: 2114.4,
       calls: 90,
