@@ -24,7 +24,14 @@ export class TaskContainers {
   async waitForProcess(containerId: string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const top = (await this.docker.getContainer(containerId).top({ ps_args: await this.topArgs() })) as { Processes?: string[][] };
+      // A container just created is not running yet: the engine refuses to list its processes (409) until it is.
+      const top = (await this.docker
+        .getContainer(containerId)
+        .top({ ps_args: await this.topArgs() })
+        .catch((error: { statusCode?: number }) => {
+          if (error.statusCode === 409) return {};
+          throw error;
+        })) as { Processes?: string[][] };
       if ((top.Processes ?? []).some((row) => pattern.test(row.join(' ')))) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
