@@ -1,19 +1,19 @@
 import { existsSync, rmSync } from 'node:fs';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { environValue, liveInGroup, processes, waitUntil, workingFolder } from '@arvo-rca/common/testing';
-import { reply, toolCall } from '@arvo-rca/fake-llm';
+import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
 import { CliAgentStack } from './support/cli-agent-stack';
 import { TaskContainers } from './support/task-containers';
 
 describeWithDocker('a purple agent running Claude Code, killed with SIGKILL mid-command', () => {
-  let stack: CliAgentStack;
+  let stack: CliAgentStack<FakeLlmServer>;
   let assessment: Promise<unknown>;
   let pgid: number | undefined;
   let home: string | undefined;
   let workdir: string | undefined;
 
   beforeAll(async () => {
-    stack = await CliAgentStack.start('claude-code');
+    stack = await CliAgentStack.start('claude-code', await FakeLlmServer.start());
   }, 300_000);
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { environValue, liveInGroup, processes, processesNaming, waitUntil, workingFolder } from '@arvo-rca/common/testing';
-import { reply, toolCall } from '@arvo-rca/fake-llm';
+import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
 import { CliAgentStack, type CliAssessment } from './support/cli-agent-stack';
 import { TaskContainers } from './support/task-containers';
 
@@ -43,7 +43,7 @@ interface CliGroup {
 
 describeWithDocker('four tasks at once through both agents, Claude Code solving each, one canceled mid-run', () => {
   const containers = new TaskContainers();
-  let stack: CliAgentStack;
+  let stack: CliAgentStack<FakeLlmServer>;
   let greenPid: number;
   let assessment: Promise<CliAssessment>;
   const groups = new Map<string, CliGroup>();
@@ -51,7 +51,7 @@ describeWithDocker('four tasks at once through both agents, Claude Code solving 
   beforeAll(async () => {
     // Its gate holds a task's first command until all four run, which a loaded machine can take minutes to reach;
     // and four run at once whatever this machine's free disk holds of shares (the tasks write next to nothing).
-    stack = await CliAgentStack.start('claude-code', { green: { COMMAND_TIMEOUT_S: '900', TASKS_DISK_TOTAL: '0' } });
+    stack = await CliAgentStack.start('claude-code', await FakeLlmServer.start(), { green: { COMMAND_TIMEOUT_S: '900', TASKS_DISK_TOTAL: '0' } });
     greenPid = stack.green.child.pid as number;
     for (const taskId of TASKS) {
       if (taskId === CANCELED) stack.llm.scriptFor(MARKERS[taskId], toolCall('mcp__task__shell', { command: WAIT }), reply('never reached'));

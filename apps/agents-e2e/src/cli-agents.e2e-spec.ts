@@ -1,5 +1,5 @@
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { reply, toolCall, type RecordedRequest } from '@arvo-rca/fake-llm';
+import { FakeLlmServer, reply, toolCall, type RecordedRequest } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { CliAgentStack, type CliName } from './support/cli-agent-stack';
 
@@ -56,11 +56,11 @@ const CASES: CliCase[] = [
 
 for (const cli of CASES)
   describeWithDocker(`${cli.name} as the purple agent’s solver, through both agents, against a scripted stand-in of its provider`, () => {
-    let stack: CliAgentStack;
+    let stack: CliAgentStack<FakeLlmServer>;
     let result: AssessmentResult;
 
     beforeAll(async () => {
-      stack = await CliAgentStack.start(cli.name);
+      stack = await CliAgentStack.start(cli.name, await FakeLlmServer.start());
       stack.llm.script(
         toolCall(cli.shell, { command: 'head -5 /workspace/*_error.txt' }, { usage: { input: 900, output: 30 } }),
         toolCall(cli.shell, { command: WRITE }, { usage: { input: 1100, output: 120 } }),

@@ -2,14 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { FakeLlmServer } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { Scratch, startAgent, type AgentProcess } from './agent-processes';
 
 export type CliName = 'claude-code' | 'codex' | 'gemini-cli';
 
+/** What the stack needs of the scripted stand-in of the CLI's provider (a spec's FakeLlmServer). */
+export interface ProviderStandIn {
+  anthropicBaseUrl: string;
+  openAiBaseUrl: string;
+  geminiBaseUrl: string;
+  close(): Promise<void>;
+}
+
 /** Each CLI's key, endpoint and model variables, at the scripted stand-in of its provider. */
-export const CLI_ENV: Record<CliName, (llm: FakeLlmServer) => Record<string, string>> = {
+const CLI_ENV: Record<CliName, (llm: ProviderStandIn) => Record<string, string>> = {
   'claude-code': (llm) => ({ ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-test', AGENT_CLI_MODEL: 'claude-sonnet-4-5' }),
   codex: (llm) => ({ OPENAI_BASE_URL: llm.openAiBaseUrl, OPENAI_API_KEY: 'sk-test', AGENT_CLI_MODEL: 'gpt-5.5' }),
   'gemini-cli': (llm) => ({ GOOGLE_GEMINI_BASE_URL: llm.geminiBaseUrl, GEMINI_API_KEY: 'sk-test', AGENT_CLI_MODEL: 'gemini-2.5-pro' }),
@@ -25,19 +32,18 @@ export interface CliAssessment {
  * Both agents from their builds, the purple agent running a real CLI (`AGENT_CLI`) against a scripted
  * stand-in of its provider on loopback, sharing one scratch area; `stop` ends all of it.
  */
-export class CliAgentStack {
+export class CliAgentStack<Llm extends ProviderStandIn> {
   private constructor(
     readonly cli: CliName,
-    readonly llm: FakeLlmServer,
+    readonly llm: Llm,
     readonly scratch: Scratch,
     readonly green: AgentProcess,
     readonly purple: AgentProcess,
   ) {}
 
-  /** `extra` adds to either agent's environment. */
-  static async start(cli: CliName, extra: { green?: NodeJS.ProcessEnv } = {}): Promise<CliAgentStack> {
+  /** The CLI's provider is `llm`, which `stop` closes; `extra` adds to either agent's environment. */
+  static async start<Llm extends ProviderStandIn>(cli: CliName, llm: Llm, extra: { green?: NodeJS.ProcessEnv } = {}): Promise<CliAgentStack<Llm>> {
     const scratch = new Scratch();
-    const llm = await FakeLlmServer.start();
     const [greenPort, purplePort] = [await freePort(), await freePort()];
     const env = { ...scratch.env(), SANDBOX: 'docker', PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
     const started = await Promise.allSettled([
@@ -85,7 +91,7 @@ export class CliAgentStack {
     return `last events: ${JSON.stringify(events.slice(-3))}\n${this.green.log.slice(-2000)}\n${this.purple.log.slice(-3000)}`;
   }
 
-  /** Ends both agents (the purple agent with `purpleSignal`), the stand-in, and the scratch area. */
+  /** Ends both agents (the purple agent with `purpleSignal`), the provider's stand-in, and the scratch area. */
   async stop(purpleSignal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     await Promise.all([this.purple.stop(purpleSignal), this.green.stop()]);
     await this.llm.close();
