@@ -1,3 +1,5 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 import { DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineSettingsFromEnvironment } from './engine-settings';
@@ -32,5 +34,22 @@ describeWithDocker('the Docker engine, answering', () => {
   it('answers where the environment names the engine, and not where its settings name none, whatever the environment says', async () => {
     expect(await DockerEngine.fromEnvironment().answers()).toBe(true);
     expect(await new DockerEngine({ host: 'unix:///nonexistent/docker.sock' }).answers()).toBe(false);
+  });
+
+  it('makes its calls in a row on one connection, and ends it when closed', async () => {
+    const engine = DockerEngine.fromEnvironment();
+    const opened: Socket[] = [];
+    const onSocket = (message: unknown): void => void opened.push((message as { socket: Socket }).socket);
+    subscribe('net.client.socket', onSocket);
+    try {
+      for (let call = 0; call < 5; call++) await engine.listContainers(['arvo-rca.test=none']);
+      await engine.storage();
+    } finally {
+      unsubscribe('net.client.socket', onSocket);
+    }
+
+    expect(opened.length).toBe(1);
+    engine.close();
+    expect(opened[0].destroyed).toBe(true);
   });
 });
