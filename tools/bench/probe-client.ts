@@ -20,6 +20,8 @@ export interface ProbeReport {
   rssBytes: { baseline: number; peak: number; end: number };
   /** Garbage collections in the window: full (major) and young (minor) ones, and the full ones' time on the main thread. */
   gc: { major: number; minor: number; majorMs: number };
+  /** Connections the process opened in the window: over TCP (a peer agent), and over a local socket (the engine). */
+  connections?: { tcp: number; local: number };
   /** What the resident memory held at the window's end, MiB (the JS heap, memory outside it, V8's malloc). */
   memoryEnd?: Record<string, number>;
 }
