@@ -56,7 +56,7 @@ export class ProbeClient {
   async report(window: string): Promise<ProbeReport> {
     const answer = await this.ask('report', window);
     if (!answer.loopDelayMs || !answer.rssBytes || !answer.gc) throw new Error(`probe: ${answer.error ?? 'empty report'}`);
-    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc, memoryEnd: answer.memoryEnd };
+    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc, memoryEnd: answer.memoryEnd, connections: answer.connections };
   }
 
   /** Writes a heap snapshot of the process to `file` (its loop stands still meanwhile). */

@@ -1,5 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import { inspect } from 'node:util';
 import { DockerEngine } from './docker-engine';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineSettingsFromEnvironment } from './engine-settings';
@@ -49,6 +50,10 @@ describeWithDocker('the Docker engine, answering', () => {
     }
 
     expect(opened.length).toBe(1);
+    // What the modem does with each request's options, for its debug log: the pool shows as its name, not every field of its sockets.
+    const shown = inspect((engine as unknown as { docker: { modem: object } }).docker.modem, { showHidden: true, depth: null });
+    expect(shown).toContain('[http engine agent]');
+    expect(shown.length).toBeLessThan(5000);
     engine.close();
     expect(opened[0].destroyed).toBe(true);
   });
