@@ -1,7 +1,9 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { DockerEngine } from './docker-engine';
+import { ENGINE_IDLE_CONNECTION_MS } from './engine-agent';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineSettingsFromEnvironment } from './engine-settings';
 
@@ -37,7 +39,7 @@ describeWithDocker('the Docker engine, answering', () => {
     expect(await new DockerEngine({ host: 'unix:///nonexistent/docker.sock' }).answers()).toBe(false);
   });
 
-  it('makes its calls in a row on one connection, and ends it when closed', async () => {
+  it('makes its calls in a row on one connection, and closes it once it has waited unused ENGINE_IDLE_CONNECTION_MS', async () => {
     const engine = DockerEngine.fromEnvironment();
     const opened: Socket[] = [];
     const onSocket = (message: unknown): void => void opened.push((message as { socket: Socket }).socket);
@@ -54,7 +56,9 @@ describeWithDocker('the Docker engine, answering', () => {
     const shown = inspect((engine as unknown as { docker: { modem: object } }).docker.modem, { showHidden: true, depth: null });
     expect(shown).toContain('[http engine agent]');
     expect(shown.length).toBeLessThan(5000);
-    engine.close();
+    expect(opened[0].destroyed).toBe(false);
+    await sleep(ENGINE_IDLE_CONNECTION_MS + 500);
     expect(opened[0].destroyed).toBe(true);
+    engine.close();
   });
 });
