@@ -3,9 +3,16 @@
 // own run directory as they come, under the same id; one that writes into that very directory (a shared
 // run directory) is left to it, nothing written twice; an older one's record stays on its side.
 import { join } from 'node:path';
-import { MAX_RECORD_FILES_CHARS, parseRunRecord, type RunRecordPiece } from '@arvo-rca/a2a-protocol';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { RecordCopy, RECORDS_FOLDER, taskFolderName, type AssessmentFile } from '@arvo-rca/run-record';
+import {
+  MAX_RECORD_FILES_CHARS,
+  parseRunRecord,
+  RecordCopy,
+  RECORDS_FOLDER,
+  taskFolderName,
+  type AssessmentFile,
+  type RunRecordPiece,
+} from '@arvo-rca/run-record';
 
 export class RecordKeeper {
   /** The record's folder on the green agent's side, as it named it. */

@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { formatResumeRequest, readRecordResume, type AssessmentRequestBody, type RecordResume, type ResumeConfigBody } from '@arvo-rca/a2a-protocol';
-import { RecordError, RECORDS_FOLDER } from '@arvo-rca/run-record';
+import { formatResumeRequest, type AssessmentRequestBody, type ResumeConfigBody } from '@arvo-rca/a2a-protocol';
+import { readRecordResume, RecordError, RECORDS_FOLDER, type RecordResume } from '@arvo-rca/run-record';
 
 export interface ResumePlan {
   folder: string;

@@ -2,9 +2,9 @@ export { CodedError } from './lib/coded-error';
 export { ProcessTable, type ProcessIdentity } from './lib/process-table';
 export { ERROR_REPORT_PATTERN, errorReportName, LOC_JSON_PATH, SHARED_DIR, SOURCE_TREE, WORKSPACE } from './lib/workspace-layout';
 export { renderTemplate, TemplateError, type TemplateVars } from './lib/text-template';
-export { retryWithBackoff, type RetryHooks, type RetryPolicy } from './lib/retry-with-backoff';
+export { retryWithBackoff, type RetryPolicy } from './lib/retry-with-backoff';
 export { fillImageTemplate, isTaskSourceName, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, taskImage, type TaskSourceName } from './lib/task-sources';
-export { FileReadError, readRegularFile, type FileReadErrorCode, type RegularFileLimits } from './lib/regular-file';
+export { FileReadError, readRegularFile } from './lib/regular-file';
 export {
   bashActions,
   MAX_TRAJECTORY_CHARS,
@@ -15,14 +15,13 @@ export {
   type TrajectoryCommand,
   type TrajectoryMessage,
   type TrajectoryModelCall,
-  type TrajectorySummaryInfo,
 } from './lib/trajectory-format';
 export { isRecord } from './lib/is-record';
 export { quote } from './lib/quote';
 export { formatBytes } from './lib/format-bytes';
 export { textHead } from './lib/text-head';
-export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef, type TaskRefErrorCode } from './lib/task-ref';
+export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef } from './lib/task-ref';
 export { PendingSleeps } from './lib/pending-sleeps';
-export { NeededSet, type NeededHold } from './lib/needed-set';
+export { NeededSet } from './lib/needed-set';
 export { writeFileAtomic, writeJsonAtomic } from './lib/atomic-file';
-export { type LedgerFormat, type UsedEntry, UsageLedger, UsageLedgerError, type UsageLedgerErrorCode } from './lib/usage-ledger';
+export { type LedgerFormat, UsageLedger } from './lib/usage-ledger';

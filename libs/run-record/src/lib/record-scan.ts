@@ -10,7 +10,7 @@ import { taskRecordOf } from './task-record-reader';
 import { taskFolderName } from './task-folder';
 
 /** A task whose record cannot be used, and why in words. */
-export interface DamagedTask {
+interface DamagedTask {
   task: string;
   reason: string;
 }

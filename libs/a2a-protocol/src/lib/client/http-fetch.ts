@@ -18,7 +18,7 @@ const MAX_HELD_LINE_BYTES = 1024 * 1024;
  */
 export const IDLE_CONNECTION_MS = 1000;
 
-export interface HttpFetchOptions {
+interface HttpFetchOptions {
   /** The most of a reply that is not an event stream it reads (`A2A_MAX_BODY_BYTES`, default 8 MiB). */
   maxBodyBytes?: number;
 }

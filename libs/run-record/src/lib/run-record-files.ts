@@ -15,25 +15,19 @@
 // which then holds one task's files rather than the whole run's.
 import type { AgentExtension } from '@a2a-js/sdk';
 import { isRecord } from '@arvo-rca/common';
-import {
-  assessmentFileOf,
-  isTaskFolderFileName,
-  TASK_FOLDER_FILES,
-  taskRecordOf,
-  type AssessmentFile,
-  type TaskFolder,
-  type TaskFolderFileName,
-  type TaskFolderFiles,
-} from '@arvo-rca/run-record';
 import type { TaskRecord } from '@arvo-rca/results';
+import { assessmentFileOf } from './assessment-reader';
+import type { AssessmentFile } from './record-format';
+import { isTaskFolderFileName, TASK_FOLDER_FILES, type TaskFolder, type TaskFolderFileName, type TaskFolderFiles } from './task-folder-files';
+import { taskRecordOf } from './task-record-reader';
 
-export const RUN_RECORD_EXTENSION = 'urn:arvo-rca:run-record:1';
+const RUN_RECORD_EXTENSION = 'urn:arvo-rca:run-record:1';
 export const RUN_RECORD_ARTIFACT = 'Run record';
 /** A solver's trajectory at its own bound (16 MiB) fits, with room for the task's other files. */
 export const MAX_RECORD_FILES_CHARS = 24 * 1024 * 1024;
 
 /** A file of a task's folder that was not sent, and its length in characters. */
-export interface LeftOutFile {
+interface LeftOutFile {
   name: TaskFolderFileName;
   chars: number;
 }
@@ -41,7 +35,7 @@ export interface LeftOutFile {
 export type RunRecordPiece =
   { recordId: string; kind: 'assessment'; assessment: AssessmentFile } | { recordId: string; kind: 'task'; task: TaskFolder; leftOut: LeftOutFile[] };
 
-export interface RunRecordData {
+interface RunRecordData {
   run_record:
     | { record_id: string; kind: 'assessment'; assessment: AssessmentFile }
     | { record_id: string; kind: 'task'; record: TaskRecord; files: TaskFolderFiles; left_out: LeftOutFile[] };
