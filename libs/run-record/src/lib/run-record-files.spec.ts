@@ -1,11 +1,11 @@
-import { asRootCause, TASK_FORMAT, topKOf, type TaskMetrics, type TaskRecord } from '@arvo-rca/results';
+import { TASK_FORMAT, type TaskRecord } from '@arvo-rca/results';
+import { failedMetrics } from '@arvo-rca/results/testing';
 import { ASSESSMENT_FORMAT, type AssessmentFile } from './record-format';
 import type { TaskFolder } from './task-folder-files';
 import { declaresRunRecord, formatRunRecord, parseRunRecord, runRecordExtension, taskPiece } from './run-record-files';
 
 // A task that failed around the solver, as the judge records it (rca-eval's failedTask): zero scores, the reason.
-const zero = { file_acc: 0, func_recall: 0, func_precision: 0, line_iou: 0, line_proximity: 0, func_topk_recall: topKOf(0), line_topk_recall: topKOf(0) };
-const FAILED: TaskMetrics = { status: 'failed', detail: 'no image', n_gt: 0, n_pred: 0, ...zero, rc_n_gt: 0, ...asRootCause(zero) };
+const FAILED = failedMetrics('no image');
 
 const ID = '2026-11-23_22-59-01_ab12cd34';
 
