@@ -2,7 +2,6 @@ export { assessmentFileOf } from './lib/assessment-reader';
 export { RecordError, type RecordErrorCode } from './lib/record-error';
 export {
   ASSESSMENT_FORMAT,
-  RECORDS_FOLDER,
   SOURCES_FORMAT,
   type AgentIdentity,
   type AssessmentFile,
@@ -19,17 +18,22 @@ export {
 export { compareRecords } from './lib/record-comparison';
 export { recordFolders, type RecordFolder } from './lib/record-folders';
 export { RecordCopy } from './lib/record-copy';
-export { RECORD_LOCK_FILE, RecordLock, type LockOwner, type RecordLockKind } from './lib/record-lock';
+export {
+  EARLIER_TASK_RECORD_FILE,
+  isTaskFolderFileName,
+  RECORD_LOCK_FILE,
+  RecordLayout,
+  RECORDS_FOLDER,
+  recordsFolderOf,
+  TASK_FOLDER_FILES,
+  TASK_RECORD_FILE,
+  taskFolderName,
+  type TaskFolderFileName,
+  type TaskRecordFileName,
+} from './lib/record-layout';
+export { RecordLock, type LockOwner, type RecordLockKind } from './lib/record-lock';
 export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';
 export { RecordWriter, type NewAssessment, type TaskEvidence } from './lib/record-writer';
 export { settingsDifferences, settingsHash } from './lib/scoring-settings';
-export { taskFolderName } from './lib/task-folder';
-export {
-  isTaskFolderFileName,
-  readTaskFolder,
-  TASK_FOLDER_FILES,
-  type TaskFolder,
-  type TaskFolderFileName,
-  type TaskFolderFiles,
-} from './lib/task-folder-files';
+export { readTaskFolder, type TaskFolder, type TaskFolderFiles } from './lib/task-folder-files';
 export { taskRecordOf } from './lib/task-record-reader';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { TRAJECTORY_FORMAT, type Trajectory } from '@arvo-rca/common';
 import { aggregateResults, SOLVER_USAGE_FIELDS, type AssessmentResult, type SolverUsage, type TaskMetrics, type TaskRecordDraft } from '@arvo-rca/results';
 import { RecordError } from './record-error';
@@ -74,7 +74,7 @@ describe('the run record', () => {
   it('reports a truncated, an empty and a foreign result task by task, and runs them again', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1', 'sample:2', 'sample:3', 'sample:4']));
     for (const task of ['sample:1', 'sample:2', 'sample:3', 'sample:4']) await writer.writeTask(finished(task, submitted), noEvidence);
-    const result = (task: string): string => join(writer.folder, 'tasks', task, 'result.json');
+    const result = (task: string): string => join(writer.folder, 'tasks', task, 'task.json');
     await truncate(result('sample_1'), 40);
     await writeFile(result('sample_2'), '');
     await writeFile(result('sample_3'), await readFile(result('sample_4')));
@@ -82,9 +82,9 @@ describe('the run record', () => {
     const scan = await scanRecord(writer.folder);
 
     expect(scan.damaged).toEqual([
-      { task: 'sample:1', reason: expect.stringMatching(/^result\.json is not whole JSON/) },
-      { task: 'sample:2', reason: 'result.json is empty' },
-      { task: 'sample:3', reason: 'result.json is the record of "sample:4", not of sample:3' },
+      { task: 'sample:1', reason: expect.stringMatching(/^task\.json is not whole JSON/) },
+      { task: 'sample:2', reason: 'task.json is empty' },
+      { task: 'sample:3', reason: 'task.json is the record of "sample:4", not of sample:3' },
     ]);
     expect(tasksToRun(scan, false)).toEqual(['sample:1', 'sample:2', 'sample:3']);
   });
@@ -196,11 +196,26 @@ describe('the run record', () => {
     expect(Object.fromEntries(Object.entries(task_metrics).map(([key, task]) => [key, without(task, ['model'])]))).toEqual(earlier.task_metrics);
   });
 
+  it('resumes a record made before task.json had its name: its tasks read from result.json, and a task run again from the task.json beside it', async () => {
+    const folder = join(runDir, 'assessments', basename(FIRST_FORMAT));
+    await cp(FIRST_FORMAT, folder, { recursive: true });
+    const writer = await RecordWriter.resume(runDir, folder, { tasks: 2, retryFailed: true });
+    await writer.writeTask(finished('sample:2', submitted), noEvidence);
+
+    const scan = await scanRecord(folder);
+
+    expect(await readdir(join(folder, 'tasks', 'sample_2'))).toEqual(['result.json', 'task.json']);
+    expect(scan.damaged).toEqual([]);
+    expect(scan.done.get('sample:2')).toMatchObject({ session: 1, metrics: submitted });
+    expect(scan.done.get('sample:1')?.run).toEqual({ seconds: 12.34, commands: 5, failed_commands: 2, attempts: 1 });
+    expect(tasksToRun(scan, true)).toEqual(['sample:3']);
+  });
+
   it('writes the run figures in snake_case, in the current task format', async () => {
     const writer = await RecordWriter.create(runDir, assessment(['sample:1']));
     await writer.writeTask(finished('sample:1', failed), noEvidence);
 
-    const written = JSON.parse(await readFile(join(writer.folder, 'tasks', 'sample_1', 'result.json'), 'utf8'));
+    const written = JSON.parse(await readFile(join(writer.folder, 'tasks', 'sample_1', 'task.json'), 'utf8'));
 
     expect(written).toMatchObject({ format: 'arvo-rca-task-2', finish_reason: 'finished', run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } });
   });
