@@ -5,6 +5,6 @@ export { DEFAULT_LOG_BOUNDS, type LogBounds } from './lib/task-log-budget';
 export type { AgentName, TaskLogLevel } from './lib/log-line';
 export type { ConsoleOutput } from './lib/log-transports';
 export { CURRENT_RUN_FILE, RECENT_RUN_MS } from './lib/run-directory-resolver';
-export { runDirectoryName, shortContextId, taskLogFileName } from './lib/run-directory';
+export { runDirectoryName, shortContextId } from './lib/run-directory';
 export { TASK_ALIASES_FOLDER } from './lib/task-aliases';
 export { TaskLoggingError, type TaskLoggingErrorCode } from './lib/task-logging-error';
