@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatRunRecord, taskPiece, type RunRecordPiece } from '@arvo-rca/a2a-protocol';
 import { failedTask } from '@arvo-rca/rca-eval';
-import { recordResult, RecordWriter, scanRecord, type TaskFolder } from '@arvo-rca/run-record';
+import { RecordLayout, recordResult, RecordWriter, scanRecord, type TaskFolder } from '@arvo-rca/run-record';
 import { RecordKeeper } from './record-keeper';
 
 const GREEN = 'http://10.0.0.2:9009/';
@@ -88,12 +88,12 @@ describe("what the runner keeps of a green agent's run record", () => {
     const keeper = new RecordKeeper(greenDir, GREEN, true, say);
 
     const { writer, result, remoteFile } = await run(keeper, ['sample:1']);
-    const before = await stat(join(writer.folder, 'tasks', 'sample_1', 'result.json'));
+    const before = await stat(new RecordLayout(writer.folder).taskFile('sample:1'));
     const file = await keeper.keepResult(result, remoteFile);
 
     expect(lines).toEqual([`record:  ${writer.folder}`]);
     expect(file).toBe(remoteFile);
-    expect((await stat(join(writer.folder, 'tasks', 'sample_1', 'result.json'))).ino).toBe(before.ino);
+    expect((await stat(new RecordLayout(writer.folder).taskFile('sample:1'))).ino).toBe(before.ino);
     expect(await readdir(runnerDir)).toEqual([]);
   });
 

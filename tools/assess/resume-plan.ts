@@ -1,8 +1,8 @@
 // `--resume <record folder>`: what the record holds, what a resume runs, and the request that asks for it.
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
-import { RecordError, RECORDS_FOLDER, scanRecord, tasksToRun, type RecordScan } from '@arvo-rca/run-record';
+import { basename, resolve } from 'node:path';
+import { RecordError, RecordLayout, recordsFolderOf, scanRecord, tasksToRun, type RecordScan } from '@arvo-rca/run-record';
 
 /** The AgentBeats-shaped request that asks a green agent to go on with one of its records. */
 export interface ResumeRequestBody {
@@ -96,8 +96,8 @@ function listed(tasks: string[]): string {
 
 /** When `folder` is a run directory rather than a record: the records it holds, as a hint. */
 async function recordsInside(folder: string): Promise<string> {
-  const records = await readdir(join(folder, RECORDS_FOLDER)).catch(() => [] as string[]);
-  return records.length === 0 ? '' : `; it is a run directory, and its records are ${records.map((id) => join(folder, RECORDS_FOLDER, id)).join(', ')}`;
+  const records = await readdir(recordsFolderOf(folder)).catch(() => [] as string[]);
+  return records.length === 0 ? '' : `; it is a run directory, and its records are ${records.map((id) => RecordLayout.of(folder, id).folder).join(', ')}`;
 }
 
 function shellWord(text: string): string {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scoreSubmission } from '@arvo-rca/rca-eval';
-import { scanRecord, taskFolderName, tasksToRun, type TaskEvidence } from '@arvo-rca/run-record';
+import { RecordLayout, scanRecord, type TaskEvidence, taskFolderName, tasksToRun } from '@arvo-rca/run-record';
 import { BENCH_TRUTH, benchTask, benchTaskIds, writeBenchRecord } from './bench-record';
 import { elapsedMs, median, round } from './bench-stats';
 
@@ -38,7 +38,7 @@ export async function measureResumeScan(): Promise<ResumeScanFigures> {
   const runDir = await mkdtemp(join(tmpdir(), 'arvo-rca-bench-record-'));
   try {
     const { folder, taskIds } = await writeRecord(runDir);
-    const files = taskIds.map((taskId) => join(folder, 'tasks', taskFolderName(taskId), 'result.json'));
+    const files = taskIds.map((taskId) => new RecordLayout(folder).taskFile(taskId));
     const result_bytes = files.reduce((total, file) => total + readFileSync(file).byteLength, 0);
     const scan: number[] = [];
     const readParse: number[] = [];
@@ -48,7 +48,7 @@ export async function measureResumeScan(): Promise<ResumeScanFigures> {
       const times = [
         await timed(() => scanAndPlan(folder)),
         await timed(async () => readAndParse(files)),
-        await timed(async () => void readdirSync(join(folder, 'tasks'))),
+        await timed(async () => void readdirSync(new RecordLayout(folder).tasksFolder)),
       ];
       if (run < 0) continue;
       scan.push(times[0]);

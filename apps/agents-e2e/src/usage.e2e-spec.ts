@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
-import { recordResult, scanRecord } from '@arvo-rca/run-record';
+import { RecordLayout, recordResult, scanRecord } from '@arvo-rca/run-record';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
 
@@ -76,7 +75,7 @@ describeWithDocker('usage as CyberGym reports it, from the real purple agent on 
 
   it('writes the null cost into the record, whose Result read back again is the one sent', async () => {
     const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-    const task = JSON.parse(readFileSync(join(recordDir, 'tasks', 'sample_1', 'result.json'), 'utf8')) as TaskRecord;
+    const task = JSON.parse(readFileSync(new RecordLayout(recordDir).taskFile('sample:1'), 'utf8')) as TaskRecord;
     const scan = await scanRecord(recordDir);
 
     expect(task.metrics).toMatchObject({ input_tokens: 1200, est_usd_cost: null });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskResult } from '@arvo-rca/results';
-import { taskFolderName, type RecordScan } from '@arvo-rca/run-record';
+import { RecordLayout, type RecordScan } from '@arvo-rca/run-record';
 import { SAMPLES_DIR } from './agent-processes';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 
@@ -48,9 +48,7 @@ function withoutTimesAndCosts<T extends object>(value: T): Comparable<T> {
 
 /** Each recorded task's result.json as it is on disk, by result key: a task written again would differ. */
 export function resultFiles(scan: RecordScan): Map<string, string> {
-  return new Map(
-    [...scan.done.keys()].map((resultKey) => [resultKey, readFileSync(join(scan.folder, 'tasks', taskFolderName(resultKey), 'result.json'), 'utf8')]),
-  );
+  return new Map([...scan.done.keys()].map((resultKey) => [resultKey, readFileSync(new RecordLayout(scan.folder).taskFile(resultKey), 'utf8')]));
 }
 
 export function readResult(file: string): AssessmentResult {

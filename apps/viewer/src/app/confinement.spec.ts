@@ -94,7 +94,10 @@ describe('what the viewer refuses: it reads nothing outside the run directories 
   it("treats a task's record linked from outside as damaged (task.json, or result.json as records made before name it), and a record folder linked from outside as no record", async () => {
     const elsewhere = await writeRecord(join(scratch, 'elsewhere'), 'stolen', [{ task: 'sample:1' }, { task: 'sample:2' }]);
     await symlink(elsewhere.folder, join(runDir, 'assessments', '2020-01-01_00-00-00_linked'));
-    for (const [folder, name] of [['sample_1', 'task.json'], ['sample_2', 'result.json']]) {
+    for (const [folder, name] of [
+      ['sample_1', 'task.json'],
+      ['sample_2', 'result.json'],
+    ]) {
       await rm(join(record.folder, 'tasks', folder, 'task.json'));
       await symlink(join(elsewhere.folder, 'tasks', folder, 'task.json'), join(record.folder, 'tasks', folder, name));
     }

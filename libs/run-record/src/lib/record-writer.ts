@@ -80,7 +80,8 @@ export class RecordWriter {
       ...named('sources.json', evidence.sources && `${JSON.stringify({ format: SOURCES_FORMAT, files: evidence.sources })}\n`),
       ...named('trajectory.json', evidence.trajectory?.document ? `${JSON.stringify(evidence.trajectory.document)}\n` : null),
     };
-    const inFolder = (name: TaskFolderFileName): string | null => (contents[name] === undefined ? null : this.fromRunDir(this.layout.taskFile(draft.task, name)));
+    const inFolder = (name: TaskFolderFileName): string | null =>
+      contents[name] === undefined ? null : this.fromRunDir(this.layout.taskFile(draft.task, name));
     const solversOwn = evidence.trajectory?.path;
     const files: TaskFiles = {
       crash_report: inFolder('crash.txt'),

@@ -8,7 +8,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { GroundTruthExtractor, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
-import { taskFolderName } from '@arvo-rca/run-record';
+import { RecordLayout, taskFolderName } from '@arvo-rca/run-record';
 import { startGreenApp } from './green-app.testing';
 import { startTerminalBenchSolver, type TerminalBenchSolver } from './terminal-bench-solver.testing';
 
@@ -131,7 +131,7 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
 
     // A record whose second task never ended (its result.json not written): the resume runs it in the recorded
     // dialect, not in the one the card declares.
-    rmSync(join(recordDir, 'tasks', taskFolderName('sample:2'), 'result.json'));
+    rmSync(new RecordLayout(recordDir).taskFile('sample:2'));
     solver.runs.length = 0;
     const resumed = await assess({ participants: { purple_agent: solver.agent.url }, config: { resume: assessment.id } });
 
@@ -171,7 +171,7 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
       ]);
 
       // A resume speaks the dialect the record names at once.
-      rmSync(join(recordDir, 'tasks', taskFolderName('sample:2'), 'result.json'));
+      rmSync(new RecordLayout(recordDir).taskFile('sample:2'));
       untagged.runs.length = 0;
       const resumed = await assess({ participants: { agent: untagged.agent.url }, config: { resume: assessment['id'] } });
       expect(resumed.result.task_metrics['sample:2']).toMatchObject({ status: 'scored', file_acc: 1, n_commands: 3 });
