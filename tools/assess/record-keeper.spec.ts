@@ -117,7 +117,7 @@ describe("what the runner keeps of a green agent's run record", () => {
       new RegExp(`^record: {2}sample:1: fix\\.diff \\(6 characters\\) is over the [0-9,]+ a task sends; it stays in ${writer.folder}/tasks/sample_1$`),
     );
     const kept = join(runnerDir, 'assessments', writer.id, 'tasks', 'sample_1');
-    expect((await readdir(kept)).sort()).toEqual(['crash.txt', 'result.json']);
+    expect((await readdir(kept)).sort()).toEqual(['crash.txt', 'task.json']);
   });
 
   it("says once that the record stays on the green agent's side when it cannot be begun here, and gives the Result's file there", async () => {

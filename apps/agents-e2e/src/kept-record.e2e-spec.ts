@@ -79,7 +79,7 @@ describeWithDocker("the runner keeps the green agent's run record in its own run
         expect.arrayContaining([
           'assessment.json',
           'result.json',
-          ...['crash.txt', 'fix.diff', 'loc.json', 'sources.json', 'trajectory.json', 'result.json'].map((file) => `tasks/sample_1/${file}`),
+          ...['crash.txt', 'fix.diff', 'loc.json', 'sources.json', 'trajectory.json', 'task.json'].map((file) => `tasks/sample_1/${file}`),
         ]),
       );
       expect(readResult(join(kept.local, 'result.json'))).toMatchObject({ n_tasks: 2, n_scored: 2 });

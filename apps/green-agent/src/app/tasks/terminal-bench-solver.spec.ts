@@ -8,7 +8,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { GroundTruthExtractor, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
-import { RecordLayout, taskFolderName } from '@arvo-rca/run-record';
+import { RecordLayout } from '@arvo-rca/run-record';
 import { startGreenApp } from './green-app.testing';
 import { startTerminalBenchSolver, type TerminalBenchSolver } from './terminal-bench-solver.testing';
 
@@ -73,8 +73,11 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
   }
 
   function recorded(recordDir: string, task: string): { record: TaskRecord; submission: string } {
-    const folder = join(recordDir, 'tasks', taskFolderName(task));
-    return { record: JSON.parse(readFileSync(join(folder, 'result.json'), 'utf8')) as TaskRecord, submission: readFileSync(join(folder, 'loc.json'), 'utf8') };
+    const layout = new RecordLayout(recordDir);
+    return {
+      record: JSON.parse(readFileSync(layout.taskFile(task), 'utf8')) as TaskRecord,
+      submission: readFileSync(layout.taskFile(task, 'loc.json'), 'utf8'),
+    };
   }
 
   it("runs every sample in the solver's dialect, which its card declares, and scores the loc.json the solver wrote", async () => {
