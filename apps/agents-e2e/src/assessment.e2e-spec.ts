@@ -9,8 +9,8 @@ import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { RecordLayout } from '@arvo-rca/run-record';
-import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { BASELINE_SCORES, scoresOf } from './support/records/baseline-scores';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 

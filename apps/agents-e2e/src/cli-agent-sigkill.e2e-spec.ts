@@ -4,8 +4,8 @@ import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { TaskContainers } from './support/task-containers';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { TaskContainers } from './support/engines/task-containers';
 
 interface Proc {
   pid: number;

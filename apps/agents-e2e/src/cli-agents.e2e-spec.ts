@@ -4,7 +4,7 @@ import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply, toolCall, type RecordedRequest } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 // sample:1's root cause (samples/1/patch.diff), as a CLI agent would write it.
 const ANSWER = JSON.stringify({

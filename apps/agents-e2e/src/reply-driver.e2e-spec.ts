@@ -5,7 +5,7 @@ import { A2aClientFactory, formatCommandRejected, formatCommandResult, parseSolv
 import { TRAJECTORY_FORMAT } from '@arvo-rca/common';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 const DESCRIPTION = 'Root-cause analysis task arvo:14368.\nThe crash report is at /workspace/14368_error.txt.';
 const ANSWER = JSON.stringify({

@@ -5,10 +5,10 @@ import { createDockerClient } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { RecordLayout, type RecordScan, scanRecord } from '@arvo-rca/run-record';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { AssessRunner } from './support/assess-runner';
-import { comparableResult, comparableTask, readResult, resultFiles, samplesWithoutImage, type SamplesWithoutImage } from './support/run-records';
-import { TaskContainers } from './support/task-containers';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { AssessRunner } from './support/processes/assess-runner';
+import { comparableResult, comparableTask, readResult, resultFiles, samplesWithoutImage, type SamplesWithoutImage } from './support/records/run-records';
+import { TaskContainers } from './support/engines/task-containers';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 const TASK_ATTEMPTS = 2;

@@ -4,7 +4,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 describeWithDocker("the solver's own exit status, from the real purple agent into the green agent's record", () => {
   const scratch = new Scratch();

@@ -6,7 +6,7 @@ import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
 import { RecordLayout, recordResult, scanRecord } from '@arvo-rca/run-record';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 // A model served locally, under a name no price table knows: its tokens are counted, its cost is unknown.
 const UNPRICED = 'openai/local-coder-7b';

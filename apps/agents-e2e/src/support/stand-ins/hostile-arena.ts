@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, readdirSync } from 'node:fs';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { Scratch, startAgent, type AgentProcess } from './agent-processes';
+import { Scratch, startAgent, type AgentProcess } from '../processes/agent-processes';
 import { startHostileSolver, type HostileSolver, type HostileTask } from './hostile-solver';
-import { TaskContainers } from './task-containers';
+import { TaskContainers } from '../engines/task-containers';
 
 // Generous: the machine may be loaded; a request ends with its task, long before this.
 const REQUEST_DEADLINE_MS = 900_000;

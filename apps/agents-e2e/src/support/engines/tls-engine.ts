@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { ROOT } from './agent-processes';
+import { ROOT } from '../processes/agent-processes';
 
 const SCRIPT = join(ROOT, 'tools', 'engines', 'tls-engine.sh');
 

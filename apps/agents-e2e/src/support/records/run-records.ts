@@ -3,7 +3,7 @@ import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskResult } from '@arvo-rca/results';
 import { RecordLayout, type RecordScan } from '@arvo-rca/run-record';
-import { SAMPLES_DIR } from './agent-processes';
+import { SAMPLES_DIR } from '../processes/agent-processes';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 
 /** A copy of the bundled samples with one more: sample 3 under an id whose image tag exists nowhere. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
-import { ROOT } from './agent-processes';
+import { ROOT } from '../processes/agent-processes';
 
 const run = promisify(execFile);
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { ROOT } from './agent-processes';
+import { ROOT } from '../processes/agent-processes';
 
 const SERVING = /serving (http:\/\/\S+)/;
 

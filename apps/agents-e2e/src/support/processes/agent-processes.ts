@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { waitForAgentCard } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 
-export const ROOT = resolve(__dirname, '..', '..', '..', '..');
+export const ROOT = resolve(__dirname, '..', '..', '..', '..', '..');
 export const SAMPLES_DIR = join(ROOT, 'samples');
 
 export type AgentName = 'green-agent' | 'purple-agent';

@@ -10,7 +10,7 @@ import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { ProcessTable } from '@arvo-rca/common';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { startAgent, type AgentProcess, type Scratch } from './agent-processes';
+import { startAgent, type AgentProcess, type Scratch } from '../processes/agent-processes';
 import type { GatewayStandIn } from './gateway-stand-in';
 
 const NO_KEY = { MODEL: '', ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' };

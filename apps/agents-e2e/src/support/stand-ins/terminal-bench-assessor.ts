@@ -8,8 +8,8 @@ import {
   type PeerEvent,
   type ShellMessage,
 } from '@arvo-rca/a2a-protocol';
-import { A2aV03Client, mergeV03Parts, type V03Exchange } from './a2a-v03-client';
-import type { TaskShell } from './task-shell';
+import { A2aV03Client, mergeV03Parts, type V03Exchange } from '../a2a/a2a-v03-client';
+import type { TaskShell } from '../engines/task-shell';
 
 export interface TerminalBenchAssessorOptions {
   /** The cap on a command's time the assessor allows. */

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecResult } from '@arvo-rca/a2a-protocol';
-import { SAMPLES_DIR } from './agent-processes';
+import { SAMPLES_DIR } from '../processes/agent-processes';
 
 /**
  * A task's shell on this host: bash in a directory. With `mountedAt`, the directory stands for that path of the
