@@ -1,6 +1,6 @@
 // Rows of the bench table for the many_tasks figure.
 import { against, ms, type TableRow } from './bench-rows';
-import type { AgentFigures, ManyTasksFigures } from './many-tasks.bench';
+import type { AgentFigures, ManyTasksFigures } from '../figures/many-tasks.bench';
 
 const WALL_LIMIT = 1.2;
 const RSS_PER_TASK_MIB = 2;

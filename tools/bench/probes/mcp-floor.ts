@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { TaskMcpServer } from '../../apps/purple-agent/src/app/cli/task-mcp-server';
-import { median } from './bench-stats';
+import { TaskMcpServer } from '../../../apps/purple-agent/src/app/cli/task-mcp-server';
+import { median } from '../report/bench-stats';
 import { McpCallTimer, type SandboxGauge } from './mcp-call-timer';
 
 export interface McpFloor {

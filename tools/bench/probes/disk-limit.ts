@@ -1,4 +1,4 @@
-// `tsx --tsconfig tools/tsconfig.json tools/bench/disk-limit.ts`: how far past a task's disk limit a burst of writes
+// `tsx --tsconfig tools/tsconfig.json tools/bench/probes/disk-limit.ts`: how far past a task's disk limit a burst of writes
 // gets before the task is stopped (docs/bench.md, "Disk limit"). A sandbox on sample 1's image with a 2g limit
 // runs one burst; the task is stopped as the green agent stops it, at the watchdog's breach. Prints JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { ProcessTable } from '@arvo-rca/common';
 import { DockerEngine, DockerSandboxFactory } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
-import { benchSandboxOptions } from './bench-sandbox-options';
+import { benchSandboxOptions } from '../rigs/bench-sandbox-options';
 import { makeTaskWorkspace } from '@arvo-rca/sandbox/testing';
 
 const LIMIT = '2g';

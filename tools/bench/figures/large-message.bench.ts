@@ -15,10 +15,10 @@ import {
   type A2aPeer,
 } from '@arvo-rca/a2a-protocol';
 import { EchoExecutor, freePort } from '@arvo-rca/a2a-protocol/testing';
-import { BoundedTaskStore } from '../../libs/a2a-protocol/src/lib/server/bounded-task-store';
-import { JsonRpcDispatcher } from '../../libs/a2a-protocol/src/lib/server/json-rpc.dispatcher';
-import { JsonRpcResponder } from '../../libs/a2a-protocol/src/lib/server/json-rpc.responder';
-import { elapsedMs, median, round } from './bench-stats';
+import { BoundedTaskStore } from '../../../libs/a2a-protocol/src/lib/server/bounded-task-store';
+import { JsonRpcDispatcher } from '../../../libs/a2a-protocol/src/lib/server/json-rpc.dispatcher';
+import { JsonRpcResponder } from '../../../libs/a2a-protocol/src/lib/server/json-rpc.responder';
+import { elapsedMs, median, round } from '../report/bench-stats';
 
 export interface LargeMessageFigures {
   megabytes: number;

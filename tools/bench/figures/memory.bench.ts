@@ -1,6 +1,6 @@
 import { formatExecute } from '@arvo-rca/a2a-protocol';
-import { expectSuccess, type BenchRig } from './bench-rig';
-import { median, round } from './bench-stats';
+import { expectSuccess, type BenchRig } from '../rigs/bench-rig';
+import { median, round } from '../report/bench-stats';
 
 export interface MemoryFigures {
   output_bytes: number;

@@ -1,9 +1,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type Docker from 'dockerode';
 import { formatExecute } from '@arvo-rca/a2a-protocol';
-import { expectSuccess, type BenchRig } from './bench-rig';
-import { elapsedMs, median, round } from './bench-stats';
-import { dockerodeExec } from './direct-exec';
+import { expectSuccess, type BenchRig } from '../rigs/bench-rig';
+import { elapsedMs, median, round } from '../report/bench-stats';
+import { dockerodeExec } from '../probes/direct-exec';
 
 export interface ConcurrencyFigures {
   tasks: number;

@@ -8,9 +8,9 @@ import { errorReportName, SHARED_DIR, WORKSPACE } from '@arvo-rca/common';
 import { DockerEngine, DockerSandbox, DockerSandboxFactory, taskContainerSpec, type StartBreakdown, type StartPhase } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { SandboxOptions } from '@arvo-rca/sandbox';
-import { benchSandboxOptions } from './bench-sandbox-options';
-import { elapsedMs, median, round } from './bench-stats';
-import { dockerodeExec, sleepingContainer } from './direct-exec';
+import { benchSandboxOptions } from '../rigs/bench-sandbox-options';
+import { elapsedMs, median, round } from '../report/bench-stats';
+import { dockerodeExec, sleepingContainer } from '../probes/direct-exec';
 
 export interface StartFigures {
   /** Tasks started at once in the burst. */

@@ -1,7 +1,7 @@
 import { formatExecute } from '@arvo-rca/a2a-protocol';
-import { expectSuccess, type BenchRig } from './bench-rig';
-import { interleavedTimes, median, percentile, round } from './bench-stats';
-import { cliExec, dockerodeExec } from './direct-exec';
+import { expectSuccess, type BenchRig } from '../rigs/bench-rig';
+import { interleavedTimes, median, percentile, round } from '../report/bench-stats';
+import { cliExec, dockerodeExec } from '../probes/direct-exec';
 
 export interface ExecRttFigures {
   n: number;

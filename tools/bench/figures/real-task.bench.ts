@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { TASK_FINISHED } from '@arvo-rca/a2a-protocol';
-import type { BenchDisk, DiskName } from './bench-disk';
-import { BenchRig, expectSuccess } from './bench-rig';
+import type { BenchDisk, DiskName } from '../rigs/bench-disk';
+import { BenchRig, expectSuccess } from '../rigs/bench-rig';
 import { bareArchiveCopy, emptyWorkspace, firstCommandWithBind } from './copy-in.bench';
-import { elapsedMs, median, round } from './bench-stats';
+import { elapsedMs, median, round } from '../report/bench-stats';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 
 export interface RealTaskFigures {

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { median, round } from './bench-stats';
-import { renderTime } from './viewer-render.bench';
+import { median, round } from '../report/bench-stats';
+import { renderTime } from '../figures/viewer-render.bench';
 import { launchChromium, StaticPage, ViewerRig } from './viewer-rig';
 
 /** The viewer's page of the run against a static table of the same cells, medians of interleaved loads. */

@@ -3,13 +3,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandResult } from '@arvo-rca/a2a-protocol';
-import { AgentTemplates } from '../../apps/purple-agent/src/app/agent/agent-templates';
-import { DefaultAgent } from '../../apps/purple-agent/src/app/agent/default-agent';
-import type { TaskEnvironment } from '../../apps/purple-agent/src/app/agent/task-environment';
-import { TrajectoryFileSink, trajectoryPath, TrajectoryWriter } from '../../apps/purple-agent/src/app/agent/trajectory';
-import type { ChatMessage, Model, ModelReply, QueryOptions } from '../../apps/purple-agent/src/app/models/model';
-import { ScriptedModel } from '../../apps/purple-agent/src/app/models/scripted-model';
-import { median, round } from './bench-stats';
+import { AgentTemplates } from '../../../apps/purple-agent/src/app/agent/agent-templates';
+import { DefaultAgent } from '../../../apps/purple-agent/src/app/agent/default-agent';
+import type { TaskEnvironment } from '../../../apps/purple-agent/src/app/agent/task-environment';
+import { TrajectoryFileSink, trajectoryPath, TrajectoryWriter } from '../../../apps/purple-agent/src/app/agent/trajectory';
+import type { ChatMessage, Model, ModelReply, QueryOptions } from '../../../apps/purple-agent/src/app/models/model';
+import { ScriptedModel } from '../../../apps/purple-agent/src/app/models/scripted-model';
+import { median, round } from '../report/bench-stats';
 
 export interface PurpleStepFigures {
   steps: number;

@@ -7,10 +7,10 @@ import { errorReportName, SHARED_DIR } from '@arvo-rca/common';
 import { DockerEngine, DockerSandboxFactory } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { Sandbox } from '@arvo-rca/sandbox';
-import { benchSandboxOptions } from './bench-sandbox-options';
-import { interleavedTimes, median, percentile, round } from './bench-stats';
-import { dockerodeExec } from './direct-exec';
-import { withTlsEngine } from './tls-engine-rig';
+import { benchSandboxOptions } from '../rigs/bench-sandbox-options';
+import { interleavedTimes, median, percentile, round } from '../report/bench-stats';
+import { dockerodeExec } from '../probes/direct-exec';
+import { withTlsEngine } from '../rigs/tls-engine-rig';
 
 export interface RemoteEngineFigures {
   n: number;

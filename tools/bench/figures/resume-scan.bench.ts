@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scoreSubmission } from '@arvo-rca/rca-eval';
 import { RecordLayout, scanRecord, type TaskEvidence, taskFolderName, tasksToRun } from '@arvo-rca/run-record';
-import { BENCH_TRUTH, benchTask, benchTaskIds, writeBenchRecord } from './bench-record';
-import { elapsedMs, median, round } from './bench-stats';
+import { BENCH_TRUTH, benchTask, benchTaskIds, writeBenchRecord } from '../rigs/bench-record';
+import { elapsedMs, median, round } from '../report/bench-stats';
 
 export interface ResumeScanFigures {
   tasks: number;

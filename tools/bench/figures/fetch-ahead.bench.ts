@@ -6,8 +6,8 @@ import type Docker from 'dockerode';
 import { A2aClientFactory, formatExecute, parseTaskProgressData, TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { DockerEngine } from '@arvo-rca/arvo-docker';
 import { pushGeneratedImage, removeImage, TestRegistry, ThrottledProxy } from '@arvo-rca/arvo-docker/testing';
-import { BenchRig, expectSuccess } from './bench-rig';
-import { median, round } from './bench-stats';
+import { BenchRig, expectSuccess } from '../rigs/bench-rig';
+import { median, round } from '../report/bench-stats';
 
 export interface FetchAheadFigures {
   tasks: number;

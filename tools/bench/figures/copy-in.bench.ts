@@ -7,10 +7,10 @@ import type Docker from 'dockerode';
 import { errorReportName, SHARED_DIR, SOURCE_TREE, WORKSPACE } from '@arvo-rca/common';
 import { DockerEngine, DockerSandboxFactory, taskContainerSpec } from '@arvo-rca/arvo-docker';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { benchSandboxOptions } from './bench-sandbox-options';
-import type { BenchDisk, DiskName } from './bench-disk';
-import { elapsedMs, median, round } from './bench-stats';
-import { dockerodeExec, sleepingContainer } from './direct-exec';
+import { benchSandboxOptions } from '../rigs/bench-sandbox-options';
+import type { BenchDisk, DiskName } from '../rigs/bench-disk';
+import { elapsedMs, median, round } from '../report/bench-stats';
+import { dockerodeExec, sleepingContainer } from '../probes/direct-exec';
 
 export interface CopyInFigures {
   /** The real tree: a Debian source package, as `src-vul/<name>/`. */

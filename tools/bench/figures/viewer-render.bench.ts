@@ -5,9 +5,9 @@ import type { Browser } from 'playwright-core';
 import { failedTask, scoreSubmission } from '@arvo-rca/rca-eval';
 import type { TaskMetrics } from '@arvo-rca/results';
 import type { TaskEvidence } from '@arvo-rca/run-record';
-import { BENCH_TRUTH, benchTask, benchTaskIds, writeBenchRecord } from './bench-record';
-import { median, round } from './bench-stats';
-import { launchChromium, StaticPage, ViewerRig } from './viewer-rig';
+import { BENCH_TRUTH, benchTask, benchTaskIds, writeBenchRecord } from '../rigs/bench-record';
+import { median, round } from '../report/bench-stats';
+import { launchChromium, StaticPage, ViewerRig } from '../rigs/viewer-rig';
 
 export interface ViewerRenderFigures {
   tasks: number;

@@ -9,8 +9,8 @@ import { LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { ownerHost } from '@arvo-rca/sandbox';
 import { BENCH_CONTAINER_DISK } from './bench-sandbox-options';
 import type { TaskRecordDraft } from '@arvo-rca/results';
-import { elapsedMs } from './bench-stats';
-import { GreenProcess } from './green-process';
+import { elapsedMs } from '../report/bench-stats';
+import { GreenProcess } from '../probes/green-process';
 import { SolverStandIn, type SolverSession } from './solver-stand-in';
 
 /** The task every scenario runs: the smallest bundled sample. */

@@ -8,11 +8,11 @@ import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { ownerHost } from '@arvo-rca/sandbox';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { round } from './bench-stats';
-import { GreenProcess } from './green-process';
-import { measureRunPage, type RunPageFigures } from './many-tasks-viewer';
-import { containersOf, ManyTasksData, openHandles, startsPerSecond, watchHandles, watchStarts, writeThinkingScript } from './many-tasks-rig';
-import type { ProbeReport } from './probe-client';
+import { round } from '../report/bench-stats';
+import { GreenProcess } from '../probes/green-process';
+import { measureRunPage, type RunPageFigures } from '../rigs/many-tasks-viewer';
+import { containersOf, ManyTasksData, openHandles, startsPerSecond, watchHandles, watchStarts, writeThinkingScript } from '../rigs/many-tasks-rig';
+import type { ProbeReport } from '../probes/probe-client';
 import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
 
 /** One agent over the run: memory, event loop and file handles. */

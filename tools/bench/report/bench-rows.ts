@@ -1,11 +1,11 @@
 // Rows of the bench table for the A2A, record, real-task, viewer and remote-engine figures, and the helpers every row uses.
 import { formatBytes } from '@arvo-rca/common';
-import type { FetchAheadFigures } from './fetch-ahead.bench';
-import type { LargeMessageFigures } from './large-message.bench';
-import type { RealTaskFigures, RealTreeFigures } from './real-task.bench';
-import type { RemoteEngineFigures } from './remote-engine.bench';
-import type { ResumeScanFigures } from './resume-scan.bench';
-import type { ViewerRenderFigures } from './viewer-render.bench';
+import type { FetchAheadFigures } from '../figures/fetch-ahead.bench';
+import type { LargeMessageFigures } from '../figures/large-message.bench';
+import type { RealTaskFigures, RealTreeFigures } from '../figures/real-task.bench';
+import type { RemoteEngineFigures } from '../figures/remote-engine.bench';
+import type { ResumeScanFigures } from '../figures/resume-scan.bench';
+import type { ViewerRenderFigures } from '../figures/viewer-render.bench';
 
 /** One row of the table: a figure, its value, the target and how the value compares. */
 export interface TableRow {

@@ -1,7 +1,7 @@
 // Rows of the bench table for the cli_step_overhead figure: each CLI adapter's per-step overhead against our
 // own agent's and over the MCP SDK's own floor, both measured between the CLI's runs, and each CLI's start.
 import { against, ms, type TableRow } from './bench-rows';
-import type { CliStepFigures } from './cli-step.bench';
+import type { CliStepFigures } from '../figures/cli-step.bench';
 
 const STEP_LIMIT = 1.5;
 
