@@ -1,8 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonAtomic } from './atomic-file';
-import { CodedError } from './coded-error';
-import { isRecord } from './is-record';
+import { CodedError } from '../coded-error';
+import { isRecord } from '../is-record';
 
 export type UsageLedgerErrorCode = 'LEDGER_UNREADABLE';
 export class UsageLedgerError extends CodedError<UsageLedgerErrorCode> {}

@@ -2,7 +2,7 @@
 import { constants, type Stats } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { CodedError } from './coded-error';
+import { CodedError } from '../coded-error';
 
 export type FileReadErrorCode = 'FILE_NOT_REGULAR' | 'FILE_TOO_LARGE' | 'FILE_NOT_READABLE';
 export class FileReadError extends CodedError<FileReadErrorCode> {}

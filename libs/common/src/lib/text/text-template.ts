@@ -1,4 +1,4 @@
-import { CodedError } from './coded-error';
+import { CodedError } from '../coded-error';
 
 export type TemplateErrorCode = 'TEMPLATE_MISSING' | 'TEMPLATE_VARIABLE';
 

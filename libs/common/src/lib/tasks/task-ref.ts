@@ -1,7 +1,7 @@
 // A task is named `<source>:<id>` (`arvo:14368`) wherever it goes: requests, logs, records. A bare id is a
 // task of the default source, as assessment configs list them.
-import { CodedError } from './coded-error';
-import { quote } from './quote';
+import { CodedError } from '../coded-error';
+import { quote } from '../text/quote';
 
 declare const checked: unique symbol;
 

@@ -1,7 +1,7 @@
 // A ledger of notes, for the specs of UsageLedger. Run as a process of its own (`node --import tsx
 // usage-ledger-writer.testing.ts <folder>`), it records one note after another, each save larger than the
 // last, until it is killed: the spec kills it while it writes.
-import { isRecord } from './is-record';
+import { isRecord } from '../is-record';
 import { UsageLedger, type LedgerFormat } from './usage-ledger';
 
 export interface Note {
