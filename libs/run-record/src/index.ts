@@ -19,17 +19,14 @@ export { compareRecords } from './lib/record-comparison';
 export { recordFolders, type RecordFolder } from './lib/record-folders';
 export { RecordCopy } from './lib/record-copy';
 export {
-  EARLIER_TASK_RECORD_FILE,
   isTaskFolderFileName,
   RECORD_LOCK_FILE,
   RecordLayout,
   RECORDS_FOLDER,
   recordsFolderOf,
   TASK_FOLDER_FILES,
-  TASK_RECORD_FILE,
   taskFolderName,
   type TaskFolderFileName,
-  type TaskRecordFileName,
 } from './lib/record-layout';
 export { RecordLock, type LockOwner, type RecordLockKind } from './lib/record-lock';
 export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';

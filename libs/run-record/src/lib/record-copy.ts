@@ -15,7 +15,7 @@ const RECORD_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
 
 export class RecordCopy {
   private constructor(
-    readonly layout: RecordLayout,
+    private readonly layout: RecordLayout,
     private assessment: AssessmentFile,
   ) {}
 

@@ -32,7 +32,7 @@ export class RecordWriter {
 
   private constructor(
     readonly runDir: string,
-    readonly layout: RecordLayout,
+    private readonly layout: RecordLayout,
     readonly assessment: AssessmentFile,
     private readonly session: number,
   ) {}
