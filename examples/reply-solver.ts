@@ -1,4 +1,4 @@
-// A minimal solver in reply mode: it answers each message of the assessor with its next command,
+// A minimal solver in the reply dialect: it answers each message of the assessor with its next command,
 // `execute: <command>` in state input-required, and `[TASK FINISHED]` (completed) once loc.json is written.
 // Its strategy is naive but real: it reads the crash report and names the top in-project frame.
 // Run: npx tsx examples/reply-solver.ts --port 9019   (copy this file alone; it needs only @a2a-js/sdk)

@@ -1,4 +1,4 @@
-// A minimal solver in terminal-bench-shell-v1, the wire of AgentBeats' terminal-bench assessor. Every message
+// A minimal solver in terminal-bench-shell-v1, the dialect of AgentBeats' terminal-bench assessor. Every message
 // is one JSON text: the task comes as {"kind":"task",…,"instruction":…}; the solver asks for a command with
 // {"kind":"exec_request","command":…}, gets {"kind":"exec_result","exit_code":…,"stdout":…,"stderr":…} on the
 // same context, and ends with {"kind":"final","output":…}. Each turn is an A2A task of its own that must end

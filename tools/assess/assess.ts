@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { A2aClientFactory, declaresRunRecord } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, declaresRunRecord, type TaskConfigBody } from '@arvo-rca/a2a-protocol';
 import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/results';
@@ -27,7 +27,7 @@ import { ensureTaskImages } from './image-check';
 import { imagesOfTasks, imagesToMakeBeforehand } from './task-images';
 import { RecordKeeper } from './record-keeper';
 import { verdictOf, type RunPlace } from './run-verdict';
-import { chooseRunTasks, type TaskConfigBody } from './task-choice';
+import { chooseRunTasks } from './task-choice';
 
 /** The green agent's SAMPLES_DIR, from the repository it is started in: the bundled tasks and their images' recipe. */
 const SAMPLES_DIR = resolve(ROOT, greenSetting('SAMPLES_DIR', process.env, ROOT) ?? 'samples');
@@ -55,7 +55,7 @@ async function startAgents(
   const launched: LaunchedAgent[] = [];
   const greens = options.greens.length > 0 ? options.greens : [`http://127.0.0.1:${await freePort()}/`];
   const purple = options.purple ?? `http://127.0.0.1:${await freePort()}/`;
-  // The purple agent is told no green URL: the green agent drives each task's conversation (reply mode), as on AgentBeats.
+  // The purple agent is told no green URL: the green agent drives each task's conversation (the reply dialect), as on AgentBeats.
   const shared = { LOG_RUN_DIR: runDir, PURPLE_AGENT_URL: purple };
   if (sandbox) launched.push(launchAgent('green-agent', Number(new URL(greens[0]).port), { ...shared, SANDBOX: sandbox.sandbox }, runDir));
   if (!options.purple) launched.push(launchAgent('purple-agent', Number(new URL(purple).port), shared, runDir));

@@ -4,19 +4,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { combineResults } from '@arvo-rca/rca-eval';
+import type { AssessmentRequestBody, TaskConfigBody } from '@arvo-rca/a2a-protocol';
 import type { AssessmentResult } from '@arvo-rca/results';
-import type { ResumeRequestBody } from './resume-plan';
-import type { TaskConfigBody } from './task-choice';
-
-/** The AgentBeats assessment request the runner sends. */
-export interface AssessmentRequestBody {
-  participants: { purple_agent: string };
-  config: TaskConfigBody & { concurrency: number; shard_index?: number; num_shards?: number; send_record?: boolean };
-}
 
 export interface ShardRequest {
   green: string;
-  request: AssessmentRequestBody | ResumeRequestBody;
+  request: AssessmentRequestBody;
 }
 
 /** What one green agent returned: its shard's Result, where it saved it and the folder of its run record, on its own machine. */

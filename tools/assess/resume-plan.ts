@@ -2,27 +2,16 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { RecordError, RecordLayout, recordsFolderOf, scanRecord, tasksToRun, type RecordScan } from '@arvo-rca/run-record';
-
-/** The AgentBeats-shaped request that asks a green agent to go on with one of its records. */
-export interface ResumeRequestBody {
-  participants: { purple_agent: string };
-  config: { resume: string; retry_failed: boolean; concurrency?: number; send_record?: boolean };
-}
-
-/** The record as read on this machine, and the tasks a resume runs. */
-export interface LocalRecord {
-  scan: RecordScan;
-  toRun: string[];
-}
+import { formatResumeRequest, readRecordResume, type AssessmentRequestBody, type RecordResume, type ResumeConfigBody } from '@arvo-rca/a2a-protocol';
+import { RecordError, RecordLayout, recordsFolderOf } from '@arvo-rca/run-record';
 
 export interface ResumePlan {
   folder: string;
   /** The record's id: its folder's name, by which the green agent finds it under its run directories. */
   recordId: string;
   retryFailed: boolean;
-  /** Absent when the record is not on this machine (a green agent elsewhere reads its own). */
-  local?: LocalRecord;
+  /** The record as read on this machine, and the tasks a resume runs, as the green agent reads them; absent when the record is not here (a green agent elsewhere reads its own). */
+  local?: RecordResume;
 }
 
 const NOT_THE_SOLVERS = new Set(['failed', 'interrupted']);
@@ -37,12 +26,12 @@ const NAMES_SHOWN = 8;
 export async function planResume(folder: string, retryFailed: boolean, greenElsewhere: boolean): Promise<ResumePlan> {
   const recordId = basename(resolve(folder));
   if (greenElsewhere && !existsSync(folder)) return { folder, recordId, retryFailed };
-  const scan = await scanRecord(folder).catch(async (error: unknown) => {
+  const local = await readRecordResume(folder, retryFailed).catch(async (error: unknown) => {
     throw error instanceof RecordError && error.code === 'RECORD_MISSING'
       ? new RecordError(error.code, `${error.message}${await recordsInside(folder)}`)
       : error;
   });
-  return { folder, recordId, retryFailed, local: { scan, toRun: tasksToRun(scan, retryFailed) } };
+  return { folder, recordId, retryFailed, local };
 }
 
 /** What the runner prints before it resumes: the record, how its tasks were drawn, its tasks done, damaged, kept and to run. */
@@ -71,16 +60,14 @@ export function describeResumePlan(plan: ResumePlan): string[] {
  * The request for `green`: the record's id, the concurrency when one is given (else the green takes the
  * record's), and with `sendRecord` a request for the record's files.
  */
-export function resumeRequest(purple: string, plan: ResumePlan, concurrency?: number, sendRecord = false): ResumeRequestBody {
-  return {
-    participants: { purple_agent: purple },
-    config: {
-      resume: plan.recordId,
-      retry_failed: plan.retryFailed,
-      ...(concurrency === undefined ? {} : { concurrency }),
-      ...(sendRecord ? { send_record: true } : {}),
-    },
-  };
+export function resumeRequest(purple: string, plan: ResumePlan, concurrency?: number, sendRecord = false): AssessmentRequestBody<ResumeConfigBody> {
+  return formatResumeRequest({
+    purpleUrl: purple,
+    recordId: plan.recordId,
+    retryFailed: plan.retryFailed,
+    sendRecord,
+    ...(concurrency === undefined ? {} : { concurrency }),
+  });
 }
 
 /** The command that goes on with a record, for the terminal: with `--green` when the green agent was one already running. */

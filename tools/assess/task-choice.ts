@@ -2,17 +2,9 @@
 // green agent's TASK_LISTS_DIR, a file), num_tasks of it drawn as each green agent draws them (the same
 // function, the same seed), and the config that asks a green agent for those tasks.
 import { resolve } from 'node:path';
+import type { TaskConfigBody } from '@arvo-rca/a2a-protocol';
 import { sampleTasks, samplingProblems, TaskListError, type SamplingKey, type TaskListReader } from '@arvo-rca/task-lists';
 import { UsageError, type TaskChoice, type TaskListChoice } from './runner-options';
-
-/** The task keys of an assessment request's config. */
-export interface TaskConfigBody {
-  task_ids?: string[];
-  task_ids_file?: string;
-  num_tasks?: number;
-  seed?: number;
-  sample?: 'head';
-}
 
 export interface ChosenTasks {
   /** The tasks, in the order the green agents run them: what the runner makes images for and counts. */

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import JSON5 from 'json5';
-import { parseAssessmentRequest } from '../../apps/green-agent/src/app/assessments/assessment-request';
+import { parseAssessmentRequest } from '../../apps/green-agent/src/app/assessments/request/assessment-request';
 import { taskSources } from '../../apps/green-agent/src/app/task-assets/task-assets.options';
 import { TaskSourceRegistry } from '../../apps/green-agent/src/app/task-assets/task-source';
 import { TaskLists } from '@arvo-rca/task-lists';

@@ -5,9 +5,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, openSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { DIALECTS, TERMINAL_BENCH_TAG } from '@arvo-rca/a2a-protocol';
 import { freePort, ROOT, waitForCard } from '../assess/agent-launcher';
 
-const EXAMPLES: Record<string, string> = { reply: 'reply-solver.ts', 'terminal-bench': 'terminal-bench-solver.ts' };
+// Each example goes by the dialect it speaks (the terminal-bench one by the tag such solvers carry).
+const EXAMPLES: Record<string, string> = { [DIALECTS.reply]: 'reply-solver.ts', [TERMINAL_BENCH_TAG]: 'terminal-bench-solver.ts' };
 
 async function main(): Promise<number> {
   const [name, ...runnerArgs] = process.argv.slice(2);

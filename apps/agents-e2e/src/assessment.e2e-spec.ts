@@ -30,17 +30,17 @@ interface Run {
 
 /**
  * Both agents as real processes, sharing one run directory; the green agent gets a fresh port pair. The
- * purple agent knows no green URL, as on AgentBeats (reply mode), unless `callback` asks it to call back.
+ * purple agent knows no green URL, as on AgentBeats (the reply dialect), unless `callback` asks it to call back.
  */
 async function startBoth(
   scratch: Scratch,
   purpleEnv: NodeJS.ProcessEnv = {},
-  mode: 'reply' | 'callback' = 'reply',
+  dialect: 'reply' | 'callback' = 'reply',
   masking: 'on' | 'off' = 'on',
 ): Promise<{ green: AgentProcess; purple: AgentProcess }> {
   const [greenPort, purplePort] = [await freePort(), await freePort()];
   const env = { ...scratch.env(), SANDBOX: 'docker', MASK_TASK_IDS: masking, PURPLE_AGENT_URL: `http://127.0.0.1:${purplePort}/` };
-  const solverEnv = { ...env, ...purpleEnv, ...(mode === 'callback' ? { GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/` } : {}) };
+  const solverEnv = { ...env, ...purpleEnv, ...(dialect === 'callback' ? { GREEN_AGENT_URL: `http://127.0.0.1:${greenPort}/` } : {}) };
   const [green, purple] = await Promise.all([startAgent('green-agent', env, greenPort), startAgent('purple-agent', solverEnv, purplePort)]);
   return { green, purple };
 }
@@ -66,9 +66,9 @@ async function expectNothingLeft(scratch: Scratch, green: AgentProcess): Promise
  * The run directory: a log per task, a trajectory per task and the assessment's record. With masked ids the
  * solver knows each task by its masked id, and logs under it: the record says which masked id was which task.
  */
-const MODE_LINES = { reply: 'replying to the green agent', callback: 'calling back http', 'terminal-bench': 'answering a terminal-bench-shell-v1 assessor' };
+const DIALECT_NOTES = { reply: 'replying to the green agent', callback: 'calling back http', 'terminal-bench': 'answering a terminal-bench-shell-v1 assessor' };
 
-function expectLogLayout(scratch: Scratch, run: Run, mode: keyof typeof MODE_LINES): void {
+function expectLogLayout(scratch: Scratch, run: Run, dialect: keyof typeof DIALECT_NOTES): void {
   const { result } = run;
   const files = readdirSync(scratch.runDir);
   expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'assessments', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
@@ -82,7 +82,7 @@ function expectLogLayout(scratch: Scratch, run: Run, mode: keyof typeof MODE_LIN
     const shownId = solverId(task);
     const taskLog = readFileSync(join(scratch.runDir, `${task.replace(':', '_')}.log`), 'utf8');
     expect(taskLog).toMatch(/ green {2}[0-9a-f]{8} \[TaskContextService\] sandbox arvo_\d_[0-9a-f]+ started/);
-    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${shownId} with .*, ${MODE_LINES[mode]}`));
+    expect(taskLog).toMatch(new RegExp(` purple [0-9a-f]{8} \\[PurpleExecutor\\] solving ${shownId} with .*, ${DIALECT_NOTES[dialect]}`));
     expect(agentsLog).not.toContain(`solving ${shownId}`);
   }
   expect(files.filter((file) => file.startsWith('task_'))).toEqual([]);
@@ -187,7 +187,7 @@ describeWithDocker('an assessment of every sample, both agents as real processes
       scratch.remove();
     });
 
-    it('scores exactly as in reply mode: the envelope carried the task, and the loc.json the solver wrote was read from its sandbox', () => {
+    it('scores exactly as in the reply dialect: the envelope carried the task, and the loc.json the solver wrote was read from its sandbox', () => {
       expect(scoresOf(run.result)).toEqual(BASELINE_SCORES);
       expect(run.result).toMatchObject({ n_tasks: 5, n_scored: 5 });
     });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   A2aClientFactory,
+  DIALECTS,
   formatCommandResult,
   formatShellMessage,
   parseAssessmentSaved,
@@ -56,9 +57,10 @@ async function rawCall(url: string, method: string, params: object, version?: st
   return { status: response.status, body: await response.json() };
 }
 
+// An example copies no import but the SDK's; its card must still name a dialect as the agents do.
 const EXAMPLES = [
-  { file: 'reply-solver.ts', dialect: 'reply' },
-  { file: 'terminal-bench-solver.ts', dialect: 'terminal-bench-shell-v1' },
+  { file: 'reply-solver.ts', dialect: DIALECTS.reply },
+  { file: 'terminal-bench-solver.ts', dialect: DIALECTS.terminalBenchShell },
 ];
 
 describeWithDocker('the example solvers of examples/, each run as a reader runs it against the green agent', () => {
@@ -198,7 +200,7 @@ describe("the example solvers of examples/, each run as a reader runs it, spoken
       const client = await A2aV03Client.connect(example.url, { streaming: false });
       let answer: V03Task | V03Message = await client.send('Find the root cause of the crash in /workspace/error.txt.');
       const answers = [answer];
-      // The green agent's part in reply mode: run the command, answer with its result on the same task.
+      // The green agent's part in the reply dialect: run the command, answer with its result on the same task.
       while (answer.kind === 'task' && answer.status.state === 'input-required' && answers.length < 10) {
         const command = mergeV03Parts(answer.status.message?.parts ?? []).replace(/^execute: /, '');
         const result = await shell.exec(command, 30);

@@ -26,7 +26,7 @@ interface Turn {
  * A scripted driver playing an assessor that drives the conversation, as AgentBeats' gateway makes every
  * green agent do, against the real purple agent process started with no green URL at all.
  */
-describe('the purple agent answering an assessor that drives the conversation (reply mode)', () => {
+describe('the purple agent answering an assessor that drives the conversation (the reply dialect)', () => {
   const scratch = new Scratch();
   let llm: FakeLlmServer;
   let purple: AgentProcess;

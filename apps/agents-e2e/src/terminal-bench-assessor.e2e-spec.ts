@@ -12,7 +12,7 @@ const INSTRUCTION = 'Create a file named hello.txt in the current directory, hol
 /**
  * The purple agent, a real process knowing no green URL, under a stand-in of AgentBeats' terminal-bench assessor
  * (terminal-bench-shell-v1, see support/stand-ins/terminal-bench-assessor.ts), on a task of the terminal-bench kind: a shell
- * task whose check runs after the solver's `final`. The model is scripted. Callback mode, for an assessor that
+ * task whose check runs after the solver's `final`. The model is scripted. The callback dialect, for an assessor that
  * waits for its solver to call back as the original's does, is served in assessment.e2e-spec.ts ("with a scripted
  * model behind an OpenAI-compatible server, the solver calling the green agent back").
  */

@@ -11,7 +11,8 @@ export { A2aPeerError, type PeerErrorCode } from './lib/client/peer-error';
 export { isTerminalState, isUnsuccessfulState, type PeerEvent, type PeerTaskState } from './lib/client/peer-events';
 export { createHttpFetch, type HttpFetchOptions } from './lib/client/http-fetch';
 export { waitForAgentCard, type CardWaitOptions } from './lib/client/wait-for-card';
-// The message vocabulary of the two agents.
+// The message vocabulary of the two agents, and the names of the dialects they speak it in.
+export { DEFAULT_DIALECT, DIALECT_NAMES, DIALECTS, isDialectName, TERMINAL_BENCH_TAG, type DialectName } from './lib/dialects/dialect-names';
 export { findTaskId } from './lib/vocabulary/task-request';
 export {
   EXECUTE_PREFIX,
@@ -89,3 +90,15 @@ export {
   type RunRecordData,
   type RunRecordPiece,
 } from './lib/vocabulary/run-record-files';
+// The assessment request as it travels, and the resume it may ask for: one shape for the runner and the green agent.
+export {
+  ASSESSMENT_CONFIG_KEYS,
+  MAX_CONCURRENCY,
+  type AssessmentConfigBody,
+  type AssessmentConfigKey,
+  type AssessmentRequestBody,
+  type ResumeConfigBody,
+  type TaskConfigBody,
+} from './lib/assessment-request/assessment-request-body';
+export { formatResumeRequest, readResumeConfig, type ResumeRequest } from './lib/assessment-request/resume-request';
+export { readRecordResume, recordedTaskIds, type RecordResume } from './lib/assessment-request/record-resume';

@@ -13,7 +13,7 @@ export interface ExecRttFigures {
   full_p90_ms: number;
   dockerode_p90_ms: number;
   cli_p90_ms: number;
-  /** The full path in reply mode: the command as the solver's reply, its result as the green's next message. */
+  /** The full path in the reply dialect: the command as the solver's reply, its result as the green's next message. */
   reply_ms: number;
   reply_p90_ms: number;
   reply_vs_callback: number;
@@ -22,9 +22,9 @@ export interface ExecRttFigures {
 /**
  * Round trip of `true`, four ways on the same container of one live task, interleaved round by
  * round (the order rotating) so that the machine's noise falls on all of them alike:
- * - full (callback mode): the stand-in sends `execute: true` to the green agent over A2A and waits for
+ * - full (the callback dialect): the stand-in sends `execute: true` to the green agent over A2A and waits for
  *   the reply (the green agent runs it through its sandbox: bash -lc under timeout, output capped);
- * - reply (reply mode, as on AgentBeats): the stand-in answers the green's latest message with
+ * - reply (the reply dialect, as on AgentBeats): the stand-in answers the green's latest message with
  *   `execute: true` (input-required) and waits for the green's next message, the result;
  * - dockerode: a plain dockerode exec of `true` from this process;
  * - cli: `docker exec <container> true`.

@@ -18,9 +18,9 @@ const CALL_DEADLINE_MS = 300_000;
 export interface SolverSession {
   contextId: string;
   description: string;
-  /** Callback mode: sends one message (`execute: ...`, `[TASK FINISHED]`) on the task's context; the green agent's reply. */
+  /** The callback dialect: sends one message (`execute: ...`, `[TASK FINISHED]`) on the task's context; the green agent's reply. */
   send(text: string): Promise<string>;
-  /** Reply mode: answers the green agent's latest message with `text` (input-required); the green's next message. */
+  /** The reply dialect: answers the green agent's latest message with `text` (input-required); the green's next message. */
   reply(text: string): Promise<string>;
 }
 

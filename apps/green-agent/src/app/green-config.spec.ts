@@ -1,7 +1,7 @@
 import { validateEnvironment } from '@arvo-rca/agent-app';
 import { GreenConfig } from './green-config';
 import { taskAssetsOptionsFrom } from './task-assets';
-import { sandboxOptionsOf } from './tasks/sandbox-options';
+import { sandboxOptionsOf } from './tasks/sandbox/sandbox-options';
 
 const configOf = validateEnvironment(GreenConfig);
 

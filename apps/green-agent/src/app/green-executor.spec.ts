@@ -7,8 +7,8 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { greenStage } from './tasks/green-stage.testing';
-import type { SolverStandIn } from './tasks/solver-stand-in.testing';
+import { greenStage } from './stage/green-stage.testing';
+import type { SolverStandIn } from './stage/solver-stand-in.testing';
 
 describeWithDocker("the green agent's entry: cancels for real, refuses what it cannot cancel, and fails a request it cannot serve", () => {
   const clients = new A2aClientFactory();

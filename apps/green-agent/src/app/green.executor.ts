@@ -14,6 +14,7 @@ import {
   parseSolverMessage,
   TASK_FINISHED,
   TaskEvents,
+  type ResumeRequest,
   type SolverMessage,
 } from '@arvo-rca/a2a-protocol';
 import {
@@ -24,7 +25,6 @@ import {
   type AssessmentListener,
   type AssessmentReport,
   type ResumePlan,
-  type ResumeRequest,
 } from './assessments';
 import type { TaskRef } from '@arvo-rca/common';
 import { RecordError } from '@arvo-rca/run-record';

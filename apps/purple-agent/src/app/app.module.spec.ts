@@ -13,7 +13,7 @@ describe('purple agent app', () => {
     expect(card.skills[0].id).toBe('root-cause-analysis');
   });
 
-  it('names on its skill the dialects it answers: reply mode and terminal-bench-shell-v1, or callback mode when it knows its assessor', async () => {
+  it('names on its skill the dialects it answers: the reply dialect and terminal-bench-shell-v1, or the callback dialect when it knows its assessor', async () => {
     const plain = await fetchServedCard(() => AppModule.forRoot(), 'http://purple.example.org:9019');
     expect(plain.card.skills[0].tags).toEqual(expect.arrayContaining(['reply', 'terminal-bench-shell-v1']));
     expect(plain.card.skills[0].tags).not.toContain('callback');

@@ -10,8 +10,8 @@ import { AGENT_CLI_NAMES, type AgentCliName } from './cli/agent-cli';
 export class PurpleConfig extends AppConfig {
   override PORT: number = 9019;
 
-  // Set: callback mode, commands go to this green agent as messages of their own. Unset (the default, and
-  // the only way through AgentBeats' gateway): reply mode, each command is the reply to the green's message.
+  // Set: the callback dialect, commands go to this green agent as messages of their own. Unset (the default, and
+  // the only way through AgentBeats' gateway): the reply dialect, each command is the reply to the green's message.
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })
   GREEN_AGENT_URL?: string;

@@ -39,7 +39,7 @@ const COMMAND_DEADLINE_MS = 300_000;
 
 /**
  * A purple agent stand-in on loopback that plays the attacker: given a task, it hands it to the test,
- * which sends `execute:` commands to the green agent on the task's context (callback mode) and decides
+ * which sends `execute:` commands to the green agent on the task's context (the callback dialect) and decides
  * when the task ends. Every reply is recorded.
  */
 export async function startHostileSolver(): Promise<HostileSolver> {

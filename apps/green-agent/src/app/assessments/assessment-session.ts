@@ -7,8 +7,8 @@ import type { RecordWriter } from '@arvo-rca/run-record';
 import type { NeededTaskData, TaskAssetsService } from '../task-assets';
 import { taskRecordDraft, type RanTask, type SolverDialectChoice, type TaskContextService, type TaskOrder } from '../tasks';
 import type { AssessmentListener } from './assessment-listener';
-import { FetchAhead } from './fetch-ahead';
-import type { TaskFetcher } from './task-fetcher';
+import { FetchAhead } from './fetch-ahead/fetch-ahead';
+import type { TaskFetcher } from './fetch-ahead/task-fetcher';
 
 /** A task of a record: its result key (its task id, `#2` added for a repeat), and the task it names. */
 export interface RecordTask {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { NeededImages } from '@arvo-rca/arvo-docker';
-import { A2aClientFactory, PRODUCT_VERSION, readPeerCard } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, readRecordResume, recordedTaskIds, type ResumeRequest } from '@arvo-rca/a2a-protocol';
 import { resultKeys } from '@arvo-rca/results';
 import {
   readTaskFolder,
@@ -8,10 +8,8 @@ import {
   RecordLock,
   recordResult,
   RecordWriter,
-  scanRecord,
   settingsDifferences,
   settingsHash,
-  tasksToRun,
   type RecordScan,
   type SolverIdentity,
 } from '@arvo-rca/run-record';
@@ -20,22 +18,22 @@ import { GreenConfig } from '../green-config';
 import { ProcessTable, type TaskRef } from '@arvo-rca/common';
 import { ownerHost } from '@arvo-rca/sandbox';
 import { NeededTaskData, TaskAssetsError, TaskAssetsService } from '../task-assets';
-import { chooseSolverProtocol, SolverDialectChoice, TaskContextService, type SessionProtocol } from '../tasks';
-import type { AssessmentRequest, ResumeRequest } from './assessment-request';
+import { chooseDialect, SolverDialectChoice, TaskContextService, type KnownDialect } from '../tasks';
+import type { AssessmentRequest } from './request/assessment-request';
 import type { AssessmentListener, AssessmentReport } from './assessment-listener';
 import { AssessmentSession, type RecordTask, type Session, type SessionServices } from './assessment-session';
-import { findRecord } from './record-location';
-import { scoringSettings, solverDifferences } from './scoring-settings';
-import { resumedProtocol, sessionDialect } from './session-dialect';
-import { TaskFetcher } from './task-fetcher';
+import { findRecord } from './record/record-location';
+import { scoringSettings, solverDifferences } from './record/scoring-settings';
+import { resumedDialect, sessionDialect } from './record/session-dialect';
+import { TaskFetcher } from './fetch-ahead/task-fetcher';
 
 /** A resume that passed its checks: the record as found, and the tasks it runs. */
 export interface ResumePlan {
   request: ResumeRequest;
   scan: RecordScan;
   tasks: RecordTask[];
-  /** The wire the solver is spoken to in: the record's, else its card's, else its first answer's (to come). */
-  protocol: SessionProtocol;
+  /** The dialect the solver is spoken to in: the record's, else its card's, else its first answer's (to come). */
+  dialect: KnownDialect;
   /** The record's lock, held from the plan to the resume's end: no other session runs its tasks meanwhile. */
   lock: RecordLock;
 }
@@ -78,8 +76,8 @@ export class AssessmentService implements OnApplicationShutdown {
    */
   async run(request: AssessmentRequest, listener: AssessmentListener, signal?: AbortSignal): Promise<AssessmentReport> {
     const { identity: solver, document } = await this.solverCard(request.purpleUrl);
-    const protocol = chooseSolverProtocol(request.solverProtocol, document);
-    this.logger.log(`the solver is spoken to in ${protocol.protocol ?? 'the dialect of its first answer (reply mode until then)'} (${protocol.source})`);
+    const known = chooseDialect(request.dialect, document);
+    this.logger.log(`the solver is spoken to in ${known.dialect ?? 'the dialect of its first answer (the reply dialect until then)'} (${known.source})`);
     const writer = await RecordWriter.create(this.logging.runDirectory, {
       tasks: request.tasks.map((ref) => ref.taskId),
       ...(request.draw ? { draw: request.draw } : {}),
@@ -87,8 +85,9 @@ export class AssessmentService implements OnApplicationShutdown {
       shard: request.shard,
       assessor: { name: 'arvo-rca green agent', version: PRODUCT_VERSION },
       solver,
-      ...(protocol.protocol ? { solver_protocol: protocol.protocol } : {}),
-      solver_protocol_source: protocol.source,
+      // The record's keys are the wire's word for the dialect.
+      ...(known.dialect ? { solver_protocol: known.dialect } : {}),
+      solver_protocol_source: known.source,
       settings: this.settings,
       settings_hash: settingsHash(this.settings),
     });
@@ -99,7 +98,7 @@ export class AssessmentService implements OnApplicationShutdown {
       listener.wrote?.({ kind: 'assessment', assessment: writer.assessment });
       const keys = resultKeys(request.tasks.map((ref) => ref.taskId));
       const tasks = request.tasks.map((ref, index) => ({ resultKey: keys[index], ref }));
-      const dialect = sessionDialect(writer, protocol, this.logger);
+      const dialect = sessionDialect(writer, known, this.logger);
       return await this.runSession(
         { writer, tasks, purpleUrl: request.purpleUrl, dialect, concurrency: request.concurrency, recorded: new Map() },
         listener,
@@ -134,18 +133,18 @@ export class AssessmentService implements OnApplicationShutdown {
   }
 
   private async planLocked(request: ResumeRequest, folder: string, lock: RecordLock): Promise<ResumePlan> {
-    const scan = await scanRecord(folder);
+    const { scan, toRun } = await readRecordResume(folder, request.retryFailed);
     const { assessment } = scan;
     const document = await this.peers.peer(request.purpleUrl).cardDocument({ deadlineMs: CARD_DEADLINE_MS });
     const card = readPeerCard(document);
     const differences = [...solverDifferences(assessment.solver, card), ...settingsDifferences(assessment.settings, this.settings)];
     if (differences.length > 0) throw new RecordError('RESUME_REFUSED', `record ${assessment.id} was run otherwise: ${differences.join('; ')}`);
-    const taskIds = new Map(scan.resultKeys.map((resultKey, index) => [resultKey, assessment.tasks[index]]));
-    const tasks = tasksToRun(scan, request.retryFailed).map((resultKey) => ({
+    const taskIds = recordedTaskIds(scan);
+    const tasks = toRun.map((resultKey) => ({
       resultKey,
       ref: this.parseRecorded(taskIds.get(resultKey) ?? resultKey, assessment.id),
     }));
-    return { request, scan, tasks, protocol: resumedProtocol(assessment.solver_protocol, document), lock };
+    return { request, scan, tasks, dialect: resumedDialect(assessment.solver_protocol, document), lock };
   }
 
   /**
@@ -161,7 +160,7 @@ export class AssessmentService implements OnApplicationShutdown {
       await this.sendAgain(scan, listener, signal);
       for (const { task, reason } of scan.damaged) listener.report({ task, kind: 'note', text: `its record is damaged (${reason}); it runs again` });
       const concurrency = request.concurrency ?? scan.assessment.concurrency;
-      const dialect = sessionDialect(writer, plan.protocol, this.logger);
+      const dialect = sessionDialect(writer, plan.dialect, this.logger);
       return await this.runSession({ writer, tasks, purpleUrl: request.purpleUrl, dialect, concurrency, recorded: scan.done }, listener, signal);
     } finally {
       await this.unlock(plan.lock);
@@ -216,7 +215,7 @@ export class AssessmentService implements OnApplicationShutdown {
 
   /** The dialect a plain task request speaks to its solver in: the one the solver's card declares, else its first answer's. */
   async dialectFor(solverUrl: string): Promise<SolverDialectChoice> {
-    return new SolverDialectChoice(chooseSolverProtocol(undefined, (await this.solverCard(solverUrl)).document));
+    return new SolverDialectChoice(chooseDialect(undefined, (await this.solverCard(solverUrl)).document));
   }
 
   /** The solver as its card says, and the card; a card that cannot be read is recorded as such, and the tasks say why. */

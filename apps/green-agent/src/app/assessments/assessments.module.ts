@@ -4,7 +4,7 @@ import { GreenConfig } from '../green-config';
 import { TaskAssetsModule } from '../task-assets';
 import { TasksModule } from '../tasks';
 import { AssessmentService } from './assessment.service';
-import { TaskFetcher } from './task-fetcher';
+import { TaskFetcher } from './fetch-ahead/task-fetcher';
 
 // A request's task_ids_file is read from the named lists' folder and the operator's one folder of list files
 // only: the green agent reads for anyone who reaches it, maybe as root.

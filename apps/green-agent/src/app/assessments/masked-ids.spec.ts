@@ -6,9 +6,9 @@ import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rc
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { RecordLayout } from '@arvo-rca/run-record';
-import { startGreenApp } from '../tasks/green-app.testing';
-import { greenStage } from '../tasks/green-stage.testing';
-import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { startGreenApp } from '../stage/green-app.testing';
+import { greenStage } from '../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 
 // An ARVO id no other text here holds by chance: the case is sample 1's files and image under it.
 const ARVO_ID = '7350917';

@@ -8,8 +8,8 @@ import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rc
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { RecordLayout, type SourcesFile } from '@arvo-rca/run-record';
-import { greenStage } from '../tasks/green-stage.testing';
-import { callingBack, type SolverStandIn } from '../tasks/solver-stand-in.testing';
+import { greenStage } from '../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 
 // A real tree: Debian's libarchive 3.6.2 source with one of its own fixes (CVE-2024-26256) taken out
 // again, laid out as a task by tools/samples/real-task.sh. CI fetches it (`apt-get source`); elsewhere the

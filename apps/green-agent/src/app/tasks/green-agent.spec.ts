@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   A2aClientFactory,
+  MAX_CONCURRENCY,
   parseAssessmentSaved,
   parseCommandResult,
   parseTaskProgress,
@@ -17,9 +18,8 @@ import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecordDraft } from '@arvo-rca/results';
-import { MAX_CONCURRENCY } from '../assessments';
-import { greenStage } from './green-stage.testing';
-import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
+import { greenStage } from '../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 
 // The answer to sample:1: the hunk of its fix, in the function the fix changes.
 const SAMPLE_1_ANSWER = JSON.stringify({
@@ -226,7 +226,7 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     const saved = parseAssessmentSaved(final.data);
     expect(saved).toBeDefined();
     expect(JSON.parse(readFileSync(saved?.resultsFile ?? '', 'utf8'))).toEqual(result);
-    // Nothing named the dialect of this solver, which calls back: reply mode served it, as its calls showed.
+    // Nothing named the dialect of this solver, which calls back: the reply dialect served it, as its calls showed.
     const assessment = JSON.parse(readFileSync(join(saved?.recordDir ?? '', 'assessment.json'), 'utf8')) as unknown;
     expect(assessment).toMatchObject({ solver_protocol: 'reply', solver_protocol_source: 'first-answer' });
   });

@@ -3,12 +3,4 @@ export { taskRecordDraft, type RanTask } from './ran-task';
 export type { TaskOrder } from './task-order';
 export { describeProgress, type TaskProgress, type TaskProgressEvent } from './task-progress';
 export { TasksModule } from './tasks.module';
-export {
-  chooseSolverProtocol,
-  isSolverProtocol,
-  SOLVER_PROTOCOLS,
-  SolverDialectChoice,
-  type SessionProtocol,
-  type SolverProtocol,
-  type SolverProtocolSource,
-} from './dialects';
+export { chooseDialect, SolverDialectChoice, type KnownDialect } from './dialects';

@@ -9,8 +9,8 @@ import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { tarGz } from '../task-assets/archive/tar-fixture.testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
-import { greenStage } from './green-stage.testing';
-import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
+import { greenStage } from '../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 
 const SAMPLES = join(__dirname, '../../../../../samples');
 

@@ -9,12 +9,12 @@ import { TaskAssetsService } from '../task-assets';
 import { GreenConfig } from '../green-config';
 import type { TaskContext } from './task-context';
 import { NO_EVIDENCE, ranTask, type RanTask } from './ran-task';
-import { runSolverCommand } from './solver-command';
+import { runSolverCommand } from './conversation/solver-command';
 import { formatReplyResult } from './dialects';
 import type { TaskOrder } from './task-order';
 import { CANCELED, SHUTTING_DOWN, TaskRun } from './task-run';
 import type { RunningTasks, TaskRunDeps } from './task-run-deps';
-import { loadTemplate } from './task-description';
+import { loadTemplate } from './conversation/task-description';
 
 // How long shutdown waits for running tasks to clean up after themselves.
 const SHUTDOWN_GRACE_MS = 8_000;

@@ -8,7 +8,7 @@ export interface TaskOrder {
   signal?: AbortSignal;
   /** The masked id the solver is given instead of the task's own (`task:3f9a2c1b`); none: the task id. */
   maskedId?: string;
-  /** The wire the solver is spoken to in, and why, shared by the tasks of an assessment; none: found from the solver's first answer. */
+  /** The dialect the solver is spoken to in, and why, shared by the tasks of an assessment; none: found from the solver's first answer. */
   dialect?: SolverDialectChoice;
   /**
    * For a task prepared ahead of its turn: its sandbox starts at once, and the task is handed over once this

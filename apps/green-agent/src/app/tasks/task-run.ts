@@ -11,10 +11,10 @@ import { TaskContext, type FinishReason } from './task-context';
 import { ranTask, type RanTask } from './ran-task';
 import type { TaskOrder } from './task-order';
 import type { TaskRunDeps } from './task-run-deps';
-import { handOver } from './task-handover';
-import { SOLVER_TEXT_LOG_BYTES } from './solver-conversation';
-import { filesNamedIn, sourceExcerpts } from './source-excerpts';
-import { readSubmissionFile, type SubmissionFile } from './submission-file';
+import { handOver } from './conversation/task-handover';
+import { SOLVER_TEXT_LOG_BYTES } from './conversation/solver-conversation';
+import { filesNamedIn, sourceExcerpts } from './submission/source-excerpts';
+import { readSubmissionFile, type SubmissionFile } from './submission/submission-file';
 
 /** A task whose sandbox runs: its workspace complete, its ground truth read. */
 interface ReadyTask {

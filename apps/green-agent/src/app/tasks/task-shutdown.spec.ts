@@ -8,9 +8,9 @@ import { LABEL_CONTEXT, ownerFilter } from '@arvo-rca/arvo-docker';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
-import { startGreenApp } from './green-app.testing';
-import { greenStage } from './green-stage.testing';
-import { callingBack, type SolverStandIn } from './solver-stand-in.testing';
+import { startGreenApp } from '../stage/green-app.testing';
+import { greenStage } from '../stage/green-stage.testing';
+import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 
 describeWithDocker('green agent shutdown with a task mid-command', () => {
   const docker = new Docker();

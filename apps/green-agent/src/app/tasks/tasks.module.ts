@@ -3,7 +3,7 @@ import { ArvoDockerModule } from '@arvo-rca/arvo-docker';
 import { GroundTruthExtractor } from '@arvo-rca/rca-eval';
 import { GreenConfig } from '../green-config';
 import { TaskAssetsModule } from '../task-assets';
-import { sandboxOptionsOf } from './sandbox-options';
+import { sandboxOptionsOf } from './sandbox/sandbox-options';
 import { TaskContextService } from './task-context.service';
 
 /** Everything a task needs: assets, sandboxes and the judge's ground truth (the solver's client comes from the global A2aModule). */

@@ -3,7 +3,7 @@ import type { TaskEnvironment } from '../agent/task-environment';
 import { commandResultOf } from './assessor-answer';
 
 /**
- * Callback mode: the agent calls the green agent back. Each command goes as `execute: <command>` on
+ * The callback dialect: the agent calls the green agent back. Each command goes as `execute: <command>` on
  * the task's context id, and the answer is read back with the shared vocabulary. A refused command is
  * an observation for the model; an unreachable or failing green agent ends the run.
  */

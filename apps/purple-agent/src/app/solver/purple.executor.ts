@@ -10,21 +10,22 @@ import type { TaskEnvironment } from '../agent/task-environment';
 import { PurpleConfig } from '../purple-config';
 import { CancellableEnvironment } from './cancellable-environment';
 import { describeResult, describeStep, solverExitOf } from './run-report';
-import { openDialect, type SolverDialect } from './solver-dialect';
+import { openDialect } from './open-dialect';
+import type { SolverDialect } from './solver-dialect';
 import { TaskSolver } from './task-solver';
 
 /** One task's run on its context: its dialect, and how it is canceled. */
 interface ContextRun {
   dialect: SolverDialect;
   cancel: AbortController;
-  /** The A2A tasks of this context, as the assessor sees them (one per turn in terminal-bench-shell-v1; one, maybe, in reply mode). */
+  /** The A2A tasks of this context, as the assessor sees them (one per turn in terminal-bench-shell-v1; one, maybe, in the reply dialect). */
   taskIds: Set<string>;
 }
 
 /**
  * The purple agent's A2A entry: a task from an assessor starts one run on that context, in the dialect its
- * first message and the configuration choose (openDialect): reply mode, terminal-bench-shell-v1, or callback
- * mode. Whichever it is, the run reports a line per step and ends by saying its exit status, its reason and
+ * first message and the configuration choose (openDialect): the reply dialect, terminal-bench-shell-v1 or the
+ * callback dialect. Whichever it is, the run reports a line per step and ends by saying its exit status, its reason and
  * its usage. Contexts share nothing but the process-wide usage totals.
  */
 @Injectable()
@@ -87,7 +88,7 @@ export class PurpleExecutor implements AgentExecutor {
     try {
       // Every line of the run lands in the task's log file, beside the green agent's lines about it.
       const result = await this.logging.runInTask({ taskId, contextId }, async () => {
-        this.logger.log(`solving ${taskId} with ${this.solver.modelName}, ${dialect.mode}`);
+        this.logger.log(`solving ${taskId} with ${this.solver.modelName}, ${dialect.dialectNote}`);
         const outcome = await this.solver.solve(
           { taskId, contextId, description, submits },
           environment,
@@ -127,7 +128,7 @@ function finalState(result: AgentResult): TaskState {
   return failed ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED;
 }
 
-// A submission's final status says `[TASK FINISHED]` first: in reply mode that is how the green hears it.
+// A submission's final status says `[TASK FINISHED]` first: in the reply dialect that is how the green hears it.
 function finalText(result: AgentResult, submits: Submits): string {
   return result.exitStatus === 'Submitted' ? `${TASK_FINISHED} ${describeResult(result, submits)}` : describeResult(result, submits);
 }

@@ -3,7 +3,7 @@ import { Role } from '@a2a-js/sdk';
 import { DefaultExecutionEventBus, RequestContext, ServerCallContext, type AgentExecutionEvent } from '@a2a-js/sdk/server';
 import { DEFAULT_AGENT_CONFIG } from '../agent/agent-config';
 import { buildTrajectory, trajectoryPath } from '../agent/trajectory';
-import { shellWire } from './turn-wires';
+import { shellTurnDialect } from './turn-dialects';
 
 // The `final` that ends a terminal-bench-shell-v1 run goes to a foreign assessor, which keeps its output:
 // the exit, its usage and a bounded trajectory summary, however long the run; never the solver's own path.
@@ -35,7 +35,7 @@ function longRun(steps: number) {
   });
 }
 
-/** What the shell wire publishes when the run ends with this trajectory, on a real bus. */
+/** What the terminal-bench-shell-v1 turn dialect publishes when the run ends with this trajectory, on a real bus. */
 function finalOf(steps: number): { output: unknown; bytes: number } {
   const trajectory = longRun(steps);
   const path = trajectoryPath('/logs/run-1', 'arvo:14368', 'ctx-long');
@@ -59,7 +59,7 @@ function finalOf(steps: number): { output: unknown; bytes: number } {
   const bus = new DefaultExecutionEventBus();
   const published: AgentExecutionEvent[] = [];
   bus.on('event', (event) => published.push(event));
-  shellWire('find the root cause').end(new TaskEvents(request, bus), 0, '[TASK FINISHED] LimitsExceeded', exit);
+  shellTurnDialect('find the root cause').end(new TaskEvents(request, bus), 0, '[TASK FINISHED] LimitsExceeded', exit);
   const artifact = published.flatMap((event) => (event.kind === 'artifactUpdate' ? [event.data.artifact] : [])).at(-1);
   const part = artifact?.parts[0]?.content;
   const text = JSON.stringify(part?.$case === 'data' ? part.value : undefined);

@@ -1,10 +1,7 @@
-import { parseShellMessage, TERMINAL_BENCH_SHELL, type A2aClientFactory, type SolverExit, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import type { SolverExit, TaskEvents } from '@arvo-rca/a2a-protocol';
 import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import type { TaskEnvironment } from '../agent/task-environment';
-import { CallbackChannel } from './callback-channel';
-import { ConversationChannel } from './conversation-channel';
-import { REPLY_WIRE, shellWire } from './turn-wires';
 
 /** Where a run reports: its step lines, and its one final status. */
 export interface RunReporter {
@@ -20,8 +17,8 @@ export interface SolverDialect extends TaskEnvironment, RunReporter {
   /** The task as the assessor gave it. */
   readonly description: string;
   readonly submits: Submits;
-  /** How the run reaches its assessor, for the log. */
-  readonly mode: string;
+  /** How the run talks with its assessor, for the log. */
+  readonly dialectNote: string;
   /** Whether the run waits for the assessor's next message on the context. */
   readonly awaitingAnswer: boolean;
   /** The assessor's next message on the context, carried on a new call. */
@@ -30,31 +27,4 @@ export interface SolverDialect extends TaskEnvironment, RunReporter {
   turnClosed(): Promise<void>;
   /** Ends the wait for an answer, if any: the run then ends with an environment error. */
   abandon(reason: string): void;
-}
-
-export interface DialectSettings {
-  /** The assessor to call back; none when the assessor drives the conversation. */
-  greenUrl: string | undefined;
-  answerDeadlineMs: number;
-  peers: A2aClientFactory;
-}
-
-/**
- * The dialects this agent answers, as its card's skill names them for an assessor to choose from:
- * terminal-bench-shell-v1 always, and callback mode when it knows its assessor's URL, reply mode when not.
- */
-export function answeredDialects(greenUrl: string | undefined): string[] {
-  return [greenUrl ? 'callback' : 'reply', TERMINAL_BENCH_SHELL];
-}
-
-/**
- * The dialect of a run, from the first message of its context: terminal-bench-shell-v1 when that message
- * is its task envelope; otherwise callback mode when this agent knows its assessor's URL, reply mode when not.
- */
-export function openDialect(events: TaskEvents, settings: DialectSettings): SolverDialect {
-  const first = events.userText();
-  const envelope = parseShellMessage(first);
-  if (envelope?.kind === 'task') return new ConversationChannel(events, envelope.instruction, shellWire(envelope.instruction), settings.answerDeadlineMs);
-  if (settings.greenUrl) return new CallbackChannel(events, first, settings.peers.peer(settings.greenUrl), settings.answerDeadlineMs);
-  return new ConversationChannel(events, first, REPLY_WIRE, settings.answerDeadlineMs);
 }

@@ -35,8 +35,8 @@ const COMMAND_LINE = /^execute:/gm;
 const FIRST_COMMAND_LINE = /^execute:/m;
 
 /**
- * What a solver's reply asks for when the assessor drives the conversation (reply mode): exactly one
- * action, or a problem to tell it about. A command is read only where a reply-mode solver puts it: from a
+ * What a solver's reply asks for when the assessor drives the conversation (the reply dialect): exactly one
+ * action, or a problem to tell it about. A command is read only where a reply-dialect solver puts it: from a
  * line that starts with `execute:` (the reply's first, or one after a thought) to the reply's end. Never
  * from inside a line (a quote of the task's text), nor from a reply that is JSON as a whole (a
  * terminal-bench message, which may echo the task's text): such a reply holds no action. `[TASK FINISHED]`
@@ -59,7 +59,7 @@ export function parseSolverReply(text: string): SolverReply {
   return { kind: 'execute', command };
 }
 
-// A JSON object, array or string as the whole reply: data the solver sent, never an action of reply mode.
+// A JSON object, array or string as the whole reply: data the solver sent, never an action of the reply dialect.
 function isJsonData(text: string): boolean {
   const trimmed = text.trim();
   if (!/^[[{"]/.test(trimmed)) return false;

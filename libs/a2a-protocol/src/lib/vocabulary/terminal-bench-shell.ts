@@ -1,4 +1,4 @@
-// terminal-bench-shell-v1, the assessor–solver wire of AgentBeats' terminal-bench assessor: each message is
+// terminal-bench-shell-v1, the assessor–solver dialect of AgentBeats' terminal-bench assessor: each message is
 // one JSON object as the text of an A2A message (or of an artifact).
 //   assessor → solver  {"kind":"task","protocol":"terminal-bench-shell-v1","instruction":"…"}, first, on a new context
 //   solver → assessor  {"kind":"exec_request","command":"…","timeout":30}   one command, timeout in seconds
@@ -42,7 +42,7 @@ export const DEFAULT_EXEC_TIMEOUT_S = 30;
 /** The longest a solver may ask for, whatever the assessor allows. */
 const MAX_EXEC_TIMEOUT_S = 300;
 
-/** One message of the wire, or undefined for a text that is not JSON or not one of them. */
+/** One message of the dialect, or undefined for a text that is not JSON or not one of them. */
 export function parseShellMessage(text: string): ShellMessage | undefined {
   let value: unknown;
   try {

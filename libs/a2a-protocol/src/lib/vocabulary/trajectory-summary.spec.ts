@@ -89,7 +89,7 @@ describe("a solver's exit for an assessor that is not ours", () => {
       usage: USAGE,
       trajectory: { document: sent.trajectory_summary },
     });
-    // The whole trajectory, when it came (reply mode), is still what is recorded.
+    // The whole trajectory, when it came (the reply dialect), is still what is recorded.
     expect(parseSolverExit([formatSolverExit(exit(7))])?.trajectory?.document?.messages).toHaveLength(14);
   });
 });

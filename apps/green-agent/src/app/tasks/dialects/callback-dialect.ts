@@ -1,16 +1,16 @@
-import { parseSolverMessage } from '@arvo-rca/a2a-protocol';
+import { DIALECTS, parseSolverMessage } from '@arvo-rca/a2a-protocol';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
 import { formatReplyResult } from './reply-dialect';
 import type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect';
 
 /**
- * Callback mode, the original assessor's wire: the task description goes out once, and the solver sends its
+ * The callback dialect, the original assessor's: the task description goes out once, and the solver sends its
  * commands (`execute: <command>`) and `[TASK FINISHED]` as messages of its own on the task's context, which
  * the green agent's entry answers. Its reply to the description is not read for actions: when it comes,
  * the solver's side has ended (or finished, when it says `[TASK FINISHED]` there too).
  */
 export class CallbackDialect implements SolverDialect {
-  readonly protocol = 'callback';
+  readonly name = DIALECTS.callback;
   readonly onTaskContext = true;
 
   opening(description: string): string {

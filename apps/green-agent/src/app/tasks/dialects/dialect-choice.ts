@@ -1,11 +1,12 @@
-import type { SolverProtocol, SolverProtocolSource } from './solver-protocol';
+import type { DialectName } from '@arvo-rca/a2a-protocol';
+import type { DialectSource } from './declared-dialect';
 
 /** Why a session speaks its dialect: as its request, its solver's card or first answer says, or (a resume) as its record says. */
-export type DialectOrigin = SolverProtocolSource | 'record';
+export type DialectOrigin = DialectSource | 'record';
 
 /** A session's dialect as known before its first task: a resume's is the one its record names. */
-export interface SessionProtocol {
-  protocol: SolverProtocol | undefined;
+export interface KnownDialect {
+  dialect: DialectName | undefined;
   source: DialectOrigin;
 }
 
@@ -18,8 +19,8 @@ const SOURCE_WORDS: Record<DialectOrigin, string> = {
 };
 
 /** The log line that names the dialect a task speaks, and why. */
-export function describeDialect(protocol: SolverProtocol, source: DialectOrigin): string {
-  return `solver dialect: ${protocol} (${SOURCE_WORDS[source]})`;
+export function describeDialect(dialect: DialectName, source: DialectOrigin): string {
+  return `solver dialect: ${dialect} (${SOURCE_WORDS[source]})`;
 }
 
 /**
@@ -28,19 +29,19 @@ export function describeDialect(protocol: SolverProtocol, source: DialectOrigin)
  * answers, and then spoken by every task handed over after it. `onFound` hears the first find only.
  */
 export class SolverDialectChoice {
-  private known: SolverProtocol | undefined;
+  private known: DialectName | undefined;
   private readonly origin: DialectOrigin;
 
   constructor(
-    choice: SessionProtocol,
-    private readonly onFound?: (protocol: SolverProtocol) => void,
+    choice: KnownDialect,
+    private readonly onFound?: (dialect: DialectName) => void,
   ) {
-    this.known = choice.protocol;
+    this.known = choice.dialect;
     this.origin = choice.source;
   }
 
   /** The dialect to speak; undefined while it is to be found from the solver's first answer. */
-  get protocol(): SolverProtocol | undefined {
+  get dialect(): DialectName | undefined {
     return this.known;
   }
 
@@ -49,9 +50,9 @@ export class SolverDialectChoice {
   }
 
   /** A task's solver showed its dialect by its first answer; the first find is kept. */
-  found(protocol: SolverProtocol): void {
+  found(dialect: DialectName): void {
     if (this.known) return;
-    this.known = protocol;
-    this.onFound?.(protocol);
+    this.known = dialect;
+    this.onFound?.(dialect);
   }
 }

@@ -1,53 +1,53 @@
-import { formatShellMessage, TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
-import { chooseSolverProtocol, dialectFor, FirstAnswerDialect, protocolDeclaredBy, SolverDialectChoice, type SolverProtocol } from '.';
+import { formatShellMessage, TERMINAL_BENCH_SHELL, type DialectName } from '@arvo-rca/a2a-protocol';
+import { chooseDialect, dialectDeclaredBy, dialectFor, FirstAnswerDialect, SolverDialectChoice } from '.';
 
 const skill = (id: string, tags: string[]) => ({ id, name: id, description: '', tags, examples: [] });
 
-describe('choosing the solver protocol', () => {
+describe("choosing the solver's dialect", () => {
   it('reads terminal-bench-shell-v1 from a skill tagged terminal-bench, as the dummy solver is', () => {
-    expect(protocolDeclaredBy({ skills: [skill('terminal-bench-dummy', ['terminal-bench', 'dummy'])] })).toBe(TERMINAL_BENCH_SHELL);
+    expect(dialectDeclaredBy({ skills: [skill('terminal-bench-dummy', ['terminal-bench', 'dummy'])] })).toBe(TERMINAL_BENCH_SHELL);
   });
 
-  it("reads a protocol named as a skill's id or tag", () => {
-    expect(protocolDeclaredBy({ skills: [skill('terminal-bench-shell-v1', [])] })).toBe(TERMINAL_BENCH_SHELL);
-    expect(protocolDeclaredBy({ skills: [skill('rca', ['callback'])] })).toBe('callback');
+  it("reads a dialect named as a skill's id or tag", () => {
+    expect(dialectDeclaredBy({ skills: [skill('terminal-bench-shell-v1', [])] })).toBe(TERMINAL_BENCH_SHELL);
+    expect(dialectDeclaredBy({ skills: [skill('rca', ['callback'])] })).toBe('callback');
   });
 
-  it('speaks reply mode to a card that declares it among others, as ours does', () => {
-    expect(protocolDeclaredBy({ skills: [skill('a', ['reply']), skill('b', ['terminal-bench'])] })).toBe('reply');
-    expect(protocolDeclaredBy({ skills: [skill('rca', ['callback', TERMINAL_BENCH_SHELL, 'reply'])] })).toBe('reply');
+  it('speaks the reply dialect to a card that declares it among others, as ours does', () => {
+    expect(dialectDeclaredBy({ skills: [skill('a', ['reply']), skill('b', ['terminal-bench'])] })).toBe('reply');
+    expect(dialectDeclaredBy({ skills: [skill('rca', ['callback', TERMINAL_BENCH_SHELL, 'reply'])] })).toBe('reply');
   });
 
-  it('finds none on a card that declares none, or several without reply mode', () => {
-    expect(protocolDeclaredBy({ skills: [skill('root-cause-analysis', ['rca', 'arvo'])] })).toBeUndefined();
-    expect(protocolDeclaredBy({ skills: [skill('a', ['callback']), skill('b', ['terminal-bench'])] })).toBeUndefined();
-    expect(protocolDeclaredBy('not a card')).toBeUndefined();
+  it('finds none on a card that declares none, or several without the reply dialect', () => {
+    expect(dialectDeclaredBy({ skills: [skill('root-cause-analysis', ['rca', 'arvo'])] })).toBeUndefined();
+    expect(dialectDeclaredBy({ skills: [skill('a', ['callback']), skill('b', ['terminal-bench'])] })).toBeUndefined();
+    expect(dialectDeclaredBy('not a card')).toBeUndefined();
   });
 
-  it("takes the request's protocol first, then the card's, then leaves it to the solver's first answer, and says why", () => {
+  it("takes the request's dialect first, then the card's, then leaves it to the solver's first answer, and says why", () => {
     const card = { skills: [skill('x', ['terminal-bench'])] };
-    expect(chooseSolverProtocol('callback', card)).toEqual({ protocol: 'callback', source: 'config' });
-    expect(chooseSolverProtocol(undefined, card)).toEqual({ protocol: TERMINAL_BENCH_SHELL, source: 'card' });
-    expect(chooseSolverProtocol(undefined, { skills: [] })).toEqual({ protocol: undefined, source: 'first-answer' });
+    expect(chooseDialect('callback', card)).toEqual({ dialect: 'callback', source: 'config' });
+    expect(chooseDialect(undefined, card)).toEqual({ dialect: TERMINAL_BENCH_SHELL, source: 'card' });
+    expect(chooseDialect(undefined, { skills: [] })).toEqual({ dialect: undefined, source: 'first-answer' });
   });
 
   it('keeps the first dialect a first answer shows, for the tasks handed over after it', () => {
-    const heard: SolverProtocol[] = [];
-    const choice = new SolverDialectChoice({ protocol: undefined, source: 'first-answer' }, (protocol) => heard.push(protocol));
+    const heard: DialectName[] = [];
+    const choice = new SolverDialectChoice({ dialect: undefined, source: 'first-answer' }, (dialect) => heard.push(dialect));
     choice.found(TERMINAL_BENCH_SHELL);
     choice.found('reply');
-    expect([choice.protocol, choice.source, heard]).toEqual([TERMINAL_BENCH_SHELL, 'first-answer', [TERMINAL_BENCH_SHELL]]);
+    expect([choice.dialect, choice.source, heard]).toEqual([TERMINAL_BENCH_SHELL, 'first-answer', [TERMINAL_BENCH_SHELL]]);
   });
 });
 
 describe("the solver's first answer, when nothing names its dialect", () => {
   const opened = (calledBack = false) => {
-    const found: SolverProtocol[] = [];
+    const found: DialectName[] = [];
     return {
       found,
       dialect: new FirstAnswerDialect(
         60,
-        (protocol) => found.push(protocol),
+        (dialect) => found.push(dialect),
         () => calledBack,
       ),
     };
@@ -59,25 +59,25 @@ describe("the solver's first answer, when nothing names its dialect", () => {
     for (const text of [echo, '{"kind":"exec_request","command":"ls","timeout":5}']) {
       const { found, dialect } = opened();
       const step = dialect.read({ state: 'completed', text });
-      expect(step.kind === 'restart' && step.dialect.protocol).toBe(TERMINAL_BENCH_SHELL);
+      expect(step.kind === 'restart' && step.dialect.name).toBe(TERMINAL_BENCH_SHELL);
       expect(found).toEqual([TERMINAL_BENCH_SHELL]);
     }
   });
 
-  it('goes on in reply mode on any other first answer, and reads every later one as reply mode does', () => {
+  it('goes on in the reply dialect on any other first answer, and reads every later one as the reply dialect does', () => {
     const { found, dialect } = opened();
     expect(dialect.read({ state: 'input-required', text: 'execute: ls' })).toEqual({ kind: 'execute', command: 'ls' });
     expect(dialect.read({ state: 'input-required', text: echo })).toMatchObject({ kind: 'say' });
     expect(found).toEqual(['reply']);
   });
 
-  it('stays in reply mode for a solver that called a command back before its first reply', () => {
+  it('stays in the reply dialect for a solver that called a command back before its first reply', () => {
     const { found, dialect } = opened(true);
     expect(dialect.read({ state: 'completed', text: echo })).toEqual({ kind: 'ended' });
     expect(found).toEqual(['reply']);
   });
 
-  it('takes a solver that only called back, its task over before any reply, for a reply-mode one', () => {
+  it('takes a solver that only called back, its task over before any reply, for a reply-dialect one', () => {
     const { found, dialect } = opened(true);
     dialect.over();
     expect(found).toEqual(['reply']);

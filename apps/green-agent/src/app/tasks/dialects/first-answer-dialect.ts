@@ -1,27 +1,26 @@
-import { parseShellMessage, TERMINAL_BENCH_SHELL } from '@arvo-rca/a2a-protocol';
+import { DIALECTS, parseShellMessage, TERMINAL_BENCH_SHELL, type DialectName } from '@arvo-rca/a2a-protocol';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
 import { ReplyDialect } from './reply-dialect';
 import { ShellDialect } from './shell-dialect';
 import type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect';
-import type { SolverProtocol } from './solver-protocol';
 
 /**
  * The dialect of a solver that neither the request nor its card names, found from its first answer: the
- * task opens in reply mode (which also serves a solver that calls back). A first answer that is a
+ * task opens in the reply dialect (which also serves a solver that calls back). A first answer that is a
  * terminal-bench-shell-v1 `exec_request` or `final` (as a terminal-bench solver answers any text, our
  * task's echoed in it) means that dialect: the conversation starts again in it, nothing of the first
- * answer run. Any other first answer means reply mode, read as such from then on. `found` hears which;
- * a task whose solver calls a command back before its first reply is a reply-mode one for good.
+ * answer run. Any other first answer means the reply dialect, read as such from then on. `found` hears which;
+ * a task whose solver calls a command back before its first reply is a reply-dialect one for good.
  */
 export class FirstAnswerDialect implements SolverDialect {
-  readonly protocol = 'reply';
+  readonly name = DIALECTS.reply;
   readonly onTaskContext = true;
   private readonly reply = new ReplyDialect();
   private answered = false;
 
   constructor(
     private readonly commandTimeoutS: number,
-    private readonly found: (protocol: SolverProtocol) => void,
+    private readonly found: (dialect: DialectName) => void,
     /** Whether a command has run on the task's context already (a solver calling back). */
     private readonly calledBack: () => boolean,
   ) {}
@@ -38,15 +37,15 @@ export class FirstAnswerDialect implements SolverDialect {
       this.found(TERMINAL_BENCH_SHELL);
       return { kind: 'restart', dialect: new ShellDialect(this.commandTimeoutS) };
     }
-    this.found('reply');
+    this.found(DIALECTS.reply);
     return this.reply.read(turn);
   }
 
-  /** The conversation is over: a solver that called commands back and never replied spoke reply mode's vocabulary. */
+  /** The conversation is over: a solver that called commands back and never replied spoke the reply dialect's vocabulary. */
   over(): void {
     if (this.answered || !this.calledBack()) return;
     this.answered = true;
-    this.found('reply');
+    this.found(DIALECTS.reply);
   }
 
   result(outcome: ExecOutcome): string {

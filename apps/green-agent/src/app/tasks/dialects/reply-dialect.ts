@@ -1,4 +1,4 @@
-import { formatCommandRejected, formatCommandResult, formatReplyCorrection, parseSolverReply } from '@arvo-rca/a2a-protocol';
+import { DIALECTS, formatCommandRejected, formatCommandResult, formatReplyCorrection, parseSolverReply } from '@arvo-rca/a2a-protocol';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
 import type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect';
 
@@ -6,14 +6,14 @@ import type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect'
 export const MAX_CORRECTIONS = 3;
 
 /**
- * Reply mode, our own wire: the task description goes first; the solver answers each message with its next
+ * The reply dialect, our own: the task description goes first; the solver answers each message with its next
  * action as its reply (`execute: <command>` in `input-required`, or `[TASK FINISHED]`), and the command's
  * result goes back as the next message of the same task and context. A reply without a single action gets
  * a correction, MAX_CORRECTIONS times in a row at most. A solver that calls back instead is served on the
  * same context meanwhile, so this dialect also serves solvers that declare nothing.
  */
 export class ReplyDialect implements SolverDialect {
-  readonly protocol = 'reply';
+  readonly name = DIALECTS.reply;
   readonly onTaskContext = true;
   private corrections = 0;
 
@@ -40,7 +40,7 @@ export class ReplyDialect implements SolverDialect {
   }
 }
 
-/** A command's result as reply and callback modes send it: the original's text, or why it was refused. */
+/** A command's result as the reply and callback dialects send it: the original's text, or why it was refused. */
 export function formatReplyResult(outcome: ExecOutcome): string {
   return outcome.kind === 'rejected' ? formatCommandRejected(outcome.reason) : formatCommandResult(outcome);
 }

@@ -6,7 +6,7 @@ import type { SolverDialect, SolverStep, SolverTurnEnd } from './solver-dialect'
 const REFUSED_EXIT_CODE = 126;
 
 /**
- * terminal-bench-shell-v1, the wire of AgentBeats' terminal-bench assessor (RDI-Foundation/terminal-bench-green,
+ * terminal-bench-shell-v1, the dialect of AgentBeats' terminal-bench assessor (RDI-Foundation/terminal-bench-green,
  * src/agent.py 415-479): the task goes as the `task` envelope on a new conversation; each `exec_request` runs
  * in the sandbox, its timeout clamped to 1..min(300 s, the green agent's COMMAND_TIMEOUT_S), and its result goes
  * back as `exec_result` on the same context, each turn a task of its own; `final`, or a reply that is not
@@ -14,7 +14,7 @@ const REFUSED_EXIT_CODE = 126;
  * solver's side, as the original raises on it (agent.py 455-460, 491-492).
  */
 export class ShellDialect implements SolverDialect {
-  readonly protocol = TERMINAL_BENCH_SHELL;
+  readonly name = TERMINAL_BENCH_SHELL;
   readonly onTaskContext = false;
 
   constructor(private readonly commandTimeoutS: number) {}

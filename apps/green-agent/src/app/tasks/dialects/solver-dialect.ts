@@ -1,6 +1,5 @@
-import type { PeerTaskState, SolverExit } from '@arvo-rca/a2a-protocol';
+import type { DialectName, PeerTaskState, SolverExit } from '@arvo-rca/a2a-protocol';
 import type { ExecOutcome } from '@arvo-rca/sandbox';
-import type { SolverProtocol } from './solver-protocol';
 
 /** What the solver's turn ended with: its state, and its reply read from its status message and its artifacts. */
 export interface SolverTurnEnd {
@@ -28,18 +27,18 @@ export type SolverStep =
   | { kind: 'restart'; dialect: SolverDialect };
 
 /**
- * One wire between the green agent and a solver: how the task goes out, how a turn's reply reads, how a
+ * One dialect between the green agent and a solver: how the task goes out, how a turn's reply reads, how a
  * command's result goes back. The conversation loop drives every dialect alike; a dialect holds the
  * state of one conversation (a count of corrections), so each task gets its own.
  */
 export interface SolverDialect {
-  readonly protocol: SolverProtocol;
+  readonly name: DialectName;
   /**
    * Whether the conversation opens on the task's own context, which a solver calling back names; when
    * not, the first message names no context and the solver's answer gives the one that follows.
    */
   readonly onTaskContext: boolean;
-  /** The first message: the task, as this wire carries it. */
+  /** The first message: the task, as this dialect carries it. */
   opening(description: string): string;
   read(turn: SolverTurnEnd): SolverStep;
   /** The message that answers a command with what the sandbox did of it. */
