@@ -132,7 +132,7 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     const assessment = JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8')) as { id: string; solver_protocol: string };
     expect(assessment).toMatchObject({ solver_protocol: 'reply', solver_protocol_source: 'config' });
 
-    // A record whose second task never ended (its result.json not written): the resume runs it in the recorded
+    // A record whose second task never ended (its task.json not written): the resume runs it in the recorded
     // dialect, not in the one the card declares.
     rmSync(new RecordLayout(recordDir).taskFile('sample:2'));
     solver.runs.length = 0;
