@@ -4,10 +4,11 @@ import prettier from 'eslint-plugin-prettier/recommended';
 /**
  * The library floors, lowest first. 1: what needs nothing of ours (common, stats). 2: what stands on it alone
  * (results, loc-json, task-lists, task-logging, fake-llm, and the sandbox, which owns what a command's result
- * and an image's pull are). 3: run-record, rca-eval. 4: the A2A vocabulary (a2a-protocol). 5: what builds on
- * the vocabulary (arvo-docker, agent-app). Apps stand above them all.
+ * and an image's pull are). 3: the run record (with the files a green agent sends of it), the judge (rca-eval)
+ * and the A2A vocabulary (a2a-protocol), which formats the sandbox's results. 4: what builds on the vocabulary
+ * (arvo-docker, agent-app). Apps stand above them all.
  */
-const FLOORS = ['floor:1', 'floor:2', 'floor:3', 'floor:4', 'floor:5'];
+const FLOORS = ['floor:1', 'floor:2', 'floor:3', 'floor:4'];
 
 /** Which libs a project's files may import: `libTypes` are the lib types allowed (test doubles only in tests). */
 function moduleBoundaries(libTypes) {

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { A2aClientFactory, declaresRunRecord, type TaskConfigBody } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, type TaskConfigBody } from '@arvo-rca/a2a-protocol';
 import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { recordResult, RecordLayout, type RecordScan } from '@arvo-rca/run-record';
+import { declaresRunRecord, recordResult, RecordLayout, type RecordScan } from '@arvo-rca/run-record';
 import { TaskLists } from '@arvo-rca/task-lists';
 import { runDirectoryName } from '@arvo-rca/task-logging';
 import { freePort, launchAgent, ROOT, stopAgent, waitForCard, type LaunchedAgent } from './agent-launcher';

@@ -1,7 +1,8 @@
 // One green agent's answer to an assessment (new or resumed), as the runner follows it: the record's
 // folder from the first status that names it, each task's progress, the record's files when the green
 // agent sends them, then the Result and its file.
-import { parseAssessmentSaved, parseTaskProgressData, RUN_RECORD_ARTIFACT, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { parseAssessmentSaved, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { RUN_RECORD_ARTIFACT } from '@arvo-rca/run-record';
 import { CodedError } from '@arvo-rca/common';
 import type { AssessmentResult } from '@arvo-rca/results';
 import type { ShardReport } from './green-shards';

@@ -1,9 +1,8 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatRunRecord, taskPiece, type RunRecordPiece } from '@arvo-rca/a2a-protocol';
 import { failedTask } from '@arvo-rca/rca-eval';
-import { RecordLayout, recordResult, RecordWriter, scanRecord, type TaskFolder } from '@arvo-rca/run-record';
+import { formatRunRecord, RecordLayout, recordResult, RecordWriter, scanRecord, taskPiece, type RunRecordPiece, type TaskFolder } from '@arvo-rca/run-record';
 import { RecordKeeper } from './record-keeper';
 
 const GREEN = 'http://10.0.0.2:9009/';

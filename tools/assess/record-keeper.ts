@@ -2,9 +2,8 @@
 // (its card declares RUN_RECORD_EXTENSION, and the runner asks) has its record copied into the runner's
 // own run directory as they come, under the same id; one that writes into that very directory (a shared
 // run directory) is left to it, nothing written twice; an older one's record stays on its side.
-import { MAX_RECORD_FILES_CHARS, parseRunRecord, type RunRecordPiece } from '@arvo-rca/a2a-protocol';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { RecordCopy, RecordLayout, type AssessmentFile } from '@arvo-rca/run-record';
+import { MAX_RECORD_FILES_CHARS, parseRunRecord, RecordCopy, RecordLayout, type AssessmentFile, type RunRecordPiece } from '@arvo-rca/run-record';
 
 export class RecordKeeper {
   /** The record's folder on the green agent's side, as it named it. */

@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { formatResumeRequest, readRecordResume, type AssessmentRequestBody, type RecordResume, type ResumeConfigBody } from '@arvo-rca/a2a-protocol';
-import { RecordError, RecordLayout, recordsFolderOf } from '@arvo-rca/run-record';
+import { formatResumeRequest, type AssessmentRequestBody, type ResumeConfigBody } from '@arvo-rca/a2a-protocol';
+import { readRecordResume, RecordError, RecordLayout, recordsFolderOf, type RecordResume } from '@arvo-rca/run-record';
 
 export interface ResumePlan {
   folder: string;

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { A2aClientFactory, parseAssessmentSaved, parseRunRecord } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { scanRecord, type AssessmentFile } from '@arvo-rca/run-record';
+import { parseRunRecord, scanRecord, type AssessmentFile } from '@arvo-rca/run-record';
 import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 import { writeLargeRecord } from './support/records/large-record';
 import { SseRequester, type StreamEvent } from './support/a2a/sse-requester';

@@ -1,7 +1,6 @@
 // The Result of an assessment and one task's record: types and the arithmetic over them, without the judge.
 export { SOLVER_USAGE_FIELDS, type Nullable, type SolverUsage } from './lib/solver-usage';
 export type { SolverExit } from './lib/solver-exit';
-export { modelsUsage, reportedUsage, type ModelUsage, type TaskUsage } from './lib/model-usage';
 export {
   asRootCause,
   TASK_STATUSES,
@@ -9,35 +8,14 @@ export {
   topKOf,
   withSolverExit,
   type LocalizationMetrics,
-  type RootCauseMetrics,
   type TaskErrorFields,
   type TaskMetrics,
   type TaskStatus,
   type TopK,
 } from './lib/task-metrics';
 export type { TaskDraw } from './lib/task-draw';
-export { TASK_FORMAT, type TaskFiles, type TaskRecord, type TaskRecordDraft, type TaskRunFigures } from './lib/task-record';
-export {
-  aggregateResults,
-  RESULT_DOMAIN,
-  resultKeys,
-  taskResult,
-  WHOLE_LIST,
-  type AssessmentResult,
-  type ResultInput,
-  type Shard,
-  type TaskResult,
-} from './lib/assessment-result';
-export {
-  columnValue,
-  columnValues,
-  METRIC_COLUMNS,
-  SCALAR_METRICS,
-  TOP_K_METRICS,
-  type MetricColumn,
-  type ScalarMetric,
-  type TopKKey,
-  type TopKMetric,
-} from './lib/metric-columns';
-export { BOOTSTRAP, resultConfidence, type KeyedMetrics, type MeanIntervals, type ResultConfidence, type TopKIntervals } from './lib/result-confidence';
-export { pairedComparison, type GradedRun, type PairedComparison, type PairedMetric, type TaskDifference } from './lib/paired-comparison';
+export { TASK_FORMAT, type TaskFiles, type TaskRecord, type TaskRecordDraft } from './lib/task-record';
+export { aggregateResults, resultKeys, WHOLE_LIST, type AssessmentResult, type ResultInput, type Shard, type TaskResult } from './lib/assessment-result';
+export { SCALAR_METRICS, type ScalarMetric, type TopKMetric } from './lib/metric-columns';
+export { type MeanIntervals } from './lib/result-confidence';
+export { pairedComparison, type PairedComparison, type PairedMetric, type TaskDifference } from './lib/paired-comparison';

@@ -1,14 +1,9 @@
-export { assessmentFileOf } from './lib/assessment-reader';
-export { RecordError, type RecordErrorCode } from './lib/record-error';
+export { RecordError } from './lib/record-error';
 export {
-  ASSESSMENT_FORMAT,
   SOURCES_FORMAT,
-  type AgentIdentity,
   type AssessmentFile,
   recordedSandbox,
   type RankedSpan,
-  type RecordedSandbox,
-  type RecordSession,
   type ScoringSettings,
   type SolverIdentity,
   type SourceExcerpt,
@@ -18,19 +13,23 @@ export {
 export { compareRecords } from './lib/record-comparison';
 export { recordFolders, type RecordFolder } from './lib/record-folders';
 export { RecordCopy } from './lib/record-copy';
+// Where each file of a record is: every reader and writer of a record asks it.
+export { RECORD_LOCK_FILE, RecordLayout, RECORDS_FOLDER, recordsFolderOf, taskFolderName } from './lib/record-layout';
+export { RecordLock } from './lib/record-lock';
+export { recordResult, scanRecord, tasksToRun, type RecordScan } from './lib/record-scan';
+// What a resume of a record runs, read from the record alone: one reading for the runner and the green agent.
+export { readRecordResume, recordedTaskIds, type RecordResume } from './lib/record-resume';
+export { RecordWriter, type TaskEvidence } from './lib/record-writer';
+// The run record's files as the green agent sends them to a runner that keeps its own copy.
 export {
-  isTaskFolderFileName,
-  RECORD_LOCK_FILE,
-  RecordLayout,
-  RECORDS_FOLDER,
-  recordsFolderOf,
-  TASK_FOLDER_FILES,
-  taskFolderName,
-  type TaskFolderFileName,
-} from './lib/record-layout';
-export { RecordLock, type LockOwner, type RecordLockKind } from './lib/record-lock';
-export { recordResult, scanRecord, tasksToRun, type DamagedTask, type RecordScan } from './lib/record-scan';
-export { RecordWriter, type NewAssessment, type TaskEvidence } from './lib/record-writer';
+  declaresRunRecord,
+  formatRunRecord,
+  MAX_RECORD_FILES_CHARS,
+  parseRunRecord,
+  RUN_RECORD_ARTIFACT,
+  runRecordExtension,
+  taskPiece,
+  type RunRecordPiece,
+} from './lib/run-record-files';
 export { settingsDifferences, settingsHash } from './lib/scoring-settings';
-export { readTaskFolder, type TaskFolder, type TaskFolderFiles } from './lib/task-folder-files';
-export { taskRecordOf } from './lib/task-record-reader';
+export { readTaskFolder, type TaskFolder } from './lib/task-folder-files';

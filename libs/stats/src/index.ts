@@ -1,5 +1,5 @@
 // The statistics of the project, in one place: its seeded PRNG, the percentile bootstrap of means over
 // tasks, and McNemar's exact test for paired 0/1 outcomes.
 export { SeededRandom } from './lib/seeded-random';
-export { bootstrapMeanIntervals, quantile, type BootstrapSettings, type Interval } from './lib/bootstrap';
+export { bootstrapMeanIntervals, type BootstrapSettings, type Interval } from './lib/bootstrap';
 export { mcnemarExact, type McNemarTest } from './lib/mcnemar';

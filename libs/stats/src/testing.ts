@@ -1,2 +1,2 @@
 // Test-only entry point (`@arvo-rca/stats/testing`): the independent Python computation the specs compare with.
-export { referenceDraws, referenceIntervals, referencePairedIntervals } from './lib/bootstrap-reference.testing';
+export { referenceIntervals, referencePairedIntervals } from './lib/bootstrap-reference.testing';

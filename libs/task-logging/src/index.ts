@@ -1,10 +1,6 @@
-export { AGENTS_LOG_FILE, WinstonLoggerFactory, type TaskLoggingOptions } from './lib/winston-logger.factory';
-export { TASK_LOGGING_OPTIONS, TaskLoggingModule, type TaskLoggingModuleOptions } from './lib/task-logging.module';
-export { TaskLogScope, type LoggedTask } from './lib/task-log-scope';
-export { DEFAULT_LOG_BOUNDS, type LogBounds } from './lib/task-log-budget';
-export type { AgentName, TaskLogLevel } from './lib/log-line';
-export type { ConsoleOutput } from './lib/log-transports';
-export { CURRENT_RUN_FILE, RECENT_RUN_MS } from './lib/run-directory-resolver';
-export { runDirectoryName, shortContextId } from './lib/run-directory';
-export { TASK_ALIASES_FOLDER } from './lib/task-aliases';
-export { TaskLoggingError, type TaskLoggingErrorCode } from './lib/task-logging-error';
+export { WinstonLoggerFactory } from './lib/winston-logger.factory';
+export { TaskLoggingModule } from './lib/task-logging.module';
+export { TaskLogScope } from './lib/task-log-scope';
+export { DEFAULT_LOG_BOUNDS } from './lib/task-log-budget';
+export type { AgentName } from './lib/log-line';
+export { runDirectoryName } from './lib/run-directory';

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { buildAgentCard, PRODUCT_VERSION, runRecordExtension } from '@arvo-rca/a2a-protocol';
+import { buildAgentCard, PRODUCT_VERSION } from '@arvo-rca/a2a-protocol';
+import { runRecordExtension } from '@arvo-rca/run-record';
 import { agentAppModule, publicUrl } from '@arvo-rca/agent-app';
 import { GreenConfig } from './green-config';
 import { AssessmentsModule } from './assessments';

@@ -52,7 +52,7 @@ export function withTrailingSlash(url: string): string {
 }
 
 /** The name under which cards declare the shared-secret scheme (`A2A_TOKEN`). */
-export const BEARER_SCHEME = 'bearer';
+const BEARER_SCHEME = 'bearer';
 
 /** The card of an agent whose JSON-RPC endpoint wants `Authorization: Bearer <A2A_TOKEN>`. */
 export function withBearerAuth(card: AgentCard): AgentCard {

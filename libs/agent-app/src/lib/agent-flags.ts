@@ -2,7 +2,7 @@
 // environment, so they are folded into it before the configuration is validated.
 const FLAG_TO_ENV: Record<string, string> = { '--host': 'HOST', '--port': 'PORT', '--card-url': 'CARD_URL' };
 
-export const AGENT_USAGE = 'usage: <agent> [--host HOST] [--port PORT] [--card-url URL]';
+const AGENT_USAGE = 'usage: <agent> [--host HOST] [--port PORT] [--card-url URL]';
 
 export function parseAgentFlags(argv: string[]): Record<string, string> {
   const env: Record<string, string> = {};

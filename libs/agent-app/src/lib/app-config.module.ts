@@ -4,7 +4,7 @@ import type { ClassConstructor } from 'class-transformer';
 import { AppConfig } from './app-config';
 import { validateEnvironment } from './validate-environment';
 
-export interface AppConfigOptions {
+interface AppConfigOptions {
   /** Leave out the working directory's `.env` file (tests, which set what they need). */
   ignoreEnvFile?: boolean;
 }

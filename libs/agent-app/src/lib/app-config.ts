@@ -3,7 +3,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '@arvo-rca/a2a-protocol';
 import { DEFAULT_LOG_BOUNDS } from '@arvo-rca/task-logging';
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The variables every agent reads; each app's configuration class extends this one. */
 export class AppConfig {

@@ -25,7 +25,7 @@ export interface ArvoDockerOptionsInput extends SandboxOptionsInput {
   images?: { budgetBytes: number; ledgerDir: string };
 }
 
-export interface ArvoDockerModuleAsyncOptions {
+interface ArvoDockerModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
   inject?: FactoryProvider['inject'];
   /** Builds the options from what it injects, e.g. the app's configuration. */

@@ -6,7 +6,7 @@ import type { FakeReply } from './fake-llm-script';
 import type { WireReply } from './wire-formats';
 
 /** One server-sent event: its `event:` name and its `data:` JSON, whose `type` repeats the name. */
-export interface AnthropicSseEvent {
+interface AnthropicSseEvent {
   event: string;
   data: Record<string, unknown>;
 }
@@ -31,7 +31,7 @@ export function anthropicToolUseId(reply: WireReply, index: number): string {
  * a ping, then per block content_block_start / _delta (text_delta, input_json_delta) / _stop, then
  * message_delta (stop reason and usage) and message_stop.
  */
-export function anthropicStreamEvents(reply: WireReply): AnthropicSseEvent[] {
+function anthropicStreamEvents(reply: WireReply): AnthropicSseEvent[] {
   const { usage } = reply;
   const prompt = { input_tokens: usage.input, cache_creation_input_tokens: usage.cacheWrite, cache_read_input_tokens: usage.cacheRead };
   const events: AnthropicSseEvent[] = [

@@ -26,7 +26,7 @@ export interface FakeReply {
   delayMs: number;
 }
 
-export interface FakeHttpError {
+interface FakeHttpError {
   kind: 'error';
   status: number;
   message: string;
@@ -36,7 +36,7 @@ export interface FakeHttpError {
 }
 
 /** Closes the connection without an answer, as a crashed proxy or a reset does. */
-export interface FakeConnectionReset {
+interface FakeConnectionReset {
   kind: 'reset';
 }
 

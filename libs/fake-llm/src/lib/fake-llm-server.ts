@@ -19,7 +19,7 @@ export interface RecordedRequest {
   receivedAt: number;
 }
 
-export interface FakeLlmServerOptions {
+interface FakeLlmServerOptions {
   /** When set, requests presenting another key get the provider's 401. */
   apiKey?: string;
   /** Answered once the script is used up; by default a 400 that names the problem (never retried). */

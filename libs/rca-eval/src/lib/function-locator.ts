@@ -18,7 +18,7 @@ export interface TreeSitterWasmPaths {
 }
 
 /** Which grammar reads a file: by its extension; a `.h` may be either. */
-export type SourceDialect = 'c' | 'cpp' | 'c-or-cpp';
+type SourceDialect = 'c' | 'cpp' | 'c-or-cpp';
 
 const DIALECTS: Record<string, SourceDialect> = {
   '.c': 'c',

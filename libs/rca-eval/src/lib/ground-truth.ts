@@ -93,11 +93,6 @@ export class GroundTruthExtractor {
   }
 }
 
-/** One-shot form for callers without an extractor; loads the grammars each time. */
-export async function groundTruthFromPatch(patchText: string, srcVulDir: string): Promise<GroundTruth> {
-  return (await GroundTruthExtractor.create()).fromPatch(patchText, srcVulDir);
-}
-
 /** The function of each hunk, as the original found it and as the root cause has it. */
 interface HunkFunctions {
   parity: string[];

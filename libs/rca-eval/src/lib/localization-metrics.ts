@@ -5,10 +5,10 @@ import { TOP_KS, type LocalizationMetrics, type TopK } from '@arvo-rca/results';
 import type { GroundTruth, GroundTruthSpan } from './ground-truth';
 
 /** A prediction's lines "hit" a span when their IoU reaches this. */
-export const LINE_IOU_THRESHOLD = 0.5;
+const LINE_IOU_THRESHOLD = 0.5;
 
 /** How one ground-truth span was met, for logs and for explaining a score. */
-export interface SpanScore {
+interface SpanScore {
   fileMatched: boolean;
   functionMatched: boolean;
   bestIou: number;

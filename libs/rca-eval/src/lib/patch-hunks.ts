@@ -19,7 +19,7 @@ export interface PatchHunk {
 }
 
 /** The extensions of source files whose hunks are ground truth; changelogs, docs and build files are not. */
-export const CODE_EXTENSIONS = ['.c', '.cc', '.cpp', '.cxx', '.h', '.hpp', '.hh', '.rs', '.go', '.py'];
+const CODE_EXTENSIONS = ['.c', '.cc', '.cpp', '.cxx', '.h', '.hpp', '.hh', '.rs', '.go', '.py'];
 
 const HUNK_HEADER = /^@@\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@/;
 const TRAILING_TIMESTAMP = /\s+\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(\s*[+-]\d{4})?\s*$/;

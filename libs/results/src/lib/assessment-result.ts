@@ -7,7 +7,7 @@ import type { TaskDraw } from './task-draw';
 import type { ScalarMetric } from './metric-columns';
 import { resultConfidence, type ResultConfidence } from './result-confidence';
 
-export const RESULT_DOMAIN = 'arvo_rca';
+const RESULT_DOMAIN = 'arvo_rca';
 
 /** Which part of the requested list a Result covers: task i of the list belongs to shard i mod count. */
 export interface Shard {

@@ -10,7 +10,7 @@ export type TopKMetric = (typeof TOP_K_METRICS)[number];
 export type TopKKey = `${(typeof TOP_KS)[number]}`;
 
 /** One column: a scalar metric, or one k of a top-k metric, named as docs/scores.md's table names it (`func_topk_recall[1]`). */
-export type MetricColumn = { name: ScalarMetric; metric: ScalarMetric; k: null } | { name: `${TopKMetric}[${TopKKey}]`; metric: TopKMetric; k: TopKKey };
+type MetricColumn = { name: ScalarMetric; metric: ScalarMetric; k: null } | { name: `${TopKMetric}[${TopKKey}]`; metric: TopKMetric; k: TopKKey };
 
 export const METRIC_COLUMNS: readonly MetricColumn[] = [
   ...SCALAR_METRICS.map((metric) => ({ name: metric, metric, k: null }) as const),
@@ -18,7 +18,7 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
 ];
 
 /** A task's value in the column; a null metric (a task that failed before it was scored) counts as zero, as in the means. */
-export function columnValue(metrics: Nullable<LocalizationMetrics>, column: MetricColumn): number {
+function columnValue(metrics: Nullable<LocalizationMetrics>, column: MetricColumn): number {
   return column.k === null ? (metrics[column.metric] ?? 0) : (metrics[column.metric]?.[column.k] ?? 0);
 }
 

@@ -11,7 +11,7 @@ export interface ModelUsage extends SolverUsage {
 }
 
 /** A task's usage as the Result keeps it (null each when the solver reported none), with the model that ran it. */
-export type TaskUsage = Nullable<SolverUsage> & { model: string | null };
+type TaskUsage = Nullable<SolverUsage> & { model: string | null };
 
 /** Whether the solver reported usage for the task: every field is there, but for a cost it could not know. */
 export function reportedUsage(task: Nullable<SolverUsage>): task is SolverUsage {

@@ -47,7 +47,7 @@ export interface PairedComparison {
 }
 
 /** A run's graded tasks by result key: a task without ground truth, or not recorded, is not there. */
-export type GradedRun = ReadonlyMap<string, TaskMetrics>;
+type GradedRun = ReadonlyMap<string, TaskMetrics>;
 
 /**
  * Run A against run B, task by task: the pairs are resampled together in the order of their result keys,

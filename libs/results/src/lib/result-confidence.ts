@@ -12,7 +12,7 @@ import { TOP_KS, type LocalizationMetrics } from './task-metrics';
  */
 export const BOOTSTRAP: BootstrapSettings = { seed: 2026, resamples: 2000, level: 0.95 };
 
-export type TopKIntervals = Record<TopKKey, Interval | null>;
+type TopKIntervals = Record<TopKKey, Interval | null>;
 
 /** Each mean's interval under the mean's own name; null when the mean is over no task. */
 export type MeanIntervals = { [K in ScalarMetric as `${'' | 'rc_'}${K}_mean`]: Interval | null } & {
@@ -32,7 +32,7 @@ export interface ResultConfidence {
 }
 
 /** A task as the means see it: its key in the Result and its metrics (the parity ones, or the root-cause ones under plain names). */
-export interface KeyedMetrics {
+interface KeyedMetrics {
   key: string;
   metrics: Nullable<LocalizationMetrics>;
 }

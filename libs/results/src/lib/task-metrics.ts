@@ -17,7 +17,7 @@ export interface LocalizationMetrics {
 }
 
 /** The same metrics against the root-cause spans, under `rc_` names. */
-export type RootCauseMetrics = { [K in keyof LocalizationMetrics as `rc_${K}`]: LocalizationMetrics[K] };
+type RootCauseMetrics = { [K in keyof LocalizationMetrics as `rc_${K}`]: LocalizationMetrics[K] };
 
 /**
  * `scored`: loc.json was read and scored. `no_submission`: no loc.json. `invalid_submission`: loc.json could

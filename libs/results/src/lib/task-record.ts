@@ -5,7 +5,7 @@ import type { TaskMetrics } from './task-metrics';
 export const TASK_FORMAT = 'arvo-rca-task-2';
 
 /** What the green agent saw of a task's run: its wall time and the commands it ran for the solver. */
-export interface TaskRunFigures {
+interface TaskRunFigures {
   seconds: number;
   commands: number;
   /** Commands that did not return 0. */

@@ -6,7 +6,7 @@ export const ASSESSMENT_FORMAT = 'arvo-rca-assessment-1';
 export const SOURCES_FORMAT = 'arvo-rca-sources-1';
 
 /** An agent as its card names it. */
-export interface AgentIdentity {
+interface AgentIdentity {
   name: string;
   version: string;
 }
@@ -18,7 +18,7 @@ export interface SolverIdentity extends AgentIdentity {
 }
 
 /** One run of the assessment on this record: the first, then each resume. */
-export interface RecordSession {
+interface RecordSession {
   started_at: string;
   /** Set when the session ended by itself; a killed session's end is its last recorded task's. */
   ended_at: string | null;
@@ -59,7 +59,7 @@ export type ScoringSettings = Record<string, string | number>;
  * `local-unsafe` (plain processes). Records made before it was recorded hold the choice instead, and
  * `auto` there names no sandbox: such a record says `unknown`.
  */
-export type RecordedSandbox = 'docker' | 'local' | 'local-unsafe' | 'unknown';
+type RecordedSandbox = 'docker' | 'local' | 'local-unsafe' | 'unknown';
 
 export function recordedSandbox(settings: ScoringSettings): RecordedSandbox {
   const sandbox = settings['SANDBOX'];

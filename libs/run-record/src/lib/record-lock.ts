@@ -8,10 +8,10 @@ import { RecordError } from './record-error';
 import { RecordLayout } from './record-layout';
 
 /** Which session holds a record. */
-export type RecordLockKind = 'run' | 'resume';
+type RecordLockKind = 'run' | 'resume';
 
 /** Who takes locks: this process's host (a key for its process table) and that table. */
-export interface LockOwner {
+interface LockOwner {
   /** The host as the sandbox's owner ids name it (ownerHost): hostname, boot and pid namespace. */
   host: string;
   processes: ProcessTable;

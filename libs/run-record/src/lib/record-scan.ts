@@ -9,7 +9,7 @@ import { RecordLayout } from './record-layout';
 import { taskRecordOf } from './task-record-reader';
 
 /** A task whose record cannot be used, and why in words. */
-export interface DamagedTask {
+interface DamagedTask {
   task: string;
   reason: string;
 }

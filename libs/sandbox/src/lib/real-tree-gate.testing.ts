@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const REPO = join(__dirname, '..', '..', '..', '..');
 
 /** Where tools/bench/real-tree.sh keeps the Debian source packages it fetched: `<cache>/<package>/<package>-<version>/`. */
-export function realTreeCache(): string {
+function realTreeCache(): string {
   return process.env['CACHE'] ?? join(homedir(), '.cache', 'arvo-rca', 'trees');
 }
 

@@ -1,6 +1,6 @@
 import { CodedError } from '@arvo-rca/common';
 
-export type SandboxErrorCode =
+type SandboxErrorCode =
   | 'SANDBOX_UNKNOWN'
   | 'ENGINE_UNAVAILABLE'
   | 'ISOLATION_UNAVAILABLE'

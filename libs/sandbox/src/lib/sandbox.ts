@@ -2,7 +2,7 @@
 import type { PassThrough, Readable } from 'node:stream';
 import type { CommandResult } from './command/command-result';
 
-export type SandboxKind = 'docker' | 'local';
+type SandboxKind = 'docker' | 'local';
 
 /** The sandbox that runs the tasks, by the SANDBOX value that names it exactly: `local` is bubblewrap, `local-unsafe` plain processes. */
 export type SandboxBackendName = 'docker' | 'local' | 'local-unsafe';

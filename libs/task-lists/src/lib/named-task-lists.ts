@@ -1,7 +1,7 @@
 // The task lists shipped with the project, by name: their files are in the repository's task-lists/ folder
 // (the green agent's TASK_LISTS_DIR), whose README says where each comes from.
 
-export interface NamedTaskList {
+interface NamedTaskList {
   name: string;
   /** Its file in the lists folder. */
   file: string;

@@ -1,4 +1,4 @@
 import { CodedError } from '@arvo-rca/common';
 
-export type TaskListErrorCode = 'UNKNOWN_TASK_LIST' | 'TASK_LIST_NOT_BUNDLED' | 'TASK_LIST_UNREADABLE' | 'TASK_LIST_INVALID' | 'TASK_LIST_NOT_ALLOWED';
+type TaskListErrorCode = 'UNKNOWN_TASK_LIST' | 'TASK_LIST_NOT_BUNDLED' | 'TASK_LIST_UNREADABLE' | 'TASK_LIST_INVALID' | 'TASK_LIST_NOT_ALLOWED';
 export class TaskListError extends CodedError<TaskListErrorCode> {}

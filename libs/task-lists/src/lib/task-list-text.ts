@@ -13,7 +13,7 @@ function isTaskIdLine(text: string): boolean {
 const BAD_LINES_NAMED = 10;
 
 /** A list file's ids in its order, and the line each is on. */
-export interface TaskListText {
+interface TaskListText {
   ids: string[];
   lines: number[];
 }

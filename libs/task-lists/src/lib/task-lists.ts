@@ -6,7 +6,7 @@ import { TaskListError } from './task-list-error';
 import { parseTaskListText } from './task-list-text';
 
 /** A list of task ids as read, before any id is checked against the task sources. */
-export interface TaskList {
+interface TaskList {
   /** What the list was asked for as, for records and messages: its name (`rcabench-clean-181`), or the file's path as given. */
   origin: string;
   ids: string[];
@@ -20,7 +20,7 @@ export interface TaskListReader {
 }
 
 /** Where list files named by path may be read from. */
-export interface TaskListsOptions {
+interface TaskListsOptions {
   /** Where a relative path is taken from; the working directory unless given. */
   baseDir?: string;
   /**

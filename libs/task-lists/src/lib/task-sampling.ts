@@ -12,7 +12,7 @@ export interface TaskSampling {
 export type SamplingKey = 'num_tasks' | 'seed' | 'sample';
 
 /** The tasks taken, and the seed of the draw (absent when nothing was drawn: no num_tasks, or the head). */
-export interface SampledTasks<T> {
+interface SampledTasks<T> {
   tasks: T[];
   seed?: number;
 }

@@ -10,7 +10,7 @@ import { systemReason, TaskLoggingError } from './task-logging-error';
 
 export const CURRENT_RUN_FILE = '.current_run';
 /** Default of the freshness rule: a run recorded less than this ago is adopted even if its creator is gone. */
-export const RECENT_RUN_MS = 120_000;
+const RECENT_RUN_MS = 120_000;
 // A creator writes its record right after creating the file; an empty record older than this was abandoned.
 const INCOMPLETE_RECORD_GRACE_MS = 2_000;
 // A claim on a stale record is held for a few file operations; one older than this was abandoned.

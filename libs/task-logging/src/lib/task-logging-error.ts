@@ -1,6 +1,6 @@
 import { CodedError } from '@arvo-rca/common';
 
-export type TaskLoggingErrorCode = 'LOG_DIR_UNWRITABLE' | 'RUN_DIRECTORY_CONTENDED' | 'INVALID_TASK_ID' | 'TASK_LOG_UNWRITABLE';
+type TaskLoggingErrorCode = 'LOG_DIR_UNWRITABLE' | 'RUN_DIRECTORY_CONTENDED' | 'INVALID_TASK_ID' | 'TASK_LOG_UNWRITABLE';
 
 /** An error of the logging layer: a code for programs, a message that names the problem for people. */
 export class TaskLoggingError extends CodedError<TaskLoggingErrorCode> {}

@@ -4,7 +4,7 @@ import { WinstonLoggerFactory, type TaskLoggingOptions } from './winston-logger.
 export const TASK_LOGGING_OPTIONS = Symbol('TASK_LOGGING_OPTIONS');
 
 /** How the app builds the options, usually from its validated configuration. */
-export type TaskLoggingModuleOptions = Omit<FactoryProvider<TaskLoggingOptions | Promise<TaskLoggingOptions>>, 'provide'>;
+type TaskLoggingModuleOptions = Omit<FactoryProvider<TaskLoggingOptions | Promise<TaskLoggingOptions>>, 'provide'>;
 
 /**
  * Provides the process's WinstonLoggerFactory to the whole app (global), opened before anything

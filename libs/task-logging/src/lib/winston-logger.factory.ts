@@ -15,7 +15,7 @@ import { TaskLogFiles } from './task-log-files';
 import { TaskLogScope, type LoggedTask } from './task-log-scope';
 import { systemReason, TaskLoggingError } from './task-logging-error';
 
-export const AGENTS_LOG_FILE = 'agents.log';
+const AGENTS_LOG_FILE = 'agents.log';
 
 export interface TaskLoggingOptions {
   agent: AgentName;

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { NeededImages } from '@arvo-rca/arvo-docker';
-import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, readRecordResume, recordedTaskIds, type ResumeRequest } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, PRODUCT_VERSION, readPeerCard, type ResumeRequest } from '@arvo-rca/a2a-protocol';
 import { resultKeys } from '@arvo-rca/results';
 import {
+  readRecordResume,
   readTaskFolder,
+  recordedTaskIds,
   RecordError,
   RecordLock,
   recordResult,

@@ -1,4 +1,4 @@
-import type { TaskMetrics, TaskRecordDraft, TaskRunFigures } from '@arvo-rca/results';
+import type { TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
 import type { TaskEvidence } from '@arvo-rca/run-record';
 import type { FinishReason, TaskContext } from './task-context';
 
@@ -6,7 +6,7 @@ import type { FinishReason, TaskContext } from './task-context';
  * What one run of a task gave: its record but for the key the task has in the Result and the runs it took,
  * which whoever ran it knows (an assessment, or a task sent on its own).
  */
-export type TaskOutcome = Omit<TaskRecordDraft, 'task' | 'run'> & { run: Omit<TaskRunFigures, 'attempts'> };
+export type TaskOutcome = Omit<TaskRecordDraft, 'task' | 'run'> & { run: Omit<TaskRecordDraft['run'], 'attempts'> };
 
 /** A task run to its end: what the run gave, and what the run record keeps of it for the viewer. */
 export interface RanTask {

@@ -4,7 +4,7 @@ import { A2aPeer } from './a2a-peer';
 import { createHttpFetch } from './http-fetch';
 import { A2aPeerError } from './peer-error';
 
-export interface A2aClientOptions {
+interface A2aClientOptions {
   /** The shared secret sent as `Authorization: Bearer <token>` on every call (`A2A_TOKEN`). */
   token?: string;
   /** The most of a peer's reply that is read (`A2A_MAX_BODY_BYTES`, default 8 MiB), event streams aside; for the default fetch. */

@@ -7,7 +7,7 @@ import { formatBytes } from '@arvo-rca/common';
 import { A2aPeerError, errorReason, networkFailure, peerErrorIn } from './peer-error';
 import { isUnsuccessfulState, messageText, taskState, taskText, toPeerEvent, type PeerEvent, type PeerTaskState } from './peer-events';
 
-export interface PeerCallOptions {
+interface PeerCallOptions {
   /** Upper bound of the whole call in milliseconds, card lookup and stream included; 0 = none. */
   deadlineMs?: number;
   /** Lets the caller give up early (a task that ends, a shutdown). */

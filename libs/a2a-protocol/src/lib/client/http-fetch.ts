@@ -11,7 +11,7 @@ const BODY_STRATEGY = new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024
 // The most of an unfinished line held back from the SSE parser (see wholeLines).
 const MAX_HELD_LINE_BYTES = 1024 * 1024;
 
-export interface HttpFetchOptions {
+interface HttpFetchOptions {
   /** The most of a reply that is not an event stream it reads (`A2A_MAX_BODY_BYTES`, default 8 MiB). */
   maxBodyBytes?: number;
 }

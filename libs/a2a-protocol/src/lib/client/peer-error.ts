@@ -1,6 +1,6 @@
 import { CodedError } from '@arvo-rca/common';
 
-export type PeerErrorCode =
+type PeerErrorCode =
   /** The call's deadline passed before the peer answered (or finished its stream). */
   | 'PEER_DEADLINE'
   /** The caller gave up (its own AbortSignal). */

@@ -1,6 +1,6 @@
 import { AGENT_CARD_PATH } from '../agent-card';
 
-export interface CardWaitOptions {
+interface CardWaitOptions {
   timeoutMs?: number;
   intervalMs?: number;
   /** Why waiting is pointless now (the agent's process exited), or undefined while it may still come up. */

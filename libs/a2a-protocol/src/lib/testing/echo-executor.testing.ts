@@ -5,7 +5,7 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 import { PendingSleeps } from '@arvo-rca/common';
 
 /** What the echo agent saw of one request: its text and the protocol version it came in. */
-export interface EchoCall {
+interface EchoCall {
   text: string;
   contextId: string;
   taskId: string;

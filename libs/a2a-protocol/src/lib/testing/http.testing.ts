@@ -22,7 +22,7 @@ export function sendMessageBody(text: string) {
 }
 
 /** The parts of a raw SSE body: the data of each event (parsed JSON) and the comment lines. */
-export interface SseBody {
+interface SseBody {
   events: unknown[];
   comments: string[];
 }

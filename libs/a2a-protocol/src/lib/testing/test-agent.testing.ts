@@ -6,7 +6,7 @@ import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { A2aModule } from '../a2a.module';
 import { buildAgentCard, PRODUCT_VERSION, type AgentCardSpec } from '../agent-card';
 
-export interface TestAgentOptions {
+interface TestAgentOptions {
   executor?: Type<AgentExecutor>;
   token?: string;
   heartbeatMs?: number;

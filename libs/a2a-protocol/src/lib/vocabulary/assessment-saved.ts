@@ -4,14 +4,14 @@
 // and on its final status (the Result itself is the artifact before it), with the Result's file:
 //   {"record_dir": "...", "results_file": ".../result.json"}
 
-export interface AssessmentSaved {
+interface AssessmentSaved {
   /** The run record's folder on the green agent's machine: what `npm run assess -- --resume` takes. */
   recordDir: string;
   /** The path of the Result's JSON there, once the assessment has ended. */
   resultsFile?: string;
 }
 
-export interface AssessmentSavedData {
+interface AssessmentSavedData {
   record_dir: string;
   results_file?: string;
 }

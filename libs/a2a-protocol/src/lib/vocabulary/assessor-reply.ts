@@ -5,12 +5,12 @@ import { parseCommandResult } from './command-result';
 //   Command rejected: <reason>
 //   [TASK COMPLETED] Commands executed: N, Failed: M, Time: Xs
 
-export const COMMAND_REJECTED_PREFIX = 'Command rejected:';
-export const TASK_COMPLETED = '[TASK COMPLETED]';
+const COMMAND_REJECTED_PREFIX = 'Command rejected:';
+const TASK_COMPLETED = '[TASK COMPLETED]';
 /** Why a solver's message on a context with no running task is refused: the task is unknown or over. */
 export const NO_RUNNING_TASK = 'no running task has this context id (unknown or finished)';
 
-export interface TaskSummary {
+interface TaskSummary {
   commandsExecuted: number;
   failed: number;
   timeSeconds: number;

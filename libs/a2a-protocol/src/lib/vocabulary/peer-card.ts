@@ -5,7 +5,7 @@
 import type { AgentExtension } from '@a2a-js/sdk';
 import { isRecord } from '@arvo-rca/common';
 
-export const SOLVER_MODEL_EXTENSION = 'urn:arvo-rca:solver-model:1';
+const SOLVER_MODEL_EXTENSION = 'urn:arvo-rca:solver-model:1';
 
 export interface PeerCard {
   name: string;

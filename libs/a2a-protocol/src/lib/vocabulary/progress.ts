@@ -5,7 +5,7 @@ import { formatBytes, isRecord } from '@arvo-rca/common';
 import type { PullProgress } from '@arvo-rca/sandbox';
 
 /** What the solver reports after each step. */
-export interface SolverStep {
+interface SolverStep {
   step: number;
   command: string;
   /** Extra figures (tokens, cost) shown as they are. */
@@ -70,7 +70,7 @@ export function parseTaskProgress(text: string): TaskProgressLine | undefined {
 
 // The same line as a data part of its status update, for drivers that read data rather than text:
 //   {"task_progress": {"task": "sample:1", "kind": "step", "step": 3, "command": "ls /workspace"}}
-export interface TaskProgressData {
+interface TaskProgressData {
   task_progress: TaskProgressLine;
 }
 

@@ -20,7 +20,7 @@ import { summarizeTrajectory } from './trajectory-summary';
 export type { SolverExit, SolverUsage };
 
 /** The data part as it travels. */
-export interface SolverExitData {
+interface SolverExitData {
   exit_status: string;
   reason?: string;
   usage?: SolverUsage;
@@ -73,7 +73,7 @@ export function parseSolverExit(data: readonly unknown[]): SolverExit | undefine
  * A usage report, when every field is a finite number at or above zero, the cost null too (a model without
  * a known price); undefined otherwise (a solver's word, not ours to repair).
  */
-export function parseSolverUsage(value: unknown): SolverUsage | undefined {
+function parseSolverUsage(value: unknown): SolverUsage | undefined {
   if (!isRecord(value)) return undefined;
   const usage: Partial<Record<keyof SolverUsage, number | null>> = {};
   for (const field of SOLVER_USAGE_FIELDS) {

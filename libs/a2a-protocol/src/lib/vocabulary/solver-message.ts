@@ -29,7 +29,7 @@ export function parseSolverMessage(text: string): SolverMessage {
 /** The longest reply a solver's turn may be: one shell command, however long its heredoc, is far below it. */
 export const MAX_SOLVER_REPLY_CHARS = 200_000;
 
-export type SolverReply = { kind: 'execute'; command: string } | { kind: 'finished' } | { kind: 'none'; problem: string };
+type SolverReply = { kind: 'execute'; command: string } | { kind: 'finished' } | { kind: 'none'; problem: string };
 
 const COMMAND_LINE = /^execute:/gm;
 const FIRST_COMMAND_LINE = /^execute:/m;

@@ -10,7 +10,7 @@ import { isRecord } from '@arvo-rca/common';
 
 export const TERMINAL_BENCH_SHELL = 'terminal-bench-shell-v1';
 
-export interface ShellTask {
+interface ShellTask {
   kind: 'task';
   protocol: typeof TERMINAL_BENCH_SHELL;
   instruction: string;

@@ -20,7 +20,7 @@ export interface EngineStorage {
 }
 
 /** How many containers start or go at once on one engine (see EngineGate). */
-export type EnginePacing = Pick<SandboxOptions, 'startConcurrency' | 'startPacing'>;
+type EnginePacing = Pick<SandboxOptions, 'startConcurrency' | 'startPacing'>;
 
 /**
  * The Docker engine (unix socket, tcp with TLS, or ssh, as its settings say): the one place that speaks

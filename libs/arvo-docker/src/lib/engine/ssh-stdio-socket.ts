@@ -2,10 +2,10 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { Duplex, type Readable, type Writable } from 'node:stream';
 import { CodedError } from '@arvo-rca/common';
 
-export type SshEngineErrorCode = 'SSH_NOT_INSTALLED' | 'SSH_ENGINE_REFUSED';
+type SshEngineErrorCode = 'SSH_NOT_INSTALLED' | 'SSH_ENGINE_REFUSED';
 
 /** The `ssh` client is missing, or it could not reach the engine's machine (its own words in the message). */
-export class SshEngineError extends CodedError<SshEngineErrorCode> {}
+class SshEngineError extends CodedError<SshEngineErrorCode> {}
 
 /** What one connection runs: the ssh client, its arguments, its environment, and the host, for messages. */
 export interface SshDial {

@@ -1,7 +1,4 @@
-import { NeededSet, type NeededHold } from '@arvo-rca/common';
-
-/** What one assessment still needs: each image once per remaining task, released as its tasks end. */
-export type ImageHold = NeededHold;
+import { NeededSet } from '@arvo-rca/common';
 
 /**
  * The images that a remaining task of any running assessment needs: the disk budget never removes them.

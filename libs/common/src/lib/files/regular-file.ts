@@ -4,10 +4,10 @@ import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { CodedError } from '../coded-error';
 
-export type FileReadErrorCode = 'FILE_NOT_REGULAR' | 'FILE_TOO_LARGE' | 'FILE_NOT_READABLE';
+type FileReadErrorCode = 'FILE_NOT_REGULAR' | 'FILE_TOO_LARGE' | 'FILE_NOT_READABLE';
 export class FileReadError extends CodedError<FileReadErrorCode> {}
 
-export interface RegularFileLimits {
+interface RegularFileLimits {
   /** The most bytes read; a larger file is refused (FILE_TOO_LARGE) without reading past this bound. */
   maxBytes: number;
   /** A folder the opened file must lie in, as the kernel names the file it opened (links resolved). */

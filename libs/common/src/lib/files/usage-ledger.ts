@@ -4,11 +4,11 @@ import { writeJsonAtomic } from './atomic-file';
 import { CodedError } from '../coded-error';
 import { isRecord } from '../is-record';
 
-export type UsageLedgerErrorCode = 'LEDGER_UNREADABLE';
+type UsageLedgerErrorCode = 'LEDGER_UNREADABLE';
 export class UsageLedgerError extends CodedError<UsageLedgerErrorCode> {}
 
 /** An entry of a usage ledger: something made here, and when it was last used (ms since the epoch). */
-export interface UsedEntry {
+interface UsedEntry {
   lastUsed: number;
 }
 

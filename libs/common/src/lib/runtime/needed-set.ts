@@ -1,5 +1,5 @@
 /** What one holder still needs: each key once per use to come, released as each use ends. */
-export interface NeededHold {
+interface NeededHold {
   /** One use of `key` ended. */
   release(key: string): void;
   /** The holder ended: it needs none of them any more. */

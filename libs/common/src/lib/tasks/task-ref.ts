@@ -9,7 +9,7 @@ export const DEFAULT_TASK_SOURCE = 'arvo';
 export const TASK_ID_PATTERN = /^[0-9A-Za-z_-]+$/;
 const MAX_ID_LENGTH = 128;
 
-export type TaskRefErrorCode = 'INVALID_TASK_ID' | 'UNKNOWN_TASK_SOURCE';
+type TaskRefErrorCode = 'INVALID_TASK_ID' | 'UNKNOWN_TASK_SOURCE';
 export class TaskRefError extends CodedError<TaskRefErrorCode> {}
 
 /**

@@ -33,7 +33,7 @@ export interface TrajectoryCommand {
 }
 
 /** What a trajectory summary leaves out: the whole run's counts, and the characters kept of each command. */
-export interface TrajectorySummaryInfo {
+interface TrajectorySummaryInfo {
   steps: number;
   model_calls: number;
   messages: number;

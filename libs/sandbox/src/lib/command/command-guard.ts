@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WORKSPACE } from '@arvo-rca/common';
 
-export type GuardVerdict = { kind: 'run'; command: string } | { kind: 'rejected'; reason: string };
+type GuardVerdict = { kind: 'run'; command: string } | { kind: 'rejected'; reason: string };
 
 /**
  * What stands between the agent's command and the shell. Not an allowlist (the sandbox is the

@@ -11,7 +11,7 @@ export interface DiskTotal {
 }
 
 /** Where the total comes from: undefined when it cannot be known (a remote engine), then nothing bounds it. */
-export type DiskTotalSource = () => Promise<DiskTotal | undefined>;
+type DiskTotalSource = () => Promise<DiskTotal | undefined>;
 
 /** One running task's share of the total; released once its sandbox is gone. */
 export interface DiskShare {

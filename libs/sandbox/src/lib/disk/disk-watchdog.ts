@@ -3,7 +3,7 @@ import { formatCount } from './file-count';
 import type { InodeFloor } from './inode-floor';
 
 /** What the watchdog tells when a task's writes pass a limit. */
-export type DiskLimitBreach = (detail: string) => void;
+type DiskLimitBreach = (detail: string) => void;
 
 /** What a task has written: its bytes, and its files when they can be counted here. */
 export interface DiskUse {
@@ -15,7 +15,7 @@ export interface DiskUse {
 export type DiskMeter = () => Promise<DiskUse>;
 
 /** What the watchdog holds a task to. */
-export interface DiskBounds {
+interface DiskBounds {
   bytes: number;
   files: number;
   /** The longest wait between two looks. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 
 /** What a folder holds: its entries (each one inode), and its disk in bytes when asked for. */
-export interface FolderCount {
+interface FolderCount {
   files: number;
   bytes?: number;
 }

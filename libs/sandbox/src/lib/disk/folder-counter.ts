@@ -23,7 +23,7 @@ const IDLE_MS = 5000;
 const VANISHED = /No such file or directory/;
 
 /** A folder's entries (each one inode) and their bytes, as the engine's SizeRw counts a layer's. */
-export interface FolderUse {
+interface FolderUse {
   files: number;
   bytes: number;
 }

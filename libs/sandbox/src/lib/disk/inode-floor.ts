@@ -4,16 +4,16 @@ import { SandboxError } from '../sandbox-error';
 import type { InodesFloor } from '../sandbox-options';
 
 /** The host's inodes on one filesystem, as statfs tells them. */
-export interface InodeCount {
+interface InodeCount {
   free: number;
   total: number;
 }
 
 /** Where the tasks write on this host (a folder of the filesystem), or undefined where that is not knowable (a remote engine). */
-export type InodePlace = () => Promise<string | undefined>;
+type InodePlace = () => Promise<string | undefined>;
 
 /** The filesystem's inodes at `path`; undefined where it has none to tell (btrfs and some others say 0). */
-export type InodeSource = (path: string) => Promise<InodeCount | undefined>;
+type InodeSource = (path: string) => Promise<InodeCount | undefined>;
 
 const statfsInodes: InodeSource = async (path) => {
   const found = await statfs(path).catch(() => undefined);

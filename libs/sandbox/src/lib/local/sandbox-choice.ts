@@ -4,7 +4,7 @@ import { SandboxError } from '../sandbox-error';
 import { SANDBOX_CHOICES } from '../sandbox-options';
 
 /** The backend a SANDBOX choice comes to on this host. */
-export type SandboxBackend = { kind: 'docker' } | { kind: 'local'; isolation: LocalIsolation };
+type SandboxBackend = { kind: 'docker' } | { kind: 'local'; isolation: LocalIsolation };
 
 /** What the choice depends on: whether a Docker engine answers, whether bubblewrap runs here. */
 export interface SandboxHost {

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { SPAWNER_PROGRAM, type SpawnerReply, type SpawnerRequest } from './spawner-program';
 
 /** How a child started by the spawner ended. */
-export interface ChildEnd {
+interface ChildEnd {
   code: number | null;
   signal: NodeJS.Signals | null;
   /** The last 4,096 characters it wrote to stderr. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { formatRunRecord, RUN_RECORD_ARTIFACT, taskPiece, type RunRecordPiece, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import type { TaskEvents } from '@arvo-rca/a2a-protocol';
+import { formatRunRecord, RUN_RECORD_ARTIFACT, taskPiece, type RunRecordPiece } from '@arvo-rca/run-record';
 import type { AssessmentListener, RecordWrite } from '../assessment-listener';
 
 const logger = new Logger('RecordSender');

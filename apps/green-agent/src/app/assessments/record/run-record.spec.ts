@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { A2aClientFactory, parseAssessmentSaved, parseRunRecord, parseTaskProgressData, type PeerEvent, type RunRecordPiece } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
-import { readTaskFolder, RecordLayout, scanRecord, type AssessmentFile, type SourcesFile } from '@arvo-rca/run-record';
+import { parseRunRecord, readTaskFolder, RecordLayout, scanRecord, type AssessmentFile, type RunRecordPiece, type SourcesFile } from '@arvo-rca/run-record';
 import { greenStage } from '../../stage/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 

@@ -1,6 +1,6 @@
 import { asRootCause, TASK_FORMAT, topKOf, type TaskMetrics, type TaskRecord } from '@arvo-rca/results';
-import { ASSESSMENT_FORMAT, type AssessmentFile, type TaskFolder } from '@arvo-rca/run-record';
-import { buildAgentCard } from '../agent-card';
+import { ASSESSMENT_FORMAT, type AssessmentFile } from './record-format';
+import type { TaskFolder } from './task-folder-files';
 import { declaresRunRecord, formatRunRecord, parseRunRecord, runRecordExtension, taskPiece } from './run-record-files';
 
 // A task that failed around the solver, as the judge records it (rca-eval's failedTask): zero scores, the reason.
@@ -95,7 +95,7 @@ describe("a run record's files, sent by the green agent to a runner that keeps t
       problem: `record ${ID}: assessment.json is damaged: it has no sessions`,
     });
     expect(parseRunRecord(piece({ record: { ...record, metrics: {} } }))).toEqual({
-      problem: `record ${ID}: the result.json of sample:1 has no metrics with a known status`,
+      problem: `record ${ID}: the task.json of sample:1 has no metrics with a known status`,
     });
     expect(parseRunRecord(piece({ files: { '../../.bashrc': 'x' } }))).toEqual({
       problem: `record ${ID}: the files of sample:1 are not texts named crash.txt, fix.diff, loc.json, sources.json, trajectory.json`,
@@ -107,8 +107,8 @@ describe("a run record's files, sent by the green agent to a runner that keeps t
   });
 
   it("is declared in the green agent's card, so that a runner asks only an agent that sends it", () => {
-    const card = (extensions: ReturnType<typeof runRecordExtension>[]) =>
-      buildAgentCard({ name: 'g', description: '', version: '1', url: 'http://g/', skills: [], extensions });
+    // A card as A2A writes it: the extensions it declares under its capabilities (peer-card.spec shows buildAgentCard keeps them).
+    const card = (extensions: ReturnType<typeof runRecordExtension>[]) => ({ name: 'g', version: '1', capabilities: { streaming: true, extensions } });
 
     expect(declaresRunRecord(JSON.parse(JSON.stringify(card([runRecordExtension()]))))).toBe(true);
     expect(declaresRunRecord(JSON.parse(JSON.stringify(card([]))))).toBe(false);

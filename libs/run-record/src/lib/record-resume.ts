@@ -1,6 +1,6 @@
 // What a resume of a record runs, read from the record alone: the runner shows it before it asks, the green
 // agent runs it. One reading for both, so that what the runner says will run is what runs.
-import { scanRecord, tasksToRun, type RecordScan } from '@arvo-rca/run-record';
+import { scanRecord, tasksToRun, type RecordScan } from './record-scan';
 
 export interface RecordResume {
   scan: RecordScan;
