@@ -15,6 +15,7 @@ import { CliAgent } from '../../../apps/purple-agent/src/app/cli/cli-agent';
 import { agentCliCache, installedCli } from '../../../apps/purple-agent/src/app/cli/cli-install';
 import { DEFAULT_PRICES } from '../../../apps/purple-agent/src/app/models/model-prices';
 import { median, round } from '../report/bench-stats';
+import { floorRun } from '../probes/cli-floor-run';
 import { McpCallTimer, type SandboxGauge } from '../probes/mcp-call-timer';
 import { measureMcpFloor, type McpFloor } from '../probes/mcp-floor';
 import { InstantEnvironment, measurePurpleStep, Stopwatch } from './purple-step.bench';
@@ -32,6 +33,15 @@ export interface CliStepFigure {
   /** ... and with a new server per request (the SDK's stateless mode). */
   floor_stateless_ms: number;
   step_vs_floor: number;
+  /** The same CLI, on the same script, against a bare McpServer with tools that answer at once over the task server's transport: this CLI's floor. */
+  cli_floor_ms: number;
+  /** The CLI's floor against our agent's step: under 1.5, the target can be met by some MCP server for this CLI; over it, by none. */
+  cli_floor_vs_ours: number;
+  /** The adapter over this CLI's floor: what is ours. */
+  step_vs_cli_floor: number;
+  /** The nearest alternative to the adapter's loopback HTTP: the same bare server on stdio, a child of the CLI (a product's would relay to the purple agent on top). */
+  stdio_floor_ms: number;
+  stdio_floor_vs_ours: number;
   /** The task's MCP server alone, its tools answering at once, called as the floor is: the SDK and our server, no CLI, no CliAgent. */
   task_server_ms: number;
   /** Median over the runs: the CLI's spawn to its first request to the model. */
@@ -118,15 +128,20 @@ export async function measureCliStep(
       const timers: McpCallTimer[] = [];
       const ours: number[] = [];
       const floors: McpFloor[] = [];
+      const cliFloors: number[] = [];
+      const stdioFloors: number[] = [];
       // One warm-up run (the file cache, the CLI's first compile), then the measured ones.
       await oneRun(name, packageDir, templates, join(dir, `${name}-warm-up`), steps);
       for (let run = 1; run <= runs; run++) {
         ours.push((await measurePurpleStep(root, steps, 1)).median_ms);
         floors.push(await measureMcpFloor(steps));
+        cliFloors.push(median(await oneFloorRun(name, packageDir, steps, 'http')));
+        stdioFloors.push(median(await oneFloorRun(name, packageDir, steps, 'stdio')));
         timers.push(await oneRun(name, packageDir, templates, join(dir, `${name}-${run}`), steps));
       }
       const step = median(timers.flatMap((timer) => timer.overheadsMs));
       const floor = median(floors.map((one) => one.stateful));
+      const cliFloor = median(cliFloors);
       figures.push({
         cli: name,
         version: cli.version,
@@ -136,6 +151,11 @@ export async function measureCliStep(
         floor_ms: round(floor, 3),
         floor_stateless_ms: round(median(floors.map((one) => one.stateless)), 3),
         step_vs_floor: round(step / floor),
+        cli_floor_ms: round(cliFloor, 3),
+        cli_floor_vs_ours: round(cliFloor / median(ours)),
+        step_vs_cli_floor: round(step / cliFloor),
+        stdio_floor_ms: round(median(stdioFloors), 3),
+        stdio_floor_vs_ours: round(median(stdioFloors) / median(ours)),
         task_server_ms: round(median(floors.map((one) => one.task_server)), 3),
         start_ms: round(median(timers.map((timer) => timer.startMs)), 1),
         calls: timers.reduce((sum, timer) => sum + timer.overheadsMs.length, 0),
@@ -149,16 +169,8 @@ export async function measureCliStep(
 
 async function oneRun(name: AgentCliName, packageDir: string, templates: AgentTemplates, logDir: string, steps: number): Promise<McpCallTimer> {
   const wiring = WIRING[name];
-  const llm = await FakeLlmServer.start();
+  const llm = await scriptedModel(name, steps);
   try {
-    // Each reply after MODEL_MS, a model far quicker than any real one: the step's trajectory write, which
-    // follows its answer, is done by the next call, as it is behind a real model's.
-    const usage = { usage: { input: 100, output: 10 }, delayMs: MODEL_MS };
-    llm.script(
-      ...Array.from({ length: steps }, (_, k) => toolCall(wiring.shell, { command: command(k + 1) }, usage)),
-      toolCall(wiring.submit, {}, usage),
-      reply('Submitted.', usage),
-    );
     const environment = new GaugedEnvironment();
     const timer = new McpCallTimer(environment);
     const agent = new CliAgent(environment, {
@@ -178,6 +190,33 @@ async function oneRun(name: AgentCliName, packageDir: string, templates: AgentTe
   } finally {
     await llm.close();
   }
+}
+
+/** The same CLI on the same script against a bare MCP server, on loopback HTTP or stdio: its floor. */
+async function oneFloorRun(name: AgentCliName, packageDir: string, steps: number, transport: 'http' | 'stdio'): Promise<number[]> {
+  const wiring = WIRING[name];
+  const llm = await scriptedModel(name, steps);
+  try {
+    const env = { PATH: process.env['PATH'], ...wiring.env(llm) };
+    return await floorRun({ cli: AGENT_CLIS[name], packageDir, model: wiring.model, env, description: TASK.description, steps }, transport);
+  } finally {
+    await llm.close();
+  }
+}
+
+/** The stand-in of the CLI's provider, scripted for `steps` shell calls, a submission and a last reply. */
+async function scriptedModel(name: AgentCliName, steps: number): Promise<FakeLlmServer> {
+  const wiring = WIRING[name];
+  const llm = await FakeLlmServer.start();
+  // Each reply after MODEL_MS, a model far quicker than any real one: the step's trajectory write, which
+  // follows its answer, is done by the next call, as it is behind a real model's.
+  const usage = { usage: { input: 100, output: 10 }, delayMs: MODEL_MS };
+  llm.script(
+    ...Array.from({ length: steps }, (_, k) => toolCall(wiring.shell, { command: command(k + 1) }, usage)),
+    toolCall(wiring.submit, {}, usage),
+    reply('Submitted.', usage),
+  );
+  return llm;
 }
 
 function command(step: number): string {

@@ -201,15 +201,26 @@ describe('bench report', () => {
   });
 
   it('reports each CLI adapter against our agent and over the MCP SDK floor measured between its runs, and its start', () => {
-    const figure = { ours_ms: 0.8, floor_ms: 1.0, floor_stateless_ms: 1.9, task_server_ms: 1.1, start_ms: 2114.4, calls: 90 };
+    const figure = {
+      ours_ms: 0.8,
+      floor_ms: 1.0,
+      floor_stateless_ms: 1.9,
+      cli_floor_ms: 0.96,
+      cli_floor_vs_ours: 1.2,
+      stdio_floor_ms: 1.2,
+      stdio_floor_vs_ours: 1.5,
+      task_server_ms: 1.1,
+      start_ms: 2114.4,
+      calls: 90,
+    };
     const rows = tableRows({
       ...report(),
       cli_step_overhead: {
         steps: 30,
         runs: 3,
         clis: [
-          { cli: 'claude-code', version: '2.1.332', step_ms: 1.1, step_vs_ours: 1.38, step_vs_floor: 1.1, ...figure },
-          { cli: 'codex', version: '0.171.0', step_ms: 1.6, step_vs_ours: 2, step_vs_floor: 1.6, ...figure },
+          { cli: 'claude-code', version: '2.1.332', step_ms: 1.1, step_vs_ours: 1.38, step_vs_floor: 1.1, step_vs_cli_floor: 1.15, ...figure },
+          { cli: 'codex', version: '0.171.0', step_ms: 1.6, step_vs_ours: 2, step_vs_floor: 1.6, step_vs_cli_floor: 1.67, ...figure },
         ],
       },
     });
@@ -221,6 +232,9 @@ describe('bench report', () => {
       { value: '1.600 ms', ratio: 2, pass: false },
     ]);
     expect(rows.find((row) => row.figure.includes('MCP SDK floor'))).toMatchObject({ value: '1.000 ms', target: 'floor', ratio: 1.1 });
+    expect(rows.find((row) => row.figure.includes('its floor: the same CLI'))).toMatchObject({ value: '0.960 ms', target: 'floor', ratio: 1.2 });
+    expect(rows.find((row) => row.figure.includes('its floor: the same CLI'))?.figure).toContain('the adapter is 1.15 × it');
+    expect(rows.find((row) => row.figure.includes('on stdio'))).toMatchObject({ value: '1.200 ms', target: 'floor', ratio: 1.5 });
     expect(rows.find((row) => row.figure.includes('MCP server alone'))).toMatchObject({ value: '1.100 ms', target: 'info', ratio: 1 });
     expect(rows.find((row) => row.figure.includes('its start'))).toMatchObject({ value: '2114 ms', target: 'info' });
   });

@@ -1,5 +1,6 @@
 // Rows of the bench table for the cli_step_overhead figure: each CLI adapter's per-step overhead against our
-// own agent's and over the MCP SDK's own floor, both measured between the CLI's runs, and each CLI's start.
+// own agent's, over the CLI's own floor (the same CLI against a bare MCP server) and the MCP SDK's, all
+// measured between the CLI's runs, and each CLI's start.
 import { against, ms, type TableRow } from './bench-rows';
 import type { CliStepFigures } from '../figures/cli-step.bench';
 
@@ -19,6 +20,18 @@ export function cliStepRows(step: CliStepFigures): TableRow[] {
       cli.step_vs_ours,
       STEP_LIMIT,
     ),
+    {
+      figure: `  its floor: the same CLI and script against a bare McpServer whose tools answer at once, on the same transport (ratio: × our agent's; the adapter is ${cli.step_vs_cli_floor} × it)`,
+      value: ms(cli.cli_floor_ms, 3),
+      target: 'floor',
+      ratio: cli.cli_floor_vs_ours,
+    },
+    {
+      figure: `  the nearest alternative's floor: the same bare server on stdio, a child of the CLI (ratio: × our agent's)`,
+      value: ms(cli.stdio_floor_ms, 3),
+      target: 'floor',
+      ratio: cli.stdio_floor_vs_ours,
+    },
     {
       figure: `  MCP SDK floor: a bare SDK server's tools/call in one session (a server per request: ${ms(cli.floor_stateless_ms, 3)}; ratio: adapter / floor)`,
       value: ms(cli.floor_ms, 3),

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import Docker from 'dockerode';
 import { createDockerClient, LABEL_CONTEXT, LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { engineKind } from '@arvo-rca/arvo-docker/testing';
@@ -23,11 +24,26 @@ export class TaskContainers {
   async waitForProcess(containerId: string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const top = (await this.docker.getContainer(containerId).top({ ps_args: await this.topArgs() })) as { Processes?: string[][] };
+      // A container just created is not running yet: the engine refuses to list its processes (409) until it is.
+      const top = (await this.docker
+        .getContainer(containerId)
+        .top({ ps_args: await this.topArgs() })
+        .catch((error: { statusCode?: number }) => {
+          if (error.statusCode === 409) return {};
+          throw error;
+        })) as { Processes?: string[][] };
       if ((top.Processes ?? []).some((row) => pattern.test(row.join(' ')))) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(`no process matching ${pattern} ran in container ${containerId} within ${timeoutMs} ms`);
+  }
+
+  /** Runs `argv` in a running container, as its image's user, to its end. */
+  async run(containerId: string, argv: string[]): Promise<void> {
+    const exec = await this.docker.getContainer(containerId).exec({ Cmd: argv, AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({});
+    stream.resume();
+    await once(stream, 'end');
   }
 
   /**

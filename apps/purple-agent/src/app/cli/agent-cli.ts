@@ -7,6 +7,13 @@ export const AGENT_CLI_NAMES = ['claude-code', 'codex', 'gemini-cli'] as const;
 export type AgentCliName = (typeof AGENT_CLI_NAMES)[number];
 
 /** What one launch of a CLI on one task gets from the run. */
+/**
+ * How long a CLI waits for one call of the task's tools: past any command's own timeout (the green agent's,
+ * 120 s by default), which ends the command first. Claude Code and Codex give up on an MCP call after 60 s
+ * of their own unless told otherwise, while the command goes on in the sandbox and the task's next one is refused.
+ */
+export const MCP_TOOL_TIMEOUT_MS = 15 * 60 * 1000;
+
 export interface CliLaunchInput {
   /** The whole task as the CLI's first (and only) user prompt. */
   prompt: string;

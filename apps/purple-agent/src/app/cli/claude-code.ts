@@ -3,7 +3,7 @@
 // named in `claude --help` of the pinned version or read from its bundled code (the variables' names).
 import { join } from 'node:path';
 import { CodedError } from '@arvo-rca/common';
-import type { AgentCli, CliLaunch, CliLaunchInput } from './agent-cli';
+import { MCP_TOOL_TIMEOUT_MS, type AgentCli, type CliLaunch, type CliLaunchInput } from './agent-cli';
 import { ClaudeCodeReader } from './claude-code-reader';
 
 export class ClaudeCodeLaunchError extends CodedError<'AGENT_CLI_LAUNCH'> {}
@@ -74,7 +74,7 @@ function launch(input: CliLaunchInput): CliLaunch {
   const baseUrl = input.env[BASE_URL];
   if (baseUrl) env[BASE_URL] = baseUrl;
   const reader = new ClaudeCodeReader();
-  const server = { type: 'http', url: input.mcpUrl, headers: { Authorization: `Bearer ${input.mcpToken}` } };
+  const server = { type: 'http', url: input.mcpUrl, headers: { Authorization: `Bearer ${input.mcpToken}` }, timeout: MCP_TOOL_TIMEOUT_MS };
   return {
     argv: [
       join(input.packageDir, CLAUDE_CODE.entry),

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { environValue, liveInGroup, processesNaming, waitUntil } from '@arvo-rca/common/testing';
 import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
 import { AgentTemplates } from '../agent/agent-templates';
 import type { AgentResult } from '../agent/agent-types';
@@ -21,50 +22,6 @@ const ANSWER = JSON.stringify({
 const WRITE = `cat > /workspace/shared/loc.json <<'EOF'\n${ANSWER}\nEOF`;
 const TASKS = 4;
 const CANCELED = 2;
-
-interface ProcessInfo {
-  pid: number;
-  pgid: number;
-  state: string;
-}
-
-/** Every process /proc shows (no procps needed): its group and its state (`Z`: dead, not yet reaped). */
-function processes(): ProcessInfo[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        // The fields after the command's name, which is in parentheses and may hold spaces.
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
-        return [{ pid: Number(pid), state: fields[0], pgid: Number(fields[2]) }];
-      } catch {
-        return [];
-      }
-    });
-}
-
-function read(pid: number, file: 'cmdline' | 'environ'): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0');
-  } catch {
-    return [];
-  }
-}
-
-/** The live processes of a process group. */
-function liveIn(pgid: number): number[] {
-  return processes()
-    .filter((info) => info.pgid === pgid && info.state !== 'Z')
-    .map((info) => info.pid);
-}
-
-async function until(what: string, done: () => boolean, limitMs = 240_000): Promise<void> {
-  const started = Date.now();
-  while (!done()) {
-    if (Date.now() - started > limitMs) throw new Error(`still waiting for ${what} after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('four CLI agents at once (the real Claude Code), one canceled mid-run', () => {
   let root: string;
@@ -111,22 +68,14 @@ describe('four CLI agents at once (the real Claude Code), one canceled mid-run',
   });
 
   it('runs each in its own CLI process group, HOME and MCP endpoint; a cancel ends its group at once; the other three submit', async () => {
-    await until('all four tasks in their first command', () => workspaces.every((workspace) => workspace.commands.length === 1));
+    await waitUntil('all four tasks in their first command', () => workspaces.every((workspace) => workspace.commands.length === 1) || undefined, 240_000, 100);
 
     // Each task's CLI, found by its marker in its argv (the prompt): one process group each, a HOME each, and in
     // it an MCP config naming an endpoint and a token of its own.
-    const all = processes();
-    const groups = markers.map((marker) => [
-      ...new Set(all.filter((info) => read(info.pid, 'cmdline').some((arg) => arg.includes(marker))).map((info) => info.pgid)),
-    ]);
+    const groups = markers.map((marker) => [...new Set(processesNaming(marker).map((info) => info.pgid))]);
     expect(groups.map((found) => found.length)).toEqual([1, 1, 1, 1]);
     const pgids = groups.map(([pgid]) => pgid);
-    const homes = pgids.map(
-      (pgid) =>
-        read(pgid, 'environ')
-          .find((entry) => entry.startsWith('HOME='))
-          ?.slice('HOME='.length) ?? '',
-    );
+    const homes = pgids.map((pgid) => environValue(pgid, 'HOME') ?? '');
     const servers = homes.map(
       (home) =>
         (JSON.parse(readFileSync(join(home, '.claude', 'task-mcp.json'), 'utf8')) as { mcpServers: Record<string, { url: string; headers: object }> })
@@ -139,10 +88,10 @@ describe('four CLI agents at once (the real Claude Code), one canceled mid-run',
     const canceled = await runs[CANCELED];
 
     expect(canceled).toMatchObject({ exitStatus: 'EnvironmentError', message: 'the task was canceled' });
-    expect(liveIn(pgids[CANCELED])).toEqual([]);
+    expect(liveInGroup(pgids[CANCELED])).toEqual([]);
     expect(existsSync(homes[CANCELED])).toBe(false);
     // The others went on: their CLIs are alive, still in their first command.
-    for (const [k, pgid] of pgids.entries()) if (k !== CANCELED) expect(liveIn(pgid)).toContain(pgid);
+    for (const [k, pgid] of pgids.entries()) if (k !== CANCELED) expect(liveInGroup(pgid)).toContain(pgid);
 
     writeFileSync(gate, '');
     const results = await Promise.all(runs);
@@ -152,7 +101,7 @@ describe('four CLI agents at once (the real Claude Code), one canceled mid-run',
       expect(result).toMatchObject({ exitStatus: 'Submitted', submission: `${ANSWER}\n` });
       expect(workspaces[k].finishCalls).toBe(1);
       expect(llm.pendingFor(markers[k])).toBe(0);
-      expect(liveIn(pgids[k])).toEqual([]);
+      expect(liveInGroup(pgids[k])).toEqual([]);
       expect(existsSync(homes[k])).toBe(false);
     }
     expect(workspaces[CANCELED].finishCalls).toBe(0);

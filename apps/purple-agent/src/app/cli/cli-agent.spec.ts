@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { environValue, processesNaming } from '@arvo-rca/common/testing';
 import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
 import { DEFAULT_AGENT_CONFIG, type AgentConfig } from '../agent/agent-config';
 import { AgentTemplates } from '../agent/agent-templates';
@@ -14,20 +15,6 @@ const ANSWER = JSON.stringify({
   reasoning: 'scripted',
   locations: [{ file: 'src/index.c', function: 'index_span', line_start: 64, line_end: 70, description: 'the fix' }],
 });
-
-/** The pids of live processes whose command line names `marker` (read from /proc: no procps needed). */
-function processesNaming(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe('a CLI agent’s run on a task (the real Claude Code)', () => {
   let packageDir: string;
@@ -86,7 +73,7 @@ describe('a CLI agent’s run on a task (the real Claude Code)', () => {
     expect(result.message).toMatch(/^wall-time limit reached: \d+ s \(limit 8 s\)$/);
     expect(Date.now() - started).toBeLessThan(40_000);
     // The CLI and everything it started are gone; its HOME and working folder were removed.
-    expect(processesNaming(CLAUDE_CODE.entry).filter((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8').includes(llm.anthropicBaseUrl))).toEqual([]);
+    expect(processesNaming(CLAUDE_CODE.entry).filter((info) => environValue(info.pid, 'ANTHROPIC_BASE_URL') === llm.anthropicBaseUrl)).toEqual([]);
     expect(llm.pending).toBe(1);
   }, 120_000);
 

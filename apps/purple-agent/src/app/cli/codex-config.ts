@@ -2,6 +2,8 @@
 // task's MCP server the only tools, nothing kept or sent beyond the model calls. Keys are those the pinned
 // version accepts under `--strict-config`; where each comes from is named beside it.
 
+import { MCP_TOOL_TIMEOUT_MS } from './agent-cli';
+
 export interface CodexConfigInput {
   model: string;
   catalogPath: string;
@@ -88,6 +90,7 @@ wire_api = "responses"
 url = ${str(input.mcpUrl)}
 bearer_token_env_var = ${str(input.mcpTokenVariable)}
 required = true
+tool_timeout_sec = ${MCP_TOOL_TIMEOUT_MS / 1000}
 default_tools_approval_mode = "approve"
 `;
 }

@@ -4,7 +4,7 @@
 // (bundle/docs/reference/configuration.md, cli/headless.md).
 import { join } from 'node:path';
 import { CodedError } from '@arvo-rca/common';
-import type { AgentCli, CliEvent, CliLaunch, CliLaunchInput } from './agent-cli';
+import { MCP_TOOL_TIMEOUT_MS, type AgentCli, type CliEvent, type CliLaunch, type CliLaunchInput } from './agent-cli';
 
 export class GeminiCliConfigError extends CodedError<'AGENT_CLI_CONFIG'> {}
 
@@ -36,7 +36,7 @@ export function geminiSettings(input: CliLaunchInput): Record<string, unknown> {
         headers: { Authorization: `Bearer ${input.mcpToken}` },
         // Its tools run without a confirmation prompt (headless mode has nobody to ask).
         trust: true,
-        timeout: 15 * 60 * 1000,
+        timeout: MCP_TOOL_TIMEOUT_MS,
       },
     },
     mcp: { allowed: [input.mcpName] },

@@ -73,6 +73,33 @@ describe('the task as an MCP server (the official SDK client against it)', () =>
     await client.close();
   });
 
+  it('answers a batch of calls in one JSON body, in order, and a notification alone with 202 and no body', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: server.authorization } } });
+    const client = new Client({ name: 'spec', version: '1.0.0' });
+    await client.connect(transport);
+    const post = (body: unknown): Promise<Response> =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: server.authorization, 'content-type': 'application/json', 'mcp-session-id': transport.sessionId as string },
+        body: JSON.stringify(body),
+      });
+    const call = (id: number, command: string): object => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'shell', arguments: { command } } });
+
+    const batch = await post([call(21, 'echo one'), call(22, 'echo two')]);
+    const note = await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } });
+
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('mcp-session-id')).toBe(transport.sessionId);
+    const answers = (await batch.json()) as { id: number; result: { content: { text: string }[] } }[];
+    expect(answers.map((answer) => [answer.id, answer.result.content[0].text])).toEqual([
+      [21, '<returncode>0</returncode>\n<output>ran echo one</output>'],
+      [22, '<returncode>0</returncode>\n<output>ran echo two</output>'],
+    ]);
+    expect([note.status, await note.text()]).toEqual([202, '']);
+    expect(tools.commands).toEqual(['echo one', 'echo two']);
+    await client.close();
+  });
+
   it('ends with its task: once closed, nothing answers at its address', async () => {
     const { url } = server;
     await server.close();

@@ -5,9 +5,9 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { isJsonRpcMessage, JsonResponseTransport } from './json-response-transport';
 
 /** What a tool answers the CLI: text, marked as an error when the call did not do what was asked. */
 export interface ToolAnswer {
@@ -41,7 +41,7 @@ export const SUBMIT_TOOL_DESCRIPTION =
 
 export class TaskMcpServer {
   /** The open sessions' transports, by session id. */
-  private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
+  private readonly sessions = new Map<string, JsonResponseTransport>();
   private readonly servers = new Set<McpServer>();
 
   private constructor(
@@ -89,7 +89,7 @@ export class TaskMcpServer {
       return refuse(response, 400, `not a JSON-RPC request: ${(error as Error).message}`);
     }
     const sessionId = request.headers['mcp-session-id'];
-    let transport: StreamableHTTPServerTransport | undefined;
+    let transport: JsonResponseTransport | undefined;
     if (typeof sessionId === 'string') {
       transport = this.sessions.get(sessionId);
       if (!transport) return refuse(response, 404, `no session ${sessionId} here: it ended, initialize a new one`);
@@ -99,26 +99,28 @@ export class TaskMcpServer {
     } else {
       return refuse(response, 400, 'no session: send initialize first');
     }
-    try {
-      await transport.handleRequest(request, response, body);
-    } catch (error) {
-      if (!response.headersSent) refuse(response, 500, (error as Error).message);
-    } finally {
-      tools.answered?.();
+    if (request.method === 'DELETE') {
+      await transport.close();
+      response.writeHead(200).end();
+      return;
     }
+    const messages = Array.isArray(body) ? body : [body];
+    if (messages.length === 0 || !messages.every(isJsonRpcMessage)) return refuse(response, 400, 'not a JSON-RPC message, or a batch of them');
+    // Once the answer is handed to the socket (within `end()`): what need not hold it back follows it.
+    response.once('prefinish', () => tools.answered?.());
+    transport.handle(Array.isArray(body) ? messages : messages[0], response);
   }
 
   /** A new session's transport, with a server of its own; the session is kept from its `initialize` to its DELETE or the task's end. */
-  private async open(tools: TaskTools): Promise<StreamableHTTPServerTransport> {
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => void this.sessions.set(id, transport),
-      onsessionclosed: (id) => void this.sessions.delete(id),
-    });
+  private async open(tools: TaskTools): Promise<JsonResponseTransport> {
+    const transport = new JsonResponseTransport(randomUUID());
     const server = serverFor(tools);
     this.servers.add(server);
-    transport.onclose = () => this.servers.delete(server);
+    this.sessions.set(transport.sessionId, transport);
+    transport.onclose = () => {
+      this.servers.delete(server);
+      this.sessions.delete(transport.sessionId);
+    };
     await server.connect(transport);
     return transport;
   }
