@@ -31,6 +31,8 @@ export interface AgentFigures {
   handles_after: number;
   /** What its resident memory held at the end of the run, MiB (green-probe.cjs). */
   memory_end_mb?: Record<string, number>;
+  /** Connections it opened during the run: over TCP (the other agent) and over a local socket (the engine). */
+  connections?: { tcp: number; local: number };
 }
 
 export interface ManyTasksFigures {
@@ -100,7 +102,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     // At rest is after one task: what the first task loads once (code, pools, templates) is no task's own.
     await assess(green, purple.url, [warmUp], 1);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    await heapSnapshot(green, 'rest');
+    await heapSnapshots(agents, 'rest');
     const rest = [openHandles(green.pid), openHandles(purple.pid)];
     const bench = monitorEventLoopDelay({ resolution: 5 });
     await Promise.all([green.probe.mark('run'), purple.probe.mark('run')]);
@@ -117,7 +119,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const [greenRun, purpleRun] = await Promise.all([green.probe.report('run'), purple.probe.report('run')]);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const after = [openHandles(green.pid), openHandles(purple.pid)];
-    await heapSnapshot(green, 'after');
+    await heapSnapshots(agents, 'after');
     const leftover = (await containersOf(docker, greenOwner)).length;
     const benchP99 = bench.percentile(99) / 1e6;
     const agent = (report: ProbeReport, index: number): AgentFigures => agentFigures(report, tasks, benchP99, rest[index], peaks[index], after[index]);
@@ -158,10 +160,15 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
   }
 }
 
-/** With BENCH_HEAP_SNAPSHOTS=<folder>, a heap snapshot of the green agent there, `<name>.heapsnapshot`: at rest and after the run, what a finished task leaves. */
-async function heapSnapshot(agent: GreenProcess, name: string): Promise<void> {
+/**
+ * With BENCH_HEAP_SNAPSHOTS=<folder>, heap snapshots of both agents there, the green agent's `<name>.heapsnapshot`
+ * and the purple agent's `purple-<name>.heapsnapshot`: at rest and after the run, what a finished task leaves.
+ */
+async function heapSnapshots(agents: { green: GreenProcess; purple: GreenProcess }, name: string): Promise<void> {
   const folder = process.env['BENCH_HEAP_SNAPSHOTS'];
-  if (folder) await agent.probe.heapSnapshot(join(folder, `${name}.heapsnapshot`));
+  if (!folder) return;
+  await agents.green.probe.heapSnapshot(join(folder, `${name}.heapsnapshot`));
+  await agents.purple.probe.heapSnapshot(join(folder, `purple-${name}.heapsnapshot`));
 }
 
 /** The engine's bare burst of `tasks` starts of the sample image, and its pace by its own event times. */
@@ -233,5 +240,6 @@ function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest
     handles_peak: peak,
     handles_after: after,
     memory_end_mb: report.memoryEnd,
+    connections: report.connections,
   };
 }

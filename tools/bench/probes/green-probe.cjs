@@ -6,7 +6,8 @@
 //   {id, kind: 'mark', window}    opens a measurement window (loop-delay histogram, peak RSS)
 //   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes, gc}
 //   {id, kind: 'heap', window}    writes a heap snapshot to the file `window` and answers {id} once written
-// `gc` counts the garbage collections in the window, full (major) and young (minor), and the full ones' time.
+// `gc` counts the garbage collections in the window, full (major) and young (minor), and the full ones' time;
+// `connections` the connections the process opened in it, over TCP and over a local socket (the engine's).
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
 const { constants, monitorEventLoopDelay, PerformanceObserver } = require('node:perf_hooks');
@@ -35,6 +36,14 @@ function resetPeakRss() {
 }
 
 const collections = { major: 0, minor: 0, majorMs: 0 };
+const connections = { tcp: 0, local: 0 };
+
+// Each connection the process opens (net.connect), by kind once it is up: a local socket has no remote address.
+function countConnections() {
+  require('node:diagnostics_channel').subscribe('net.client.socket', ({ socket }) => {
+    socket.once('connect', () => (socket.remoteAddress === undefined ? (connections.local += 1) : (connections.tcp += 1)));
+  });
+}
 
 function countCollections() {
   new PerformanceObserver((list) => {
@@ -75,7 +84,7 @@ function openWindow() {
   const sampler = kernelPeak ? undefined : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), RSS_SAMPLE_MS);
   sampler?.unref();
   histogram.enable();
-  return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled, collections: { ...collections } };
+  return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled, collections: { ...collections }, connections: { ...connections } };
 }
 
 function closeWindow(window) {
@@ -93,11 +102,13 @@ function closeWindow(window) {
       minor: collections.minor - window.collections.minor,
       majorMs: collections.majorMs - window.collections.majorMs,
     },
+    connections: { tcp: connections.tcp - window.connections.tcp, local: connections.local - window.connections.local },
   };
 }
 
 if (typeof process.send === 'function') {
   countCollections();
+  countConnections();
   const windows = new Map();
   process.on('message', (message) => {
     if (!message || typeof message !== 'object') return;

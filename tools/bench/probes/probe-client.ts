@@ -20,6 +20,8 @@ export interface ProbeReport {
   rssBytes: { baseline: number; peak: number; end: number };
   /** Garbage collections in the window: full (major) and young (minor) ones, and the full ones' time on the main thread. */
   gc: { major: number; minor: number; majorMs: number };
+  /** Connections the process opened in the window: over TCP (a peer agent), and over a local socket (the engine). */
+  connections?: { tcp: number; local: number };
   /** What the resident memory held at the window's end, MiB (the JS heap, memory outside it, V8's malloc). */
   memoryEnd?: Record<string, number>;
 }
@@ -54,7 +56,7 @@ export class ProbeClient {
   async report(window: string): Promise<ProbeReport> {
     const answer = await this.ask('report', window);
     if (!answer.loopDelayMs || !answer.rssBytes || !answer.gc) throw new Error(`probe: ${answer.error ?? 'empty report'}`);
-    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc, memoryEnd: answer.memoryEnd };
+    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc, memoryEnd: answer.memoryEnd, connections: answer.connections };
   }
 
   /** Writes a heap snapshot of the process to `file` (its loop stands still meanwhile). */

@@ -1,6 +1,7 @@
 import TransportStream from 'winston-transport';
 import { format } from 'winston';
 import type { AppendOnlyFile } from './append-only-file';
+import type { ConsoleStream } from './console-batch';
 import { formatConsoleLine, formatFileLine, TASK_SCOPE, type AgentName, type LogEvent, type TaskLogLevel } from './log-line';
 
 // winston's key (from triple-beam) for the finished text of an event.
@@ -10,8 +11,8 @@ type WinstonEvent = LogEvent & { [MESSAGE]?: string };
 
 /** Where console lines go: errors to `err`, the rest to `out`, coloured or not. */
 export interface ConsoleOutput {
-  out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream;
+  out: ConsoleStream;
+  err: ConsoleStream;
   colors: boolean;
 }
 

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,39 @@ describe('DefaultAgent', () => {
 
     expect(result.exitStatus).toBe('TimeExceeded');
     expect(model.calls.length).toBeLessThan(3);
+  });
+
+  it('ends a model call that runs past the wall-time limit with TimeExceeded', async () => {
+    const { agent } = agentWith([{ content: bash('true'), delayMs: 60_000 }], { wallTimeLimitS: 0.3 });
+    const started = Date.now();
+
+    const result = await agent.run(TASK);
+
+    expect(result.exitStatus).toBe('TimeExceeded');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("leaves no timer of the run's deadline once a model call is over: each would hold the task until the run's limit", async () => {
+    // The runtime's own account of its timers: those of the run's deadline (an hour) still set.
+    const pending = new Set<number>();
+    const hook = createHook({
+      init(id, type, _trigger, resource) {
+        if (type === 'Timeout' && ((resource as { _idleTimeout?: number })._idleTimeout ?? 0) > 3_000_000) pending.add(id);
+      },
+      destroy(id) {
+        pending.delete(id);
+      },
+    }).enable();
+    try {
+      const { agent } = agentWith([bash('true'), bash('true'), writeLocJson(VALID_LOC_JSON), SUBMIT], { wallTimeLimitS: 3600 });
+      const result = await agent.run(TASK);
+      await new Promise((resolve) => setImmediate(resolve));
+
+      expect(result.exitStatus).toBe('Submitted');
+      expect(pending.size).toBe(0);
+    } finally {
+      hook.disable();
+    }
   });
 
   it('treats 0 as no limit', async () => {

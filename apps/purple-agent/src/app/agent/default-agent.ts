@@ -130,7 +130,15 @@ export class DefaultAgent {
 
   private async query(): Promise<ModelReply> {
     const limitMs = this.config.wallTimeLimitS * 1000;
-    const signal = limitMs > 0 ? AbortSignal.timeout(Math.max(1, this.startedAt + limitMs - this.clock())) : undefined;
+    // The run's deadline for this call; its timer goes when the call ends (AbortSignal.timeout's stayed, with the task's log scope, until the run's limit).
+    const deadline = limitMs > 0 ? new AbortController() : undefined;
+    const timer =
+      deadline &&
+      setTimeout(
+        () => deadline.abort(new DOMException('the run reached its wall time limit', 'TimeoutError')),
+        Math.max(1, this.startedAt + limitMs - this.clock()),
+      ).unref();
+    const signal = deadline?.signal;
     let reply: ModelReply;
     try {
       reply = await this.model.query(this.messages, { signal });
@@ -138,6 +146,8 @@ export class DefaultAgent {
       if (signal?.aborted) throw this.timeExceeded();
       const code = (error as { code?: unknown }).code;
       throw new ModelError(`the model failed${typeof code === 'string' ? ` (${code})` : ''}: ${errorMessage(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
     this.usage.add(reply.usage, reply.cost);
     this.options.processUsage?.add(reply.usage, reply.cost);

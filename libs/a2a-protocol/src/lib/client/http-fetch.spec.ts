@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpFetch } from './http-fetch';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createHttpFetch, IDLE_CONNECTION_MS } from './http-fetch';
 import { readJson } from '../testing/http.testing';
 
 // An event stream written in pieces that end mid-line: a heartbeat, a 200 kB event in 10 kB pieces, a short one.
@@ -29,6 +30,8 @@ describe('createHttpFetch', () => {
   let server: Server;
   let url: string;
   const held = new Set<ServerResponse>();
+  // Each connection the server took, and whether it has closed.
+  const connections: { closed: boolean }[] = [];
   beforeAll(async () => {
     server = createServer((request, response) => {
       if (request.url === '/empty') return void response.writeHead(204).end();
@@ -45,6 +48,11 @@ describe('createHttpFetch', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('data: first\n\n');
       held.add(response);
+    });
+    server.on('connection', (socket) => {
+      const connection = { closed: false };
+      connections.push(connection);
+      socket.once('close', () => (connection.closed = true));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -106,6 +114,20 @@ describe('createHttpFetch', () => {
 
   it('refuses to start when the signal has already aborted', async () => {
     await expect(fetchWith(`${url}/echo`, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
+  });
+
+  it('makes calls in a row on one connection, and closes it once it has waited unused IDLE_CONNECTION_MS', async () => {
+    const fresh = createHttpFetch();
+    const before = connections.length;
+    for (let call = 0; call < 5; call++) {
+      const response = await fresh(`${url}/echo`, { method: 'POST', body: `call ${call}` });
+      expect(await response.text()).toBe(`call ${call}`);
+    }
+    const made = connections.slice(before);
+
+    expect(made).toEqual([{ closed: false }]);
+    await sleep(IDLE_CONNECTION_MS + 500);
+    expect(made).toEqual([{ closed: true }]);
   });
 
   it('gives a body-less answer no body', async () => {

@@ -59,6 +59,35 @@ describe('BoundedTaskStore', () => {
     expect(again).toEqual([{ exit_status: 'Submitted' }, Buffer.from([1, 2, 3])]);
   });
 
+  it('stores a message changed between its load and its save as changed, and keeps what a caller changes in a task it made', async () => {
+    const store = new BoundedTaskStore();
+    await store.save(task('t', TaskState.TASK_STATE_WORKING, ['request', 'a'].map(message)), context);
+    const loaded = await store.load('t', context);
+    if (loaded?.history[1].parts[0].content?.$case !== 'text') throw new Error('no text part loaded');
+    loaded.history[1].parts[0].content.value = 'changed';
+    await store.save(loaded, context);
+    expect(texts(await store.load('t', context))).toEqual(['request', 'changed']);
+
+    const made = task('u', TaskState.TASK_STATE_WORKING, [message('request')]);
+    await store.save(made, context);
+    made.history[0].parts = [];
+    expect(texts(await store.load('u', context))).toEqual(['request']);
+  });
+
+  it('copies into the store only what a status update adds, not the history it loaded', async () => {
+    const store = new BoundedTaskStore({ historyLimit: 100, finishedLimit: 10 });
+    await store.save(task('t', TaskState.TASK_STATE_WORKING, [message('request')]), context);
+    for (let step = 1; step <= 300; step++) {
+      const loaded = await store.load('t', context);
+      if (!loaded) throw new Error('the task is gone');
+      await store.save({ ...loaded, history: [...loaded.history, message(`step ${step}`)] }, context);
+    }
+
+    // The request, then one message a step; copying the loaded history back would be 100 a step.
+    expect(store.copiedMessages).toBe(301);
+    expect(texts(await store.load('t', context)).slice(0, 2)).toEqual(['request', 'step 202']);
+  });
+
   it('forgets the longest-finished tasks beyond its limit, never a running one', async () => {
     const store = new BoundedTaskStore({ historyLimit: 10, finishedLimit: 2 });
     await store.save(task('running', TaskState.TASK_STATE_WORKING), context);
@@ -135,7 +164,8 @@ describe('BoundedTaskStore', () => {
       },
     };
     const card = { name: 'store test', capabilities: { streaming: true } } as AgentCard;
-    const handler = new DefaultRequestHandler(card, new BoundedTaskStore({ historyLimit: 5, finishedLimit: 10 }), executor);
+    const store = new BoundedTaskStore({ historyLimit: 5, finishedLimit: 10 });
+    const handler = new DefaultRequestHandler(card, store, executor);
 
     const result = await handler.sendMessage({ tenant: '', message: message('go'), configuration: undefined, metadata: undefined }, context);
     const taskId = (result as Task).id;
@@ -143,5 +173,7 @@ describe('BoundedTaskStore', () => {
 
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(texts(stored)).toEqual(['go', 'step 998', 'step 999', 'step 1000', 'done']);
+    // The request and each status message, once each: not the history again at every update.
+    expect(store.copiedMessages).toBeLessThanOrEqual(1 + 1000 + 2);
   });
 });

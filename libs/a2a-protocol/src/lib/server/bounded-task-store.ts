@@ -1,6 +1,7 @@
 import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { resolveUserScope, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+import { copyOf, IssuedMessages } from './task-copies';
 
 export interface TaskStoreLimits {
   /** Messages kept per task: the first (the request) and the latest ones. */
@@ -25,26 +26,31 @@ const DEFAULT_PAGE_SIZE = 50;
  * save), so an assessment's progress lines cost time quadratic in their number on the event loop and
  * memory without end in a long-lived agent. Here a task's history keeps its request and its latest
  * messages, and only the most recently finished tasks are kept. Reads and writes copy, as the SDK's
- * store does (the handler mutates what it loads), but share the strings (see copyOf); tasks are scoped
- * by tenant and caller likewise.
+ * store does (the handler mutates what it loads), but share the strings (see copyOf), and a save copies
+ * only the messages that are new since its task's latest load (see IssuedMessages); tasks are scoped by
+ * tenant and caller likewise.
  */
 export class BoundedTaskStore implements TaskStore {
   /** By scope and id; a Map keeps insertion order, and a finished task is re-inserted at the end. */
   private readonly tasks = new Map<string, Task>();
   private finishedCount = 0;
+  private readonly issued = new IssuedMessages();
 
   constructor(private readonly limits: TaskStoreLimits = DEFAULT_TASK_STORE_LIMITS) {}
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const task = this.tasks.get(keyOf(scopeOf(context), taskId));
-    return task ? copyOf(task) : undefined;
+    const key = keyOf(scopeOf(context), taskId);
+    const task = this.tasks.get(key);
+    if (!task) return undefined;
+    return { ...copyOf({ ...task, history: [] }), history: task.history && this.issued.issue(key, task.history) };
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const key = keyOf(scopeOf(context), task.id);
     const before = this.tasks.get(key);
     const wasFinished = before !== undefined && isFinished(before);
-    const stored = copyOf({ ...task, history: boundedHistory(task.history, this.limits.historyLimit) });
+    const history = boundedHistory(task.history, this.limits.historyLimit);
+    const stored = { ...copyOf({ ...task, history: [] }), history: history && this.issued.take(key, history) };
     if (isFinished(stored) && !wasFinished) {
       this.tasks.delete(key); // to the end of the order: the newest finished task
       this.finishedCount += 1;
@@ -77,36 +83,20 @@ export class BoundedTaskStore implements TaskStore {
     };
   }
 
+  /** Messages copied into the store by saves so far: those new since their task's latest load. */
+  get copiedMessages(): number {
+    return this.issued.copied;
+  }
+
   private evictFinished(): void {
     for (const [key, task] of this.tasks) {
       if (this.finishedCount <= this.limits.finishedLimit) return;
       if (!isFinished(task)) continue;
       this.tasks.delete(key);
+      this.issued.forget(key);
       this.finishedCount -= 1;
     }
   }
-}
-
-/**
- * A deep copy that shares strings: they cannot change, and structuredClone copies every character of
- * them. A task holds each of its messages, so with a 3 MiB message in its history each status update
- * (a load and a save) copied megabytes; this copies objects and arrays only. Bytes are copied as a
- * Buffer, values of other kinds as structuredClone copies them.
- */
-function copyOf<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => copyOf(item)) as T;
-  if (Buffer.isBuffer(value)) return Buffer.from(value) as T;
-  if (!isPlainObject(value)) return structuredClone(value);
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = copyOf(item);
-  return copy as T;
-}
-
-// Made by an object literal or JSON.parse, in this realm or another (a test runner's, say).
-function isPlainObject(value: object): boolean {
-  const prototype: object | null = Object.getPrototypeOf(value);
-  return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 function scopeOf(context: ServerCallContext): string {

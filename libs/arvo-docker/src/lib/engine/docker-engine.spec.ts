@@ -1,4 +1,9 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
 import { DockerEngine } from './docker-engine';
+import { ENGINE_IDLE_CONNECTION_MS } from './engine-agent';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineSettingsFromEnvironment } from './engine-settings';
 
@@ -32,5 +37,28 @@ describeWithDocker('the Docker engine, answering', () => {
   it('answers where the environment names the engine, and not where its settings name none, whatever the environment says', async () => {
     expect(await DockerEngine.fromEnvironment().answers()).toBe(true);
     expect(await new DockerEngine({ host: 'unix:///nonexistent/docker.sock' }).answers()).toBe(false);
+  });
+
+  it('makes its calls in a row on one connection, and closes it once it has waited unused ENGINE_IDLE_CONNECTION_MS', async () => {
+    const engine = DockerEngine.fromEnvironment();
+    const opened: Socket[] = [];
+    const onSocket = (message: unknown): void => void opened.push((message as { socket: Socket }).socket);
+    subscribe('net.client.socket', onSocket);
+    try {
+      for (let call = 0; call < 5; call++) await engine.listContainers(['arvo-rca.test=none']);
+      await engine.storage();
+    } finally {
+      unsubscribe('net.client.socket', onSocket);
+    }
+
+    expect(opened.length).toBe(1);
+    // What the modem does with each request's options, for its debug log: the pool shows as its name, not every field of its sockets.
+    const shown = inspect((engine as unknown as { docker: { modem: object } }).docker.modem, { showHidden: true, depth: null });
+    expect(shown).toContain('[http engine agent]');
+    expect(shown.length).toBeLessThan(5000);
+    expect(opened[0].destroyed).toBe(false);
+    await sleep(ENGINE_IDLE_CONNECTION_MS + 500);
+    expect(opened[0].destroyed).toBe(true);
+    engine.close();
   });
 });

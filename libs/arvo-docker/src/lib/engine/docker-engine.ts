@@ -1,11 +1,13 @@
 import Docker from 'dockerode';
 import { existsSync, readFileSync } from 'node:fs';
+import type { Agent as HttpAgent } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions } from '@arvo-rca/sandbox';
 import type { ContainerCreateSpec, ContainerHandle, ContainerSummary, PullEvent } from './container-handle';
 import { countChanges } from './container-changes';
+import { engineAgent, shownByName } from './engine-agent';
 import { createEngineGate, type EngineGate, type EngineWork } from './engine-gate';
 import { engineSettingsFromEnvironment, type EngineSettings } from './engine-settings';
 import { ENGINE_WATCH_TIMING, whileEngineAnswers, type EngineWatchTiming } from './engine-watch';
@@ -32,7 +34,7 @@ export class DockerEngine {
   readonly address: string;
   private readonly docker: Docker;
   private readonly gate: EngineGate;
-  private readonly agent: SshProcessAgent | undefined;
+  private readonly agent: HttpAgent;
 
   constructor(settings: EngineSettings = {}, pacing: EnginePacing = DEFAULT_SANDBOX_OPTIONS) {
     const { options, address } = clientOptions(settings);
@@ -49,12 +51,12 @@ export class DockerEngine {
 
   /** Ends its connections: over ssh, their ssh processes (each also ends when its connection does). */
   close(): void {
-    this.agent?.destroy();
+    this.agent.destroy();
   }
 
   /** The ssh processes of its connections now; none for other engines. */
   get sshProcesses(): number[] {
-    return this.agent?.processes ?? [];
+    return this.agent instanceof SshProcessAgent ? this.agent.processes : [];
   }
 
   /** Whether it answers a ping within the deadline; never throws. */
@@ -139,26 +141,36 @@ export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Docker
 }
 
 // The client's options from the settings alone. Every key the modem would otherwise take from the
-// environment is given, so that the environment never overrides what the configuration says.
-function clientOptions(settings: EngineSettings): { options: Docker.DockerOptions & { agent?: SshProcessAgent }; address: string } {
+// environment is given, so that the environment never overrides what the configuration says. Each
+// engine has its own agent (the modem passes `agent` on to every request; its typings leave it out),
+// which keeps a connection for the next call: not Node's global one, whose keep-alive is a default of
+// the Node version, shared with whatever else the process calls. Each shows as its name when inspected
+// (see shownByName).
+function clientOptions(settings: EngineSettings): { options: Docker.DockerOptions & { agent: HttpAgent }; address: string } {
   const none = { socketPath: undefined, host: undefined, port: undefined, protocol: undefined, ca: undefined, cert: undefined, key: undefined };
   const host = settings.host ?? `unix://${localSocket()}`;
   if (host.startsWith('unix://')) {
     const socketPath = host.slice('unix://'.length) || localSocket();
-    return { options: { ...none, socketPath }, address: `unix://${socketPath}` };
+    return { options: { ...none, socketPath, agent: engineAgent('http') }, address: `unix://${socketPath}` };
   }
   const url = new URL(host.includes('//') ? host : `tcp://${host}`);
   if (url.protocol === 'ssh:') {
     const port = Number(url.port || 22);
-    // The modem passes `agent` on to every request; its typings leave it out. Not the modem's own ssh
-    // transport: ssh2 decrypts in this process, and its garbage broke the output's memory bound.
-    const agent = new SshProcessAgent(sshDial(url, settings.ssh));
+    // Not the modem's own ssh transport: ssh2 decrypts in this process, and its garbage broke the output's memory bound.
+    const agent = shownByName(new SshProcessAgent(sshDial(url, settings.ssh)), 'ssh engine agent');
     return { options: { ...none, protocol: 'http', host: url.hostname, port, agent }, address: `ssh://${url.hostname}:${port}` };
   }
   const tls = settings.tlsVerify === true || url.port === '2376';
   const certificates = settings.certPath ? certificatesIn(settings.certPath) : {};
   return {
-    options: { ...none, protocol: tls ? 'https' : 'http', host: url.hostname, port: url.port, ...certificates },
+    options: {
+      ...none,
+      protocol: tls ? 'https' : 'http',
+      host: url.hostname,
+      port: url.port,
+      ...certificates,
+      agent: engineAgent(tls ? 'https' : 'http'),
+    },
     address: `tcp://${url.hostname}${url.port ? `:${url.port}` : ''}`,
   };
 }
