@@ -11,7 +11,7 @@ import { A2aClientFactory, type TaskConfigBody } from '@arvo-rca/a2a-protocol';
 import { createDockerClient, DockerEngine } from '@arvo-rca/arvo-docker';
 import { listSampleIds } from '../samples/sample-images';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { declaresRunRecord, recordResult, type RecordScan } from '@arvo-rca/run-record';
+import { declaresRunRecord, recordResult, RecordLayout, type RecordScan } from '@arvo-rca/run-record';
 import { TaskLists } from '@arvo-rca/task-lists';
 import { runDirectoryName } from '@arvo-rca/task-logging';
 import { freePort, launchAgent, ROOT, stopAgent, waitForCard, type LaunchedAgent } from './agent-launcher';
@@ -189,7 +189,7 @@ function printTasks(tasks: string[]): void {
 /** A record with nothing left to run: its Result from its tasks' files, and no agent started. */
 function printRecorded(scan: RecordScan): void {
   console.log('nothing to run: every task of the record has a result (--retry-failed runs failed and interrupted ones again)');
-  printResult(recordResult(scan.assessment, scan.done), join(scan.folder, 'result.json'), scan.runDir);
+  printResult(recordResult(scan.assessment, scan.done), new RecordLayout(scan.folder).resultFile, scan.runDir);
 }
 
 async function main(): Promise<void> {

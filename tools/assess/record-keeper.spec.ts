@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failedTask } from '@arvo-rca/rca-eval';
-import { formatRunRecord, recordResult, RecordWriter, scanRecord, taskPiece, type RunRecordPiece, type TaskFolder } from '@arvo-rca/run-record';
+import { formatRunRecord, RecordLayout, recordResult, RecordWriter, scanRecord, taskPiece, type RunRecordPiece, type TaskFolder } from '@arvo-rca/run-record';
 import { RecordKeeper } from './record-keeper';
 
 const GREEN = 'http://10.0.0.2:9009/';
@@ -87,12 +87,12 @@ describe("what the runner keeps of a green agent's run record", () => {
     const keeper = new RecordKeeper(greenDir, GREEN, true, say);
 
     const { writer, result, remoteFile } = await run(keeper, ['sample:1']);
-    const before = await stat(join(writer.folder, 'tasks', 'sample_1', 'result.json'));
+    const before = await stat(new RecordLayout(writer.folder).taskFile('sample:1'));
     const file = await keeper.keepResult(result, remoteFile);
 
     expect(lines).toEqual([`record:  ${writer.folder}`]);
     expect(file).toBe(remoteFile);
-    expect((await stat(join(writer.folder, 'tasks', 'sample_1', 'result.json'))).ino).toBe(before.ino);
+    expect((await stat(new RecordLayout(writer.folder).taskFile('sample:1'))).ino).toBe(before.ino);
     expect(await readdir(runnerDir)).toEqual([]);
   });
 
@@ -116,7 +116,7 @@ describe("what the runner keeps of a green agent's run record", () => {
       new RegExp(`^record: {2}sample:1: fix\\.diff \\(6 characters\\) is over the [0-9,]+ a task sends; it stays in ${writer.folder}/tasks/sample_1$`),
     );
     const kept = join(runnerDir, 'assessments', writer.id, 'tasks', 'sample_1');
-    expect((await readdir(kept)).sort()).toEqual(['crash.txt', 'result.json']);
+    expect((await readdir(kept)).sort()).toEqual(['crash.txt', 'task.json']);
   });
 
   it("says once that the record stays on the green agent's side when it cannot be begun here, and gives the Result's file there", async () => {

@@ -2,17 +2,8 @@
 // (its card declares RUN_RECORD_EXTENSION, and the runner asks) has its record copied into the runner's
 // own run directory as they come, under the same id; one that writes into that very directory (a shared
 // run directory) is left to it, nothing written twice; an older one's record stays on its side.
-import { join } from 'node:path';
 import type { AssessmentResult } from '@arvo-rca/results';
-import {
-  MAX_RECORD_FILES_CHARS,
-  parseRunRecord,
-  RecordCopy,
-  RECORDS_FOLDER,
-  taskFolderName,
-  type AssessmentFile,
-  type RunRecordPiece,
-} from '@arvo-rca/run-record';
+import { MAX_RECORD_FILES_CHARS, parseRunRecord, RecordCopy, RecordLayout, type AssessmentFile, type RunRecordPiece } from '@arvo-rca/run-record';
 
 export class RecordKeeper {
   /** The record's folder on the green agent's side, as it named it. */
@@ -67,7 +58,7 @@ export class RecordKeeper {
    * folder, else (an older green agent, or a copy that could not be written) its file on its side.
    */
   async keepResult(result: AssessmentResult, remoteFile: string | undefined): Promise<string | undefined> {
-    if (this.local !== undefined && this.copy === undefined) return join(this.local, 'result.json');
+    if (this.local !== undefined && this.copy === undefined) return new RecordLayout(this.local).resultFile;
     try {
       return (await this.copy?.writeResult(result)) ?? remoteFile;
     } catch (error) {
@@ -80,7 +71,7 @@ export class RecordKeeper {
     if (piece.kind === 'assessment') return this.local === undefined ? this.begin(piece.assessment) : this.copy?.writeAssessment(piece.assessment);
     if (piece.recordId !== this.recordId) throw new Error(`task ${piece.task.record.task} came for no record begun here`);
     await this.copy?.writeTask(piece.task);
-    const where = `${this.remote ?? piece.recordId}/tasks/${taskFolderName(piece.task.record.task)}`;
+    const where = new RecordLayout(this.remote ?? piece.recordId).taskFolder(piece.task.record.task);
     for (const { name, chars } of piece.leftOut) {
       const size = `${chars.toLocaleString('en-US')} characters`;
       this.say(
@@ -96,7 +87,7 @@ export class RecordKeeper {
 
   private async begin(assessment: AssessmentFile): Promise<void> {
     this.copy = await RecordCopy.begin(this.runDir, assessment);
-    this.local = join(this.runDir, RECORDS_FOLDER, assessment.id);
+    this.local = RecordLayout.of(this.runDir, assessment.id).folder;
     this.recordId = assessment.id;
     const from = this.copy ? ` (kept here as the green agent at ${this.green} writes it${this.remote ? ` in ${this.remote}` : ''})` : '';
     this.say(`record:  ${this.local}${this.suffix}${from}`);

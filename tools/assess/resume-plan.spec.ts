@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failedTask, interruptedTask, scoreSubmission, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { TaskDraw, TaskMetrics, TaskRecordDraft } from '@arvo-rca/results';
-import { RecordError, RecordWriter } from '@arvo-rca/run-record';
+import { RecordError, RecordLayout, RecordWriter } from '@arvo-rca/run-record';
 import { describeResumePlan, planResume, resumeCommand, resumeRequest } from './resume-plan';
 
 const TRUTH: GroundTruth = {
@@ -59,7 +59,7 @@ describe('resuming a run record', () => {
 
   it('names the tasks done, each damaged task with its reason, and the tasks to run', async () => {
     const writer = await record(runDir, ['sample:1', 'sample:2', 'sample:3', 'sample:4'], [finished('sample:1', SCORED), finished('sample:2', SCORED)]);
-    await truncate(join(writer.folder, 'tasks', 'sample_2', 'result.json'), 30);
+    await truncate(new RecordLayout(writer.folder).taskFile('sample:2'), 30);
 
     const plan = await planResume(writer.folder, false, false);
 
@@ -68,7 +68,7 @@ describe('resuming a run record', () => {
     expect(describeResumePlan(plan)).toEqual([
       `record:  ${writer.folder} (4 task(s), started 2026-11-23T20:00:00.000Z, 1 session(s), solver arvo-rca purple agent 1.0.0, model baseline)`,
       'done:    1 of 4 (sample:1)',
-      expect.stringMatching(/^damaged: sample:2: result\.json is not whole JSON \(.*\); it runs again$/),
+      expect.stringMatching(/^damaged: sample:2: task\.json is not whole JSON \(.*\); it runs again$/),
       'to run:  3 (sample:2, sample:3, sample:4)',
     ]);
   });

@@ -1,9 +1,9 @@
 // `--resume <record folder>`: what the record holds, what a resume runs, and the request that asks for it.
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { formatResumeRequest, type AssessmentRequestBody, type ResumeConfigBody } from '@arvo-rca/a2a-protocol';
-import { readRecordResume, RecordError, RECORDS_FOLDER, type RecordResume } from '@arvo-rca/run-record';
+import { readRecordResume, RecordError, RecordLayout, recordsFolderOf, type RecordResume } from '@arvo-rca/run-record';
 
 export interface ResumePlan {
   folder: string;
@@ -83,8 +83,8 @@ function listed(tasks: string[]): string {
 
 /** When `folder` is a run directory rather than a record: the records it holds, as a hint. */
 async function recordsInside(folder: string): Promise<string> {
-  const records = await readdir(join(folder, RECORDS_FOLDER)).catch(() => [] as string[]);
-  return records.length === 0 ? '' : `; it is a run directory, and its records are ${records.map((id) => join(folder, RECORDS_FOLDER, id)).join(', ')}`;
+  const records = await readdir(recordsFolderOf(folder)).catch(() => [] as string[]);
+  return records.length === 0 ? '' : `; it is a run directory, and its records are ${records.map((id) => RecordLayout.of(folder, id).folder).join(', ')}`;
 }
 
 function shellWord(text: string): string {

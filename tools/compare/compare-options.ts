@@ -1,9 +1,8 @@
 // The comparison's command line, and the two records it names: each a record's folder, or a record's id
 // found in the log directories (LOG_DIR, default ./logs: run directories, or folders of them, as `npm run view` reads them).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RecordError, recordFolders, scanRecord, type RecordScan } from '@arvo-rca/run-record';
+import { RecordError, recordFolders, RecordLayout, scanRecord, type RecordScan } from '@arvo-rca/run-record';
 
 export const COMPARE_USAGE = [
   'usage: npm run compare -- RECORD_A RECORD_B [--logs DIR ...] [--json]',
@@ -52,7 +51,7 @@ function parseFlags(argv: string[]) {
 
 /** The record `given` names: a folder holding assessment.json, else the one record of that id in the log directories. */
 export async function openRecord(given: string, logDirs: readonly string[]): Promise<RecordScan> {
-  if (existsSync(join(given, 'assessment.json'))) return scanRecord(given);
+  if (existsSync(new RecordLayout(given).assessmentFile)) return scanRecord(given);
   const found = (await Promise.all(logDirs.filter((dir) => existsSync(dir)).map((dir) => recordFolders(dir)))).flat();
   const matches = found.filter((record) => record.id === given);
   if (matches.length === 0)

@@ -7,8 +7,8 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { combineResults } from '@arvo-rca/rca-eval';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { BASELINE_SCORES, scoresOf } from './support/records/baseline-scores';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 const SHARDS = 2;

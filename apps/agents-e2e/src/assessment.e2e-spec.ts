@@ -8,8 +8,9 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { RecordLayout } from '@arvo-rca/run-record';
+import { BASELINE_SCORES, scoresOf } from './support/records/baseline-scores';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 
@@ -72,8 +73,7 @@ function expectLogLayout(scratch: Scratch, run: Run, dialect: keyof typeof DIALE
   const files = readdirSync(scratch.runDir);
   expect(files).toEqual(expect.arrayContaining(['agents.log', 'trajectories', 'assessments', ...SAMPLES.map((task) => `${task.replace(':', '_')}.log`)]));
   const recordDir = parseAssessmentSaved((run.events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-  const solverId = (task: string): string =>
-    (JSON.parse(readFileSync(join(recordDir, 'tasks', task.replace(':', '_'), 'result.json'), 'utf8')) as TaskRecord).masked_id ?? task;
+  const solverId = (task: string): string => (JSON.parse(readFileSync(new RecordLayout(recordDir).taskFile(task), 'utf8')) as TaskRecord).masked_id ?? task;
   const agentsLog = readFileSync(join(scratch.runDir, 'agents.log'), 'utf8');
   expect(agentsLog).toMatch(/ green .*listening on/);
   expect(agentsLog).toMatch(/ purple .*listening on/);

@@ -2,8 +2,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { environValue, liveInGroup, processes, waitUntil, workingFolder } from '@arvo-rca/common/testing';
 import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
-import { CliAgentStack } from './support/cli-agent-stack';
-import { TaskContainers } from './support/task-containers';
+import { CliAgentStack } from './support/processes/cli-agent-stack';
+import { TaskContainers } from './support/engines/task-containers';
 
 describeWithDocker('a purple agent running Claude Code, killed with SIGKILL mid-command', () => {
   let stack: CliAgentStack<FakeLlmServer>;

@@ -3,8 +3,8 @@ import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { environValue, liveInGroup, processes, processesNaming, waitUntil, workingFolder } from '@arvo-rca/common/testing';
 import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
-import { CliAgentStack, type CliAssessment } from './support/cli-agent-stack';
-import { TaskContainers } from './support/task-containers';
+import { CliAgentStack, type CliAssessment } from './support/processes/cli-agent-stack';
+import { TaskContainers } from './support/engines/task-containers';
 
 // Four samples assessed at once, each solved by the real Claude Code in the purple agent against one scripted
 // stand-in of Anthropic's API (a script per task, chosen by its crash function, which the crash report in its

@@ -1,7 +1,7 @@
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, reply, toolCall, type RecordedRequest } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { CliAgentStack, type CliName } from './support/cli-agent-stack';
+import { CliAgentStack, type CliName } from './support/processes/cli-agent-stack';
 
 // sample:1's root cause (samples/1/patch.diff), as a CLI agent would write it.
 const ANSWER = JSON.stringify({

@@ -7,9 +7,9 @@ import JSON5 from 'json5';
 import { AGENT_CARD_PATH } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { ROOT } from './support/agent-processes';
-import { buildDeployImages } from './support/compose-stack';
-import { EngineCallRecorder } from './support/engine-call-recorder';
+import { ROOT } from './support/processes/agent-processes';
+import { buildDeployImages } from './support/processes/compose-stack';
+import { EngineCallRecorder } from './support/engines/engine-call-recorder';
 
 // The deploy images started as their Amber manifests say and as Amber's Docker Compose output runs
 // programs: the manifest's entrypoint in place of the image's, its environment, every capability

@@ -9,10 +9,10 @@ import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { scanRecord } from '@arvo-rca/run-record';
-import { AssessRunner } from './support/assess-runner';
-import { buildDeployImages, ComposeStack } from './support/compose-stack';
-import { readResult } from './support/run-records';
-import { ViewerProcess } from './support/viewer-process';
+import { AssessRunner } from './support/processes/assess-runner';
+import { buildDeployImages, ComposeStack } from './support/processes/compose-stack';
+import { readResult } from './support/records/run-records';
+import { ViewerProcess } from './support/viewer/viewer-process';
 
 const LABEL_OWNER = 'arvo-rca.owner';
 const NODE_USER = 1000;

@@ -16,10 +16,10 @@ import {
 import { freePort, readJson } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { A2aV03Client, mergeV03Parts, type V03Message, type V03Task } from './support/a2a-v03-client';
-import { AgentProcess, ROOT, Scratch, startAgent } from './support/agent-processes';
-import { TaskShell } from './support/task-shell';
-import { TerminalBenchAssessor } from './support/terminal-bench-assessor';
+import { A2aV03Client, mergeV03Parts, type V03Message, type V03Task } from './support/a2a/a2a-v03-client';
+import { AgentProcess, ROOT, Scratch, startAgent } from './support/processes/agent-processes';
+import { TaskShell } from './support/engines/task-shell';
+import { TerminalBenchAssessor } from './support/stand-ins/terminal-bench-assessor';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 

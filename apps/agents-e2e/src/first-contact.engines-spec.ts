@@ -1,10 +1,10 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { AssessRunner } from './support/assess-runner';
-import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
-import { SAMPLES_DIR, Scratch } from './support/agent-processes';
-import { TlsEngine } from './support/tls-engine';
+import { AssessRunner } from './support/processes/assess-runner';
+import { BASELINE_SCORES, scoresOf } from './support/records/baseline-scores';
+import { SAMPLES_DIR, Scratch } from './support/processes/agent-processes';
+import { TlsEngine } from './support/engines/tls-engine';
 import { sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 
 const SAMPLE_IMAGES = ['1', '2', '3', '4', '5'].map(sampleImageTag);

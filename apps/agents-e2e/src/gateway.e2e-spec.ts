@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { Scratch } from './support/agent-processes';
-import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
+import { Scratch } from './support/processes/agent-processes';
+import { BASELINE_SCORES, scoresOf } from './support/records/baseline-scores';
 import {
   assessThrough,
   containersLabelled,
@@ -10,8 +10,8 @@ import {
   plantStaleTaskFolder,
   removeOnEngine,
   type Assessed,
-} from './support/gateway-assessment';
-import { GatewayStandIn, type RefusedCall } from './support/gateway-stand-in';
+} from './support/a2a/gateway-assessment';
+import { GatewayStandIn, type RefusedCall } from './support/a2a/gateway-stand-in';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 const ONE = ['sample:3'];

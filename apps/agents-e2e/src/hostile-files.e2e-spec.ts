@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
-import type { AgentProcess } from './support/agent-processes';
-import { Arena } from './support/hostile-arena';
+import type { AgentProcess } from './support/processes/agent-processes';
+import { Arena } from './support/stand-ins/hostile-arena';
 
 // The files a hostile solver leaves for the green agent to read: loc.json itself, and the sources it names.
 const TREE = '/workspace/src-vul/tlvkit/src';

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
 import type { PeerEvent } from '@arvo-rca/a2a-protocol';
-import type { AgentProcess, Scratch } from './support/agent-processes';
-import { Arena } from './support/hostile-arena';
+import type { AgentProcess, Scratch } from './support/processes/agent-processes';
+import { Arena } from './support/stand-ins/hostile-arena';
 
 // The flood measured against the landed build (issue 34): 60 KB status texts for 10 s wrote 954 MB of run
 // logs and 954 MB of console. The green agent's logs must stay under 20 MB of each, whatever the sandbox.

@@ -5,8 +5,8 @@ import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { completedTask, filler, HostilePeer } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { collect } from './support/hostile-arena';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { collect } from './support/stand-ins/hostile-arena';
 
 // As measured against the landed build (issue 34): a solver answering the task with a 1.5 GB body that is
 // no event stream took the green agent from 0.2 to 3.4 GB and froze it for 5 to 9 s.

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { AssessorReply, CommandResult, PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { SAMPLES_DIR, type AgentProcess, type Scratch } from './support/agent-processes';
-import { Arena } from './support/hostile-arena';
-import type { HostileTask } from './support/hostile-solver';
-import { effectiveUidThrough, itAsRoot, NOBODY, runAsNobody, setuidFilesNobodyReaches, setuidFilesUnder } from './support/host-probes';
+import { SAMPLES_DIR, type AgentProcess, type Scratch } from './support/processes/agent-processes';
+import { Arena } from './support/stand-ins/hostile-arena';
+import type { HostileTask } from './support/stand-ins/hostile-solver';
+import { effectiveUidThrough, itAsRoot, NOBODY, runAsNobody, setuidFilesNobodyReaches, setuidFilesUnder } from './support/engines/host-probes';
 
 // The attacks of issue 11, played by a scripted solver against the real green agent process.
 const PLANT_SETUID_SHELLS =

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { SAMPLES_DIR, Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { AssessRunner } from './support/assess-runner';
-import { readResult } from './support/run-records';
-import { TaskContainers } from './support/task-containers';
+import { SAMPLES_DIR, Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { AssessRunner } from './support/processes/assess-runner';
+import { readResult } from './support/records/run-records';
+import { TaskContainers } from './support/engines/task-containers';
 
 // The runner's lines (it prints plain lines when its output is no terminal).
 const RECORD_LINE = /^record: {2}(\S+)/;

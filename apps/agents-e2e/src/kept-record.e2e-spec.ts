@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { RECORDS_FOLDER, scanRecord, type RecordScan } from '@arvo-rca/run-record';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { AssessRunner } from './support/assess-runner';
-import { readResult, recordFiles } from './support/run-records';
-import { TaskContainers } from './support/task-containers';
-import { ViewerProcess } from './support/viewer-process';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { AssessRunner } from './support/processes/assess-runner';
+import { readResult, recordFiles } from './support/records/run-records';
+import { TaskContainers } from './support/engines/task-containers';
+import { ViewerProcess } from './support/viewer/viewer-process';
 
 // The runner's lines (it prints plain lines when its output is no terminal).
 const KEPT_LINE = /^record: {2}(\S+) \(kept here as the green agent at (\S+) writes it in (\S+)\)$/;
@@ -79,7 +79,7 @@ describeWithDocker("the runner keeps the green agent's run record in its own run
         expect.arrayContaining([
           'assessment.json',
           'result.json',
-          ...['crash.txt', 'fix.diff', 'loc.json', 'sources.json', 'trajectory.json', 'result.json'].map((file) => `tasks/sample_1/${file}`),
+          ...['crash.txt', 'fix.diff', 'loc.json', 'sources.json', 'trajectory.json', 'task.json'].map((file) => `tasks/sample_1/${file}`),
         ]),
       );
       expect(readResult(join(kept.local, 'result.json'))).toMatchObject({ n_tasks: 2, n_scored: 2 });

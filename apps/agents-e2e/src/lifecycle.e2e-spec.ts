@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
-import { AgentProcess, Scratch, startAgent } from './support/agent-processes';
-import { startBusySolver, type BusySolver, type BusyTask } from './support/busy-solver';
+import { AgentProcess, Scratch, startAgent } from './support/processes/agent-processes';
+import { startBusySolver, type BusySolver, type BusyTask } from './support/stand-ins/busy-solver';
 import { LABEL_OWNER, LABEL_TASK_FOLDER } from '@arvo-rca/arvo-docker';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
-import { TaskContainers } from './support/task-containers';
+import { TaskContainers } from './support/engines/task-containers';
 
 /** A task of the green agent caught mid-command: its container and its folder under TMP_DIR. */
 interface BusyGreenTask {

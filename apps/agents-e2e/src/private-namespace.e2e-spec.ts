@@ -7,9 +7,9 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { TaskContainers } from './support/task-containers';
+import { BASELINE_SCORES, scoresOf } from './support/records/baseline-scores';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { TaskContainers } from './support/engines/task-containers';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 

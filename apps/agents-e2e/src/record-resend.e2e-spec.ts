@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { A2aClientFactory, parseAssessmentSaved } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { parseRunRecord, scanRecord, type AssessmentFile } from '@arvo-rca/run-record';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { writeLargeRecord } from './support/large-record';
-import { SseRequester, type StreamEvent } from './support/sse-requester';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { writeLargeRecord } from './support/records/large-record';
+import { SseRequester, type StreamEvent } from './support/a2a/sse-requester';
 
 const MiB = 1024 * 1024;
 const TASKS = 1000;

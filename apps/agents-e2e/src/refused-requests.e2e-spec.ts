@@ -6,8 +6,8 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { EchoExecutor, rejectionOf, startTestAgent } from '@arvo-rca/a2a-protocol/testing';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { runAssessmentAsGateway } from './support/gateway-a2a-client';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { runAssessmentAsGateway } from './support/a2a/gateway-a2a-client';
 
 // Requests the green agent must refuse where they arrive: each problem named in one answer, a task that
 // ends `rejected` at once (never a bare message, which leaves AgentBeats' gateway with no status and its

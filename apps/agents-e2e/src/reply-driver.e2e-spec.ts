@@ -5,8 +5,8 @@ import { A2aClientFactory, formatCommandRejected, formatCommandResult, parseSolv
 import { TRAJECTORY_FORMAT } from '@arvo-rca/common';
 import { reply } from '@arvo-rca/fake-llm';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { fakeModelEnv, suiteLlm } from './support/fake-model.testing';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { fakeModelEnv, suiteLlm } from './support/stand-ins/fake-model.testing';
 
 const DESCRIPTION = 'Root-cause analysis task arvo:14368.\nThe crash report is at /workspace/14368_error.txt.';
 const ANSWER = JSON.stringify({

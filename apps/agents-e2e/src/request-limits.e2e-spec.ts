@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fillerStream, postRaw, type RawAnswer } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
 
 const MiB = 1024 * 1024;
 const HOSTILE_BYTES = 50 * MiB;

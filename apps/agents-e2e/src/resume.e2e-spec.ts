@@ -4,11 +4,11 @@ import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { createDockerClient } from '@arvo-rca/arvo-docker';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { scanRecord, taskFolderName, type RecordScan } from '@arvo-rca/run-record';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { AssessRunner } from './support/assess-runner';
-import { comparableResult, comparableTask, readResult, resultFiles, samplesWithoutImage, type SamplesWithoutImage } from './support/run-records';
-import { TaskContainers } from './support/task-containers';
+import { RecordLayout, type RecordScan, scanRecord } from '@arvo-rca/run-record';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { AssessRunner } from './support/processes/assess-runner';
+import { comparableResult, comparableTask, readResult, resultFiles, samplesWithoutImage, type SamplesWithoutImage } from './support/records/run-records';
+import { TaskContainers } from './support/engines/task-containers';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 const TASK_ATTEMPTS = 2;
@@ -67,7 +67,7 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
         ['--tasks', SAMPLES.join(','), '--concurrency', '1', '--green', green.url, '--purple', purple.url],
         env('log_interrupted'),
       );
-      // Each task's result.json is written before its `finished` line goes out: by now two are in the record.
+      // Each task's record (task.json) is written before its `finished` line goes out: by now two are in the record.
       await runner.linesMatching(FINISHED_LINE, 2);
       await green.stop('SIGKILL');
       await runner.exited();
@@ -155,12 +155,12 @@ describeWithDocker('an assessment killed mid-run and resumed from its run record
 
       it('reports a damaged task result, and runs that task again and no other', async () => {
         const before = resultFiles(await scanRecord(killed.folder));
-        truncateSync(join(killed.folder, 'tasks', taskFolderName('sample:4'), 'result.json'), 40);
+        truncateSync(new RecordLayout(killed.folder).taskFile('sample:4'), 40);
 
         const again = await AssessRunner.run(['--resume', killed.folder], env('log_not_used'));
 
         expect(again.lines).toEqual(
-          expect.arrayContaining([expect.stringMatching(/^damaged: sample:4: result\.json is not whole JSON .*; it runs again$/), 'to run:  1 (sample:4)']),
+          expect.arrayContaining([expect.stringMatching(/^damaged: sample:4: task\.json is not whole JSON .*; it runs again$/), 'to run:  1 (sample:4)']),
         );
         expect(again.captures(STARTED_LINE)).toEqual(['sample:4']);
         const scan = await scanRecord(killed.folder);

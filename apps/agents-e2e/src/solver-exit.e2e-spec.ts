@@ -4,8 +4,8 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { httpError, reply } from '@arvo-rca/fake-llm';
 import type { AssessmentResult } from '@arvo-rca/results';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { fakeModelEnv, suiteLlm } from './support/fake-model.testing';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { fakeModelEnv, suiteLlm } from './support/stand-ins/fake-model.testing';
 
 describeWithDocker("the solver's own exit status, from the real purple agent into the green agent's record", () => {
   const scratch = new Scratch();

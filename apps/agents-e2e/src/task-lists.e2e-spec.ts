@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
 import type { AssessmentFile } from '@arvo-rca/run-record';
-import { Scratch } from './support/agent-processes';
-import { AssessRunner } from './support/assess-runner';
+import { Scratch } from './support/processes/agent-processes';
+import { AssessRunner } from './support/processes/assess-runner';
 
 // The draws an implementation of the documented algorithm in another language (Python integers) gives:
 // three of the bundled samples, and twenty of the original's 181 clean tasks, each with seed 7.

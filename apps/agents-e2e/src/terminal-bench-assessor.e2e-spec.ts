@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSolverExit } from '@arvo-rca/a2a-protocol';
 import { reply } from '@arvo-rca/fake-llm';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { fakeModelEnv, suiteLlm } from './support/fake-model.testing';
-import { TaskShell } from './support/task-shell';
-import { TerminalBenchAssessor } from './support/terminal-bench-assessor';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { fakeModelEnv, suiteLlm } from './support/stand-ins/fake-model.testing';
+import { TaskShell } from './support/engines/task-shell';
+import { TerminalBenchAssessor } from './support/stand-ins/terminal-bench-assessor';
 
 const INSTRUCTION = 'Create a file named hello.txt in the current directory, holding the single line `hello`.';
 
 /**
  * The purple agent, a real process knowing no green URL, under a stand-in of AgentBeats' terminal-bench assessor
- * (terminal-bench-shell-v1, see support/terminal-bench-assessor.ts), on a task of the terminal-bench kind: a shell
+ * (terminal-bench-shell-v1, see support/stand-ins/terminal-bench-assessor.ts), on a task of the terminal-bench kind: a shell
  * task whose check runs after the solver's `final`. The model is scripted. The callback dialect, for an assessor that
  * waits for its solver to call back as the original's does, is served in assessment.e2e-spec.ts ("with a scripted
  * model behind an OpenAI-compatible server, the solver calling the green agent back").

@@ -6,10 +6,10 @@ import { A2aClientFactory, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER, LABEL_TASK } from '@arvo-rca/arvo-docker';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { BASELINE_SCORES, scoresOf } from './support/baseline-scores';
-import { ROOT, Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { startBusySolver, type BusySolver } from './support/busy-solver';
-import { TlsEngine } from './support/tls-engine';
+import { BASELINE_SCORES, scoresOf } from './support/records/baseline-scores';
+import { ROOT, Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { startBusySolver, type BusySolver } from './support/stand-ins/busy-solver';
+import { TlsEngine } from './support/engines/tls-engine';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 // The local green agent gets no engine address: the socket, as on a machine of its own.

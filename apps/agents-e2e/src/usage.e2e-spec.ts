@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { reply } from '@arvo-rca/fake-llm';
 import { SOLVER_USAGE_FIELDS, type AssessmentResult, type TaskRecord } from '@arvo-rca/results';
-import { recordResult, scanRecord } from '@arvo-rca/run-record';
+import { RecordLayout, recordResult, scanRecord } from '@arvo-rca/run-record';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { fakeModelEnv, suiteLlm } from './support/fake-model.testing';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { fakeModelEnv, suiteLlm } from './support/stand-ins/fake-model.testing';
 
 // A model served locally, under a name no price table knows: its tokens are counted, its cost is unknown.
 const UNPRICED = 'openai/local-coder-7b';
@@ -77,7 +76,7 @@ describeWithDocker('usage as CyberGym reports it, from the real purple agent on 
 
   it('writes the null cost into the record, whose Result read back again is the one sent', async () => {
     const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-    const task = JSON.parse(readFileSync(join(recordDir, 'tasks', 'sample_1', 'result.json'), 'utf8')) as TaskRecord;
+    const task = JSON.parse(readFileSync(new RecordLayout(recordDir).taskFile('sample:1'), 'utf8')) as TaskRecord;
     const scan = await scanRecord(recordDir);
 
     expect(task.metrics).toMatchObject({ input_tokens: 1200, est_usd_cost: null });

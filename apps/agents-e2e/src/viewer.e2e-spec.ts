@@ -9,10 +9,10 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { FakeLlmServer, httpError, reply } from '@arvo-rca/fake-llm';
 import type { PairedComparison } from '@arvo-rca/results';
 import { compareRecords, RECORDS_FOLDER, recordResult, scanRecord, type RecordScan, type SourcesFile } from '@arvo-rca/run-record';
-import { Scratch, startAgent, type AgentProcess } from './support/agent-processes';
-import { describeWithChromium, launchChromium, rgbOf } from './support/chromium';
-import { saveScreenshots, SCREENSHOTS_DIR } from './support/viewer-screenshots';
-import { ViewerProcess } from './support/viewer-process';
+import { Scratch, startAgent, type AgentProcess } from './support/processes/agent-processes';
+import { describeWithChromium, launchChromium, rgbOf } from './support/viewer/chromium';
+import { saveScreenshots, SCREENSHOTS_DIR } from './support/viewer/viewer-screenshots';
+import { ViewerProcess } from './support/viewer/viewer-process';
 
 const SAMPLES = ['sample:1', 'sample:2', 'sample:3', 'sample:4', 'sample:5'];
 

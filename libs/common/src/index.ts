@@ -1,10 +1,10 @@
 export { CodedError } from './lib/coded-error';
-export { ProcessTable, type ProcessIdentity } from './lib/process-table';
-export { ERROR_REPORT_PATTERN, errorReportName, LOC_JSON_PATH, SHARED_DIR, SOURCE_TREE, WORKSPACE } from './lib/workspace-layout';
-export { renderTemplate, TemplateError, type TemplateVars } from './lib/text-template';
-export { retryWithBackoff, type RetryPolicy } from './lib/retry-with-backoff';
-export { fillImageTemplate, isTaskSourceName, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, taskImage, type TaskSourceName } from './lib/task-sources';
-export { FileReadError, readRegularFile } from './lib/regular-file';
+export { ProcessTable, type ProcessIdentity } from './lib/runtime/process-table';
+export { ERROR_REPORT_PATTERN, errorReportName, LOC_JSON_PATH, SHARED_DIR, SOURCE_TREE, WORKSPACE } from './lib/tasks/workspace-layout';
+export { renderTemplate, TemplateError, type TemplateVars } from './lib/text/text-template';
+export { retryWithBackoff, type RetryPolicy } from './lib/runtime/retry-with-backoff';
+export { fillImageTemplate, isTaskSourceName, TASK_SOURCE_IMAGES, TASK_SOURCE_NAMES, taskImage, type TaskSourceName } from './lib/tasks/task-sources';
+export { FileReadError, readRegularFile } from './lib/files/regular-file';
 export {
   bashActions,
   MAX_TRAJECTORY_CHARS,
@@ -15,13 +15,13 @@ export {
   type TrajectoryCommand,
   type TrajectoryMessage,
   type TrajectoryModelCall,
-} from './lib/trajectory-format';
+} from './lib/tasks/trajectory-format';
 export { isRecord } from './lib/is-record';
-export { quote } from './lib/quote';
-export { formatBytes } from './lib/format-bytes';
-export { textHead } from './lib/text-head';
-export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef } from './lib/task-ref';
-export { PendingSleeps } from './lib/pending-sleeps';
-export { NeededSet } from './lib/needed-set';
-export { writeFileAtomic, writeJsonAtomic } from './lib/atomic-file';
-export { type LedgerFormat, UsageLedger } from './lib/usage-ledger';
+export { quote } from './lib/text/quote';
+export { formatBytes } from './lib/text/format-bytes';
+export { textHead } from './lib/text/text-head';
+export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef } from './lib/tasks/task-ref';
+export { PendingSleeps } from './lib/runtime/pending-sleeps';
+export { NeededSet } from './lib/runtime/needed-set';
+export { writeFileAtomic, writeJsonAtomic } from './lib/files/atomic-file';
+export { type LedgerFormat, UsageLedger } from './lib/files/usage-ledger';

@@ -1,6 +1,5 @@
 export { RecordError } from './lib/record-error';
 export {
-  RECORDS_FOLDER,
   SOURCES_FORMAT,
   type AssessmentFile,
   recordedSandbox,
@@ -14,7 +13,9 @@ export {
 export { compareRecords } from './lib/record-comparison';
 export { recordFolders, type RecordFolder } from './lib/record-folders';
 export { RecordCopy } from './lib/record-copy';
-export { RECORD_LOCK_FILE, RecordLock } from './lib/record-lock';
+// Where each file of a record is: every reader and writer of a record asks it.
+export { RECORD_LOCK_FILE, RecordLayout, RECORDS_FOLDER, recordsFolderOf, taskFolderName } from './lib/record-layout';
+export { RecordLock } from './lib/record-lock';
 export { recordResult, scanRecord, tasksToRun, type RecordScan } from './lib/record-scan';
 // What a resume of a record runs, read from the record alone: one reading for the runner and the green agent.
 export { readRecordResume, recordedTaskIds, type RecordResume } from './lib/record-resume';
@@ -31,5 +32,4 @@ export {
   type RunRecordPiece,
 } from './lib/run-record-files';
 export { settingsDifferences, settingsHash } from './lib/scoring-settings';
-export { taskFolderName } from './lib/task-folder';
 export { readTaskFolder, type TaskFolder } from './lib/task-folder-files';

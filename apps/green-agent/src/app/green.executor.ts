@@ -32,7 +32,7 @@ import { TaskLists } from '@arvo-rca/task-lists';
 import { GreenConfig } from './green-config';
 import type { TaskRecordDraft } from '@arvo-rca/results';
 import { TaskAssetsError, TaskAssetsService } from './task-assets';
-import { describeProgress, TaskContextService } from './tasks';
+import { describeProgress, TaskContextService, taskRecordDraft } from './tasks';
 
 /**
  * The green agent's A2A entry. A message on the context of a running task is that task's
@@ -131,8 +131,10 @@ export class GreenExecutor implements AgentExecutor {
     events.start(`task ${task.taskId} accepted`);
     const solverUrl = this.config.PURPLE_AGENT_URL;
     const dialect = await this.assessments.dialectFor(solverUrl);
-    const { record } = await this.tasks.runTask(task, { solverUrl, dialect, progress: (event) => events.progress(describeProgress(event)), signal });
-    // The task's record is its Result: what an assessment's run record keeps of it, less the files.
+    const { outcome } = await this.tasks.runTask(task, { solverUrl, dialect, progress: (event) => events.progress(describeProgress(event)), signal });
+    // The task's record is its Result: what an assessment's run record keeps of it, less the files. Sent on
+    // its own, the task is keyed by its id and ran once.
+    const record = taskRecordDraft(task.taskId, outcome, 1);
     events.artifact('Result', record);
     events.end(record.finish_reason === 'error' ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, summarize(record));
   }

@@ -21,9 +21,9 @@ describe('what the viewer refuses: it reads nothing outside the run directories 
     return { status: reply.status, body: reply.body ? (JSON.parse(reply.body) as ApiError) : { error: '', message: '' } };
   };
 
-  // Rewrites a task's result.json so that one of its files is `path`.
+  // Rewrites a task's record so that one of its files is `path`.
   const pointTaskAt = async (task: string, field: 'trajectory' | 'log', path: string): Promise<void> => {
-    const file = join(record.folder, 'tasks', task.replace(':', '_'), 'result.json');
+    const file = join(record.folder, 'tasks', task.replace(':', '_'), 'task.json');
     const result = JSON.parse(await readFile(file, 'utf8'));
     await writeFile(file, JSON.stringify({ ...result, files: { ...result.files, [field]: path } }));
   };
@@ -91,19 +91,26 @@ describe('what the viewer refuses: it reads nothing outside the run directories 
     expect((await error(`/api/runs/${record.id}/tasks/sample:4/log`)).status).toBe(403);
   });
 
-  it('treats a result.json linked from outside as damaged, and a record folder linked from outside as no record', async () => {
-    const elsewhere = await writeRecord(join(scratch, 'elsewhere'), 'stolen', [{ task: 'sample:1' }]);
+  it("treats a task's record linked from outside as damaged (task.json, or result.json as records made before name it), and a record folder linked from outside as no record", async () => {
+    const elsewhere = await writeRecord(join(scratch, 'elsewhere'), 'stolen', [{ task: 'sample:1' }, { task: 'sample:2' }]);
     await symlink(elsewhere.folder, join(runDir, 'assessments', '2020-01-01_00-00-00_linked'));
-    const task = join(record.folder, 'tasks', 'sample_1', 'result.json');
-    await rm(task);
-    await symlink(join(elsewhere.folder, 'tasks', 'sample_1', 'result.json'), task);
+    for (const [folder, name] of [
+      ['sample_1', 'task.json'],
+      ['sample_2', 'result.json'],
+    ]) {
+      await rm(join(record.folder, 'tasks', folder, 'task.json'));
+      await symlink(join(elsewhere.folder, 'tasks', folder, 'task.json'), join(record.folder, 'tasks', folder, name));
+    }
 
     const list = JSON.parse((await rawGet(server.url, '/api/runs')).body) as RunList;
 
     expect(list.runs.map((run) => run.key)).toEqual([record.id]);
-    expect(list.runs[0]).toMatchObject({ recorded: 3, damaged: 1 });
+    expect(list.runs[0]).toMatchObject({ recorded: 2, damaged: 2 });
     expect((await error(`/api/runs/${record.id}/tasks/sample:1`)).body.message).toBe(
-      `task sample:1 of run record ${record.id} has no usable result: result.json is outside the run directories this viewer serves`,
+      `task sample:1 of run record ${record.id} has no usable result: task.json is outside the run directories this viewer serves`,
+    );
+    expect((await error(`/api/runs/${record.id}/tasks/sample:2`)).body.message).toBe(
+      `task sample:2 of run record ${record.id} has no usable result: result.json is outside the run directories this viewer serves`,
     );
   });
 

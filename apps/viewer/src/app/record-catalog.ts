@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { RECORDS_FOLDER, scanRecord, taskFolderName, type RecordScan } from '@arvo-rca/run-record';
+import { RecordLayout, scanRecord, type RecordScan } from '@arvo-rca/run-record';
 import type { RunDirectories, RecordLocation } from './run-directories';
 import type { RunList } from './viewer-api';
 import { summarize } from './run-summary';
@@ -46,7 +45,7 @@ export class RecordCatalog {
     const list: RunList = { runs: [], unreadable: [] };
     for (const entry of opened) {
       if ('record' in entry) list.runs.push(summarize(entry.record));
-      else list.unreadable.push({ folder: join(entry.location.label, RECORDS_FOLDER, entry.location.id), reason: entry.error.message });
+      else list.unreadable.push({ folder: RecordLayout.of(entry.location.label, entry.location.id).folder, reason: entry.error.message });
     }
     list.runs.sort((a, b) => b.started_at.localeCompare(a.started_at));
     return list;
@@ -73,24 +72,32 @@ export class RecordCatalog {
     return record;
   }
 
-  // The scan, less any task whose result.json is a link out of the run directories.
+  // The scan, less any task whose record is a link out of the run directories.
   private async scan(location: RecordLocation): Promise<OpenRecord> {
-    await this.dirs.resolveFile(location.runDir, join(location.folder, 'assessment.json'));
+    const layout = new RecordLayout(location.folder);
+    await this.dirs.resolveFile(location.runDir, layout.assessmentFile);
     const scan = await scanRecord(location.folder);
-    const outside = await Promise.all(
-      [...scan.done.keys()].map(async (resultKey) => {
-        const path = join(location.folder, 'tasks', taskFolderName(resultKey), 'result.json');
-        return this.dirs.resolveFile(location.runDir, path).then(
-          () => undefined,
-          () => resultKey,
-        );
-      }),
-    );
-    for (const resultKey of outside) {
-      if (resultKey === undefined) continue;
+    const keys = [...scan.done.keys()];
+    const outside = await Promise.all(keys.map((resultKey) => this.outsideFile(location, layout, resultKey)));
+    keys.forEach((resultKey, index) => {
+      const name = outside[index];
+      if (name === undefined) return;
       scan.done.delete(resultKey);
-      scan.damaged.push({ task: resultKey, reason: 'result.json is outside the run directories this viewer serves' });
-    }
+      scan.damaged.push({ task: resultKey, reason: `${name} is outside the run directories this viewer serves` });
+    });
     return { location, scan };
+  }
+
+  // The name of the task's record when the file the scan read it from (the first of its names that is there) lies outside the run directories.
+  private async outsideFile(location: RecordLocation, layout: RecordLayout, resultKey: string): Promise<string | undefined> {
+    for (const { name, path } of layout.taskRecordFiles(resultKey)) {
+      const found = await this.dirs.resolveFile(location.runDir, path).then(
+        () => 'inside' as const,
+        (error: unknown) => (error instanceof ViewerError && error.code === 'FILE_NOT_FOUND' ? 'absent' : 'outside'),
+      );
+      if (found === 'inside') return undefined;
+      if (found === 'outside') return name;
+    }
+    return undefined;
   }
 }

@@ -15,7 +15,7 @@ const LOG_LIMIT = 4 * 1024 * 1024;
 
 type FileField = keyof TaskRecord['files'];
 
-/** A task's files, read only through the paths its result.json names, each confined to the run directories. */
+/** A task's files, read only through the paths its record names, each confined to the run directories. */
 export class TaskFiles {
   constructor(private readonly dirs: RunDirectories) {}
 

@@ -96,7 +96,7 @@ export interface TaskPage {
   masked_id: string | null;
   context_id: string;
   finished_at: string;
-  /** The whole `metrics` of the task's result.json (top-k recalls, usage, the solver's exit). */
+  /** The whole `metrics` of the task's record (top-k recalls, usage, the solver's exit). */
   metrics: Record<string, unknown>;
   crash_report: string | null;
   fix: string | null;

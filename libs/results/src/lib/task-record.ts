@@ -1,5 +1,5 @@
 // One task's record: what the green agent made of a task, as the run record keeps it in the task's
-// `result.json`, snake_case all the way down; the task's entry in the Result is derived from it.
+// `task.json` (`result.json` in records made before), snake_case all the way down; the task's entry in the Result is derived from it.
 import type { TaskMetrics } from './task-metrics';
 
 export const TASK_FORMAT = 'arvo-rca-task-2';

@@ -74,7 +74,7 @@ describe('a copy of a run record written elsewhere', () => {
     const first = await RecordCopy.begin(runnerDir(), structuredClone(writer.assessment));
     const one = await writer.writeTask(finished('sample:1'), evidence(greenDir()));
     await first?.writeTask(structuredClone(one));
-    const held = await stat(join(first?.folder ?? '', 'tasks', 'sample_1', 'result.json'));
+    const held = await stat(join(first?.folder ?? '', 'tasks', 'sample_1', 'task.json'));
     // The runner died; the green agent ran sample:2 alone, and is asked to resume.
     const two = await writer.writeTask(finished('sample:2'), evidence(greenDir()));
     const resumed = await RecordWriter.resume(greenDir(), writer.folder, { tasks: 0, retryFailed: false });
@@ -85,7 +85,7 @@ describe('a copy of a run record written elsewhere', () => {
 
     expect(copy).toBeDefined();
     expect(wrote).toEqual([false, true]);
-    expect((await stat(join(copy?.folder ?? '', 'tasks', 'sample_1', 'result.json'))).ino).toBe(held.ino);
+    expect((await stat(join(copy?.folder ?? '', 'tasks', 'sample_1', 'task.json'))).ino).toBe(held.ino);
     expect(await filesUnder(join(runnerDir(), 'assessments'))).toEqual(await filesUnder(join(greenDir(), 'assessments')));
   });
 

@@ -2,7 +2,7 @@
 // folder of them (a LOG_DIR such as `logs/`). The viewer lists them; the comparison finds one by its id.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RECORDS_FOLDER } from './record-format';
+import { RecordLayout, recordsFolderOf } from './record-layout';
 
 /** A record's folder as found, not yet read. */
 export interface RecordFolder {
@@ -31,13 +31,13 @@ export async function recordFolders(dir: string, label = dir): Promise<RecordFol
 }
 
 async function hasRecords(dir: string): Promise<boolean> {
-  return stat(join(dir, RECORDS_FOLDER)).then(
+  return stat(recordsFolderOf(dir)).then(
     (info) => info.isDirectory(),
     () => false,
   );
 }
 
 async function recordsOf(runDir: string, label: string): Promise<RecordFolder[]> {
-  const entries = await readdir(join(runDir, RECORDS_FOLDER));
-  return entries.filter((name) => RECORD_ID.test(name)).map((id) => ({ id, folder: join(runDir, RECORDS_FOLDER, id), runDir, label }));
+  const entries = await readdir(recordsFolderOf(runDir));
+  return entries.filter((name) => RECORD_ID.test(name)).map((id) => ({ id, folder: RecordLayout.of(runDir, id).folder, runDir, label }));
 }

@@ -1,20 +1,9 @@
-// The run record: one folder per assessment, in the run directory, that a crash cannot corrupt.
-//
-//   <run dir>/assessments/<record id>/
-//     assessment.json           what was asked, of whom, under which scoring settings (AssessmentFile)
-//     tasks/<task folder>/
-//       crash.txt fix.diff loc.json sources.json   what the viewer shows of the task, written first
-//       result.json             the task's record (TaskRecord), written last and atomically: its commit point
-//     result.json               the Result over every task recorded so far
-//
-// Paths inside the record are relative to the run directory, so that a copied or moved run stays whole.
+// The run record's files as JSON: `assessment.json` (AssessmentFile) and a task's `sources.json`
+// (SourcesFile). Where each file is: record-layout.ts.
 import type { Shard, TaskDraw } from '@arvo-rca/results';
 
 export const ASSESSMENT_FORMAT = 'arvo-rca-assessment-1';
 export const SOURCES_FORMAT = 'arvo-rca-sources-1';
-
-/** Where records live inside a run directory. */
-export const RECORDS_FOLDER = 'assessments';
 
 /** An agent as its card names it. */
 interface AgentIdentity {

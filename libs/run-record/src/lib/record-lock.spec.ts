@@ -7,7 +7,8 @@ import type { Readable, Writable } from 'node:stream';
 import { ProcessTable } from '@arvo-rca/common';
 import { scratchFolder } from '@arvo-rca/common/testing';
 import { RecordError } from './record-error';
-import { RECORD_LOCK_FILE, RecordLock } from './record-lock';
+import { RECORD_LOCK_FILE } from './record-layout';
+import { RecordLock } from './record-lock';
 
 const ROOT = resolve(__dirname, '../../../..');
 const HOLDER = join(__dirname, 'record-lock-holder.testing.ts');

@@ -3,12 +3,9 @@
 // missing tasks. A lock whose owner is gone is stale and taken over.
 import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ProcessTable } from '@arvo-rca/common';
 import { RecordError } from './record-error';
-
-/** The lock's file in a record's folder; no record reader looks at it. */
-export const RECORD_LOCK_FILE = '.session.lock';
+import { RecordLayout } from './record-layout';
 
 /** Which session holds a record. */
 type RecordLockKind = 'run' | 'resume';
@@ -55,7 +52,7 @@ export class RecordLock {
    * left untouched) is taken over.
    */
   static async take(folder: string, kind: RecordLockKind, owner: LockOwner, now = new Date()): Promise<RecordLock> {
-    const path = join(folder, RECORD_LOCK_FILE);
+    const path = new RecordLayout(folder).lockFile;
     const self = owner.processes.self();
     const content: LockFile = {
       host: owner.host,

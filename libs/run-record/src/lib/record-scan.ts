@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { dirname, join } from 'node:path';
 import { aggregateResults, resultKeys, type AssessmentResult, type TaskRecord, type TaskStatus } from '@arvo-rca/results';
 import { assessmentFileOf } from './assessment-reader';
 import type { AssessmentFile } from './record-format';
 import { RecordError } from './record-error';
+import { RecordLayout } from './record-layout';
 import { taskRecordOf } from './task-record-reader';
-import { taskFolderName } from './task-folder';
 
 /** A task whose record cannot be used, and why in words. */
 interface DamagedTask {
@@ -38,14 +37,15 @@ const READS_PER_TURN = 64;
 
 /** Reads the record in `folder`. A record without a readable `assessment.json` cannot be resumed: that is an error that says why. */
 export async function scanRecord(folder: string): Promise<RecordScan> {
-  const assessment = await readAssessment(folder);
+  const layout = new RecordLayout(folder);
+  const assessment = await readAssessment(layout);
   const keys = resultKeys(assessment.tasks);
   const states: TaskState[] = [];
   for (const [index, resultKey] of keys.entries()) {
     if (index > 0 && index % READS_PER_TURN === 0) await nextTurn();
-    states.push(readTask(folder, resultKey));
+    states.push(readTask(layout, resultKey));
   }
-  const scan: RecordScan = { folder, runDir: dirname(dirname(folder)), assessment, resultKeys: keys, done: new Map(), damaged: [], missing: [] };
+  const scan: RecordScan = { folder, runDir: layout.runDir, assessment, resultKeys: keys, done: new Map(), damaged: [], missing: [] };
   keys.forEach((resultKey, index) => {
     const state = states[index];
     if (state.kind === 'done') scan.done.set(resultKey, state.file);
@@ -86,12 +86,12 @@ function sessionSeconds(assessment: AssessmentFile, tasks: readonly TaskRecord[]
   }, 0);
 }
 
-async function readAssessment(folder: string): Promise<AssessmentFile> {
-  const path = join(folder, 'assessment.json');
+async function readAssessment(layout: RecordLayout): Promise<AssessmentFile> {
+  const path = layout.assessmentFile;
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new RecordError(
       'RECORD_MISSING',
-      `${folder} is not a run record: ${error.code === 'ENOENT' ? 'it has no assessment.json' : `assessment.json cannot be read (${error.message})`}`,
+      `${layout.folder} is not a run record: ${error.code === 'ENOENT' ? 'it has no assessment.json' : `assessment.json cannot be read (${error.message})`}`,
     );
   });
   const value = parseJson(text);
@@ -102,19 +102,22 @@ async function readAssessment(folder: string): Promise<AssessmentFile> {
 
 type TaskState = { kind: 'done'; file: TaskRecord } | { kind: 'damaged'; reason: string } | { kind: 'missing' };
 
-function readTask(folder: string, resultKey: string): TaskState {
-  const path = join(folder, 'tasks', taskFolderName(resultKey), 'result.json');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'damaged', reason: `result.json cannot be read: ${(error as Error).message}` };
+// The task's record under the first of its names that is there (`task.json`, or in records made before, `result.json`).
+function readTask(layout: RecordLayout, resultKey: string): TaskState {
+  for (const { name, path } of layout.taskRecordFiles(resultKey)) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      return { kind: 'damaged', reason: `${name} cannot be read: ${(error as Error).message}` };
+    }
+    const value = parseJson(text);
+    if (!value.ok) return { kind: 'damaged', reason: `${name} is ${value.reason}` };
+    const read = taskRecordOf(value.value, resultKey);
+    return 'problem' in read ? { kind: 'damaged', reason: `${name} ${read.problem}` } : { kind: 'done', file: read.record };
   }
-  const value = parseJson(text);
-  if (!value.ok) return { kind: 'damaged', reason: `result.json is ${value.reason}` };
-  const read = taskRecordOf(value.value, resultKey);
-  return 'problem' in read ? { kind: 'damaged', reason: `result.json ${read.problem}` } : { kind: 'done', file: read.record };
+  return { kind: 'missing' };
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {

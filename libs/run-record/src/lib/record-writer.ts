@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { type SolverTrajectory, writeJsonAtomic } from '@arvo-rca/common';
 import { TASK_FORMAT, type AssessmentResult, type TaskFiles, type TaskRecord, type TaskRecordDraft } from '@arvo-rca/results';
-import { ASSESSMENT_FORMAT, RECORDS_FOLDER, SOURCES_FORMAT, type AssessmentFile, type SourceExcerpt } from './record-format';
-import { taskFolderOf, writeTaskFolder, type TaskFolder, type TaskFolderFileName, type TaskFolderFiles } from './task-folder-files';
+import { ASSESSMENT_FORMAT, SOURCES_FORMAT, type AssessmentFile, type SourceExcerpt } from './record-format';
+import { RecordLayout, type TaskFolderFileName } from './record-layout';
+import { writeTaskFolder, type TaskFolder, type TaskFolderFiles } from './task-folder-files';
 
 /** What an assessment is, as its record begins. */
 export type NewAssessment = Omit<AssessmentFile, 'format' | 'id' | 'sessions' | 'started_at'>;
@@ -22,7 +23,7 @@ export interface TaskEvidence {
 
 /**
  * Writes one assessment's record as it runs: `assessment.json` at the start, each task the moment it ends
- * (its files first, its `result.json` last), the Result at the end. A crash loses at most the tasks that
+ * (its files first, its record last), the Result at the end. A crash loses at most the tasks that
  * were running.
  */
 export class RecordWriter {
@@ -31,10 +32,14 @@ export class RecordWriter {
 
   private constructor(
     readonly runDir: string,
-    readonly folder: string,
+    private readonly layout: RecordLayout,
     readonly assessment: AssessmentFile,
     private readonly session: number,
   ) {}
+
+  get folder(): string {
+    return this.layout.folder;
+  }
 
   get id(): string {
     return this.assessment.id;
@@ -50,24 +55,24 @@ export class RecordWriter {
       ...assessment,
       sessions: [{ started_at: now.toISOString(), ended_at: null, tasks: assessment.tasks.length, retry_failed: false }],
     };
-    const folder = join(runDir, RECORDS_FOLDER, id);
-    await mkdir(join(folder, 'tasks'), { recursive: true });
-    await writeJsonAtomic(join(folder, 'assessment.json'), file);
-    return new RecordWriter(runDir, folder, file, 0);
+    const layout = RecordLayout.of(runDir, id);
+    await mkdir(layout.tasksFolder, { recursive: true });
+    await writeJsonAtomic(layout.assessmentFile, file);
+    return new RecordWriter(runDir, layout, file, 0);
   }
 
   /** Adds a session to an existing record (a resume): its tasks are written beside the ones already there. */
   static async resume(runDir: string, folder: string, session: { tasks: number; retryFailed: boolean }, now = new Date()): Promise<RecordWriter> {
-    const assessment = JSON.parse(await readFile(join(folder, 'assessment.json'), 'utf8')) as AssessmentFile;
+    const layout = new RecordLayout(folder);
+    const assessment = JSON.parse(await readFile(layout.assessmentFile, 'utf8')) as AssessmentFile;
     const sessions = [...assessment.sessions, { started_at: now.toISOString(), ended_at: null, tasks: session.tasks, retry_failed: session.retryFailed }];
     const file = { ...assessment, sessions };
-    await writeJsonAtomic(join(folder, 'assessment.json'), file);
-    return new RecordWriter(runDir, folder, file, sessions.length - 1);
+    await writeJsonAtomic(layout.assessmentFile, file);
+    return new RecordWriter(runDir, layout, file, sessions.length - 1);
   }
 
-  /** The task's files, then its `result.json` (the draft with the session, the time and the files): a task is in the record once that file is. */
+  /** The task's files, then its record (the draft with the session, the time and the files): a task is in the record once that file is. */
   async writeTask(draft: TaskRecordDraft, evidence: TaskEvidence, now = new Date()): Promise<TaskFolder> {
-    const folder = taskFolderOf(this.folder, draft.task);
     const contents: TaskFolderFiles = {
       ...named('crash.txt', evidence.crashReport),
       ...named('fix.diff', evidence.fix),
@@ -75,7 +80,8 @@ export class RecordWriter {
       ...named('sources.json', evidence.sources && `${JSON.stringify({ format: SOURCES_FORMAT, files: evidence.sources })}\n`),
       ...named('trajectory.json', evidence.trajectory?.document ? `${JSON.stringify(evidence.trajectory.document)}\n` : null),
     };
-    const inFolder = (name: TaskFolderFileName): string | null => (contents[name] === undefined ? null : this.fromRunDir(join(folder, name)));
+    const inFolder = (name: TaskFolderFileName): string | null =>
+      contents[name] === undefined ? null : this.fromRunDir(this.layout.taskFile(draft.task, name));
     const solversOwn = evidence.trajectory?.path;
     const files: TaskFiles = {
       crash_report: inFolder('crash.txt'),
@@ -87,7 +93,7 @@ export class RecordWriter {
     };
     const record: TaskRecord = { format: TASK_FORMAT, ...draft, session: this.session, finished_at: now.toISOString(), files };
     const task = { record, files: contents };
-    await writeTaskFolder(this.folder, task);
+    await writeTaskFolder(this.layout, task);
     return task;
   }
 
@@ -105,16 +111,15 @@ export class RecordWriter {
   }
 
   private save(): Promise<void> {
-    const write = (): Promise<void> => writeJsonAtomic(join(this.folder, 'assessment.json'), this.assessment);
+    const write = (): Promise<void> => writeJsonAtomic(this.layout.assessmentFile, this.assessment);
     this.saved = this.saved.then(write, write);
     return this.saved;
   }
 
   /** The Result over the whole record; its file's path. */
   async writeResult(result: AssessmentResult): Promise<string> {
-    const path = join(this.folder, 'result.json');
-    await writeJsonAtomic(path, result);
-    return path;
+    await writeJsonAtomic(this.layout.resultFile, result);
+    return this.layout.resultFile;
   }
 
   // Inside the run directory: relative to it. Elsewhere (a solver on another machine): as given.

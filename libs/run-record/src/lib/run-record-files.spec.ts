@@ -95,7 +95,7 @@ describe("a run record's files, sent by the green agent to a runner that keeps t
       problem: `record ${ID}: assessment.json is damaged: it has no sessions`,
     });
     expect(parseRunRecord(piece({ record: { ...record, metrics: {} } }))).toEqual({
-      problem: `record ${ID}: the result.json of sample:1 has no metrics with a known status`,
+      problem: `record ${ID}: the task.json of sample:1 has no metrics with a known status`,
     });
     expect(parseRunRecord(piece({ files: { '../../.bashrc': 'x' } }))).toEqual({
       problem: `record ${ID}: the files of sample:1 are not texts named crash.txt, fix.diff, loc.json, sources.json, trajectory.json`,

@@ -7,7 +7,7 @@
 //     assessment.json, when a session begins and when it ends;
 //   {"run_record": {"record_id": "...", "kind": "task", "record": {...}, "files": {"crash.txt": "...", ...},
 //                   "left_out": [{"name": "fix.diff", "chars": 30000000}]}}
-//     a task's result.json and the files of its folder, the moment it is written (a resume sends the tasks
+//     a task's record (its task.json) and the files of its folder, the moment it is written (a resume sends the tasks
 //     of the earlier sessions first). A task's files carry at most MAX_RECORD_FILES_CHARS of text, each
 //     file whole: one that would pass it is named in `left_out` and stays on the green agent's side.
 // The record's final result.json is the `Result` artifact itself. All `Run record` artifacts of an
@@ -18,7 +18,8 @@ import { isRecord } from '@arvo-rca/common';
 import type { TaskRecord } from '@arvo-rca/results';
 import { assessmentFileOf } from './assessment-reader';
 import type { AssessmentFile } from './record-format';
-import { isTaskFolderFileName, TASK_FOLDER_FILES, type TaskFolder, type TaskFolderFileName, type TaskFolderFiles } from './task-folder-files';
+import { isTaskFolderFileName, TASK_FOLDER_FILES, type TaskFolderFileName } from './record-layout';
+import type { TaskFolder, TaskFolderFiles } from './task-folder-files';
 import { taskRecordOf } from './task-record-reader';
 
 const RUN_RECORD_EXTENSION = 'urn:arvo-rca:run-record:1';
@@ -107,7 +108,7 @@ function taskPieceOf(recordId: string, piece: Record<string, unknown>): RunRecor
   const value = piece['record'];
   const key = isRecord(value) && typeof value['task'] === 'string' ? value['task'] : '(no task)';
   const read = taskRecordOf(value, key);
-  if ('problem' in read) return { problem: `record ${recordId}: the result.json of ${key} ${read.problem}` };
+  if ('problem' in read) return { problem: `record ${recordId}: the task.json of ${key} ${read.problem}` };
   const files = piece['files'];
   if (!isRecord(files) || !Object.entries(files).every(([name, content]) => isTaskFolderFileName(name) && typeof content === 'string'))
     return { problem: `record ${recordId}: the files of ${key} are not texts named ${Object.keys(TASK_FOLDER_FILES).join(', ')}` };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { readFile, truncate, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { scratchFolder, trajectoryOf } from '@arvo-rca/common/testing';
 import { aggregateResults, SOLVER_USAGE_FIELDS, type AssessmentResult, type SolverUsage, type TaskMetrics } from '@arvo-rca/results';
 import { taskDraft } from '@arvo-rca/results/testing';
@@ -45,7 +45,7 @@ describe('the run record', () => {
   it('reports a truncated, an empty and a foreign result task by task, and runs them again', async () => {
     const writer = await RecordWriter.create(runDir(), assessment(['sample:1', 'sample:2', 'sample:3', 'sample:4']));
     for (const task of ['sample:1', 'sample:2', 'sample:3', 'sample:4']) await writer.writeTask(taskDraft(task, submitted), NO_EVIDENCE);
-    const result = (task: string): string => join(writer.folder, 'tasks', task, 'result.json');
+    const result = (task: string): string => join(writer.folder, 'tasks', task, 'task.json');
     await truncate(result('sample_1'), 40);
     await writeFile(result('sample_2'), '');
     await writeFile(result('sample_3'), await readFile(result('sample_4')));
@@ -53,9 +53,9 @@ describe('the run record', () => {
     const scan = await scanRecord(writer.folder);
 
     expect(scan.damaged).toEqual([
-      { task: 'sample:1', reason: expect.stringMatching(/^result\.json is not whole JSON/) },
-      { task: 'sample:2', reason: 'result.json is empty' },
-      { task: 'sample:3', reason: 'result.json is the record of "sample:4", not of sample:3' },
+      { task: 'sample:1', reason: expect.stringMatching(/^task\.json is not whole JSON/) },
+      { task: 'sample:2', reason: 'task.json is empty' },
+      { task: 'sample:3', reason: 'task.json is the record of "sample:4", not of sample:3' },
     ]);
     expect(tasksToRun(scan, false)).toEqual(['sample:1', 'sample:2', 'sample:3']);
   });
@@ -155,11 +155,26 @@ describe('the run record', () => {
     expect(Object.fromEntries(Object.entries(task_metrics).map(([key, task]) => [key, without(task, ['model'])]))).toEqual(earlier.task_metrics);
   });
 
+  it('resumes a record made before task.json had its name: its tasks read from result.json, and a task run again from the task.json beside it', async () => {
+    const folder = join(runDir(), 'assessments', basename(FIRST_FORMAT));
+    await cp(FIRST_FORMAT, folder, { recursive: true });
+    const writer = await RecordWriter.resume(runDir(), folder, { tasks: 2, retryFailed: true });
+    await writer.writeTask(taskDraft('sample:2', submitted), NO_EVIDENCE);
+
+    const scan = await scanRecord(folder);
+
+    expect(await readdir(join(folder, 'tasks', 'sample_2'))).toEqual(['result.json', 'task.json']);
+    expect(scan.damaged).toEqual([]);
+    expect(scan.done.get('sample:2')).toMatchObject({ session: 1, metrics: submitted });
+    expect(scan.done.get('sample:1')?.run).toEqual({ seconds: 12.34, commands: 5, failed_commands: 2, attempts: 1 });
+    expect(tasksToRun(scan, true)).toEqual(['sample:3']);
+  });
+
   it('writes the run figures in snake_case, in the current task format', async () => {
     const writer = await RecordWriter.create(runDir(), assessment(['sample:1']));
     await writer.writeTask(taskDraft('sample:1', failed), NO_EVIDENCE);
 
-    const written = JSON.parse(await readFile(join(writer.folder, 'tasks', 'sample_1', 'result.json'), 'utf8'));
+    const written = JSON.parse(await readFile(join(writer.folder, 'tasks', 'sample_1', 'task.json'), 'utf8'));
 
     expect(written).toMatchObject({ format: 'arvo-rca-task-2', finish_reason: 'finished', run: { seconds: 1, commands: 2, failed_commands: 0, attempts: 1 } });
   });

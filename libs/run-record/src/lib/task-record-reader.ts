@@ -1,4 +1,4 @@
-// A task's `result.json` read back, in the format of today or of the records written before it.
+// A task's record (`task.json`, or `result.json` in older records) read back, in the format of today or of the records written before it.
 import { isRecord } from '@arvo-rca/common';
 import { TASK_FORMAT, TASK_STATUSES, type TaskRecord, type TaskStatus } from '@arvo-rca/results';
 

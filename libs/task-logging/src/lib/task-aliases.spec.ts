@@ -32,6 +32,7 @@ describe('a task known to the solver by an alias, both agents writing one run di
       expect.stringMatching(/ green {2}c0ffee00 \[TaskContextService\] scored$/),
     ]);
     expect(harness.files()).toEqual(['agents.log', 'sample_1.log', TASK_ALIASES_FOLDER]);
+    expect(green.logFile).toBe(join(harness.runDir, 'sample_1.log'));
   });
 
   it('keeps the alias as the name the purple agent knows the task by', async () => {

@@ -18,6 +18,8 @@ export interface LoggedTask {
  */
 export class TaskLogScope {
   readonly shortContextId: string;
+  /** The task's log file (`<run dir>/<source>_<id>.log`, that of the task its id is an alias of if there is one). */
+  readonly logFile: string;
   private file: AppendOnlyFile | undefined;
 
   constructor(
@@ -30,6 +32,7 @@ export class TaskLogScope {
     readonly budget: TaskLogBudget,
   ) {
     this.file = file;
+    this.logFile = file.path;
     this.shortContextId = shortContextId(task.contextId);
   }
 

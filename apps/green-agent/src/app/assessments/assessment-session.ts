@@ -5,7 +5,7 @@ import type { TaskRef } from '@arvo-rca/common';
 import type { TaskRecord } from '@arvo-rca/results';
 import type { RecordWriter } from '@arvo-rca/run-record';
 import type { NeededTaskData, TaskAssetsService } from '../task-assets';
-import type { RanTask, SolverDialectChoice, TaskContextService, TaskOrder } from '../tasks';
+import { taskRecordDraft, type RanTask, type SolverDialectChoice, type TaskContextService, type TaskOrder } from '../tasks';
 import type { AssessmentListener } from './assessment-listener';
 import { FetchAhead } from './fetch-ahead/fetch-ahead';
 import type { TaskFetcher } from './fetch-ahead/task-fetcher';
@@ -119,10 +119,10 @@ export class AssessmentSession {
     this.report({ task: taskId, kind: 'started' });
     this.turns.get(index)?.come();
     const { ran, attempts } = await this.runAttempts(task, index);
-    const { record, evidence } = ran;
     // A task run again on a resume (--retry-failed) counts the attempts of its earlier sessions too.
-    const run = { ...record.run, attempts: attempts + (this.session.recorded.get(task.resultKey)?.run.attempts ?? 0) };
-    const written = await this.session.writer.writeTask({ ...record, task: task.resultKey, run }, evidence);
+    const earlier = this.session.recorded.get(task.resultKey)?.run.attempts ?? 0;
+    const record = taskRecordDraft(task.resultKey, ran.outcome, attempts + earlier);
+    const written = await this.session.writer.writeTask(record, ran.evidence);
     this.listener.wrote?.({ kind: 'task', task: written });
     this.report({ task: taskId, kind: 'finished', status: record.metrics.status, detail: record.metrics.detail ?? '' });
     return written.record;
@@ -134,7 +134,7 @@ export class AssessmentSession {
     const { taskId } = task.ref;
     for (let attempt = 1; ; attempt++) {
       const ran = await ((attempt === 1 && this.early.get(index)) || tasks.runTask(task.ref, this.orderOf(index)));
-      const { metrics } = ran.record;
+      const { metrics } = ran.outcome;
       if (metrics.status !== 'failed' || attempt >= allowed || this.signal?.aborted) return { ran, attempts: attempt };
       this.report({ task: taskId, kind: 'note', text: `attempt ${attempt} of ${allowed} failed (${metrics.detail ?? 'no reason'}); running it again` });
     }

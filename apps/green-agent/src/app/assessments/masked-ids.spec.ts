@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
+import { RecordLayout } from '@arvo-rca/run-record';
 import { startGreenApp } from '../stage/green-app.testing';
 import { greenStage } from '../stage/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
@@ -65,7 +66,7 @@ describeWithDocker('green agent, task ids hidden from the solver', () => {
     expect(received).not.toMatch(/arvo:/);
     // The record keeps which case the masked id was, and the Result names the case.
     const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-    const task = JSON.parse(readFileSync(join(recordDir, 'tasks', `arvo_${ARVO_ID}`, 'result.json'), 'utf8')) as TaskRecord;
+    const task = JSON.parse(readFileSync(new RecordLayout(recordDir).taskFile(`arvo:${ARVO_ID}`), 'utf8')) as TaskRecord;
     expect(task.masked_id).toBe(/Task ID: (task:[0-9a-f]{8})/.exec(received)?.[1]);
     const result = (events.find((event) => event.kind === 'artifact') as { data: AssessmentResult[] }).data[0];
     expect(Object.keys(result.task_metrics)).toEqual([`arvo:${ARVO_ID}`]);

@@ -7,7 +7,7 @@ import Docker from 'dockerode';
 import { A2aClientFactory, parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
-import type { SourcesFile } from '@arvo-rca/run-record';
+import { RecordLayout, type SourcesFile } from '@arvo-rca/run-record';
 import { greenStage } from '../stage/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../stage/solver-stand-in.testing';
 
@@ -96,7 +96,7 @@ describeWithTree('green agent, a task on a real project tree', () => {
 
   it("keeps the fix's line, marked, in the record's source excerpt", () => {
     const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-    const task = JSON.parse(readFileSync(join(recordDir, 'tasks', `sample_${id}`, 'result.json'), 'utf8')) as TaskRecord;
+    const task = JSON.parse(readFileSync(new RecordLayout(recordDir).taskFile(`sample:${id}`), 'utf8')) as TaskRecord;
     const [excerpt] = (JSON.parse(readFileSync(join(recordDir, '..', '..', task.files.sources ?? ''), 'utf8')) as SourcesFile).files;
     expect(excerpt.path).toBe(RAR);
     const marked = excerpt.fix.flatMap((span) => excerpt.lines.slice(span.start - excerpt.start, span.end - excerpt.start + 1));
@@ -106,7 +106,7 @@ describeWithTree('green agent, a task on a real project tree', () => {
   it("keeps on this host only the fix's files of the tree, and shows the excerpt of a guessed file the fix does not touch", () => {
     expect(JSON.stringify(events)).toContain('(on this host, only the files the judge reads: the container has the whole tree)');
     const recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
-    const task = JSON.parse(readFileSync(join(recordDir, 'tasks', `sample_${id}`, 'result.json'), 'utf8')) as TaskRecord;
+    const task = JSON.parse(readFileSync(new RecordLayout(recordDir).taskFile(`sample:${id}`), 'utf8')) as TaskRecord;
     const excerpt = (JSON.parse(readFileSync(join(recordDir, '..', '..', task.files.sources ?? ''), 'utf8')) as SourcesFile).files.find(
       (file) => file.path === READ,
     );

@@ -1,5 +1,5 @@
 export { TaskContextService } from './task-context.service';
-export type { RanTask } from './ran-task';
+export { taskRecordDraft, type RanTask } from './ran-task';
 export type { TaskOrder } from './task-order';
 export { describeProgress, type TaskProgress, type TaskProgressEvent } from './task-progress';
 export { TasksModule } from './tasks.module';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { A2aClientFactory, formatCommandRejected, formatTaskCompleted, NO_RUNNING_TASK } from '@arvo-rca/a2a-protocol';
 import { SANDBOX_FACTORY, type SandboxBackendName, type SandboxFactory } from '@arvo-rca/sandbox';
 import { GroundTruthExtractor, interruptedTask } from '@arvo-rca/rca-eval';
-import { taskLogFileName, WinstonLoggerFactory } from '@arvo-rca/task-logging';
+import { WinstonLoggerFactory } from '@arvo-rca/task-logging';
 import type { TaskRef } from '@arvo-rca/common';
 import { TaskAssetsService } from '../task-assets';
 import { GreenConfig } from '../green-config';
@@ -83,7 +82,7 @@ export class TaskContextService implements BeforeApplicationShutdown, RunningTas
     const contextId = randomUUID();
     // The masked id is recorded as the task's alias: the solver's lines about it join the task's log.
     const scope = this.logging.openTask({ taskId: ref.taskId, contextId, alias: order.maskedId });
-    const evidence = { ...NO_EVIDENCE, log: join(this.logging.runDirectory, taskLogFileName(ref.taskId)) };
+    const evidence = { ...NO_EVIDENCE, log: scope.logFile };
     try {
       return await scope.run(() => new TaskRun(this.deps, ref, order, contextId, scope, evidence).run());
     } finally {

@@ -63,7 +63,7 @@ describeWithDocker('the green agent fetches the next tasks ahead of their turn, 
       expect(firstAt(ahead, taskIds[k], isPull)).toBeLessThan(firstAt(ahead, taskIds[k - 1], isFinished));
     }
     // How much of the pulls this hides is a speed target, measured by the bench (fetch_ahead in
-    // tools/bench/fetch-ahead.bench.ts); here it is only reported: the other suites of CI beside this one
+    // tools/bench/figures/fetch-ahead.bench.ts); here it is only reported: the other suites of CI beside this one
     // stretch the starts and the solving by more than the pulls take.
     const waits = (run: AssessmentRun): number =>
       taskIds.slice(1).reduce((sum, task, k) => sum + (firstAt(run, task, isStep) - firstAt(run, taskIds[k], isFinished)) / 1000, 0);

@@ -5,7 +5,7 @@ import { parseAssessmentSaved, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult } from '@arvo-rca/results';
-import { RECORD_LOCK_FILE, type AssessmentFile } from '@arvo-rca/run-record';
+import { type AssessmentFile, RECORD_LOCK_FILE, RecordLayout } from '@arvo-rca/run-record';
 import { ownerHost } from '@arvo-rca/sandbox';
 import { greenStage, type GreenScene } from '../../stage/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
@@ -30,12 +30,12 @@ describeWithDocker('green agent, one resume of a record at a time', () => {
     const first = events.find((event) => event.kind === 'status' && parseAssessmentSaved(event.data));
     return parseAssessmentSaved((first as { data: unknown[] }).data)?.recordDir ?? '';
   };
-  const forget = (recordDir: string, ...folders: string[]): void => folders.forEach((folder) => unlinkSync(join(recordDir, 'tasks', folder, 'result.json')));
+  const forget = (recordDir: string, ...tasks: string[]): void => tasks.forEach((task) => unlinkSync(new RecordLayout(recordDir).taskFile(task)));
 
   it('runs the missing tasks once for two resumes sent at once: one runs them, the other is refused with the reason; then a resume is taken again', async () => {
     const recordDir = recordOf(await send({ task_ids: ['sample:1', 'sample:2', 'sample:3'] }));
     const { id } = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
-    forget(recordDir, 'sample_2', 'sample_3');
+    forget(recordDir, 'sample:2', 'sample:3');
     solver.runs = [];
 
     const both = await Promise.all([send({ resume: id }), send({ resume: id })]);
@@ -55,7 +55,7 @@ describeWithDocker('green agent, one resume of a record at a time', () => {
     expect(readJson<AssessmentFile>(join(recordDir, 'assessment.json')).sessions).toHaveLength(2);
     expect(existsSync(join(recordDir, RECORD_LOCK_FILE))).toBe(false);
 
-    forget(recordDir, 'sample_1');
+    forget(recordDir, 'sample:1');
     solver.runs = [];
     expect(resultOf(await send({ resume: id }))).toMatchObject({ n_tasks: 3, n_scored: 3 });
     expect(solver.runs).toHaveLength(1);
@@ -64,7 +64,7 @@ describeWithDocker('green agent, one resume of a record at a time', () => {
   it('takes over a lock that a green process which died left behind', async () => {
     const recordDir = recordOf(await send({ task_ids: ['sample:1'] }));
     const { id } = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
-    forget(recordDir, 'sample_1');
+    forget(recordDir, 'sample:1');
     const dead = spawnSync('true').pid;
     const stale = { host: ownerHost(), pid: dead, started: null, since: new Date().toISOString(), kind: 'resume', nonce: 'dead' };
     writeFileSync(join(recordDir, RECORD_LOCK_FILE), JSON.stringify(stale));

@@ -5,7 +5,7 @@ import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type Pee
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
-import { parseRunRecord, readTaskFolder, scanRecord, type AssessmentFile, type RunRecordPiece, type SourcesFile } from '@arvo-rca/run-record';
+import { parseRunRecord, readTaskFolder, RecordLayout, scanRecord, type AssessmentFile, type RunRecordPiece, type SourcesFile } from '@arvo-rca/run-record';
 import { greenStage } from '../../stage/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 
@@ -72,7 +72,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
       settings: { TASK_TIMEOUT_S: 120, SANDBOX: 'docker' },
     });
     expect(assessment.sessions).toEqual([{ started_at: expect.any(String), ended_at: expect.any(String), tasks: 1, retry_failed: false }]);
-    const task = readJson<TaskRecord>(join(recordDir, 'tasks', 'sample_1', 'result.json'));
+    const task = readJson<TaskRecord>(new RecordLayout(recordDir).taskFile('sample:1'));
     const result = resultOf(events);
     expect(task).toMatchObject({
       task: 'sample:1',
@@ -142,8 +142,8 @@ describeWithDocker('green agent, the run record of an assessment', () => {
   it('resumes a record: only the tasks without a usable result run, a damaged one is named, and the Result is the whole run', async () => {
     const first = await send({ task_ids: ['sample:1', 'sample:3', 'sample:2'] });
     const recordDir = recordOf(first);
-    unlinkSync(join(recordDir, 'tasks', 'sample_3', 'result.json'));
-    truncateSync(join(recordDir, 'tasks', 'sample_2', 'result.json'), 30);
+    unlinkSync(new RecordLayout(recordDir).taskFile('sample:3'));
+    truncateSync(new RecordLayout(recordDir).taskFile('sample:2'), 30);
     solver.runs = [];
 
     const resumed = await send({ resume: recordDir.split('/').at(-1) });
@@ -154,10 +154,10 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     expect(notes).toContainEqual({
       task: 'sample:2',
       kind: 'note',
-      text: expect.stringMatching(/^its record is damaged \(result\.json is not whole JSON .*\); it runs again$/),
+      text: expect.stringMatching(/^its record is damaged \(task\.json is not whole JSON .*\); it runs again$/),
     });
     expect(withoutTimes(resultOf(resumed))).toEqual(withoutTimes(resultOf(first)));
-    const sessions = ['sample_1', 'sample_3', 'sample_2'].map((folder) => readJson<TaskRecord>(join(recordDir, 'tasks', folder, 'result.json')).session);
+    const sessions = ['sample:1', 'sample:3', 'sample:2'].map((task) => readJson<TaskRecord>(new RecordLayout(recordDir).taskFile(task)).session);
     expect(sessions).toEqual([0, 1, 1]);
   }, 300_000);
 
@@ -187,7 +187,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
   it('refuses to resume under another solver model or other scoring settings, naming each difference, and runs nothing', async () => {
     const recordDir = recordOf(await send({ task_ids: ['sample:1'] }));
     const assessment = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
-    unlinkSync(join(recordDir, 'tasks', 'sample_1', 'result.json'));
+    unlinkSync(new RecordLayout(recordDir).taskFile('sample:1'));
     const changed = { ...assessment, solver: { ...assessment.solver, model: 'model-a' }, settings: { ...assessment.settings, TASK_TIMEOUT_S: 900 } };
     writeFileSync(join(recordDir, 'assessment.json'), JSON.stringify(changed));
     solver.runs = [];

@@ -5,7 +5,7 @@ import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { combineResults } from '@arvo-rca/rca-eval';
 import type { AssessmentResult, TaskDraw } from '@arvo-rca/results';
-import type { AssessmentFile } from '@arvo-rca/run-record';
+import { RecordLayout, type AssessmentFile } from '@arvo-rca/run-record';
 import { greenStage, type GreenScene } from '../../stage/green-stage.testing';
 import { callingBack, type SolverStandIn } from '../../stage/solver-stand-in.testing';
 
@@ -53,7 +53,7 @@ describeWithDocker('green agent, an assessment drawn from a task list', () => {
   it('runs on a resume the tasks the record drew, drawing nothing, and its Result keeps the draw', async () => {
     const recordDir = recordOf(await send({ task_ids_file: 'samples', num_tasks: 2, seed: 7 }));
     const before = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
-    unlinkSync(join(recordDir, 'tasks', 'sample_4', 'result.json'));
+    unlinkSync(new RecordLayout(recordDir).taskFile('sample:4'));
 
     const resumed = await send({ resume: before.id });
 

@@ -8,7 +8,7 @@ import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { GroundTruthExtractor, type GroundTruth } from '@arvo-rca/rca-eval';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
-import { taskFolderName } from '@arvo-rca/run-record';
+import { RecordLayout } from '@arvo-rca/run-record';
 import { startGreenApp } from '../../stage/green-app.testing';
 import { startTerminalBenchSolver, type TerminalBenchSolver } from './terminal-bench-solver.testing';
 
@@ -73,8 +73,11 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
   }
 
   function recorded(recordDir: string, task: string): { record: TaskRecord; submission: string } {
-    const folder = join(recordDir, 'tasks', taskFolderName(task));
-    return { record: JSON.parse(readFileSync(join(folder, 'result.json'), 'utf8')) as TaskRecord, submission: readFileSync(join(folder, 'loc.json'), 'utf8') };
+    const layout = new RecordLayout(recordDir);
+    return {
+      record: JSON.parse(readFileSync(layout.taskFile(task), 'utf8')) as TaskRecord,
+      submission: readFileSync(layout.taskFile(task, 'loc.json'), 'utf8'),
+    };
   }
 
   it("runs every sample in the solver's dialect, which its card declares, and scores the loc.json the solver wrote", async () => {
@@ -129,9 +132,9 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     const assessment = JSON.parse(readFileSync(join(recordDir, 'assessment.json'), 'utf8')) as { id: string; solver_protocol: string };
     expect(assessment).toMatchObject({ solver_protocol: 'reply', solver_protocol_source: 'config' });
 
-    // A record whose second task never ended (its result.json not written): the resume runs it in the recorded
+    // A record whose second task never ended (its task.json not written): the resume runs it in the recorded
     // dialect, not in the one the card declares.
-    rmSync(join(recordDir, 'tasks', taskFolderName('sample:2'), 'result.json'));
+    rmSync(new RecordLayout(recordDir).taskFile('sample:2'));
     solver.runs.length = 0;
     const resumed = await assess({ participants: { purple_agent: solver.agent.url }, config: { resume: assessment.id } });
 
@@ -171,7 +174,7 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
       ]);
 
       // A resume speaks the dialect the record names at once.
-      rmSync(join(recordDir, 'tasks', taskFolderName('sample:2'), 'result.json'));
+      rmSync(new RecordLayout(recordDir).taskFile('sample:2'));
       untagged.runs.length = 0;
       const resumed = await assess({ participants: { agent: untagged.agent.url }, config: { resume: assessment['id'] } });
       expect(resumed.result.task_metrics['sample:2']).toMatchObject({ status: 'scored', file_acc: 1, n_commands: 3 });

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type Docker from 'dockerode';
+import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
+import { freePort } from '@arvo-rca/a2a-protocol/testing';
+import { ownerHost } from '@arvo-rca/sandbox';
+import type { AssessmentResult } from '@arvo-rca/results';
+import { round } from '../report/bench-stats';
+import { GreenProcess } from '../probes/green-process';
+import { measureRunPage, type RunPageFigures } from '../rigs/many-tasks-viewer';
+import { containersOf, ManyTasksData, openHandles, startsPerSecond, watchHandles, watchStarts, writeThinkingScript } from '../rigs/many-tasks-rig';
+import type { ProbeReport } from '../probes/probe-client';
+import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
+
+/** One agent over the run: memory, event loop and file handles. */
+export interface AgentFigures {
+  rss_rest_mb: number;
+  rss_peak_mb: number;
+  rss_end_mb: number;
+  /** (peak − rest) / tasks, MiB. */
+  rss_per_task_mb: number;
+  loop_p99_ms: number;
+  loop_max_ms: number;
+  /** Its p99 against the bench process's own over the same run. */
+  loop_p99_vs_bench: number;
+  handles_rest: number;
+  handles_peak: number;
+  handles_after: number;
+  /** What its resident memory held at the end of the run, MiB (green-probe.cjs). */
+  memory_end_mb?: Record<string, number>;
+  /** Connections it opened during the run: over TCP (the other agent) and over a local socket (the engine). */
+  connections?: { tcp: number; local: number };
+}
+
+export interface ManyTasksFigures {
+  tasks: number;
+  commands_per_task: number;
+  think_ms: number;
+  /** The think-bound ideal: (commands + the submission) × think time, s. */
+  ideal_s: number;
+  /** The engine's own time to start `tasks` containers of the sample image at once (create, start, workspace in, one command), s. */
+  engine_start_floor_s: number;
+  /** The assessment, request to Result, s. */
+  wall_s: number;
+  wall_vs_floor: number;
+  n_scored: number;
+  failures: number;
+  /** Tasks by status, where any is not `scored`. */
+  statuses: Record<string, number>;
+  green: AgentFigures;
+  purple: AgentFigures;
+  loop_p99_bench_ms: number;
+  /** Container starts per second: the engine's bare burst, and ours in the run (the engine's own event times). */
+  engine_starts_per_s: number;
+  run_starts_per_s: number;
+  /** From the request to the last task container's start, s. */
+  run_last_start_s: number;
+  leftover_containers: number;
+  leftover_workspaces: number;
+  /** The viewer's page of the run, against a static table of the same cells. */
+  viewer: RunPageFigures;
+}
+
+const MIB = 1024 ** 2;
+const THINK_MS = 2000;
+const COMMANDS = 20;
+const SETTLE_MS = 3000;
+/**
+ * Each task's disk share here: the samples write a few KiB. The bench's usual 2 GiB (BENCH_CONTAINER_DISK)
+ * times 64 tasks passed this machine's free disk (67.6 GiB held 33 shares): the green agent ran 33 at
+ * once, as it should, and the others waited for a share, which was the whole of the late starts.
+ */
+const TASK_DISK = '256m';
+
+/** MANY_TASKS=32 runs the figure on fewer tasks (a machine or a time that cannot take 128). */
+export function manyTasksCount(env: NodeJS.ProcessEnv = process.env): number {
+  const count = Number(env['MANY_TASKS'] ?? 128);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`MANY_TASKS must be a whole number of tasks ≥ 1, not ${env['MANY_TASKS']}`);
+  return count;
+}
+
+/**
+ * `tasks` tasks at once through both agents as processes: one assessment on the green agent, the purple
+ * agent on a scripted model that thinks THINK_MS before each of COMMANDS commands and the submission.
+ * In the same run, the floors: the think-bound ideal, and the engine's own time to start as many
+ * containers bare. Both agents carry the probe (memory, event loop); their handles are counted from /proc.
+ * Both have run one task before (a warm-up): their rest is an agent that has served a task and idles.
+ */
+export async function measureManyTasks(root: string, docker: Docker, owner: string, tasks = manyTasksCount()): Promise<ManyTasksFigures> {
+  const scratch = mkdtempSync(join(tmpdir(), 'arvo-rca-bench-many-run-'));
+  // One task more, for the warm-up.
+  const data = await ManyTasksData.make(root, docker, tasks + 1);
+  let agents: { green: GreenProcess; purple: GreenProcess } | undefined;
+  try {
+    const floor = await engineFloor(root, docker, owner, scratch, tasks);
+    agents = await startAgents(root, scratch, data);
+    const { green, purple } = agents;
+    const [warmUp, ...taskIds] = data.taskIds;
+    // At rest is after one task: what the first task loads once (code, pools, templates) is no task's own.
+    await assess(green, purple.url, [warmUp], 1);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await heapSnapshots(agents, 'rest');
+    const rest = [openHandles(green.pid), openHandles(purple.pid)];
+    const bench = monitorEventLoopDelay({ resolution: 5 });
+    await Promise.all([green.probe.mark('run'), purple.probe.mark('run')]);
+    bench.enable();
+    const handles = watchHandles([green.pid, purple.pid]);
+    const greenOwner = `${ownerHost()}:${green.pid}:`;
+    const starts = await watchStarts(docker, greenOwner);
+    const started = Date.now();
+    const result = await assess(green, purple.url, taskIds, tasks);
+    const ended = Date.now();
+    const runStarts = await starts.stop();
+    bench.disable();
+    const peaks = handles.stop();
+    const [greenRun, purpleRun] = await Promise.all([green.probe.report('run'), purple.probe.report('run')]);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const after = [openHandles(green.pid), openHandles(purple.pid)];
+    await heapSnapshots(agents, 'after');
+    const leftover = (await containersOf(docker, greenOwner)).length;
+    const benchP99 = bench.percentile(99) / 1e6;
+    const agent = (report: ProbeReport, index: number): AgentFigures => agentFigures(report, tasks, benchP99, rest[index], peaks[index], after[index]);
+    const ideal = ((COMMANDS + 1) * THINK_MS) / 1000;
+    const wall = (ended - started) / 1000;
+    const statuses = countStatuses(result);
+    const leftoverWorkspaces = readdirSync(join(scratch, 'tasks')).length;
+    await Promise.all([green.stop(), purple.stop()]);
+    const viewer = await measureRunPage(root, join(scratch, 'logs'), result);
+    return {
+      tasks,
+      commands_per_task: COMMANDS,
+      think_ms: THINK_MS,
+      ideal_s: ideal,
+      engine_start_floor_s: round(floor.seconds),
+      wall_s: round(wall),
+      wall_vs_floor: round(wall / (ideal + floor.seconds)),
+      n_scored: result.n_scored,
+      failures: tasks - (statuses['scored'] ?? 0),
+      statuses,
+      green: agent(greenRun, 0),
+      purple: agent(purpleRun, 1),
+      loop_p99_bench_ms: round(benchP99),
+      engine_starts_per_s: round(floor.startsPerS),
+      run_starts_per_s: round(startsPerSecond(runStarts)),
+      run_last_start_s: round(((runStarts.at(-1) ?? Number.NaN) - started) / 1000),
+      leftover_containers: leftover,
+      leftover_workspaces: leftoverWorkspaces,
+      viewer,
+    };
+  } finally {
+    await Promise.all([agents?.green.stop(), agents?.purple.stop()]);
+    await data.remove();
+    // BENCH_KEEP_LOGS=<folder>: the agents' logs (each task's start breakdown, the gate's pace) kept there.
+    const keep = process.env['BENCH_KEEP_LOGS'];
+    if (keep) cpSync(join(scratch, 'logs'), keep, { recursive: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * With BENCH_HEAP_SNAPSHOTS=<folder>, heap snapshots of both agents there, the green agent's `<name>.heapsnapshot`
+ * and the purple agent's `purple-<name>.heapsnapshot`: at rest and after the run, what a finished task leaves.
+ */
+async function heapSnapshots(agents: { green: GreenProcess; purple: GreenProcess }, name: string): Promise<void> {
+  const folder = process.env['BENCH_HEAP_SNAPSHOTS'];
+  if (!folder) return;
+  await agents.green.probe.heapSnapshot(join(folder, `${name}.heapsnapshot`));
+  await agents.purple.probe.heapSnapshot(join(folder, `purple-${name}.heapsnapshot`));
+}
+
+/** The engine's bare burst of `tasks` starts of the sample image, and its pace by its own event times. */
+async function engineFloor(root: string, docker: Docker, owner: string, scratch: string, tasks: number): Promise<{ seconds: number; startsPerS: number }> {
+  const workspaces = Array.from({ length: tasks }, () => prepareWorkspace(root, join(scratch, 'floor')));
+  const watch = await watchStarts(docker, owner);
+  const ms = await bareStarts(docker, owner, workspaces);
+  const starts = await watch.stop();
+  rmSync(join(scratch, 'floor'), { recursive: true, force: true });
+  return { seconds: ms / 1000, startsPerS: startsPerSecond(starts) };
+}
+
+async function startAgents(root: string, scratch: string, data: ManyTasksData): Promise<{ green: GreenProcess; purple: GreenProcess }> {
+  const script = join(scratch, 'model-script.json');
+  writeThinkingScript(script, COMMANDS, THINK_MS);
+  mkdirSync(join(scratch, 'tasks'));
+  const runDir = join(scratch, 'logs', 'log_bench');
+  mkdirSync(runDir, { recursive: true });
+  const shared = { LOG_DIR: join(scratch, 'logs'), LOG_RUN_DIR: runDir, LOG_LEVEL: 'info' };
+  const purple = await GreenProcess.start(root, await freePort(), { ...shared, MODEL: 'scripted', MODEL_SCRIPT_FILE: script }, 'purple-agent');
+  try {
+    const green = await GreenProcess.start(root, await freePort(), {
+      ...shared,
+      ...data.env,
+      SANDBOX: 'docker',
+      PURPLE_AGENT_URL: purple.url,
+      TMP_DIR: join(scratch, 'tasks'),
+      CACHE_DIR: join(scratch, 'cache'),
+      TASK_TIMEOUT_S: '1800',
+      CONTAINER_DISK: TASK_DISK,
+    });
+    return { green, purple };
+  } catch (error) {
+    await purple.stop();
+    throw error;
+  }
+}
+
+/** One assessment of `taskIds`, all at once; its Result. */
+async function assess(green: GreenProcess, purpleUrl: string, taskIds: string[], concurrency: number): Promise<AssessmentResult> {
+  const request = JSON.stringify({ participants: { purple_agent: purpleUrl }, config: { task_ids: taskIds, concurrency } });
+  let state = 'unknown';
+  let result: AssessmentResult | undefined;
+  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), request, { deadlineMs: 3_600_000 })) {
+    if (event.kind === 'status' || event.kind === 'task') state = event.state;
+    if (event.kind === 'artifact') result = event.data[0] as AssessmentResult;
+  }
+  if (state !== 'completed' || !result) throw new Error(`the assessment ended ${state}${result ? '' : ' with no Result'}:\n${green.logTail}`);
+  return result;
+}
+
+function countStatuses(result: AssessmentResult): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const metrics of Object.values(result.task_metrics)) counts[metrics.status] = (counts[metrics.status] ?? 0) + 1;
+  return counts;
+}
+
+function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest: number, peak: number, after: number): AgentFigures {
+  const { baseline, peak: rssPeak, end } = report.rssBytes;
+  return {
+    rss_rest_mb: round(baseline / MIB, 1),
+    rss_peak_mb: round(rssPeak / MIB, 1),
+    rss_end_mb: round(end / MIB, 1),
+    rss_per_task_mb: round((rssPeak - baseline) / MIB / tasks, 3),
+    loop_p99_ms: round(report.loopDelayMs.p99),
+    loop_max_ms: round(report.loopDelayMs.max),
+    loop_p99_vs_bench: round(report.loopDelayMs.p99 / benchP99),
+    handles_rest: rest,
+    handles_peak: peak,
+    handles_after: after,
+    memory_end_mb: report.memoryEnd,
+    connections: report.connections,
+  };
+}

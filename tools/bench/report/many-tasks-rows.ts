@@ -1,0 +1,88 @@
+// Rows of the bench table for the many_tasks figure.
+import { against, ms, type TableRow } from './bench-rows';
+import type { AgentFigures, ManyTasksFigures } from '../figures/many-tasks.bench';
+
+const WALL_LIMIT = 1.2;
+const RSS_PER_TASK_MIB = 2;
+const LOOP_LIMIT = 1.5;
+const VIEWER_LIMIT = 4;
+
+export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
+  const n = many.tasks;
+  const floor = many.ideal_s + many.engine_start_floor_s;
+  const statuses = Object.entries(many.statuses)
+    .filter(([status]) => status !== 'scored')
+    .map(([status, count]) => `${count} ${status}`)
+    .join(', ');
+  return [
+    {
+      figure: `${n} tasks at once: think-bound ideal, ${many.commands_per_task} commands + submission × ${many.think_ms / 1000} s`,
+      value: seconds(many.ideal_s),
+      target: 'floor',
+    },
+    {
+      figure: `  engine floor: ${n} bare starts of the sample image (${many.engine_starts_per_s.toFixed(1)} starts/s)`,
+      value: seconds(many.engine_start_floor_s),
+      target: 'floor',
+    },
+    against(
+      `  the run, both agents as processes, request to Result`,
+      seconds(many.wall_s),
+      `≤ ${WALL_LIMIT} × (ideal + engine floor)`,
+      many.wall_s / floor,
+      WALL_LIMIT,
+    ),
+    against(`  tasks scored`, `${many.n_scored} of ${n}${statuses ? ` (${statuses})` : ''}`, `all ${n}`, many.failures, 0),
+    {
+      figure: `  our starts: ${many.run_starts_per_s.toFixed(1)} starts/s, the last at`,
+      value: seconds(many.run_last_start_s),
+      target: 'info',
+    },
+    ...agentRows('green', many.green, many.loop_p99_bench_ms),
+    ...agentRows('purple', many.purple, many.loop_p99_bench_ms),
+    against(
+      `  containers and workspaces left after the run`,
+      `${many.leftover_containers} / ${many.leftover_workspaces}`,
+      'none',
+      many.leftover_containers + many.leftover_workspaces,
+      0,
+    ),
+    against(
+      `  the viewer's page of the run, all ${n} rows / a static table of the same cells`,
+      `${ms(many.viewer.run_page_ms)} / ${ms(many.viewer.static_table_ms)}`,
+      `≤ ${VIEWER_LIMIT} × the static table`,
+      many.viewer.run_page_vs_static,
+      VIEWER_LIMIT,
+    ),
+  ];
+}
+
+function agentRows(name: string, agent: AgentFigures, benchP99: number): TableRow[] {
+  return [
+    against(
+      `  ${name} RSS per live task (rest ${agent.rss_rest_mb} MiB, peak ${agent.rss_peak_mb} MiB, end ${agent.rss_end_mb} MiB)`,
+      `${agent.rss_per_task_mb.toFixed(2)} MiB`,
+      `≤ ${RSS_PER_TASK_MIB} MiB`,
+      agent.rss_per_task_mb / RSS_PER_TASK_MIB,
+      1,
+    ),
+    against(
+      `  ${name} event-loop p99 / the bench process's (max ${ms(agent.loop_max_ms, 0)})`,
+      `${ms(agent.loop_p99_ms)} / ${ms(benchP99)}`,
+      `≤ ${LOOP_LIMIT} × the bench process's`,
+      agent.loop_p99_vs_bench,
+      LOOP_LIMIT,
+    ),
+    against(
+      `  ${name} open handles: rest / peak / after`,
+      `${agent.handles_rest} / ${agent.handles_peak} / ${agent.handles_after}`,
+      'after ≤ rest',
+      agent.handles_after - agent.handles_rest,
+      0,
+    ),
+  ];
+}
+
+function seconds(value: number): string {
+  return `${value.toFixed(1)} s`;
+}
