@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileReadError, readRegularFile } from './regular-file';
-import { scratchFolder } from './testing/scratch-folder.testing';
+import { scratchFolder } from '../testing/scratch-folder.testing';
 
 const MAX = 4 * 1024 * 1024;
 const GiB = 1024 ** 3;

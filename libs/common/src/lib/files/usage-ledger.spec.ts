@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { scratchFolder } from './testing/scratch-folder.testing';
+import { scratchFolder } from '../testing/scratch-folder.testing';
 import { UsageLedger, UsageLedgerError } from './usage-ledger';
 import { type Note, noteText, NOTES } from './usage-ledger-writer.testing';
 
