@@ -3,7 +3,7 @@ export { AGENT_CARD_PATH, buildAgentCard, PRODUCT_VERSION } from './lib/agent-ca
 export { DEFAULT_MAX_BODY_BYTES, type A2aServerOptions } from './lib/server/a2a-server.tokens';
 export { isLegacyVersion, toLegacyAgentCard, type LegacyAgentCard } from './lib/server/legacy-agent-card';
 export { TaskEvents } from './lib/server/task-events';
-export { BoundedTaskStore } from './lib/server/bounded-task-store';
+export { BoundedTaskStore } from './lib/server/task-store/bounded-task-store';
 // Clients of peer agents.
 export { A2aClientFactory } from './lib/client/a2a-client.factory';
 export { A2aPeer } from './lib/client/a2a-peer';

@@ -15,7 +15,7 @@ import {
   type A2aPeer,
 } from '@arvo-rca/a2a-protocol';
 import { EchoExecutor, freePort } from '@arvo-rca/a2a-protocol/testing';
-import { BoundedTaskStore } from '../../../libs/a2a-protocol/src/lib/server/bounded-task-store';
+import { BoundedTaskStore } from '../../../libs/a2a-protocol/src/lib/server/task-store/bounded-task-store';
 import { JsonRpcDispatcher } from '../../../libs/a2a-protocol/src/lib/server/json-rpc.dispatcher';
 import { JsonRpcResponder } from '../../../libs/a2a-protocol/src/lib/server/json-rpc.responder';
 import { elapsedMs, median, round } from '../report/bench-stats';

@@ -5,7 +5,7 @@ import { DefaultRequestHandler, type AgentExecutor } from '@a2a-js/sdk/server';
 import { withBearerAuth } from './agent-card';
 import { AgentCardController } from './agent-card.controller';
 import { A2aClientFactory } from './client/a2a-client.factory';
-import { BoundedTaskStore } from './server/bounded-task-store';
+import { BoundedTaskStore } from './server/task-store/bounded-task-store';
 import { BearerTokenGuard } from './server/bearer-token.guard';
 import { JsonBodyLimit } from './server/json-body-limit';
 import { JsonRpcBodyFilter } from './server/json-rpc-body.filter';

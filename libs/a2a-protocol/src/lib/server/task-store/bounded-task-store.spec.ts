@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type AgentCard, type Message, type Task } from '@a2a-js/sdk';
 import { DefaultRequestHandler, ServerCallContext, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import { TaskEvents } from './task-events';
+import { TaskEvents } from '../task-events';
 import { BoundedTaskStore } from './bounded-task-store';
 
 function message(text: string): Message {
