@@ -23,5 +23,6 @@ export { textHead } from './lib/text/text-head';
 export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefError, type TaskRef } from './lib/tasks/task-ref';
 export { PendingSleeps } from './lib/runtime/pending-sleeps';
 export { NeededSet } from './lib/runtime/needed-set';
+export { IDLE_CONNECTION_MS, idleBoundAgent } from './lib/runtime/idle-bound-agent';
 export { writeFileAtomic, writeJsonAtomic } from './lib/files/atomic-file';
 export { type LedgerFormat, UsageLedger } from './lib/files/usage-ledger';

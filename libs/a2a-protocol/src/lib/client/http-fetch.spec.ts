@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createHttpFetch, IDLE_CONNECTION_MS } from './http-fetch';
+import { IDLE_CONNECTION_MS } from '@arvo-rca/common';
+import { createHttpFetch } from './http-fetch';
 import { readJson } from '../testing/http.testing';
 
 // An event stream written in pieces that end mid-line: a heartbeat, a 200 kB event in 10 kB pieces, a short one.

@@ -1,6 +1,7 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { pipeline, Readable, Transform, type Duplex } from 'node:stream';
+import { request as httpRequest, type Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { pipeline, Readable, Transform } from 'node:stream';
+import { idleBoundAgent } from '@arvo-rca/common';
 import { DEFAULT_MAX_BODY_BYTES } from '../server/a2a-server.tokens';
 import { boundedBody, refusedByLength } from './reply-bound';
 
@@ -11,20 +12,13 @@ const BODY_STRATEGY = new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024
 // The most of an unfinished line held back from the SSE parser (see wholeLines).
 const MAX_HELD_LINE_BYTES = 1024 * 1024;
 
-/**
- * How long a connection to a peer waits unused for the next call before it is closed: well under the idle
- * timeout of any server (Node's 5 s, Fastify's 72 s), so that a peer never closes a connection as it is
- * being reused; a shorter one the peer announces (`Keep-Alive: timeout=…`) goes first.
- */
-export const IDLE_CONNECTION_MS = 1000;
-
 interface HttpFetchOptions {
   /** The most of a reply that is not an event stream it reads (`A2A_MAX_BODY_BYTES`, default 8 MiB). */
   maxBodyBytes?: number;
 }
 
 interface Sending {
-  agents: { http: HttpAgent; https: HttpsAgent };
+  agents: { http: HttpAgent; https: HttpAgent };
   maxBodyBytes: number;
 }
 
@@ -46,31 +40,9 @@ interface Sending {
  * reaches (see wholeLines).
  */
 export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
-  const agents = { http: new IdleBoundHttpAgent({ keepAlive: true }), https: new IdleBoundHttpsAgent({ keepAlive: true }) };
+  const agents = { http: idleBoundAgent('http'), https: idleBoundAgent('https') };
   const sending = { agents, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   return (input, init) => send(toUrl(input), init ?? {}, sending);
-}
-
-// Node keeps an unused connection as long as the peer's Keep-Alive hint says, or for ever without one.
-// (The timeout stays on the socket when it is reused: only an unused one is closed by it.)
-function boundIdle(socket: Duplex & { timeout?: number; setTimeout?: (ms: number) => unknown }): void {
-  if (socket.timeout === undefined || socket.timeout === 0 || socket.timeout > IDLE_CONNECTION_MS) socket.setTimeout?.(IDLE_CONNECTION_MS);
-}
-
-class IdleBoundHttpAgent extends HttpAgent {
-  override keepSocketAlive(socket: Duplex): boolean {
-    const kept = super.keepSocketAlive(socket) as unknown as boolean;
-    boundIdle(socket);
-    return kept;
-  }
-}
-
-class IdleBoundHttpsAgent extends HttpsAgent {
-  override keepSocketAlive(socket: Duplex): boolean {
-    const kept = super.keepSocketAlive(socket) as unknown as boolean;
-    boundIdle(socket);
-    return kept;
-  }
 }
 
 function send(url: URL, init: RequestInit, { agents, maxBodyBytes }: Sending): Promise<Response> {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { DockerEngine } from './docker-engine';
-import { ENGINE_IDLE_CONNECTION_MS } from './engine-agent';
+import { IDLE_CONNECTION_MS as ENGINE_IDLE_CONNECTION_MS } from '@arvo-rca/common';
 import { describeWithDocker } from './docker-gate.testing';
 import { engineSettingsFromEnvironment } from './engine-settings';
 
