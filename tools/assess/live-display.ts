@@ -1,5 +1,6 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import { describePull, type PullProgress, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { describePull, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import type { PullProgress } from '@arvo-rca/sandbox';
 import { formatBytes } from '@arvo-rca/common';
 
 interface RunningTask {

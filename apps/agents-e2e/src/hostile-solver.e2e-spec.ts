@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssessorReply, CommandResult, PeerEvent } from '@arvo-rca/a2a-protocol';
+import type { AssessorReply, PeerEvent } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import { describeWithBubblewrap } from '@arvo-rca/sandbox/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { SAMPLES_DIR, type AgentProcess, type Scratch } from './support/processes/agent-processes';

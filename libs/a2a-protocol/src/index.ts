@@ -36,7 +36,6 @@ export {
 } from './lib/vocabulary/terminal-bench-shell';
 export { formatCommandResult, parseCommandResult } from './lib/vocabulary/command-result';
 // What a command did and how far an image's pull is are the sandbox's; the vocabulary formats them.
-export type { CommandResult, PullProgress } from '@arvo-rca/sandbox';
 export { formatAssessmentSaved, parseAssessmentSaved } from './lib/vocabulary/assessment-saved';
 export { readPeerCard, solverModelExtension, type PeerCard } from './lib/vocabulary/peer-card';
 export { formatCommandRejected, formatTaskCompleted, NO_RUNNING_TASK, parseAssessorReply, type AssessorReply } from './lib/vocabulary/assessor-reply';

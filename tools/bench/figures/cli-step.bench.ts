@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { FakeLlmServer, reply, toolCall } from '@arvo-rca/fake-llm';
 import { DEFAULT_AGENT_CONFIG } from '../../../apps/purple-agent/src/app/agent/agent-config';

@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import { AgentTemplates } from '../../../apps/purple-agent/src/app/agent/agent-templates';
 import { DefaultAgent } from '../../../apps/purple-agent/src/app/agent/default-agent';
 import type { TaskEnvironment } from '../../../apps/purple-agent/src/app/agent/task-environment';

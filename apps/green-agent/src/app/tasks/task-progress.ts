@@ -1,4 +1,5 @@
-import { describePull, formatSolverStep, type PullProgress } from '@arvo-rca/a2a-protocol';
+import { describePull, formatSolverStep } from '@arvo-rca/a2a-protocol';
+import type { PullProgress } from '@arvo-rca/sandbox';
 
 /** What a running task tells whoever started it: each command the green agent runs for the solver, notes, and how far its image's pull is. */
 export type TaskProgressEvent = { kind: 'step'; step: number; command: string } | { kind: 'note'; text: string } | ({ kind: 'pull' } & PullProgress);

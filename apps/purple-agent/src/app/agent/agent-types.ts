@@ -1,4 +1,5 @@
-import type { CommandResult, SolverUsage } from '@arvo-rca/a2a-protocol';
+import type { SolverUsage } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import type { Trajectory } from '@arvo-rca/common';
 import type { TokenUsage, UsageTotals } from '../models/usage';
 import type { AgentConfig } from './agent-config';

@@ -1,4 +1,4 @@
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import type { TemplateVars, Trajectory } from '@arvo-rca/common';
 import { bashActions, LOC_JSON_PATH } from '@arvo-rca/common';
 import { MAX_SPAN_LINES, validateLocJson, WANTED_LOCATIONS } from '@arvo-rca/loc-json';

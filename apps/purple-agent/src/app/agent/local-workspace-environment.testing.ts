@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { x as extract } from 'tar';
 import { sampleDir } from './sample-tasks.testing';
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import type { TaskEnvironment } from './task-environment';
 
 const WORKSPACE = /\/workspace(?![\w.-])/g;

@@ -1,4 +1,4 @@
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 
 /**
  * Where the agent's commands run: in production the green agent, reached over A2A (`execute:`

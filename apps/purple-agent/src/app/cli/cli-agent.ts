@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import { LOC_JSON_PATH, type Trajectory } from '@arvo-rca/common';
 import { validateLocJson } from '@arvo-rca/loc-json';
 import { DEFAULT_AGENT_CONFIG, type AgentConfig } from '../agent/agent-config';

@@ -1,4 +1,5 @@
-import { parseAssessorReply, type CommandResult } from '@arvo-rca/a2a-protocol';
+import { parseAssessorReply } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 
 /**
  * What the green agent's answer to a command means for the agent: a result, or a refusal (both are

@@ -1,4 +1,5 @@
-import { formatSolverExit, type A2aPeer, type CommandResult, type SolverExit, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import { formatSolverExit, type A2aPeer, type SolverExit, type TaskEvents } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import { GreenTaskEnvironment } from './green-task-environment';

@@ -1,4 +1,4 @@
-import type { CommandResult } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import type { TaskEnvironment } from '../agent/task-environment';
 
 /** A task environment that refuses every command once its task is canceled, which ends the run. */

@@ -1,4 +1,5 @@
-import type { CommandResult, SolverExit, TaskEvents } from '@arvo-rca/a2a-protocol';
+import type { SolverExit, TaskEvents } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import type { TaskState } from '@a2a-js/sdk';
 import type { Submits } from '../agent/agent-types';
 import type { SolverDialect } from './solver-dialect';

@@ -1,4 +1,5 @@
-import { formatExecute, TASK_FINISHED, type A2aPeer, type CommandResult } from '@arvo-rca/a2a-protocol';
+import { formatExecute, TASK_FINISHED, type A2aPeer } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import type { TaskEnvironment } from '../agent/task-environment';
 import { commandResultOf } from './assessor-answer';
 

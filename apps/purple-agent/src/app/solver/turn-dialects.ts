@@ -3,11 +3,11 @@ import {
   formatSolverExit,
   parseShellMessage,
   summarizedSolverExit,
-  type CommandResult,
   type ExecRequest,
   type ShellFinal,
   type TaskEvents,
 } from '@arvo-rca/a2a-protocol';
+import type { CommandResult } from '@arvo-rca/sandbox';
 import { TaskState } from '@a2a-js/sdk';
 import { LOC_JSON_PATH } from '@arvo-rca/common';
 import { commandResultOf } from './assessor-answer';
