@@ -106,11 +106,14 @@ describeWithDocker('ArvoDockerModule with an engine', () => {
 
   it("removes all of this instance's containers when the process gets SIGTERM", async () => {
     const workspace = await makeTaskWorkspace(tmpDir());
-    const child = spawn(
-      join(ROOT, 'node_modules/.bin/tsx'),
-      ['--tsconfig', join(ROOT, 'tools/tsconfig.json'), join(__dirname, 'shutdown-fixture.testing.ts'), tmpDir(), workspace, sampleImageTag('1')],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    // Node itself, with tsx as its loader: tsx's own CLI stands between the signal and the process, and
+    // SIGKILLs it when it has not said within 30 ms that it got the signal (so on a busy machine it never
+    // ran its shutdown).
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'shutdown-fixture.testing.ts'), tmpDir(), workspace, sampleImageTag('1')], {
+      cwd: ROOT,
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(ROOT, 'tools/tsconfig.json') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
     const { owner, name } = JSON.parse(line) as { owner: string; name: string };
 
