@@ -3,7 +3,6 @@
 //                              clock moved so that no two children would name a new directory alike), prints it
 //   kill-self <runDir>         logs a task's lines and SIGKILLs itself right after the last log call
 //   kill-waiting <runDir>      logs a task's lines, says "ready" and awaits forever (killed from outside)
-//   console-exit <runDir>      logs lines to the console (stdout, an error to stderr) and exits at once
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
@@ -53,21 +52,9 @@ async function logTask(runDir: string): Promise<WinstonLoggerFactory> {
   return logging;
 }
 
-// Lines on the default console, then an exit in the same turn: what the console gathered must still come out.
-async function consoleThenExit(runDir: string): Promise<void> {
-  const logging = await WinstonLoggerFactory.open({ agent: 'green', logDir: runDir, runDir, level: 'info' });
-  Logger.overrideLogger(logging.createNestLogger());
-  const logger = new Logger('Child');
-  for (let i = 0; i < 3; i++) logger.log(`console line ${i}`);
-  logger.error('console error');
-  logger.log('console line after the error');
-  process.exit(0);
-}
-
 async function main(): Promise<void> {
   const [mode, dir, agent, clockOffsetS] = process.argv.slice(2);
   if (mode === 'resolve') return resolveRun(dir, agent as AgentName, Number(clockOffsetS));
-  if (mode === 'console-exit') return consoleThenExit(dir);
   const logging = await logTask(dir);
   const logger = new Logger('Child');
   if (mode === 'kill-self') {

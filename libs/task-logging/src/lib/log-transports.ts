@@ -1,7 +1,6 @@
 import TransportStream from 'winston-transport';
 import { format } from 'winston';
 import type { AppendOnlyFile } from './append-only-file';
-import type { ConsoleStream } from './console-batch';
 import { formatConsoleLine, formatFileLine, TASK_SCOPE, type AgentName, type LogEvent, type TaskLogLevel } from './log-line';
 
 // winston's key (from triple-beam) for the finished text of an event.
@@ -11,8 +10,8 @@ type WinstonEvent = LogEvent & { [MESSAGE]?: string };
 
 /** Where console lines go: errors to `err`, the rest to `out`, coloured or not. */
 export interface ConsoleOutput {
-  out: ConsoleStream;
-  err: ConsoleStream;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
   colors: boolean;
 }
 

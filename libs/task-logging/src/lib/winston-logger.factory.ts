@@ -5,7 +5,6 @@ import type { LoggerService, OnApplicationShutdown } from '@nestjs/common';
 import { createLogger, type Logger as WinstonLogger } from 'winston';
 import { ProcessTable } from '@arvo-rca/common';
 import { AppendOnlyFile } from './append-only-file';
-import { BatchedConsoleStream } from './console-batch';
 import { TASK_SCOPE, type AgentName, type LogEvent, type TaskLogLevel } from './log-line';
 import { ConsoleTransport, TaskFileTransport, type ConsoleOutput } from './log-transports';
 import { RunDirectoryResolver } from './run-directory-resolver';
@@ -141,18 +140,7 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
   }
 }
 
-let processStdout: BatchedConsoleStream | undefined;
-
-// Lines to stdout a turn of the event loop at a time (one stream for the process, however many
-// factories it opens); an error to stderr at once, after the lines logged before it.
 function defaultConsole(): ConsoleOutput {
   const colors = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  const out = (processStdout ??= new BatchedConsoleStream(process.stdout));
-  const err = {
-    write: (text: string) => {
-      out.flush();
-      return process.stderr.write(text);
-    },
-  };
-  return { out, err, colors };
+  return { out: process.stdout, err: process.stderr, colors };
 }
