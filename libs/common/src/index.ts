@@ -24,5 +24,6 @@ export { DEFAULT_TASK_SOURCE, isTaskId, parseTaskRef, TASK_ID_PATTERN, TaskRefEr
 export { PendingSleeps } from './lib/runtime/pending-sleeps';
 export { NeededSet } from './lib/runtime/needed-set';
 export { IDLE_CONNECTION_MS, idleBoundAgent } from './lib/runtime/idle-bound-agent';
+export { HelperProcess } from './lib/runtime/helper-process';
 export { writeFileAtomic, writeJsonAtomic } from './lib/files/atomic-file';
 export { type LedgerFormat, UsageLedger } from './lib/files/usage-ledger';

@@ -2,7 +2,7 @@
 // purple agent, which the kernel closes when the purple agent goes, however it goes (a SIGKILL, the OOM
 // killer, a crash past every handler). Then it kills every group it was told of, removes their folders
 // (HOME, working folder), and exits.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { HelperProcess } from '@arvo-rca/common';
 
 /** What the purple agent tells its watcher: a CLI's process group started, with its folders, or ended. */
 export type WatcherRequest = { type: 'watch'; pgid: number; folders: string[] } | { type: 'unwatch'; pgid: number };
@@ -43,9 +43,13 @@ process.on('disconnect', () => {
  */
 export class CliGroupWatcher {
   private static sharedWatcher: CliGroupWatcher | undefined;
-  private process: ChildProcess | undefined;
   /** The folders of each group watched, by its pgid. */
   private readonly groups = new Map<number, string[]>();
+  private readonly helper = new HelperProcess<WatcherRequest>(
+    WATCHER_PROGRAM,
+    { started: () => this.groups.forEach((folders, pgid) => this.helper.sendIfRunning({ type: 'watch', pgid, folders })) },
+    { detached: true },
+  );
 
   static shared(): CliGroupWatcher {
     CliGroupWatcher.sharedWatcher ??= new CliGroupWatcher();
@@ -54,55 +58,24 @@ export class CliGroupWatcher {
 
   /** The watcher's pid, while it runs. */
   get pid(): number | undefined {
-    return this.process?.pid;
+    return this.helper.pid;
   }
 
   start(): void {
-    this.running();
+    this.helper.start();
   }
 
   /** Has the group of `pgid` killed, and `folders` removed, should this process go without ending it. */
   watch(pgid: number, folders: string[]): void {
     this.groups.set(pgid, folders);
-    this.send(this.running(), { type: 'watch', pgid, folders });
-    this.holdOpen();
+    this.helper.send({ type: 'watch', pgid, folders });
+    this.helper.holdOpen(true);
   }
 
   /** The group has ended: nothing to kill any more (its number may be another's soon). */
   unwatch(pgid: number): void {
     if (!this.groups.delete(pgid)) return;
-    if (this.process) this.send(this.process, { type: 'unwatch', pgid });
-    this.holdOpen();
-  }
-
-  private running(): ChildProcess {
-    if (this.process) return this.process;
-    const watcher = spawn(process.execPath, ['-e', WATCHER_PROGRAM], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: {}, detached: true });
-    watcher.once('exit', () => this.lost(watcher));
-    watcher.once('error', () => this.lost(watcher));
-    this.process = watcher;
-    for (const [pgid, folders] of this.groups) this.send(watcher, { type: 'watch', pgid, folders });
-    this.holdOpen();
-    return watcher;
-  }
-
-  private lost(watcher: ChildProcess): void {
-    if (this.process === watcher) this.process = undefined;
-  }
-
-  private send(watcher: ChildProcess, request: WatcherRequest): void {
-    if (watcher.connected) watcher.send(request);
-  }
-
-  private holdOpen(): void {
-    const watcher = this.process;
-    if (!watcher) return;
-    if (this.groups.size > 0) {
-      watcher.ref();
-      watcher.channel?.ref();
-    } else {
-      watcher.unref();
-      watcher.channel?.unref();
-    }
+    this.helper.sendIfRunning({ type: 'unwatch', pgid });
+    this.helper.holdOpen(this.groups.size > 0);
   }
 }

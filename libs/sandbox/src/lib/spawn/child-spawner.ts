@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { HelperProcess } from '@arvo-rca/common';
 import { Socket } from 'node:net';
 import { SPAWNER_PROGRAM, type SpawnerReply, type SpawnerRequest } from './spawner-program';
 
@@ -49,7 +49,10 @@ interface Job {
  */
 export class ChildSpawner {
   private static sharedSpawner: ChildSpawner | undefined;
-  private process: ChildProcess | undefined;
+  private readonly helper = new HelperProcess<SpawnerRequest, SpawnerReply>(SPAWNER_PROGRAM, {
+    message: (reply, handle) => this.receive(reply, handle),
+    lost: (why) => this.lost(`the spawner process ${why}`),
+  });
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
 
@@ -61,17 +64,16 @@ export class ChildSpawner {
 
   /** The spawner's pid, while it runs. */
   get pid(): number | undefined {
-    return this.process?.pid;
+    return this.helper.pid;
   }
 
   /** Starts the spawner now, while this process holds little, so that the one fork it costs is cheap. */
   start(): void {
-    this.running();
+    this.helper.start();
   }
 
   /** Runs `command` with only `env` as its environment; settles once it runs (or could not be started). */
   async spawn(command: string, args: string[], env: Record<string, string>): Promise<SpawnedChild> {
-    const spawner = this.running();
     const id = this.nextId++;
     let started!: (stdin: Socket | undefined) => void;
     let ended!: (end: ChildEnd) => void;
@@ -81,26 +83,15 @@ export class ChildSpawner {
       started,
       ended: (outcome) => {
         this.jobs.delete(id);
-        this.holdOpen();
+        this.helper.holdOpen(this.jobs.size > 0);
         started(undefined);
         ended(outcome);
       },
     });
-    this.holdOpen();
-    this.send(spawner, { type: 'spawn', id, command, args, env });
-    return new SpawnedChild(await running, end, () => this.send(spawner, { type: 'kill', id }));
-  }
-
-  private running(): ChildProcess {
-    if (this.process) return this.process;
-    // Nothing of this process's environment or flags: it needs none, and its children get theirs from each request.
-    const spawner = spawn(process.execPath, ['-e', SPAWNER_PROGRAM], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: {} });
-    spawner.on('message', (reply, handle) => this.receive(reply as SpawnerReply, handle));
-    spawner.once('exit', (code, signal) => this.lost(spawner, `the spawner process stopped (${signal ?? `exit ${code}`})`));
-    spawner.once('error', (error) => this.lost(spawner, `the spawner process failed: ${error.message}`));
-    this.process = spawner;
-    this.holdOpen();
-    return spawner;
+    this.helper.holdOpen(true);
+    this.helper.send({ type: 'spawn', id, command, args, env });
+    // A kill goes only to the spawner that runs the child: a new one never heard of it.
+    return new SpawnedChild(await running, end, () => this.helper.sendIfRunning({ type: 'kill', id }));
   }
 
   private receive(reply: SpawnerReply, handle: unknown): void {
@@ -114,27 +105,8 @@ export class ChildSpawner {
     }
   }
 
-  private lost(spawner: ChildProcess, why: string): void {
-    if (this.process !== spawner) return;
-    this.process = undefined;
+  /** A spawner gone ends every job it ran. */
+  private lost(why: string): void {
     for (const job of [...this.jobs.values()]) job.ended({ code: null, signal: null, stderr: '', error: why });
-  }
-
-  private send(spawner: ChildProcess, request: SpawnerRequest): void {
-    // A spawner gone meanwhile has ended every job already, through `lost`.
-    if (spawner.connected) spawner.send(request);
-  }
-
-  /** The spawner keeps this process alive only while a child of it runs. */
-  private holdOpen(): void {
-    const spawner = this.process;
-    if (!spawner) return;
-    if (this.jobs.size > 0) {
-      spawner.ref();
-      spawner.channel?.ref();
-    } else {
-      spawner.unref();
-      spawner.channel?.unref();
-    }
   }
 }
