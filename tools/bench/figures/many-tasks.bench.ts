@@ -33,6 +33,8 @@ export interface AgentFigures {
   memory_end_mb?: Record<string, number>;
   /** Connections it opened during the run: over TCP (the other agent) and over a local socket (the engine). */
   connections?: { tcp: number; local: number };
+  /** Its CPU seconds over the run and the share of the run its event loop was busy (green-probe.cjs). */
+  busy?: ProbeReport['busy'];
 }
 
 export interface ManyTasksFigures {
@@ -241,5 +243,6 @@ function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest
     handles_after: after,
     memory_end_mb: report.memoryEnd,
     connections: report.connections,
+    busy: report.busy,
   };
 }

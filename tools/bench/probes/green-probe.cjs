@@ -84,7 +84,8 @@ function openWindow() {
   const sampler = kernelPeak ? undefined : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), RSS_SAMPLE_MS);
   sampler?.unref();
   histogram.enable();
-  return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled, collections: { ...collections }, connections: { ...connections } };
+  const busy = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() };
+  return { histogram, baseline, kernelPeak, sampler, sampled: () => sampled, collections: { ...collections }, connections: { ...connections }, busy };
 }
 
 function closeWindow(window) {
@@ -103,7 +104,17 @@ function closeWindow(window) {
       majorMs: collections.majorMs - window.collections.majorMs,
     },
     connections: { tcp: connections.tcp - window.connections.tcp, local: connections.local - window.connections.local },
+    busy: busySince(window.busy),
   };
+}
+
+// How busy the process was over the window: its CPU seconds (all threads, user and system) and the share
+// of the time its event loop ran code rather than waiting (event-loop utilization, the main thread alone).
+function busySince(start) {
+  const cpu = process.cpuUsage(start.cpu);
+  const elu = performance.eventLoopUtilization(start.elu);
+  const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
+  return { cpuUserS: round(cpu.user / 1e6, 2), cpuSystemS: round(cpu.system / 1e6, 2), loopUtilization: round(elu.utilization, 3) };
 }
 
 if (typeof process.send === 'function') {

@@ -24,6 +24,8 @@ export interface ProbeReport {
   connections?: { tcp: number; local: number };
   /** What the resident memory held at the window's end, MiB (the JS heap, memory outside it, V8's malloc). */
   memoryEnd?: Record<string, number>;
+  /** How busy it was: CPU seconds of all its threads, and the share of the window its event loop ran code. */
+  busy?: { cpuUserS: number; cpuSystemS: number; loopUtilization: number };
 }
 
 type ProbeRequest = 'mark' | 'report' | 'heap';
@@ -56,7 +58,14 @@ export class ProbeClient {
   async report(window: string): Promise<ProbeReport> {
     const answer = await this.ask('report', window);
     if (!answer.loopDelayMs || !answer.rssBytes || !answer.gc) throw new Error(`probe: ${answer.error ?? 'empty report'}`);
-    return { loopDelayMs: answer.loopDelayMs, rssBytes: answer.rssBytes, gc: answer.gc, memoryEnd: answer.memoryEnd, connections: answer.connections };
+    return {
+      loopDelayMs: answer.loopDelayMs,
+      rssBytes: answer.rssBytes,
+      gc: answer.gc,
+      memoryEnd: answer.memoryEnd,
+      connections: answer.connections,
+      busy: answer.busy,
+    };
   }
 
   /** Writes a heap snapshot of the process to `file` (its loop stands still meanwhile). */

@@ -67,7 +67,7 @@ function agentRows(name: string, agent: AgentFigures, benchP99: number): TableRo
       1,
     ),
     against(
-      `  ${name} event-loop p99 / the bench process's (max ${ms(agent.loop_max_ms, 0)})`,
+      `  ${name} event-loop p99 / the bench process's (max ${ms(agent.loop_max_ms, 0)}${busyNote(agent)})`,
       `${ms(agent.loop_p99_ms)} / ${ms(benchP99)}`,
       `≤ ${LOOP_LIMIT} × the bench process's`,
       agent.loop_p99_vs_bench,
@@ -81,6 +81,12 @@ function agentRows(name: string, agent: AgentFigures, benchP99: number): TableRo
       0,
     ),
   ];
+}
+
+// How busy the agent was over the run, where the probe says: its CPU time and its loop's share of busy time.
+function busyNote(agent: AgentFigures): string {
+  if (!agent.busy) return '';
+  return `; CPU ${(agent.busy.cpuUserS + agent.busy.cpuSystemS).toFixed(1)} s, loop busy ${(agent.busy.loopUtilization * 100).toFixed(0)}%`;
 }
 
 function seconds(value: number): string {
