@@ -95,10 +95,17 @@ describeWithDocker('the example solvers of examples/, each run as a reader runs 
       // No solver_protocol: the green agent takes the dialect from the example's card.
       const request = { participants: { agent: example.url }, config: { task_ids: SAMPLES, concurrency: 2 } };
       const events: PeerEvent[] = [];
-      for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 }))
-        events.push(event);
+      // Whatever ends the run short, both processes' logs say where it stood.
+      const stood = (): string =>
+        `last events: ${JSON.stringify(events.slice(-3))}\ngreen agent:\n${green.log.slice(-6000)}\nexample:\n${example.log.slice(-4000)}`;
+      try {
+        for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 240_000 }))
+          events.push(event);
+      } catch (error) {
+        throw new Error(`the assessment did not end: ${error instanceof Error ? error.message : String(error)}\n${stood()}`, { cause: error });
+      }
       const artifact = events.find((event) => event.kind === 'artifact' && event.name === 'Result') as { data: AssessmentResult[] } | undefined;
-      if (!artifact) throw new Error(`no Result artifact; last events: ${JSON.stringify(events.slice(-3))}\n${green.log.slice(-2000)}\n${example.log}`);
+      if (!artifact) throw new Error(`no Result artifact; ${stood()}`);
       result = artifact.data[0];
       recordDir = parseAssessmentSaved((events.at(-1) as { data: unknown[] }).data)?.recordDir ?? '';
     });
