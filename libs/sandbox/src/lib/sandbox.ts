@@ -30,7 +30,8 @@ export interface SandboxSpec {
   onDiskLimit?: (detail: string) => void;
   /**
    * How long the sandbox may wait, started, for its task's turn (a task prepared ahead): a container's
-   * keep-alive, which ends it after the task's limit, is that much longer.
+   * keep-alive, which ends it after the task's limit, is that much longer. Such a sandbox takes its disk
+   * share at its turn (`takeTurn`), not at its start.
    */
   waitS?: number;
 }
@@ -76,6 +77,13 @@ export interface Sandbox {
   start(): Promise<void>;
   /** Runs one shell command in `/workspace`; never throws for what the command does. */
   exec(command: string, options?: ExecOptions): Promise<ExecOutcome>;
+  /**
+   * For a sandbox made ahead of its task's turn (`waitS`): takes its disk share now, waiting while the
+   * running tasks hold them all; at once for any other. A sandbox made ahead holds no share while it waits,
+   * so that tasks waiting for their turn never hold the shares the tasks whose turn it is wait for (that
+   * deadlocked an assessment whose disk held fewer shares than its tasks at once and those made ahead).
+   */
+  takeTurn(): Promise<void>;
   /** Reads a file as the sandbox sees it (e.g. `/workspace/shared/loc.json`). */
   readFile(path: string): Promise<Buffer>;
   /** Removes everything the sandbox runs, also what a start still under way makes (that start then fails); idempotent, and safe after a failed start. */

@@ -133,6 +133,11 @@ export class TaskRun {
       context.finishing,
     ]);
     if (ended) return ended;
+    // Its disk share, which it held none of while it waited (the running tasks may hold them all: it waits for one).
+    const taking = context.sandbox.takeTurn();
+    taking.catch(() => undefined); // a task that ends first leaves the wait to its sandbox's stop
+    const endedWaiting = await Promise.race([taking.then(() => undefined), context.finishing]);
+    if (endedWaiting) return endedWaiting;
     this.startedAt = Date.now();
     return this.deps.running.closing ? 'shutdown' : undefined;
   }

@@ -1,9 +1,24 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { waitUntil } from '@arvo-rca/common/testing';
 import { AgentClis, AGENT_CLIS } from './agent-clis';
 import { AGENT_CLI_NAMES } from './agent-cli';
 import { installedCli } from './cli-install';
+
+/** A logger that keeps its lines (`<level>: <message>`) instead of printing them. */
+class ListLogger extends Logger {
+  constructor(private readonly lines: string[]) {
+    super('AgentCli');
+  }
+  override log(message: unknown): void {
+    this.lines.push(`log: ${String(message)}`);
+  }
+  override error(message: unknown): void {
+    this.lines.push(`error: ${String(message)}`);
+  }
+}
 
 describe('the CLI agent the purple agent runs (AGENT_CLI)', () => {
   let cache: string;
@@ -38,8 +53,18 @@ describe('the CLI agent the purple agent runs (AGENT_CLI)', () => {
   });
 
   it('names the solver’s model as the card and the Result show it: the CLI, its version and the model', async () => {
-    const clis = new AgentClis({ AGENT_CLI: 'codex', AGENT_CLI_MODEL: 'gpt-5.5' }, { OPENAI_API_KEY: 'sk-test', AGENT_CLI_CACHE: cache });
+    // The background install its boot starts fails at once here (its cache cannot be made under a file): a
+    // cache it could fill would get the 424 MB package after this test removed it, from every run.
+    writeFileSync(join(cache, 'a-file'), '');
+    const logged: string[] = [];
+    const clis = new AgentClis(
+      { AGENT_CLI: 'codex', AGENT_CLI_MODEL: 'gpt-5.5' },
+      { OPENAI_API_KEY: 'sk-test', AGENT_CLI_CACHE: join(cache, 'a-file', 'cache') },
+      new ListLogger(logged),
+    );
     expect(clis.modelName).toBe(`codex@${AGENT_CLIS.codex.version}/gpt-5.5`);
+    await waitUntil('the install to fail', () => logged.find((line) => line.startsWith('error: cannot install @openai/codex')), 10_000, 20);
+    expect(readdirSync(cache)).toEqual(['a-file']);
   });
 
   it('says what to run when the install fails, and leaves nothing half made in the cache', async () => {

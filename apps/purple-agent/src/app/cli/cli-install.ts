@@ -53,9 +53,10 @@ function isInstalled(cli: AgentCli, dir: string): boolean {
 async function install(cli: AgentCli, cache: string, dir: string): Promise<string> {
   const prefix = join(cache, `${cli.name}-${cli.version}`);
   const staging = `${prefix}.installing-${process.pid}-${Date.now()}`;
-  mkdirSync(staging, { recursive: true });
   const spec = `${cli.packageName}@${cli.version}`;
   try {
+    // A cache that cannot be made fails as an install does, saying what to do.
+    mkdirSync(staging, { recursive: true });
     const [command, args] = npmCommand([
       'install',
       '--prefix',

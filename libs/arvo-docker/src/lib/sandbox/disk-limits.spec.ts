@@ -93,6 +93,26 @@ describeWithDocker("the tasks' disk: each task's limit, and the running tasks' t
     }
   }, 90_000);
 
+  // An assessment whose disk held two shares, at two tasks at once with two more made ahead, hung for good:
+  // the two made ahead took both shares first, and waited for the turns of the two that waited for a share.
+  it('gives a container made ahead of its turn no share until its turn: the running task starts first, and the turn waits for its share', async () => {
+    const made = factory({ diskBytes: 512 * MIB, diskTotalBytes: 700 * MIB });
+    const waiting: string[] = [];
+    const [ahead, running] = [await sandboxOf(made, undefined, waiting, 60), await sandboxOf(made)];
+    try {
+      await ahead.start();
+      expect(await settledWithin(running.start(), 30_000)).toBeUndefined();
+      const turn = ahead.takeTurn();
+      expect(await settledWithin(turn, 1_000)).toBe('pending');
+      expect(waiting).toContainEqual(`${ahead.name}: waiting for a disk share: 1 task(s) of 512.0 MiB fill 700.0 MiB in total (TASKS_DISK_TOTAL)`);
+      await running.stop();
+      expect(await settledWithin(turn, 30_000)).toBeUndefined();
+      expect(await ahead.exec('echo its turn')).toMatchObject({ kind: 'ran', output: 'its turn\n' });
+    } finally {
+      await Promise.all([ahead.stop(), running.stop()]);
+    }
+  }, 90_000);
+
   it("takes the free disk of the engine's data root as the total when none is given, and says once which limit holds a task's writes", async () => {
     const info = (await docker.info()) as { DockerRootDir: string; Driver: string; DriverStatus: [string, string][] };
     const disk = await statfs(info.DockerRootDir);

@@ -65,6 +65,11 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
+  async takeTurn(): Promise<void> {
+    this.running();
+    if (this.spec.waitS !== undefined && !this.diskShare) await this.acquireDiskShare();
+  }
+
   async exec(command: string, options: ExecOptions = {}): Promise<ExecOutcome> {
     const verdict = this.guard.check(command);
     if (verdict.kind === 'rejected') return verdict;
@@ -118,12 +123,9 @@ export class DockerSandbox implements Sandbox {
       untilStopped: <T>(work: Promise<T>) => this.untilStopped(work),
       stopping: this.stopping.signal,
       holdDiskShare: async () => {
-        const signal = this.stopping.signal;
-        const onWait = (why: string): void => spec.onProgress?.(`${name}: ${why}`);
         await context.inodeFloor?.refuseBelow();
-        this.diskShare = await context.diskShares?.acquire(signal, onWait).catch((error: unknown) => {
-          throw signal.aborted ? this.stoppedWhileStarting() : error;
-        });
+        // Made ahead, it takes its share at its turn (takeTurn).
+        if (spec.waitS === undefined) await this.acquireDiskShare();
       },
       adopt: (container) => {
         this.container = container;
@@ -141,6 +143,17 @@ export class DockerSandbox implements Sandbox {
         this.watchdog = watchdog;
       },
     };
+  }
+
+  private async acquireDiskShare(): Promise<void> {
+    const signal = this.stopping.signal;
+    const onWait = (why: string): void => this.spec.onProgress?.(`${this.name}: ${why}`);
+    const share = await this.context.diskShares?.acquire(signal, onWait).catch((error: unknown) => {
+      throw signal.aborted ? this.stoppedWhileStarting() : error;
+    });
+    // Stopped as the share came (its removal already ran): it goes back at once.
+    if (this.stopped) share?.release();
+    else this.diskShare = share;
   }
 
   private stoppedWhileStarting(): SandboxError {

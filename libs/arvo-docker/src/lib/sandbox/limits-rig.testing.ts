@@ -14,8 +14,8 @@ export interface LimitsRig {
   docker: Docker;
   /** A factory with the suite's options and these, whose log lines go to `log`. */
   factory(options: SandboxOptionsInput, log?: string[]): DockerSandboxFactory;
-  /** A sandbox of sample 1 made by `made`, with its breach of a limit told to `onDiskLimit` and its progress to `progress`. */
-  sandboxOf(made: DockerSandboxFactory, onDiskLimit?: (detail: string) => void, progress?: string[]): Promise<Sandbox>;
+  /** A sandbox of sample 1 made by `made`, with its breach of a limit told to `onDiskLimit` and its progress to `progress`; made ahead of its turn with `waitS`. */
+  sandboxOf(made: DockerSandboxFactory, onDiskLimit?: (detail: string) => void, progress?: string[], waitS?: number): Promise<Sandbox>;
   /** The names of the containers this process owns on the engine. */
   ourContainers(): Promise<string[]>;
 }
@@ -37,7 +37,7 @@ export function useLimitsRig(tempPrefix: string, defaults: SandboxOptionsInput):
       factories.push(made);
       return made;
     },
-    async sandboxOf(made, onDiskLimit, progress = []) {
+    async sandboxOf(made, onDiskLimit, progress = [], waitS) {
       return made.create({
         onProgress: (line) => progress.push(line),
         task: 'sample:1',
@@ -45,6 +45,7 @@ export function useLimitsRig(tempPrefix: string, defaults: SandboxOptionsInput):
         image: sampleImageTag('1'),
         workspaceDir: await makeTaskWorkspace(tempDir()),
         onDiskLimit,
+        waitS,
       });
     },
     async ourContainers() {

@@ -27,9 +27,9 @@ describe('disk shares of the local sandboxes', () => {
     factories.push(made);
     return made;
   }
-  async function sandboxOf(made: LocalSandboxFactory, progress: string[] = []): Promise<Sandbox> {
+  async function sandboxOf(made: LocalSandboxFactory, progress: string[] = [], waitS?: number): Promise<Sandbox> {
     const workspaceDir = await makeTaskWorkspace(await mkdtemp(`${root}/task-`));
-    return made.create({ task: 'sample:1', contextId: 'ctx', image: 'unused', workspaceDir, onProgress: (line) => progress.push(line) });
+    return made.create({ task: 'sample:1', contextId: 'ctx', image: 'unused', workspaceDir, onProgress: (line) => progress.push(line), waitS });
   }
 
   it("takes the free disk of the workspaces' filesystem as the total: one task of two thirds of it at once, the next waits and says why", async () => {
@@ -79,6 +79,24 @@ describe('disk shares of the local sandboxes', () => {
     await holder.stop();
     await after;
     await third.stop();
+  });
+
+  // An assessment whose disk held two shares, at two tasks at once with two more made ahead, hung for good:
+  // the two made ahead took both shares first, and waited for the turns of the two that waited for a share.
+  it('gives a sandbox made ahead of its turn no share until its turn: the running task starts first, and the turn waits for its share', async () => {
+    const made = factory({ diskBytes: 64 * MIB, diskTotalBytes: 100 * MIB });
+    const waiting: string[] = [];
+    const [ahead, running] = [await sandboxOf(made, waiting, 60), await sandboxOf(made)];
+    await ahead.start();
+
+    expect(await settledWithin(running.start(), 5_000)).toBeUndefined();
+    const turn = ahead.takeTurn();
+    expect(await settledWithin(turn, 500)).toBe('pending');
+    expect(waiting).toContainEqual(expect.stringMatching(/waiting for a disk share: 1 task\(s\) of 64\.0 MiB fill 100\.0 MiB in total/));
+    await running.stop();
+    expect(await settledWithin(turn, 5_000)).toBeUndefined();
+    expect(await ahead.exec('echo its turn')).toMatchObject({ kind: 'ran', output: 'its turn\n' });
+    await ahead.stop();
   });
 
   it('refuses a task the total holds no share for, naming the numbers', async () => {

@@ -72,10 +72,16 @@ export class LocalSandbox implements Sandbox {
       throw new SandboxError('WORKSPACE_MISSING', `workspace ${this.spec.workspaceDir} of ${this.spec.task} is not a directory`);
     }
     await this.context.inodeFloor?.refuseBelow();
-    await this.holdDiskShare();
+    // Made ahead, it takes its share at its turn (takeTurn).
+    if (this.spec.waitS === undefined) await this.holdDiskShare();
     if (this.context.isolation === 'process') this.spec.onProgress?.(`${this.name}: ${NO_ISOLATION_WARNING}`);
     this.started = true;
     this.watchDisk();
+  }
+
+  async takeTurn(): Promise<void> {
+    this.checkRunning();
+    if (this.spec.waitS !== undefined && !this.diskShare) await this.holdDiskShare();
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecOutcome> {

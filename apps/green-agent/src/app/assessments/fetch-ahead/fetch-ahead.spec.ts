@@ -123,6 +123,28 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
     expect(run.lines.filter(({ line }) => isFinished(line)).map(({ line }) => line.task)).toEqual(taskIds);
   }, 240_000);
 
+  // A disk that held two shares, at two tasks at once with two made ahead, hung an assessment for good: the
+  // tasks made ahead took both shares first, and waited for the turns of the tasks that waited for a share.
+  it('runs the task whose turn it is when the disk holds one share, the task made ahead of it ready and holding none', async () => {
+    const [current, next] = IDS_PREPARED;
+    // The next task's image is on the engine already, so its sandbox is up while the current one's image is pulled.
+    await new Promise<void>((resolve, reject) => {
+      new Docker().pull(arvo.image(next), (error: Error | null, stream?: NodeJS.ReadableStream) => {
+        if (error || !stream) return reject(error ?? new Error('no pull stream'));
+        new Docker().modem.followProgress(stream, (failed: Error | null) => (failed ? reject(failed) : resolve()));
+      });
+    });
+    scene = await startAheadScene(callingBack(['echo solved']), { ...arvo.env, CONTAINER_DISK: '256m', TASKS_DISK_TOTAL: '300m' });
+    const taskIds = [current, next].map((id) => `arvo:${id}`);
+
+    const run = await runAssessment(scene, taskIds, 1);
+
+    const readyAhead = (line: TaskProgressLine): boolean => line.kind === 'note' && /sandbox ready ahead of the task's turn/.test(line.text);
+    expect(firstAt(run, taskIds[1], readyAhead)).toBeLessThan(firstAt(run, taskIds[0], isStep));
+    expect(run.lines.filter(({ line }) => isFinished(line)).map(({ line }) => line.task)).toEqual(taskIds);
+    expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
+  }, 120_000);
+
   it('leaves no prepared container and no workspace behind when its assessment is canceled while the next task waits for its turn', async () => {
     scene = await startAheadScene([{ ask: 'execute: echo working' }, { silent: true }], arvo.env);
     const taskIds = IDS_PREPARED.map((id) => `arvo:${id}`);
