@@ -73,7 +73,13 @@ async function install(cli: AgentCli, cache: string, dir: string): Promise<strin
     rmSync(prefix, { recursive: true, force: true });
     renameSync(staging, prefix);
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
+    // Whatever was made goes; a staging folder that could not be made is no error of its own (Node 22's rmSync
+    // throws ENOTDIR under a file, where 24's does not).
+    try {
+      rmSync(staging, { recursive: true, force: true });
+    } catch {
+      // nothing of it to remove
+    }
     const output = (error as { stderr?: string }).stderr?.trim().split('\n').slice(-3).join(' ') || (error as Error).message;
     throw new CliInstallError(
       'AGENT_CLI_INSTALL',
