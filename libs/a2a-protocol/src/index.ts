@@ -34,8 +34,9 @@ export {
   type ShellFinal,
   type ShellMessage,
 } from './lib/vocabulary/terminal-bench-shell';
+// What a command did (CommandResult) and how far an image's pull is (PullProgress) are the sandbox's types,
+// imported from @arvo-rca/sandbox; the vocabulary only formats them.
 export { formatCommandResult, parseCommandResult } from './lib/vocabulary/command-result';
-// What a command did and how far an image's pull is are the sandbox's; the vocabulary formats them.
 export { formatAssessmentSaved, parseAssessmentSaved } from './lib/vocabulary/assessment-saved';
 export { readPeerCard, solverModelExtension, type PeerCard } from './lib/vocabulary/peer-card';
 export { formatCommandRejected, formatTaskCompleted, NO_RUNNING_TASK, parseAssessorReply, type AssessorReply } from './lib/vocabulary/assessor-reply';

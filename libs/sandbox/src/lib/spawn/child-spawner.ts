@@ -90,7 +90,8 @@ export class ChildSpawner {
     });
     this.helper.holdOpen(true);
     this.helper.send({ type: 'spawn', id, command, args, env });
-    // A kill goes only to the spawner that runs the child: a new one never heard of it.
+    // The kill goes to the spawner running now. One started after a loss never heard of this id and ignores
+    // it; the loss already ended the child's job, so `kill` does not send it then anyway.
     return new SpawnedChild(await running, end, () => this.helper.sendIfRunning({ type: 'kill', id }));
   }
 
