@@ -89,11 +89,13 @@ describeWithDocker('the green agent fetches the next tasks ahead of their turn, 
 
 describeWithDocker('tasks prepared ahead of their turn, against a real registry behind a throttle', () => {
   const IDS_PREPARED = ['7301', '7302'];
+  // An image of 100 MiB, about 5 s through the throttle: a task's sandbox waits on its pull that long.
+  const SLOW = '7303';
   let arvo: ThrottledArvo;
   let scene: AheadScene | undefined;
 
   beforeAll(async () => {
-    arvo = await ThrottledArvo.start(IDS_PREPARED, 20, BYTES_PER_SECOND);
+    arvo = await ThrottledArvo.start([...IDS_PREPARED, SLOW], [20, 20, 100], BYTES_PER_SECOND);
   }, 240_000);
 
   afterEach(async () => {
@@ -126,8 +128,9 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
   // A disk that held two shares, at two tasks at once with two made ahead, hung an assessment for good: the
   // tasks made ahead took both shares first, and waited for the turns of the tasks that waited for a share.
   it('runs the task whose turn it is when the disk holds one share, the task made ahead of it ready and holding none', async () => {
-    const [current, next] = IDS_PREPARED;
-    // The next task's image is on the engine already, so its sandbox is up while the current one's image is pulled.
+    const [current, next] = [SLOW, IDS_PREPARED[1]];
+    // The next task's image is on the engine already, so its sandbox is up while the current one's image is pulled
+    // (5 s): the sandbox made ahead is ready first, the order that hung an assessment before turns took shares.
     await new Promise<void>((resolve, reject) => {
       new Docker().pull(arvo.image(next), (error: Error | null, stream?: NodeJS.ReadableStream) => {
         if (error || !stream) return reject(error ?? new Error('no pull stream'));
