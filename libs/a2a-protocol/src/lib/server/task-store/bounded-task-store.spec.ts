@@ -43,30 +43,42 @@ describe('BoundedTaskStore', () => {
     expect(texts(await store.load('t', context))).toEqual(['request']);
   });
 
-  it('hands out copies of data and bytes parts too', async () => {
+  it('hands out messages nobody can change, and copies of those holding bytes', async () => {
     const store = new BoundedTaskStore();
     const parts: Message['parts'] = [
       { content: { $case: 'data', value: { exit_status: 'Submitted' } }, metadata: undefined, filename: '', mediaType: 'application/json' },
+    ];
+    const bytes: Message['parts'] = [
       { content: { $case: 'raw', value: Buffer.from([1, 2, 3]) }, metadata: undefined, filename: 'b', mediaType: 'application/octet-stream' },
     ];
-    await store.save(task('t', TaskState.TASK_STATE_WORKING, [{ ...message('request'), parts }]), context);
+    await store.save(
+      task('t', TaskState.TASK_STATE_WORKING, [
+        { ...message('request'), parts },
+        { ...message('file'), parts: bytes },
+      ]),
+      context,
+    );
     const loaded = await store.load('t', context);
-    const [data, raw] = loaded?.history[0].parts.map((part) => part.content?.value) ?? [];
-    Object.assign(data as object, { exit_status: 'changed' });
+    const [data, raw] = loaded?.history.map((entry) => entry.parts[0].content?.value) ?? [];
+    // Module code is strict: writing to a frozen object throws.
+    expect(() => Object.assign(data as object, { exit_status: 'changed' })).toThrow(TypeError);
+    expect(() => loaded?.history[0].parts.push(...parts)).toThrow(TypeError);
     (raw as Buffer).fill(0);
 
-    const again = (await store.load('t', context))?.history[0].parts.map((part) => part.content?.value);
-    expect(again).toEqual([{ exit_status: 'Submitted' }, Buffer.from([1, 2, 3])]);
+    const again = (await store.load('t', context))?.history.map((entry) => entry.parts);
+    expect(again).toEqual([parts, bytes]);
   });
 
-  it('stores a message changed between its load and its save as changed, and keeps what a caller changes in a task it made', async () => {
+  it('stores a loaded message that holds bytes as changed, and keeps what a caller changes in a task it made', async () => {
     const store = new BoundedTaskStore();
-    await store.save(task('t', TaskState.TASK_STATE_WORKING, ['request', 'a'].map(message)), context);
+    const raw = (value: number): Message['parts'] => [
+      { content: { $case: 'raw', value: Buffer.from([value]) }, metadata: undefined, filename: 'b', mediaType: 'application/octet-stream' },
+    ];
+    await store.save(task('t', TaskState.TASK_STATE_WORKING, [message('request'), { ...message('file'), parts: raw(1) }]), context);
     const loaded = await store.load('t', context);
-    if (loaded?.history[1].parts[0].content?.$case !== 'text') throw new Error('no text part loaded');
-    loaded.history[1].parts[0].content.value = 'changed';
-    await store.save(loaded, context);
-    expect(texts(await store.load('t', context))).toEqual(['request', 'changed']);
+    (loaded?.history[1].parts[0].content?.value as Buffer).fill(7);
+    if (loaded) await store.save(loaded, context);
+    expect((await store.load('t', context))?.history[1].parts).toEqual(raw(7));
 
     const made = task('u', TaskState.TASK_STATE_WORKING, [message('request')]);
     await store.save(made, context);
@@ -74,7 +86,7 @@ describe('BoundedTaskStore', () => {
     expect(texts(await store.load('u', context))).toEqual(['request']);
   });
 
-  it('copies into the store only what a status update adds, not the history it loaded', async () => {
+  it('copies into the store only what a status update adds, and hands out its history without copying it', async () => {
     const store = new BoundedTaskStore({ historyLimit: 100, finishedLimit: 10 });
     await store.save(task('t', TaskState.TASK_STATE_WORKING, [message('request')]), context);
     for (let step = 1; step <= 300; step++) {
@@ -85,6 +97,10 @@ describe('BoundedTaskStore', () => {
 
     // The request, then one message a step; copying the loaded history back would be 100 a step.
     expect(store.copiedMessages).toBe(301);
+    // Nor does a load copy them: two loads hand out the same messages, in arrays of their own.
+    const [first, second] = [await store.load('t', context), await store.load('t', context)];
+    expect(first?.history).not.toBe(second?.history);
+    expect(first?.history.every((entry, index) => entry === second?.history[index])).toBe(true);
     expect(texts(await store.load('t', context)).slice(0, 2)).toEqual(['request', 'step 202']);
   });
 

@@ -1,7 +1,7 @@
 import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { resolveUserScope, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
-import { copyOf, IssuedMessages } from './task-copies';
+import { copyOf, StoredMessages } from './task-copies';
 
 export interface TaskStoreLimits {
   /** Messages kept per task: the first (the request) and the latest ones. */
@@ -25,16 +25,16 @@ const DEFAULT_PAGE_SIZE = 50;
  * forever, and the request handler copies a task's whole history at each status update (load, append,
  * save), so an assessment's progress lines cost time quadratic in their number on the event loop and
  * memory without end in a long-lived agent. Here a task's history keeps its request and its latest
- * messages, and only the most recently finished tasks are kept. Reads and writes copy, as the SDK's
- * store does (the handler mutates what it loads), but share the strings (see copyOf), and a save copies
- * only the messages that are new since its task's latest load (see IssuedMessages); tasks are scoped by
- * tenant and caller likewise.
+ * messages, and only the most recently finished tasks are kept. Reads and writes copy the task, as the
+ * SDK's store does (the handler changes what it loads), but share the strings (see copyOf); its history's
+ * messages are stored frozen and handed out as they are, so only messages new to the store are copied
+ * (see StoredMessages). Tasks are scoped by tenant and caller likewise.
  */
 export class BoundedTaskStore implements TaskStore {
   /** By scope and id; a Map keeps insertion order, and a finished task is re-inserted at the end. */
   private readonly tasks = new Map<string, Task>();
   private finishedCount = 0;
-  private readonly issued = new IssuedMessages();
+  private readonly messages = new StoredMessages();
 
   constructor(private readonly limits: TaskStoreLimits = DEFAULT_TASK_STORE_LIMITS) {}
 
@@ -42,7 +42,7 @@ export class BoundedTaskStore implements TaskStore {
     const key = keyOf(scopeOf(context), taskId);
     const task = this.tasks.get(key);
     if (!task) return undefined;
-    return { ...copyOf({ ...task, history: [] }), history: task.history && this.issued.issue(key, task.history) };
+    return { ...copyOf({ ...task, history: [] }), history: task.history && this.messages.handOut(task.history) };
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
@@ -50,7 +50,7 @@ export class BoundedTaskStore implements TaskStore {
     const before = this.tasks.get(key);
     const wasFinished = before !== undefined && isFinished(before);
     const history = boundedHistory(task.history, this.limits.historyLimit);
-    const stored = { ...copyOf({ ...task, history: [] }), history: history && this.issued.take(key, history) };
+    const stored = { ...copyOf({ ...task, history: [] }), history: history && this.messages.keep(history) };
     if (isFinished(stored) && !wasFinished) {
       this.tasks.delete(key); // to the end of the order: the newest finished task
       this.finishedCount += 1;
@@ -83,9 +83,9 @@ export class BoundedTaskStore implements TaskStore {
     };
   }
 
-  /** Messages copied into the store by saves so far: those new since their task's latest load. */
+  /** Messages copied into the store by saves so far: those new to it. */
   get copiedMessages(): number {
-    return this.issued.copied;
+    return this.messages.copied;
   }
 
   private evictFinished(): void {
@@ -93,7 +93,6 @@ export class BoundedTaskStore implements TaskStore {
       if (this.finishedCount <= this.limits.finishedLimit) return;
       if (!isFinished(task)) continue;
       this.tasks.delete(key);
-      this.issued.forget(key);
       this.finishedCount -= 1;
     }
   }
