@@ -1,4 +1,4 @@
-import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsPositive, Matches } from 'class-validator';
+import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsPositive, Matches, Max } from 'class-validator';
 import { AppConfig, ByteSize, HttpUrl, NumberFrom, OnOff, Text, WholeNumber } from '@arvo-rca/agent-app';
 import { DEFAULT_SANDBOX_OPTIONS, SANDBOX_CHOICES, type SandboxChoice } from '@arvo-rca/sandbox';
 import { TASK_SOURCE_IMAGES } from '@arvo-rca/common';
@@ -97,6 +97,11 @@ export class GreenConfig extends AppConfig {
   @IsNumber()
   @IsPositive()
   CONTAINER_CPUS: number = DEFAULT_SANDBOX_OPTIONS.cpus;
+
+  /** A task container's CPU weight beside the engine and the agents (Docker's --cpu-shares, 2 to 262144; the engine's default is 1024). */
+  @WholeNumber(2)
+  @Max(262_144)
+  CONTAINER_CPU_SHARES: number = DEFAULT_SANDBOX_OPTIONS.cpuShares;
 
   @ByteSize('20g or 512m')
   CONTAINER_DISK: string = `${DEFAULT_SANDBOX_OPTIONS.diskBytes / GIB}g`;

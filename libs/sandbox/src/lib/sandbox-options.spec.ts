@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { defaultContainerCpus, parseMemory, resolveSandboxOptions } from './sandbox-options';
 
 describe('sandbox options', () => {
-  it('default to 120 s commands, 100 KiB output, 4 GiB, 1024 pids, 20 GiB of disk, .git removed under /src', () => {
+  it('default to 120 s commands, 100 KiB output, 4 GiB, 1024 pids, the least CPU weight, 20 GiB of disk, .git removed under /src', () => {
     expect(resolveSandboxOptions({})).toMatchObject({
       sandbox: 'auto',
       commandTimeoutS: 120,
@@ -10,6 +10,7 @@ describe('sandbox options', () => {
       memoryBytes: 4 * 1024 ** 3,
       pids: 1024,
       cpus: defaultContainerCpus(),
+      cpuShares: 2,
       diskBytes: 20 * 1024 ** 3,
       removeGitUnder: ['/src'],
     });

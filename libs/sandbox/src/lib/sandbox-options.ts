@@ -25,6 +25,12 @@ export interface SandboxOptions {
   memoryBytes: number;
   pids: number;
   cpus: number;
+  /**
+   * A task container's CPU weight beside everything else on the machine (the engine's `CpuShares`; 1024
+   * is the engine's own default, 2 its least). Low, a machine whose cores the tasks' commands keep busy
+   * still runs the engine's starts and both agents first: the tasks take what those leave, shared evenly.
+   */
+  cpuShares: number;
   /** What one task's container may write (its workspace and every other write) before the task ends. */
   diskBytes: number;
   /**
@@ -81,6 +87,7 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   memoryBytes: 4 * 1024 ** 3,
   pids: 1024,
   cpus: defaultContainerCpus(),
+  cpuShares: 2,
   diskBytes: 20 * 1024 ** 3,
   // An ARVO tree with its build holds 100k to 300k files: a million is far above any real task.
   diskFiles: 1_000_000,
@@ -106,6 +113,7 @@ const POSITIVE: (keyof SandboxOptions)[] = [
   'memoryBytes',
   'pids',
   'cpus',
+  'cpuShares',
   'diskBytes',
   'diskFiles',
   'diskCheckIntervalS',

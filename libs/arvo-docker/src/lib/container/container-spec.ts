@@ -63,6 +63,7 @@ export function taskContainerSpec(input: TaskContainerInput): ContainerCreateSpe
       MemorySwap: options.memoryBytes,
       PidsLimit: options.pids,
       NanoCpus: Math.round(options.cpus * 1e9),
+      CpuShares: options.cpuShares,
       CapDrop: ['ALL'],
       CapAdd: [...BUILD_CAPABILITIES],
       SecurityOpt: ['no-new-privileges'],

@@ -88,6 +88,7 @@ export interface ContainerCreateSpec {
     MemorySwap: number;
     PidsLimit: number;
     NanoCpus: number;
+    CpuShares: number;
     CapDrop: string[];
     CapAdd: string[];
     SecurityOpt: string[];

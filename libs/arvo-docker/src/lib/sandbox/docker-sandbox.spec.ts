@@ -81,6 +81,7 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
       MemorySwap: 4 * 1024 ** 3,
       PidsLimit: 1024,
       NanoCpus: defaultContainerCpus() * 1e9,
+      CpuShares: 2,
       SecurityOpt: ['no-new-privileges'],
       AutoRemove: false,
     });
@@ -98,6 +99,13 @@ describeWithDocker('DockerSandbox, a task container on a sample image', () => {
     expect((info.Config.Entrypoint as string[]).slice(0, 2)).toEqual(['sh', '-c']);
     expect(info.Config.Cmd).toEqual([String(600 + 300)]);
     expect(info.Config.OpenStdin).toBe(true);
+  });
+
+  it("weighs the task's commands least on the CPU: the engine's starts and the agents come first on a busy machine", async () => {
+    // cgroup v2 holds the weight as cpu.weight (shares 2 are weight 1), v1 as cpu.shares.
+    const { output } = completed(await sandbox.exec('cat /sys/fs/cgroup/cpu.weight 2>/dev/null || cat /sys/fs/cgroup/cpu/cpu.shares'));
+
+    expect(['1', '2']).toContain(output.trim());
   });
 
   it('gives the commands the build capabilities and no others, whatever the engine reports', async () => {

@@ -24,6 +24,7 @@ describe("the sandboxes' options", () => {
       HOST_INODES_FLOOR: '250000',
       CONTAINER_PIDS: '256',
       CONTAINER_CPUS: '1.5',
+      CONTAINER_CPU_SHARES: '512',
       SANDBOX_START_CONCURRENCY: '3',
       LOG_DIR: '/usr/local/share/arvo-logs',
       LOG_RUN_DIR: '/srv/arvo-run',
@@ -44,6 +45,7 @@ describe("the sandboxes' options", () => {
       inodesFloor: { inodes: 250_000 },
       pids: 256,
       cpus: 1.5,
+      cpuShares: 512,
       // Given, the start pacing is held there; unset, it adapts to the engine from one per CPU.
       startConcurrency: 3,
       startPacing: 'fixed',
@@ -66,6 +68,11 @@ describe("the sandboxes' options", () => {
       /the inodes' floor must be a percentage such as 5% or a count such as 200000, got "100%"/,
     );
     expect(() => configOf({ CONTAINER_FILES: '10' })).toThrow(/CONTAINER_FILES/);
+  });
+
+  it("refuse at boot a CPU weight the engine would not take as given (Docker's bounds: 2 to 262144)", () => {
+    for (const shares of ['1', '262145', '1.5']) expect(() => configOf({ CONTAINER_CPU_SHARES: shares })).toThrow(/CONTAINER_CPU_SHARES/);
+    expect(sandboxOptionsOf(configOf({ CONTAINER_CPU_SHARES: '1024' })).cpuShares).toBe(1024);
   });
 
   it('name the engine DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH give, and none when they are unset', () => {

@@ -26,6 +26,7 @@ export function sandboxOptionsOf(config: GreenConfig): ArvoDockerOptionsInput {
     diskTotalBytes: config.TASKS_DISK_TOTAL === undefined ? undefined : parseMemory(config.TASKS_DISK_TOTAL),
     pids: config.CONTAINER_PIDS,
     cpus: config.CONTAINER_CPUS,
+    cpuShares: config.CONTAINER_CPU_SHARES,
     startConcurrency: config.SANDBOX_START_CONCURRENCY,
     startPacing: config.SANDBOX_START_CONCURRENCY === undefined ? undefined : 'fixed',
     privatePaths: [config.CACHE_DIR, ...localSourceDirs(taskSources(config)), ...runRecordDirs(config)],
