@@ -53,3 +53,28 @@ describe('a process killed with SIGKILL', () => {
     expectEveryLine(root, 'last line, then waiting');
   });
 });
+
+describe("the console's lines, which wait up to 100 ms to go out together", () => {
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'task-logging-console-'))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const consoleLines = (child: LogChild): string[] => child.lines().map((line) => line.replace(/^.*\[Child\] /, ''));
+  const numbered = Array.from({ length: CHILD_TASK_LINES }, (_, i) => `console line ${i}`);
+
+  it('are all out when the process calls exit right after logging', async () => {
+    const child = new LogChild(['console-exit', root]);
+
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    await child.closed;
+    expect(consoleLines(child)).toEqual([...numbered, 'last line, then exit']);
+  });
+
+  it("are all out, the shutdown's own too, when the process ends by the signal it got, as Nest ends it", async () => {
+    const child = new LogChild(['console-signal', root]);
+
+    expect(await child.exited).toEqual({ code: null, signal: 'SIGTERM' });
+    await child.closed;
+    expect(consoleLines(child)).toEqual([...numbered, 'last line before the signal', 'shutting down', 'shut down']);
+  });
+});

@@ -3,6 +3,9 @@
 //                              clock moved so that no two children would name a new directory alike), prints it
 //   kill-self <runDir>         logs a task's lines and SIGKILLs itself right after the last log call
 //   kill-waiting <runDir>      logs a task's lines, says "ready" and awaits forever (killed from outside)
+//   console-exit <runDir>      logs lines to the console, a turn each, and calls process.exit right after the last
+//   console-signal <runDir>    logs lines to the console, then as Nest's shutdown on SIGTERM does: the factory's
+//                              shutdown, a line after it, and the signal raised again
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
@@ -52,9 +55,34 @@ async function logTask(runDir: string): Promise<WinstonLoggerFactory> {
   return logging;
 }
 
+// The console's lines wait up to CONSOLE_DELAY_MS to go out together: none may be lost on the way out.
+async function logToConsole(runDir: string, mode: string): Promise<void> {
+  const logging = await WinstonLoggerFactory.open({ agent: 'green', logDir: runDir, runDir, level: 'info' });
+  Logger.overrideLogger(logging.createNestLogger());
+  const logger = new Logger('Child');
+  for (let i = 0; i < CHILD_TASK_LINES; i++) {
+    logger.log(`console line ${i}`);
+    await nextTurn();
+  }
+  if (mode === 'console-exit') {
+    logger.log('last line, then exit');
+    process.exit(0);
+  }
+  logger.log('last line before the signal');
+  process.once('SIGTERM', () => {
+    logger.log('shutting down');
+    logging.onApplicationShutdown();
+    logger.log('shut down');
+    process.kill(process.pid, 'SIGTERM');
+  });
+  process.kill(process.pid, 'SIGTERM');
+  await new Promise(() => setInterval(() => undefined, 60_000));
+}
+
 async function main(): Promise<void> {
   const [mode, dir, agent, clockOffsetS] = process.argv.slice(2);
   if (mode === 'resolve') return resolveRun(dir, agent as AgentName, Number(clockOffsetS));
+  if (mode.startsWith('console-')) return logToConsole(dir, mode);
   const logging = await logTask(dir);
   const logger = new Logger('Child');
   if (mode === 'kill-self') {

@@ -14,9 +14,11 @@ export const CHILD_TASK_LINES = 200;
 /** A log child as a real node process (tsx), its stdout read line by line. */
 export class LogChild {
   readonly process: ChildProcessByStdio<Writable, Readable, null>;
-  private readonly lines: string[] = [];
+  private readonly printed: string[] = [];
   private readonly waiters: Array<() => void> = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Settles once the child's stdout has ended and every line of it was read. */
+  readonly closed: Promise<void>;
 
   constructor(args: string[]) {
     // tsx as a loader in this very process (its CLI would put a second process in between, and a
@@ -27,17 +29,24 @@ export class LogChild {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     this.exited = new Promise((done) => this.process.once('exit', (code, signal) => done({ code, signal })));
-    createInterface({ input: this.process.stdout }).on('line', (line) => {
-      this.lines.push(line);
+    const reader = createInterface({ input: this.process.stdout });
+    reader.on('line', (line) => {
+      this.printed.push(line);
       this.waiters.splice(0).forEach((wake) => wake());
     });
+    this.closed = new Promise((done) => reader.once('close', done));
+  }
+
+  /** Every stdout line read so far. */
+  lines(): string[] {
+    return [...this.printed];
   }
 
   /** The first stdout line matching, waiting for it (or failing when the child exits first). */
   async line(matching: RegExp, timeoutMs = 60_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.lines.find((line) => matching.test(line));
+      const found = this.printed.find((line) => matching.test(line));
       if (found) return found;
       if (this.process.exitCode !== null || this.process.signalCode !== null) throw new Error(`child exited before printing ${matching}`);
       if (Date.now() > deadline) throw new Error(`child printed no ${matching} within ${timeoutMs} ms`);

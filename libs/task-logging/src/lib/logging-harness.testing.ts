@@ -3,15 +3,22 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CONSOLE_DELAY_MS } from './log-transports';
 import { WinstonLoggerFactory, type TaskLoggingOptions } from './winston-logger.factory';
 
 /** Text written to a console stream, kept for assertions. */
 export class CapturedStream extends PassThrough {
   text = '';
+  /** How many writes it took. */
+  writes = 0;
 
   constructor() {
     super();
-    this.on('data', (chunk: Buffer) => (this.text += chunk.toString('utf8')));
+    this.on('data', (chunk: Buffer) => {
+      this.text += chunk.toString('utf8');
+      this.writes += 1;
+    });
   }
 }
 
@@ -34,6 +41,12 @@ export class LoggingHarness {
     });
     Logger.overrideLogger(this.factory.createNestLogger());
     return this.factory;
+  }
+
+  /** What reached the console's stdout, once the lines that wait to go out together (CONSOLE_DELAY_MS) are out. */
+  async consoleOut(): Promise<string> {
+    await sleep(2 * CONSOLE_DELAY_MS);
+    return this.out.text;
   }
 
   lines(file: string): string[] {

@@ -59,7 +59,7 @@ describe('the Nest logger through winston', () => {
     logger.log('command done, rc=0');
 
     expect(harness.lines('agents.log')).toEqual([expect.stringMatching(/\[CommandRunner\] command done, rc=0$/)]);
-    expect(harness.out.text).not.toContain('full output');
+    expect(await harness.consoleOut()).not.toContain('full output');
   });
 
   it('honours the levels Nest sets on the logger', async () => {
@@ -78,8 +78,31 @@ describe('the Nest logger through winston', () => {
     new Logger('Boot').log('listening on http://127.0.0.1:9009/');
     await harness.factory.runInTask({ taskId: 'sample:1', contextId: CONTEXT_ID }, async () => new Logger('TaskRunner').error('task failed'));
 
-    expect(harness.out.text).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}green {2}\[Boot\] listening on http:\/\/127\.0\.0\.1:9009\/\n$/);
+    expect(await harness.consoleOut()).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}green {2}\[Boot\] listening on http:\/\/127\.0\.0\.1:9009\/\n$/);
     expect(harness.err.text).toMatch(/^\d\d:\d\d:\d\d\.\d{3} ERROR green {2}sample:1 3f2a9c1e \[TaskRunner\] task failed\n$/);
+  });
+
+  it("writes the console's lines of many turns in one write, within 100 ms; an error at once, after them; after shutdown, each as it comes", async () => {
+    await harness.open();
+    const logger = new Logger('Steps');
+    for (let step = 1; step <= 5; step++) {
+      logger.log(`step ${step}`);
+      await new Promise((turn) => setImmediate(turn));
+    }
+    expect(harness.out.writes).toBe(0);
+
+    // The write's timer was set at the first line, so it fires before the wait's, however late both are.
+    expect((await harness.consoleOut()).match(/step \d/g)).toEqual(['step 1', 'step 2', 'step 3', 'step 4', 'step 5']);
+    expect(harness.out.writes).toBe(1);
+
+    logger.log('before the error');
+    logger.error('the error');
+    expect([harness.out.writes, harness.err.writes]).toEqual([2, 1]);
+    expect(harness.out.text).toMatch(/before the error\n$/);
+
+    harness.factory.onApplicationShutdown();
+    logger.log('after shutdown');
+    expect(harness.out.text).toMatch(/after shutdown\n$/);
   });
 
   it('colours the console level when asked to (a terminal), and never the files', async () => {
@@ -87,7 +110,7 @@ describe('the Nest logger through winston', () => {
 
     new Logger('Boot').log('coloured');
 
-    expect(harness.out.text).toContain('\u001b[32mINFO \u001b[39m');
+    expect(await harness.consoleOut()).toContain('\u001b[32mINFO \u001b[39m');
     expect(harness.lines('agents.log')[0]).not.toContain('\u001b[');
   });
 });

@@ -19,7 +19,7 @@ describe('the bounds of what a task writes to its log and the console', () => {
     const [line] = harness.lines('arvo_1.log').filter((text) => text.includes('solver working'));
     expect(line.length).toBeLessThan(4096 + 200);
     expect(line).toMatch(/solver working: s+ … \[54\.6 KiB more left out\]$/);
-    expect(harness.out.text).toMatch(/solver working: s+ … \[54\.6 KiB more left out\]\n$/);
+    expect(await harness.consoleOut()).toMatch(/solver working: s+ … \[54\.6 KiB more left out\]\n$/);
   });
 
   it("counts, and no longer writes, a flooding task's lines past LOG_TASK_MAX_BYTES, and says so once it is reached and once at its end", async () => {
@@ -33,13 +33,13 @@ describe('the bounds of what a task writes to its log and the console', () => {
 
     const file = statSync(join(harness.runDir, 'arvo_1.log')).size;
     expect(file).toBeLessThan(1024 * 1024 + 2 * 61_000);
-    expect(Buffer.byteLength(harness.out.text)).toBeLessThan(1024 * 1024 + 2 * 61_000);
+    expect(Buffer.byteLength(await harness.consoleOut())).toBeLessThan(1024 * 1024 + 2 * 61_000);
     const notes = harness.lines('arvo_1.log').filter((line) => line.includes('[TaskLogging]'));
     expect(notes).toEqual([
       expect.stringMatching(/WARN .*this task's log reached its bound of 1\.0 MiB \(LOG_TASK_MAX_BYTES\): its further lines are counted, not written$/),
       expect.stringMatching(/WARN .*1982 lines \(113\.6 MiB\) of this task were left out of its log, past its bound of 1\.0 MiB \(LOG_TASK_MAX_BYTES\)$/),
     ]);
-    expect(harness.out.text).toContain('1982 lines (113.6 MiB) of this task were left out');
+    expect(await harness.consoleOut()).toContain('1982 lines (113.6 MiB) of this task were left out');
   });
 
   it("bounds each task on its own: a flooding task leaves its neighbour's lines and the lines outside tasks as they are", async () => {

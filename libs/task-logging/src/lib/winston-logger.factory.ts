@@ -6,7 +6,7 @@ import { createLogger, type Logger as WinstonLogger } from 'winston';
 import { ProcessTable } from '@arvo-rca/common';
 import { AppendOnlyFile } from './append-only-file';
 import { TASK_SCOPE, type AgentName, type LogEvent, type TaskLogLevel } from './log-line';
-import { ConsoleTransport, TaskFileTransport, type ConsoleOutput } from './log-transports';
+import { ConsoleLines, ConsoleTransport, TaskFileTransport, type ConsoleOutput } from './log-transports';
 import { RunDirectoryResolver } from './run-directory-resolver';
 import { TaskAliases } from './task-aliases';
 import { BOUNDS_CONTEXT, TaskAwareNestLogger } from './task-aware-nest-logger';
@@ -46,6 +46,7 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
   private readonly winston: WinstonLogger;
   private readonly clock: () => Date;
   private readonly bounds: LogBounds;
+  private readonly console: ConsoleLines | undefined;
 
   private constructor(
     readonly agent: AgentName,
@@ -58,10 +59,12 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
     this.clock = options.clock ?? (() => new Date());
     this.bounds = { ...DEFAULT_LOG_BOUNDS, ...options.bounds };
     const consoleOutput = options.console ?? defaultConsole();
+    this.console = consoleOutput ? new ConsoleLines(consoleOutput) : undefined;
+    const consoleTransport = this.console && consoleOutput ? [new ConsoleTransport(this.console, consoleOutput.colors, agent)] : [];
     this.winston = createLogger({
       level: options.level,
       exitOnError: false,
-      transports: [new TaskFileTransport(agentsLog, agent), ...(consoleOutput ? [new ConsoleTransport(consoleOutput, agent)] : [])],
+      transports: [new TaskFileTransport(agentsLog, agent), ...consoleTransport],
     });
   }
 
@@ -129,8 +132,9 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
     if (note) this.winston.log({ level: 'warn', message: note, context: BOUNDS_CONTEXT, time: this.clock(), [TASK_SCOPE]: scope } satisfies LogEvent);
   }
 
-  /** Releases every descriptor; lines logged afterwards still reach their files, one open per line. */
+  /** Releases every descriptor; lines logged afterwards still reach their files, one open per line, and the console at once. */
   close(): void {
+    this.console?.close();
     this.taskFiles.closeAll();
     this.agentsLog.close();
   }
