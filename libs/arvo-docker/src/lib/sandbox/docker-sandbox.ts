@@ -145,15 +145,10 @@ export class DockerSandbox implements Sandbox {
     };
   }
 
+  /** Its share of the tasks' disk (DiskShares), once one is free. */
   private async acquireDiskShare(): Promise<void> {
-    const signal = this.stopping.signal;
-    const onWait = (why: string): void => this.spec.onProgress?.(`${this.name}: ${why}`);
-    const share = await this.context.diskShares?.acquire(signal, onWait).catch((error: unknown) => {
-      throw signal.aborted ? this.stoppedWhileStarting() : error;
-    });
-    // Stopped as the share came (its removal already ran): it goes back at once.
-    if (this.stopped) share?.release();
-    else this.diskShare = share;
+    const holder = { name: this.name, stopping: this.stopping.signal, stopped: () => this.stopped, onProgress: this.spec.onProgress };
+    this.diskShare = await this.context.diskShares?.shareFor(holder);
   }
 
   private stoppedWhileStarting(): SandboxError {

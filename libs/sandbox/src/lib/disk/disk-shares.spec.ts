@@ -75,7 +75,7 @@ describe('disk shares of the local sandboxes', () => {
     const after = third.start();
     await stopped.stop();
 
-    await expect(waits).rejects.toMatchObject({ code: 'SANDBOX_NOT_STARTED' });
+    await expect(waits).rejects.toMatchObject({ code: 'SANDBOX_NOT_STARTED', message: `sandbox ${stopped.name} was stopped while it waited for a disk share` });
     await holder.stop();
     await after;
     await third.stop();
@@ -97,6 +97,22 @@ describe('disk shares of the local sandboxes', () => {
     expect(await settledWithin(turn, 5_000)).toBeUndefined();
     expect(await ahead.exec('echo its turn')).toMatchObject({ kind: 'ran', output: 'its turn\n' });
     await ahead.stop();
+  });
+
+  it('fails the turn of a sandbox stopped while it waits there for its share, saying so, and takes no share', async () => {
+    const made = factory({ diskBytes: 64 * MIB, diskTotalBytes: 100 * MIB });
+    const [ahead, running, next] = [await sandboxOf(made, [], 60), await sandboxOf(made), await sandboxOf(made)];
+    await ahead.start();
+    await running.start();
+    const turn = ahead.takeTurn();
+    turn.catch(() => undefined);
+    await ahead.stop();
+
+    await expect(turn).rejects.toMatchObject({ code: 'SANDBOX_NOT_STARTED', message: `sandbox ${ahead.name} was stopped while it waited for a disk share` });
+    await running.stop();
+    // The one share is free again: the stopped sandbox holds none.
+    expect(await settledWithin(next.start(), 5_000)).toBeUndefined();
+    await next.stop();
   });
 
   it('refuses a task the total holds no share for, naming the numbers', async () => {

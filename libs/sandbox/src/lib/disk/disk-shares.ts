@@ -22,6 +22,15 @@ interface Waiter {
   grant: () => void;
 }
 
+/** A sandbox asking for its share (see DiskShares.shareFor). */
+interface ShareHolder {
+  name: string;
+  /** Aborts once the sandbox is stopped. */
+  stopping: AbortSignal;
+  stopped(): boolean;
+  onProgress?: (line: string) => void;
+}
+
 /**
  * The running tasks' writable layers under one total: as many tasks at once as the total holds shares of
  * `perTaskBytes` (their disk limit). The total is measured when a task asks for a share and none is held
@@ -65,6 +74,22 @@ export class DiskShares {
       this.waiting.push(waiter);
     });
     return this.shareObject();
+  }
+
+  /**
+   * The share of the sandbox `holder`, once one is free (its progress says why it waits). A sandbox stopped
+   * while it waits fails with SANDBOX_NOT_STARTED; a share that comes as it is stopped goes back at once
+   * (undefined: its removal already ran).
+   */
+  async shareFor(holder: ShareHolder): Promise<DiskShare | undefined> {
+    const onWait = (why: string): void => holder.onProgress?.(`${holder.name}: ${why}`);
+    const share = await this.acquire(holder.stopping, onWait).catch((error: unknown) => {
+      if (!holder.stopped()) throw error;
+      throw new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${holder.name} was stopped while it waited for a disk share`, { cause: error });
+    });
+    if (!holder.stopped()) return share;
+    share.release();
+    return undefined;
   }
 
   /**

@@ -189,22 +189,18 @@ export class LocalSandbox implements Sandbox {
     };
   }
 
+  /** Its share of the tasks' disk (DiskShares), once one is free. */
+  private async holdDiskShare(): Promise<void> {
+    const holder = { name: this.name, stopping: this.stopping.signal, stopped: () => this.stopped, onProgress: this.spec.onProgress };
+    this.diskShare = await this.context.diskShares?.shareFor(holder);
+  }
+
   /**
    * Everything a timed-out command started. In bubblewrap its namespace is gone with it. As plain
    * processes the group goes, and then whatever still carries the command's marker in its environment
    * (what left the group with `setsid`); a process that left the group and cleared its environment
    * (`env -i setsid ...`) cannot be told from the host's own and lives on.
    */
-  private async holdDiskShare(): Promise<void> {
-    const onWait = (why: string): void => this.spec.onProgress?.(`${this.name}: ${why}`);
-    const share = await this.context.diskShares?.acquire(this.stopping.signal, onWait).catch((error: unknown) => {
-      throw this.stopped ? new SandboxError('SANDBOX_NOT_STARTED', `sandbox ${this.name} was stopped while starting`) : error;
-    });
-    // Stopped as the share came: it goes back at once.
-    if (this.stopped) share?.release();
-    else this.diskShare = share;
-  }
-
   private async killCommand(running: LocalCommand, marker: string): Promise<void> {
     await running.kill();
     if (this.context.isolation === 'process') await this.context.processes.killMarked(EXEC_MARKER, marker);
