@@ -1,17 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type Docker from 'dockerode';
-import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { ownerHost } from '@arvo-rca/sandbox';
-import type { AssessmentResult } from '@arvo-rca/results';
 import { round } from '../report/bench-stats';
 import { GreenProcess } from '../probes/green-process';
 import { measureRunPage, type RunPageFigures } from '../rigs/many-tasks-viewer';
-import { containersOf, ManyTasksData, openHandles, startsPerSecond, watchHandles, watchStarts, writeThinkingScript } from '../rigs/many-tasks-rig';
+import {
+  assess,
+  containersOf,
+  countStatuses,
+  ManyTasksData,
+  openHandles,
+  startsPerSecond,
+  watchHandles,
+  watchStarts,
+  writeThinkingScript,
+} from '../rigs/many-tasks-rig';
+import { watchMachineCpu, type MachineCpu } from '../rigs/machine-cpu';
 import type { ProbeReport } from '../probes/probe-client';
 import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
 
@@ -64,6 +72,8 @@ export interface ManyTasksFigures {
   leftover_workspaces: number;
   /** The viewer's page of the run, against a static table of the same cells. */
   viewer: RunPageFigures;
+  /** What the machine's CPUs did over the run (the agents' part is each agent's `busy`). */
+  machine_cpu: MachineCpu;
 }
 
 const MIB = 1024 ** 2;
@@ -112,9 +122,11 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const handles = watchHandles([green.pid, purple.pid]);
     const greenOwner = `${ownerHost()}:${green.pid}:`;
     const starts = await watchStarts(docker, greenOwner);
+    const cpu = watchMachineCpu();
     const started = Date.now();
     const result = await assess(green, purple.url, taskIds, tasks);
     const ended = Date.now();
+    const machineCpu = cpu.stop();
     const runStarts = await starts.stop();
     bench.disable();
     const peaks = handles.stop();
@@ -151,6 +163,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       leftover_containers: leftover,
       leftover_workspaces: leftoverWorkspaces,
       viewer,
+      machine_cpu: machineCpu,
     };
   } finally {
     await Promise.all([agents?.green.stop(), agents?.purple.stop()]);
@@ -207,25 +220,6 @@ async function startAgents(root: string, scratch: string, data: ManyTasksData): 
     await purple.stop();
     throw error;
   }
-}
-
-/** One assessment of `taskIds`, all at once; its Result. */
-async function assess(green: GreenProcess, purpleUrl: string, taskIds: string[], concurrency: number): Promise<AssessmentResult> {
-  const request = JSON.stringify({ participants: { purple_agent: purpleUrl }, config: { task_ids: taskIds, concurrency } });
-  let state = 'unknown';
-  let result: AssessmentResult | undefined;
-  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), request, { deadlineMs: 3_600_000 })) {
-    if (event.kind === 'status' || event.kind === 'task') state = event.state;
-    if (event.kind === 'artifact') result = event.data[0] as AssessmentResult;
-  }
-  if (state !== 'completed' || !result) throw new Error(`the assessment ended ${state}${result ? '' : ' with no Result'}:\n${green.logTail}`);
-  return result;
-}
-
-function countStatuses(result: AssessmentResult): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const metrics of Object.values(result.task_metrics)) counts[metrics.status] = (counts[metrics.status] ?? 0) + 1;
-  return counts;
 }
 
 function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest: number, peak: number, after: number): AgentFigures {

@@ -38,6 +38,7 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
       value: seconds(many.run_last_start_s),
       target: 'info',
     },
+    machineRow(many),
     ...agentRows('green', many.green, many.loop_p99_bench_ms),
     ...agentRows('purple', many.purple, many.loop_p99_bench_ms),
     against(
@@ -81,6 +82,30 @@ function agentRows(name: string, agent: AgentFigures, benchP99: number): TableRo
       0,
     ),
   ];
+}
+
+/**
+ * How busy the machine was over the run, and whose the work was. On a machine busy all the time the wall
+ * is at least the work over the cores: what is not the agents' own (the engine's starts, the containers'
+ * commands, the bench) sets a floor no change of ours can go below.
+ */
+function machineRow(many: ManyTasksFigures): TableRow {
+  const cpu = many.machine_cpu;
+  const ours = cpuOf(many.green) + cpuOf(many.purple);
+  const share = (value: number): string => `${Math.round((100 * value) / (cpu.cores * cpu.seconds))}%`;
+  const containers = cpu.containers_s === undefined ? '' : `containers ${cpu.containers_s.toFixed(0)}, `;
+  const rest = cpu.busy_s - ours - (cpu.containers_s ?? 0);
+  return {
+    figure:
+      `  the machine: busy ${share(cpu.busy_s)} of ${cpu.cores} cores over the run, steal ${share(cpu.steal_s)}; core-seconds: ${containers}` +
+      `green and purple ${ours.toFixed(0)}, engine and the rest ${rest.toFixed(0)}; what is not the agents' needs at least`,
+    value: seconds((cpu.busy_s - ours) / cpu.cores),
+    target: 'info',
+  };
+}
+
+function cpuOf(agent: AgentFigures): number {
+  return agent.busy ? agent.busy.cpuUserS + agent.busy.cpuSystemS : 0;
 }
 
 // How busy the agent was over the run, where the probe says: its CPU time and its loop's share of busy time.

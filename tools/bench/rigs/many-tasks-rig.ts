@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { taskImage } from '@arvo-rca/common';
+import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
+import type { AssessmentResult } from '@arvo-rca/results';
+import type { GreenProcess } from '../probes/green-process';
 
 const SAMPLES = ['1', '2', '3', '4', '5'];
 const FIRST_ID = 70_001;
@@ -148,4 +152,23 @@ export function startsPerSecond(times: readonly number[]): number {
 export async function containersOf(docker: Docker, ownerPrefix: string): Promise<Docker.ContainerInfo[]> {
   const all = await docker.listContainers({ all: true, filters: { label: [LABEL_OWNER] } });
   return all.filter((info) => info.Labels[LABEL_OWNER]?.startsWith(ownerPrefix));
+}
+
+/** One assessment on the green agent of `taskIds`, all at once; its Result. */
+export async function assess(green: GreenProcess, purpleUrl: string, taskIds: string[], concurrency: number): Promise<AssessmentResult> {
+  const request = JSON.stringify({ participants: { purple_agent: purpleUrl }, config: { task_ids: taskIds, concurrency } });
+  let state = 'unknown';
+  let result: AssessmentResult | undefined;
+  for await (const event of new A2aClientFactory().peer(green.url).streamText(randomUUID(), request, { deadlineMs: 3_600_000 })) {
+    if (event.kind === 'status' || event.kind === 'task') state = event.state;
+    if (event.kind === 'artifact') result = event.data[0] as AssessmentResult;
+  }
+  if (state !== 'completed' || !result) throw new Error(`the assessment ended ${state}${result ? '' : ' with no Result'}:\n${green.logTail}`);
+  return result;
+}
+
+export function countStatuses(result: AssessmentResult): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const metrics of Object.values(result.task_metrics)) counts[metrics.status] = (counts[metrics.status] ?? 0) + 1;
+  return counts;
 }
