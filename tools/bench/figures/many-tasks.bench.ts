@@ -20,6 +20,7 @@ import {
   writeThinkingScript,
 } from '../rigs/many-tasks-rig';
 import { watchMachineCpu, type MachineCpu } from '../rigs/machine-cpu';
+import { watchAgentsCpu, type AgentsCpu } from '../rigs/process-cpu';
 import type { ProbeReport } from '../probes/probe-client';
 import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
 
@@ -72,8 +73,9 @@ export interface ManyTasksFigures {
   leftover_workspaces: number;
   /** The viewer's page of the run, against a static table of the same cells. */
   viewer: RunPageFigures;
-  /** What the machine's CPUs did over the run (the agents' part is each agent's `busy`). */
+  /** What the machine's CPUs did over the run, and the agents' part with their helpers'. */
   machine_cpu: MachineCpu;
+  agents_cpu: AgentsCpu;
 }
 
 const MIB = 1024 ** 2;
@@ -122,11 +124,11 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const handles = watchHandles([green.pid, purple.pid]);
     const greenOwner = `${ownerHost()}:${green.pid}:`;
     const starts = await watchStarts(docker, greenOwner);
-    const cpu = watchMachineCpu();
+    const [cpu, ours] = [watchMachineCpu(), watchAgentsCpu([green.pid, purple.pid])];
     const started = Date.now();
     const result = await assess(green, purple.url, taskIds, tasks);
     const ended = Date.now();
-    const machineCpu = cpu.stop();
+    const [machineCpu, agentsCpu] = [cpu.stop(), ours.stop()];
     const runStarts = await starts.stop();
     bench.disable();
     const peaks = handles.stop();
@@ -164,6 +166,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       leftover_workspaces: leftoverWorkspaces,
       viewer,
       machine_cpu: machineCpu,
+      agents_cpu: agentsCpu,
     };
   } finally {
     await Promise.all([agents?.green.stop(), agents?.purple.stop()]);

@@ -90,22 +90,18 @@ function agentRows(name: string, agent: AgentFigures, benchP99: number): TableRo
  * commands, the bench) sets a floor no change of ours can go below.
  */
 function machineRow(many: ManyTasksFigures): TableRow {
-  const cpu = many.machine_cpu;
-  const ours = cpuOf(many.green) + cpuOf(many.purple);
+  const { machine_cpu: cpu, agents_cpu: agents } = many;
+  const ours = agents.agents_s + agents.helpers_s;
   const share = (value: number): string => `${Math.round((100 * value) / (cpu.cores * cpu.seconds))}%`;
   const containers = cpu.containers_s === undefined ? '' : `containers ${cpu.containers_s.toFixed(0)}, `;
   const rest = cpu.busy_s - ours - (cpu.containers_s ?? 0);
   return {
     figure:
       `  the machine: busy ${share(cpu.busy_s)} of ${cpu.cores} cores over the run, steal ${share(cpu.steal_s)}; core-seconds: ${containers}` +
-      `green and purple ${ours.toFixed(0)}, engine and the rest ${rest.toFixed(0)}; what is not the agents' needs at least`,
+      `the agents ${agents.agents_s.toFixed(0)} and their helpers ${agents.helpers_s.toFixed(0)}, the engine and the rest ${rest.toFixed(0)}; what is not ours needs at least`,
     value: seconds((cpu.busy_s - ours) / cpu.cores),
     target: 'info',
   };
-}
-
-function cpuOf(agent: AgentFigures): number {
-  return agent.busy ? agent.busy.cpuUserS + agent.busy.cpuSystemS : 0;
 }
 
 // How busy the agent was over the run, where the probe says: its CPU time and its loop's share of busy time.

@@ -1,8 +1,21 @@
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createDockerClient } from '@arvo-rca/arvo-docker';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { watchMachineCpu } from './machine-cpu';
+import { watchAgentsCpu } from './process-cpu';
+
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc').flatMap((name) => {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent ? [Number(name)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 function burn(ms: number): void {
   const end = performance.now() + ms;
@@ -55,4 +68,32 @@ describeWithDocker("the containers' part of the machine's CPU", () => {
     },
     60_000,
   );
+});
+
+describe("the agents' CPU, their helpers' included", () => {
+  it("counts a process's own CPU, and as its helpers' a child that ended and one still running", async () => {
+    const spin = (seconds: number): string => `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) {}`;
+    const agent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { spawn, spawnSync } = require('node:child_process');
+         ${spin(0.4)}
+         spawnSync(process.execPath, ['-e', ${JSON.stringify(spin(0.4))}]);
+         spawn(process.execPath, ['-e', ${JSON.stringify(spin(0.4))} + '; setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const watch = watchAgentsCpu([agent.pid ?? 0]);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const cpu = watch.stop();
+    const helpers = childrenOf(agent.pid ?? 0);
+    agent.kill('SIGKILL');
+    for (const pid of helpers) process.kill(pid, 'SIGKILL');
+
+    // Each spins 0.4 s, less what a loaded machine kept it from running in that time (Date.now() is wall time).
+    expect(cpu.agents_s).toBeGreaterThanOrEqual(0.2);
+    expect(cpu.helpers_s).toBeGreaterThanOrEqual(0.4);
+  }, 30_000);
 });
