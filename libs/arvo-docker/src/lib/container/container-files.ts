@@ -4,7 +4,7 @@ import type { ContainerHandle } from '../engine/container-handle';
 /**
  * One look at a container's writes: its bytes (as the engine's `SizeRw` counts them) and its files. Where
  * the engine is local and its writable layer's folder can be read (`counter` given then), both are counted
- * there from this host: `find` in one helper the factory's tasks share, off the event loop, with no fork
+ * there from this host: walked in one thread the factory's tasks share, off the event loop, with no process
  * of the agent per look and no call to the engine (128 tasks' looks were 64 engine calls a second, each a
  * walk of the layer, slowing the other tasks' starts); nothing inside the container can make it lie. Else
  * (a remote engine, an engine in a virtual machine, an agent not allowed to read the engine's data root)
