@@ -12,6 +12,7 @@ import {
   assess,
   containersOf,
   countStatuses,
+  heapSnapshots,
   ManyTasksData,
   openHandles,
   startsPerSecond,
@@ -66,6 +67,8 @@ export interface ManyTasksFigures {
   loop_p99_bench_ms: number;
   /** Container starts per second: the engine's bare burst, and ours in the run (the engine's own event times). */
   engine_starts_per_s: number;
+  /** The machine's busy core-seconds over the engine's bare burst: what its starts cost the CPU. */
+  engine_floor_cpu_s: number;
   run_starts_per_s: number;
   /** From the request to the last task container's start, s. */
   run_last_start_s: number;
@@ -160,6 +163,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       purple: agent(purpleRun, 1),
       loop_p99_bench_ms: round(benchP99),
       engine_starts_per_s: round(floor.startsPerS),
+      engine_floor_cpu_s: round(floor.cpuS),
       run_starts_per_s: round(startsPerSecond(runStarts)),
       run_last_start_s: round(((runStarts.at(-1) ?? Number.NaN) - started) / 1000),
       leftover_containers: leftover,
@@ -178,25 +182,22 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
   }
 }
 
-/**
- * With BENCH_HEAP_SNAPSHOTS=<folder>, heap snapshots of both agents there, the green agent's `<name>.heapsnapshot`
- * and the purple agent's `purple-<name>.heapsnapshot`: at rest and after the run, what a finished task leaves.
- */
-async function heapSnapshots(agents: { green: GreenProcess; purple: GreenProcess }, name: string): Promise<void> {
-  const folder = process.env['BENCH_HEAP_SNAPSHOTS'];
-  if (!folder) return;
-  await agents.green.probe.heapSnapshot(join(folder, `${name}.heapsnapshot`));
-  await agents.purple.probe.heapSnapshot(join(folder, `purple-${name}.heapsnapshot`));
-}
-
 /** The engine's bare burst of `tasks` starts of the sample image, and its pace by its own event times. */
-async function engineFloor(root: string, docker: Docker, owner: string, scratch: string, tasks: number): Promise<{ seconds: number; startsPerS: number }> {
+async function engineFloor(
+  root: string,
+  docker: Docker,
+  owner: string,
+  scratch: string,
+  tasks: number,
+): Promise<{ seconds: number; startsPerS: number; cpuS: number }> {
   const workspaces = Array.from({ length: tasks }, () => prepareWorkspace(root, join(scratch, 'floor')));
   const watch = await watchStarts(docker, owner);
+  const cpu = watchMachineCpu();
   const ms = await bareStarts(docker, owner, workspaces);
+  const cpuS = cpu.stop().busy_s;
   const starts = await watch.stop();
   rmSync(join(scratch, 'floor'), { recursive: true, force: true });
-  return { seconds: ms / 1000, startsPerS: startsPerSecond(starts) };
+  return { seconds: ms / 1000, startsPerS: startsPerSecond(starts), cpuS };
 }
 
 async function startAgents(root: string, scratch: string, data: ManyTasksData): Promise<{ green: GreenProcess; purple: GreenProcess }> {

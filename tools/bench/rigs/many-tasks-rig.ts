@@ -172,3 +172,14 @@ export function countStatuses(result: AssessmentResult): Record<string, number> 
   for (const metrics of Object.values(result.task_metrics)) counts[metrics.status] = (counts[metrics.status] ?? 0) + 1;
   return counts;
 }
+
+/**
+ * With BENCH_HEAP_SNAPSHOTS=<folder>, heap snapshots of both agents there, the green agent's `<name>.heapsnapshot`
+ * and the purple agent's `purple-<name>.heapsnapshot`: at rest and after the run, what a finished task leaves.
+ */
+export async function heapSnapshots(agents: { green: GreenProcess; purple: GreenProcess }, name: string): Promise<void> {
+  const folder = process.env['BENCH_HEAP_SNAPSHOTS'];
+  if (!folder) return;
+  await agents.green.probe.heapSnapshot(join(folder, `${name}.heapsnapshot`));
+  await agents.purple.probe.heapSnapshot(join(folder, `purple-${name}.heapsnapshot`));
+}
