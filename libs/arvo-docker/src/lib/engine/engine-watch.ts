@@ -12,6 +12,10 @@ export interface EngineWatchTiming {
 
 export const ENGINE_WATCH_TIMING: EngineWatchTiming = { intervalMs: 5_000, pingTimeoutMs: 10_000, misses: 3 };
 
+// Why a watch ends: its operation is over. One value for all: an abort with no reason makes a DOMException
+// and its stack each time, once per command of every task.
+const OPERATION_OVER = 'the operation is over';
+
 /** What the watch asks of an engine. */
 export interface EngineProbe {
   readonly address: string;
@@ -34,7 +38,7 @@ export async function whileEngineAnswers<T>(engine: EngineProbe, what: string, w
   try {
     return await Promise.race([work, lost]);
   } finally {
-    watch.abort();
+    watch.abort(OPERATION_OVER);
     lost.catch(() => undefined);
   }
 }
