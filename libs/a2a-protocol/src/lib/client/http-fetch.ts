@@ -1,6 +1,6 @@
 import { request as httpRequest, type Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline, Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { idleBoundAgent } from '@arvo-rca/common';
 import { DEFAULT_MAX_BODY_BYTES } from '../server/a2a-server.tokens';
 import { boundedBody, refusedByLength } from './reply-bound';
@@ -135,8 +135,15 @@ function wholeLines(incoming: Readable): Readable {
       done(null, held.length > 0 ? release(Buffer.alloc(0)) : undefined);
     },
   });
-  // Either side's end or failure reaches the other: an abort fails the reader, a cancel frees the socket.
-  return pipeline(incoming, lines, () => undefined);
+  // Either side's end or failure reaches the other: an abort or a dropped peer fails the reader, a cancel
+  // frees the socket. Wired by hand: stream.pipeline makes and aborts an AbortController per call, so a
+  // DOMException and its stack at every step of every task.
+  incoming.once('error', (error) => lines.destroy(error));
+  incoming.once('close', () => {
+    if (!incoming.readableEnded) lines.destroy(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+  });
+  lines.once('close', () => incoming.destroy());
+  return incoming.pipe(lines);
 }
 
 function toUrl(input: string | URL | Request): URL {
