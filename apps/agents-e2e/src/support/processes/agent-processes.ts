@@ -29,6 +29,19 @@ export class AgentProcess {
     return this.output;
   }
 
+  /**
+   * Settles once what the process printed matches `pattern`; fails after `ms`, with its last lines. An agent's
+   * console lines go out up to 100 ms after they are logged (docs/logs.md): a line logged just before an
+   * answer may come after it.
+   */
+  async printed(pattern: RegExp, ms = 5_000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!pattern.test(this.output)) {
+      if (Date.now() > until) throw new Error(`${this.name} printed no ${pattern} within ${ms} ms; its last lines:\n${this.output.slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   get exited(): boolean {
     return this.child.exitCode !== null || this.child.signalCode !== null;
   }
