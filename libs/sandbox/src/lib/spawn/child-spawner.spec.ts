@@ -28,9 +28,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
+async function until(condition: () => boolean, what: string | (() => string)): Promise<void> {
   for (let waited = 0; !condition(); waited += 50) {
-    if (waited > 10_000) throw new Error(`still waiting after 10 s: ${what}`);
+    if (waited > 10_000) throw new Error(`still waiting after 10 s: ${typeof what === 'string' ? what : what()}`);
     await sleep(50);
   }
 }
@@ -114,15 +114,23 @@ describe('ChildSpawner', () => {
   it('kills what it started, and ends itself, when its owner is killed', async () => {
     const pidFile = join(dir, 'pid');
     const held = owner('hold', pidFile);
-    await until(() => existsSync(`${pidFile}.spawner`), 'the owner to start its child');
-    const [childPid, spawnerPid] = [readFileSync(pidFile, 'utf8'), readFileSync(`${pidFile}.spawner`, 'utf8')].map(Number);
+    let pids: number[] = [];
     try {
+      // Whether the child wrote its pid says, on a timeout, which side the start stopped at.
+      await until(
+        () => existsSync(`${pidFile}.spawner`),
+        () => `the owner to start its child (the child's pid written: ${existsSync(pidFile)})`,
+      );
+      pids = [readFileSync(pidFile, 'utf8'), readFileSync(`${pidFile}.spawner`, 'utf8')].map(Number);
+      const [childPid, spawnerPid] = pids;
       expect(alive(childPid)).toBe(true);
       held.kill('SIGKILL');
       await until(() => !alive(childPid), 'the child to be killed');
       await until(() => !alive(spawnerPid), 'the spawner to end');
     } finally {
-      for (const pid of [childPid, spawnerPid]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      // Whatever failed, nothing of the owner's outlives the test (its pipes would keep the test run open).
+      held.kill('SIGKILL');
+      for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
     }
   });
 
