@@ -1,5 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IDLE_CONNECTION_MS } from '@arvo-rca/common';
 import { createHttpFetch } from './http-fetch';
@@ -136,5 +136,63 @@ describe('createHttpFetch', () => {
 
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
+  });
+});
+
+// A peer that closes a kept connection just as the next call goes out on it: the race an unannounced idle
+// timeout leaves (uvicorn's, for one, sends no Keep-Alive hint). Raw TCP, so that the reset is certain.
+describe('createHttpFetch, when a peer closes a kept connection as a call goes out on it', () => {
+  let server: TcpServer;
+  let url: string;
+  // For each connection, how many requests it had; `resetAt` says which request of a connection is reset.
+  const requests: number[] = [];
+  let resetAt: (connection: number, request: number) => boolean = () => false;
+  beforeAll(async () => {
+    server = createTcpServer((socket) => {
+      const connection = requests.push(0) - 1;
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
+          text = text.slice(end + 4);
+          const request = requests[connection]++;
+          if (resetAt(connection, request)) return void socket.resetAndDestroy();
+          const answer = `answer ${connection}:${request}`;
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${answer.length}\r\n\r\n${answer}`);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => requests.splice(0));
+
+  it('sends the call once more, on a new connection', async () => {
+    resetAt = (connection, request) => connection === 0 && request === 1;
+    const peer = createHttpFetch();
+
+    expect(await (await peer(url)).text()).toBe('answer 0:0');
+    expect(await (await peer(url)).text()).toBe('answer 1:0');
+    expect(requests).toEqual([2, 1]);
+  });
+
+  it('fails a call whose new connection was reset, and tries no more', async () => {
+    resetAt = () => true;
+    const peer = createHttpFetch();
+
+    await expect(peer(url)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(requests).toEqual([1]);
+  });
+
+  it('fails a call whose second try was reset too', async () => {
+    resetAt = (connection, request) => request === 1 || connection > 0;
+    const peer = createHttpFetch();
+
+    expect(await (await peer(url)).text()).toBe('answer 0:0');
+    await expect(peer(url)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(requests).toEqual([2, 1]);
   });
 });

@@ -31,7 +31,8 @@ interface Sending {
  * Connections are kept for the next call, but only IDLE_CONNECTION_MS unused, so that a peer's idle-socket
  * timeout never breaks a reused one: at 128 tasks at once the green agent called the purple agent some 60
  * times a second, and a new connection for each (connect, and the peer's accept) was the largest cost of
- * its calls.
+ * its calls. A call on a kept connection that the peer closed as the call went out (a reset before any
+ * answer) goes once more on a new one.
  *
  * No reply is held whole unbounded: one that is not an event stream the caller asked for is refused
  * unread when its Content-Length is above `maxBodyBytes`, and fails as soon as more arrives (the
@@ -45,7 +46,10 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
   return (input, init) => send(toUrl(input), init ?? {}, sending);
 }
 
-function send(url: URL, init: RequestInit, { agents, maxBodyBytes }: Sending): Promise<Response> {
+// How a peer that closed a kept connection as a call went out on it shows: the call never reached it.
+const CLOSED_UNDER_US = new Set(['ECONNRESET', 'EPIPE']);
+
+function send(url: URL, init: RequestInit, { agents, maxBodyBytes }: Sending, again = true): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const body = toBody(init.body);
@@ -77,7 +81,13 @@ function send(url: URL, init: RequestInit, { agents, maxBodyBytes }: Sending): P
     };
     signal?.addEventListener('abort', abort, { once: true });
     request.once('close', () => signal?.removeEventListener('abort', abort));
-    request.once('error', reject);
+    request.once('error', (error: NodeJS.ErrnoException) => {
+      // A kept connection the peer closed just as this call went out on it (its idle timeout, unannounced):
+      // the call goes once more, on a new connection, as Node's documentation advises (`reusedSocket`).
+      const closedUnderUs = again && answer === undefined && request.reusedSocket && CLOSED_UNDER_US.has(error.code ?? '');
+      if (closedUnderUs && !signal?.aborted) resolve(send(url, init, { agents, maxBodyBytes }, false));
+      else reject(error);
+    });
     request.end(body);
   });
 }

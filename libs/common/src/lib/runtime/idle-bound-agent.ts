@@ -3,11 +3,14 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
 
 /**
- * How long a kept connection waits unused for the next call before it is closed: well under the idle
- * timeout of any server (Node's 5 s, Fastify's 72 s), so that a peer never closes a connection as it is
- * being reused; a shorter one the peer announces (`Keep-Alive: timeout=…`) goes first.
+ * How long a kept connection waits unused for the next call before it is closed: a second under the
+ * shortest idle timeout common servers keep (Node's and uvicorn's 5 s; Fastify's is 72 s), the margin
+ * Node's own agent leaves under a timeout a server announces, so that a peer seldom closes a connection
+ * as it is being reused; a shorter one the peer announces (`Keep-Alive: timeout=…`) goes first. Long
+ * enough to span an agent's think time between two steps (2 s in the bench), so that a task's calls
+ * stay on one connection.
  */
-export const IDLE_CONNECTION_MS = 1000;
+export const IDLE_CONNECTION_MS = 4000;
 
 /**
  * A connection pool that keeps each connection for the next call, but closes it once unused for
