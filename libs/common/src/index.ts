@@ -1,5 +1,5 @@
 export { CodedError } from './lib/coded-error';
-export { ProcessTable, type ProcessIdentity } from './lib/runtime/process-table';
+export { CLOCK_TICKS_PER_S, ProcessTable, type ProcessIdentity, type ProcessStat } from './lib/runtime/process-table';
 export { ERROR_REPORT_PATTERN, errorReportName, LOC_JSON_PATH, SHARED_DIR, SOURCE_TREE, WORKSPACE } from './lib/tasks/workspace-layout';
 export { renderTemplate, TemplateError, type TemplateVars } from './lib/text/text-template';
 export { retryWithBackoff, type RetryPolicy } from './lib/runtime/retry-with-backoff';

@@ -1,21 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createDockerClient } from '@arvo-rca/arvo-docker';
+import { ProcessTable } from '@arvo-rca/common';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { watchMachineCpu } from './machine-cpu';
 import { watchAgentsCpu } from './process-cpu';
-
-function childrenOf(parent: number): number[] {
-  return readdirSync('/proc').flatMap((name) => {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent ? [Number(name)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 function burn(ms: number): void {
   const end = performance.now() + ms;
@@ -88,7 +78,7 @@ describe("the agents' CPU, their helpers' included", () => {
     const watch = watchAgentsCpu([agent.pid ?? 0]);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const cpu = watch.stop();
-    const helpers = childrenOf(agent.pid ?? 0);
+    const helpers = new ProcessTable().childrenOf(agent.pid ?? 0);
     agent.kill('SIGKILL');
     for (const pid of helpers) process.kill(pid, 'SIGKILL');
 

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-
-/** Linux's clock ticks a second in /proc/stat (USER_HZ): 100 wherever Linux runs user space. */
-const TICKS_PER_S = 100;
+import { CLOCK_TICKS_PER_S } from '@arvo-rca/common';
 /** The task containers' CPU, where the engine groups them under cgroup v1's `docker` (the cgroupfs driver). */
 const CONTAINERS_USAGE = '/sys/fs/cgroup/cpuacct/docker/cpuacct.usage';
 
@@ -33,7 +31,7 @@ function sample(): Sample {
   } catch {
     containers = undefined;
   }
-  return { at: performance.now(), busy: (user + nice + system + irq + softirq) / TICKS_PER_S, steal: steal / TICKS_PER_S, containers };
+  return { at: performance.now(), busy: (user + nice + system + irq + softirq) / CLOCK_TICKS_PER_S, steal: steal / CLOCK_TICKS_PER_S, containers };
 }
 
 /** The machine's CPU from now until `stop`: how much of it the run took, and the containers' part. */

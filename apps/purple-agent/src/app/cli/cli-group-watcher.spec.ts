@@ -1,19 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ProcessTable } from '@arvo-rca/common';
 
 const APP_TSCONFIG = join(__dirname, '..', '..', '..', 'tsconfig.app.json');
 
 /** Whether `pid` is a live process (a zombie, killed and not yet reaped, is not). */
-function alive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+const alive = (pid: number): boolean => new ProcessTable().isLive(pid);
 
 async function until(what: string, done: () => boolean, limitMs = 20_000): Promise<void> {
   const started = Date.now();

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ProcessTable } from '@arvo-rca/common';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -59,17 +60,8 @@ export async function startSshServer(dir: string): Promise<SshServer> {
 
 /** The ssh clients this process runs now (children named `ssh`), from /proc. */
 export function sshChildren(): number[] {
-  return readdirSync('/proc').flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [, name, rest] = /^\d+ \((.*)\) (.*)$/s.exec(stat) ?? [];
-      const parent = Number(rest?.split(' ')[1]);
-      return name === 'ssh' && parent === process.pid ? [Number(entry)] : [];
-    } catch {
-      return []; // gone meanwhile
-    }
-  });
+  const table = new ProcessTable();
+  return table.childrenOf(process.pid).filter((pid) => table.stat(pid)?.name === 'ssh');
 }
 
 function freePort(): Promise<number> {

@@ -1,29 +1,13 @@
 // Test-only: the host's processes as /proc shows them, for suites that check what a run left behind
 // (no procps needed: the sample images and slim hosts have none).
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { ProcessTable, type ProcessStat } from './process-table';
 
-export interface ProcessInfo {
-  pid: number;
-  /** Its process group. */
-  pgid: number;
-  /** Its state letter: `Z` is dead, not yet reaped. */
-  state: string;
-}
+const table = new ProcessTable();
 
 /** Every process /proc shows, with its group and its state. */
-export function processes(): ProcessInfo[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        // The fields after the command's name, which is in parentheses and may hold spaces and parentheses.
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return [{ pid: Number(pid), state: fields[0], pgid: Number(fields[2]) }];
-      } catch {
-        return [];
-      }
-    });
+export function processes(): ProcessStat[] {
+  return table.stats();
 }
 
 /** A process's argv or environment entries; none once it is gone (or a zombie). */
@@ -52,7 +36,7 @@ export function workingFolder(pid: number): string | undefined {
 }
 
 /** The live (not zombie) processes whose argv has an entry containing `marker`. */
-export function processesNaming(marker: string): ProcessInfo[] {
+export function processesNaming(marker: string): ProcessStat[] {
   return processes().filter((info) => info.state !== 'Z' && processEntries(info.pid, 'cmdline').some((arg) => arg.includes(marker)));
 }
 

@@ -1,7 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { hostname } from 'node:os';
-import { ProcessTable } from './process-table';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLOCK_TICKS_PER_S, ProcessTable } from './process-table';
 
 function pidOfAnExitedProcess(): number {
   return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
@@ -56,6 +59,72 @@ describe('ProcessTable', () => {
     expect(processes.isRunningSince(process.pid, startedS - 3600)).toBe(false);
     expect(processes.isRunningSince(process.pid)).toBe(true);
     expect(processes.isRunningSince(pidOfAnExitedProcess())).toBe(false);
+  });
+
+  describe("a process's /proc/<pid>/stat", () => {
+    const children: ChildProcess[] = [];
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'process-table-'))));
+    afterEach(() => {
+      children.splice(0).forEach((child) => child.kill('SIGKILL'));
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const started = (command: string, args: string[]): number => {
+      const child = spawn(command, args, { stdio: 'ignore' });
+      children.push(child);
+      return child.pid ?? 0;
+    };
+
+    it('reads the name, however odd, the state, the parent and the group', async () => {
+      // A command name with spaces and parentheses, where a split on spaces or on the first ')' goes wrong.
+      const odd = join(dir, 'a) (b c');
+      copyFileSync('/bin/sleep', odd);
+      spawnSync('chmod', ['+x', odd]);
+      const pid = started(odd, ['30']);
+      await sleep(100);
+
+      expect(processes.stat(pid)).toMatchObject({
+        pid,
+        name: 'a) (b c',
+        state: expect.stringMatching(/^[RS]$/),
+        ppid: process.pid,
+        pgid: processes.stat(process.pid)?.pgid,
+      });
+      expect(processes.stats().map((stat) => stat.pid)).toEqual(expect.arrayContaining([pid, process.pid]));
+      expect(processes.childrenOf(process.pid)).toContain(pid);
+      expect(processes.stat(pidOfAnExitedProcess())).toBeUndefined();
+    });
+
+    it("counts a process's CPU in clock ticks, and that of the children it waited for apart", async () => {
+      // A fixed amount of work in a child the shell waits for, then the shell becomes a sleep that burns none.
+      const since = performance.now();
+      const startedAtS = Date.now() / 1000;
+      const pid = started('sh', ['-c', `sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'; exec sleep 30`]);
+      for (let waited = 0; processes.stat(pid)?.name !== 'sleep'; waited += 50) {
+        if (waited > 20_000) throw new Error('the shell did not become a sleep within 20 s');
+        await sleep(50);
+      }
+      const stat = processes.stat(pid);
+      const wallTicks = ((performance.now() - since) / 1000) * CLOCK_TICKS_PER_S;
+
+      expect(stat?.childrenCpuTicks).toBeGreaterThanOrEqual(5);
+      expect(stat?.childrenCpuTicks).toBeLessThanOrEqual(wallTicks);
+      expect(stat?.cpuTicks).toBeLessThan(stat?.childrenCpuTicks ?? 0);
+      expect(Math.abs((processes.startTimeS(pid) ?? 0) - startedAtS)).toBeLessThanOrEqual(2);
+    });
+
+    it('tells a live process from a zombie and from one that is gone', async () => {
+      // The exec'd sleep never reaps the `true` its shell started: it stays a zombie.
+      const pid = started('sh', ['-c', 'true & exec sleep 30']);
+      await sleep(300);
+      const [zombie] = processes.childrenOf(pid);
+
+      expect(processes.stat(zombie)?.state).toBe('Z');
+      expect(processes.isAlive(zombie)).toBe(true);
+      expect(processes.isLive(zombie)).toBe(false);
+      expect(processes.isLive(pid)).toBe(true);
+      expect(processes.isLive(pidOfAnExitedProcess())).toBe(false);
+    });
   });
 
   describe('killMarked', () => {

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
-// Linux reports process start times in clock ticks of USER_HZ, which is 100 on every architecture Node runs on.
-const TICKS_PER_SECOND = 100;
+/** Linux reports CPU and start times in /proc in clock ticks of USER_HZ: 100 on every architecture Node runs on. */
+export const CLOCK_TICKS_PER_S = 100;
 // The boot time the kernel reports follows the wall clock: one process's start read twice may differ by rounding.
 const START_TOLERANCE_S = 2;
 
@@ -16,6 +16,24 @@ export interface ProcessIdentity {
    * does not pass for it; absent where there is no /proc.
    */
   started?: number;
+}
+
+/** What /proc/<pid>/stat says of a process, the fields this project reads (times in clock ticks). */
+export interface ProcessStat {
+  pid: number;
+  /** Its command name (at most 15 characters; it may hold spaces and parentheses). */
+  name: string;
+  /** Its state letter: `Z` is dead, not yet reaped. */
+  state: string;
+  ppid: number;
+  /** Its process group. */
+  pgid: number;
+  /** CPU it ran itself (utime + stime). */
+  cpuTicks: number;
+  /** CPU of the children it waited for (cutime + cstime). */
+  childrenCpuTicks: number;
+  /** When it started, since boot. */
+  startTicks: number;
 }
 
 /**
@@ -53,18 +71,65 @@ export class ProcessTable {
     }
   }
 
+  /** Whether a process with this pid runs: it exists and is not a zombie. */
+  isLive(pid: number): boolean {
+    const state = this.stat(pid)?.state;
+    return state !== undefined && state !== 'Z';
+  }
+
   /** When the process started, in whole seconds since the epoch; undefined where /proc is not there. */
   startTimeS(pid: number): number | undefined {
+    const ticksSinceBoot = this.stat(pid)?.startTicks;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'; starttime is field 22.
-      const ticksSinceBoot = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
       const bootTime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-      if (!bootTime || !Number.isFinite(ticksSinceBoot)) return undefined;
-      return Math.floor(Number(bootTime[1]) + ticksSinceBoot / TICKS_PER_SECOND);
+      if (!bootTime || ticksSinceBoot === undefined || !Number.isFinite(ticksSinceBoot)) return undefined;
+      return Math.floor(Number(bootTime[1]) + ticksSinceBoot / CLOCK_TICKS_PER_S);
     } catch {
       return undefined;
     }
+  }
+
+  /** /proc/<pid>/stat, read; undefined once the process is gone, or where there is no /proc. */
+  stat(pid: number): ProcessStat | undefined {
+    let line: string;
+    try {
+      line = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return undefined;
+    }
+    // The name (field 2) is in parentheses and may hold spaces and parentheses: the fields after it
+    // start past the last ')', with the state (field 3).
+    const close = line.lastIndexOf(')');
+    const fields = line.slice(close + 2).split(' ');
+    const field = (number: number): number => Number(fields[number - 3]);
+    return {
+      pid,
+      name: line.slice(line.indexOf('(') + 1, close),
+      state: fields[0],
+      ppid: field(4),
+      pgid: field(5),
+      cpuTicks: field(14) + field(15),
+      childrenCpuTicks: field(16) + field(17),
+      startTicks: field(22),
+    };
+  }
+
+  /** Every process /proc shows now. */
+  stats(): ProcessStat[] {
+    let entries: string[];
+    try {
+      entries = readdirSync('/proc');
+    } catch {
+      return [];
+    }
+    return entries.flatMap((entry) => (/^\d+$/.test(entry) ? (this.stat(Number(entry)) ?? []) : []));
+  }
+
+  /** The pids of the processes whose parent is `pid`. */
+  childrenOf(pid: number): number[] {
+    return this.stats()
+      .filter((stat) => stat.ppid === pid)
+      .map((stat) => stat.pid);
   }
 
   /**

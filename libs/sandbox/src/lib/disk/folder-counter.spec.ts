@@ -1,6 +1,7 @@
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ProcessTable } from '@arvo-rca/common';
 import { countFolder } from './file-count';
 import { FolderCounter } from './folder-counter';
 
@@ -9,18 +10,6 @@ function folderWith(root: string, name: string, files: number): string {
   mkdirSync(join(folder, 'nested', 'deeper'), { recursive: true });
   for (let index = 0; index < files; index++) writeFileSync(join(folder, index % 2 ? 'nested' : 'nested/deeper', `file-${index}`), 'x');
   return folder;
-}
-
-// The processes whose parent is this one (Linux /proc).
-function childrenOfThisProcess(): number[] {
-  return readdirSync('/proc').flatMap((name) => {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid ? [Number(name)] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 describe('the folder counter', () => {
@@ -59,14 +48,14 @@ describe('the folder counter', () => {
 
   it('answers many counts asked at once, each with its own folder, through one thread, and starts no process', async () => {
     const folders = Array.from({ length: 20 }, (_, index) => folderWith(root, `task-${index}`, index));
-    const children = childrenOfThisProcess();
+    const children = new ProcessTable().childrenOf(process.pid);
     const asked = folders.map((folder) => counter.count(folder));
     const thread = counter.threadId;
 
     expect((await Promise.all(asked)).map((use) => use.files)).toEqual(folders.map((_, index) => index + 3));
     expect((await counter.count(folders[5])).files).toBe(8);
     expect(counter.threadId).toBe(thread);
-    expect(childrenOfThisProcess()).toEqual(children);
+    expect(new ProcessTable().childrenOf(process.pid)).toEqual(children);
   });
 
   it('fails a folder it cannot walk, saying why, and counts the next one', async () => {

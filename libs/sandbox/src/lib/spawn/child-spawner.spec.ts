@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ProcessTable } from '@arvo-rca/common';
 import { ChildSpawner, type SpawnedChild } from './child-spawner';
 
 const ROOT = resolve(__dirname, '../../../../..');
@@ -20,13 +21,7 @@ function owner(...args: string[]) {
 }
 
 /** Whether a process of that pid runs (a zombie does not). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
+const alive = (pid: number): boolean => new ProcessTable().isLive(pid);
 
 async function until(condition: () => boolean, what: string | (() => string)): Promise<void> {
   for (let waited = 0; !condition(); waited += 50) {
