@@ -1,12 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type Docker from 'dockerode';
-import { freePort } from '@arvo-rca/a2a-protocol/testing';
 import { ownerHost } from '@arvo-rca/sandbox';
-import { round } from '../report/bench-stats';
-import { GreenProcess } from '../probes/green-process';
+import { median, round } from '../report/bench-stats';
+import type { GreenProcess } from '../probes/green-process';
 import { measureRunPage, type RunPageFigures } from '../rigs/many-tasks-viewer';
 import {
   assess,
@@ -15,10 +14,10 @@ import {
   heapSnapshots,
   ManyTasksData,
   openHandles,
+  startAgents,
   startsPerSecond,
   watchHandles,
   watchStarts,
-  writeThinkingScript,
 } from '../rigs/many-tasks-rig';
 import { watchMachineCpu, type MachineCpu } from '../rigs/machine-cpu';
 import { watchAgentsCpu, type AgentsCpu } from '../rigs/process-cpu';
@@ -53,8 +52,10 @@ export interface ManyTasksFigures {
   think_ms: number;
   /** The think-bound ideal: (commands + the submission) × think time, s. */
   ideal_s: number;
-  /** The engine's own time to start `tasks` containers of the sample image at once (create, start, workspace in, one command), s. */
+  /** The engine's own time to start `tasks` containers of the sample image at once (create, start, workspace in, one command), s: the mean of the two below. */
   engine_start_floor_s: number;
+  /** That floor measured before the run and after it, s. */
+  engine_start_floors_s: number[];
   /** The assessment, request to Result, s. */
   wall_s: number;
   wall_vs_floor: number;
@@ -65,9 +66,9 @@ export interface ManyTasksFigures {
   green: AgentFigures;
   purple: AgentFigures;
   loop_p99_bench_ms: number;
-  /** Container starts per second: the engine's bare burst, and ours in the run (the engine's own event times). */
+  /** Container starts per second: the engine's bare burst (the mean of both), and ours in the run (the engine's own event times). */
   engine_starts_per_s: number;
-  /** The machine's busy core-seconds over the engine's bare burst: what its starts cost the CPU. */
+  /** The machine's busy core-seconds over the engine's bare burst (the mean of both): what its starts cost the CPU. */
   engine_floor_cpu_s: number;
   run_starts_per_s: number;
   /** From the request to the last task container's start, s. */
@@ -103,7 +104,7 @@ export function manyTasksCount(env: NodeJS.ProcessEnv = process.env): number {
  * `tasks` tasks at once through both agents as processes: one assessment on the green agent, the purple
  * agent on a scripted model that thinks THINK_MS before each of COMMANDS commands and the submission.
  * In the same run, the floors: the think-bound ideal, and the engine's own time to start as many
- * containers bare. Both agents carry the probe (memory, event loop); their handles are counted from /proc.
+ * containers bare (before the run and after it: their mean). Both agents carry the probe (memory, event loop); their handles are counted from /proc.
  * Both have run one task before (a warm-up): their rest is an agent that has served a task and idles.
  */
 export async function measureManyTasks(root: string, docker: Docker, owner: string, tasks = manyTasksCount()): Promise<ManyTasksFigures> {
@@ -112,8 +113,9 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
   const data = await ManyTasksData.make(root, docker, tasks + 1);
   let agents: { green: GreenProcess; purple: GreenProcess } | undefined;
   try {
-    const floor = await engineFloor(root, docker, owner, scratch, tasks);
-    agents = await startAgents(root, scratch, data);
+    // The engine's floor before the run and after it, and their mean (the median of two): one burst of starts varies by a tenth.
+    const floors = [await engineFloor(root, docker, owner, scratch, tasks)];
+    agents = await startAgents(root, scratch, data, { commands: COMMANDS, thinkMs: THINK_MS, taskDisk: TASK_DISK });
     const { green, purple } = agents;
     const [warmUp, ...taskIds] = data.taskIds;
     // At rest is after one task: what the first task loads once (code, pools, templates) is no task's own.
@@ -147,6 +149,12 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const statuses = countStatuses(result);
     const leftoverWorkspaces = readdirSync(join(scratch, 'tasks')).length;
     await Promise.all([green.stop(), purple.stop()]);
+    floors.push(await engineFloor(root, docker, owner, scratch, tasks));
+    const floor = {
+      seconds: median(floors.map((one) => one.seconds)),
+      startsPerS: median(floors.map((one) => one.startsPerS)),
+      cpuS: median(floors.map((one) => one.cpuS)),
+    };
     const viewer = await measureRunPage(root, join(scratch, 'logs'), result);
     return {
       tasks,
@@ -154,6 +162,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       think_ms: THINK_MS,
       ideal_s: ideal,
       engine_start_floor_s: round(floor.seconds),
+      engine_start_floors_s: floors.map((one) => round(one.seconds)),
       wall_s: round(wall),
       wall_vs_floor: round(wall / (ideal + floor.seconds)),
       n_scored: result.n_scored,
@@ -198,32 +207,6 @@ async function engineFloor(
   const starts = await watch.stop();
   rmSync(join(scratch, 'floor'), { recursive: true, force: true });
   return { seconds: ms / 1000, startsPerS: startsPerSecond(starts), cpuS };
-}
-
-async function startAgents(root: string, scratch: string, data: ManyTasksData): Promise<{ green: GreenProcess; purple: GreenProcess }> {
-  const script = join(scratch, 'model-script.json');
-  writeThinkingScript(script, COMMANDS, THINK_MS);
-  mkdirSync(join(scratch, 'tasks'));
-  const runDir = join(scratch, 'logs', 'log_bench');
-  mkdirSync(runDir, { recursive: true });
-  const shared = { LOG_DIR: join(scratch, 'logs'), LOG_RUN_DIR: runDir, LOG_LEVEL: 'info' };
-  const purple = await GreenProcess.start(root, await freePort(), { ...shared, MODEL: 'scripted', MODEL_SCRIPT_FILE: script }, 'purple-agent');
-  try {
-    const green = await GreenProcess.start(root, await freePort(), {
-      ...shared,
-      ...data.env,
-      SANDBOX: 'docker',
-      PURPLE_AGENT_URL: purple.url,
-      TMP_DIR: join(scratch, 'tasks'),
-      CACHE_DIR: join(scratch, 'cache'),
-      TASK_TIMEOUT_S: '1800',
-      CONTAINER_DISK: TASK_DISK,
-    });
-    return { green, purple };
-  } catch (error) {
-    await purple.stop();
-    throw error;
-  }
 }
 
 function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest: number, peak: number, after: number): AgentFigures {

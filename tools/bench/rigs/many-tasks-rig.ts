@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
@@ -7,7 +7,8 @@ import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { taskImage } from '@arvo-rca/common';
 import { A2aClientFactory } from '@arvo-rca/a2a-protocol';
 import type { AssessmentResult } from '@arvo-rca/results';
-import type { GreenProcess } from '../probes/green-process';
+import { freePort } from '@arvo-rca/a2a-protocol/testing';
+import { GreenProcess } from '../probes/green-process';
 
 const SAMPLES = ['1', '2', '3', '4', '5'];
 const FIRST_ID = 70_001;
@@ -182,4 +183,36 @@ export async function heapSnapshots(agents: { green: GreenProcess; purple: Green
   if (!folder) return;
   await agents.green.probe.heapSnapshot(join(folder, `${name}.heapsnapshot`));
   await agents.purple.probe.heapSnapshot(join(folder, `purple-${name}.heapsnapshot`));
+}
+
+/** Both agents as processes: the purple one on the thinking script, the green one on `data`'s tasks in the engine. */
+export async function startAgents(
+  root: string,
+  scratch: string,
+  data: ManyTasksData,
+  run: { commands: number; thinkMs: number; taskDisk: string },
+): Promise<{ green: GreenProcess; purple: GreenProcess }> {
+  const script = join(scratch, 'model-script.json');
+  writeThinkingScript(script, run.commands, run.thinkMs);
+  mkdirSync(join(scratch, 'tasks'));
+  const runDir = join(scratch, 'logs', 'log_bench');
+  mkdirSync(runDir, { recursive: true });
+  const shared = { LOG_DIR: join(scratch, 'logs'), LOG_RUN_DIR: runDir, LOG_LEVEL: 'info' };
+  const purple = await GreenProcess.start(root, await freePort(), { ...shared, MODEL: 'scripted', MODEL_SCRIPT_FILE: script }, 'purple-agent');
+  try {
+    const green = await GreenProcess.start(root, await freePort(), {
+      ...shared,
+      ...data.env,
+      SANDBOX: 'docker',
+      PURPLE_AGENT_URL: purple.url,
+      TMP_DIR: join(scratch, 'tasks'),
+      CACHE_DIR: join(scratch, 'cache'),
+      TASK_TIMEOUT_S: '1800',
+      CONTAINER_DISK: run.taskDisk,
+    });
+    return { green, purple };
+  } catch (error) {
+    await purple.stop();
+    throw error;
+  }
 }
