@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type Docker from 'dockerode';
+import { IDLE_CONNECTION_MS } from '@arvo-rca/common';
 import { ownerHost } from '@arvo-rca/sandbox';
 import { median, round } from '../report/bench-stats';
 import type { GreenProcess } from '../probes/green-process';
@@ -85,7 +86,8 @@ export interface ManyTasksFigures {
 const MIB = 1024 ** 2;
 const THINK_MS = 2000;
 const COMMANDS = 20;
-const SETTLE_MS = 3000;
+// Longer than a kept connection waits unused: the handles counted after it are the ones a run leaves for good.
+const SETTLE_MS = IDLE_CONNECTION_MS + 1000;
 /**
  * Each task's disk share here: the samples write a few KiB. The bench's usual 2 GiB (BENCH_CONTAINER_DISK)
  * times 64 tasks passed this machine's free disk (67.6 GiB held 33 shares): the green agent ran 33 at

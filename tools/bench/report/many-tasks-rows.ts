@@ -39,6 +39,7 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
       target: 'info',
     },
     machineRow(many),
+    coresFloorRow(many, WALL_LIMIT * floor),
     ...agentRows('green', many.green, many.loop_p99_bench_ms),
     ...agentRows('purple', many.purple, many.loop_p99_bench_ms),
     against(
@@ -100,6 +101,21 @@ function machineRow(many: ManyTasksFigures): TableRow {
       `  the machine: busy ${share(cpu.busy_s)} of ${cpu.cores} cores over the run, steal ${share(cpu.steal_s)}; core-seconds: ${containers}` +
       `the agents ${agents.agents_s.toFixed(0)} and their helpers ${agents.helpers_s.toFixed(0)}, the engine and the rest ${rest.toFixed(0)}; what is not ours needs at least`,
     value: seconds((cpu.busy_s - ours) / cpu.cores),
+    target: 'info',
+  };
+}
+
+/**
+ * The least the run could have taken on these cores, doing the work it did: all its busy core-seconds,
+ * ours included, over the cores. Where the wall target is below it, the target asks for less work, not
+ * better scheduling: no order of the same work on these cores meets it.
+ */
+function coresFloorRow(many: ManyTasksFigures, targetS: number): TableRow {
+  const { machine_cpu: cpu } = many;
+  const floor = cpu.busy_s / cpu.cores;
+  return {
+    figure: `  the cores' floor: all the run's work over its ${cpu.cores} cores (the wall is ${(many.wall_s / floor).toFixed(2)} × it; the wall's target is ${seconds(targetS)})`,
+    value: seconds(floor),
     target: 'info',
   };
 }
