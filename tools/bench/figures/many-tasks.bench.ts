@@ -21,7 +21,7 @@ import {
   watchStarts,
 } from '../rigs/many-tasks-rig';
 import { watchMachineCpu, type MachineCpu } from '../rigs/machine-cpu';
-import { watchAgentsCpu, type AgentsCpu } from '../rigs/process-cpu';
+import { watchAgentsCpu, watchCoreTime, type AgentsCpu, type CoreTime } from '../rigs/process-cpu';
 import type { ProbeReport } from '../probes/probe-client';
 import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
 
@@ -81,6 +81,8 @@ export interface ManyTasksFigures {
   /** What the machine's CPUs did over the run, and the agents' part with their helpers'. */
   machine_cpu: MachineCpu;
   agents_cpu: AgentsCpu;
+  /** How long each main thread ran on a core over the run, and how long it waited for one (absent in earlier reports). */
+  core_time?: { green: CoreTime; purple: CoreTime; bench: CoreTime };
 }
 
 const MIB = 1024 ** 2;
@@ -131,11 +133,11 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const handles = watchHandles([green.pid, purple.pid]);
     const greenOwner = `${ownerHost()}:${green.pid}:`;
     const starts = await watchStarts(docker, greenOwner);
-    const [cpu, ours] = [watchMachineCpu(), watchAgentsCpu([green.pid, purple.pid])];
+    const [cpu, ours, cores] = [watchMachineCpu(), watchAgentsCpu([green.pid, purple.pid]), watchCoreTime([green.pid, purple.pid, process.pid])];
     const started = Date.now();
     const result = await assess(green, purple.url, taskIds, tasks);
     const ended = Date.now();
-    const [machineCpu, agentsCpu] = [cpu.stop(), ours.stop()];
+    const [machineCpu, agentsCpu, [greenCores, purpleCores, benchCores]] = [cpu.stop(), ours.stop(), cores.stop()];
     const runStarts = await starts.stop();
     bench.disable();
     const peaks = handles.stop();
@@ -182,6 +184,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       viewer,
       machine_cpu: machineCpu,
       agents_cpu: agentsCpu,
+      core_time: { green: greenCores, purple: purpleCores, bench: benchCores },
     };
   } finally {
     await Promise.all([agents?.green.stop(), agents?.purple.stop()]);

@@ -1,6 +1,7 @@
 // Rows of the bench table for the many_tasks figure.
 import { against, ms, type TableRow } from './bench-rows';
 import type { AgentFigures, ManyTasksFigures } from '../figures/many-tasks.bench';
+import type { CoreTime } from '../rigs/process-cpu';
 
 const WALL_LIMIT = 1.2;
 const RSS_PER_TASK_MIB = 2;
@@ -40,8 +41,9 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
     },
     machineRow(many),
     coresFloorRow(many, WALL_LIMIT * floor),
-    ...agentRows('green', many.green, many.loop_p99_bench_ms),
-    ...agentRows('purple', many.purple, many.loop_p99_bench_ms),
+    ...agentRows('green', many.green, many.loop_p99_bench_ms, many.core_time?.green),
+    ...agentRows('purple', many.purple, many.loop_p99_bench_ms, many.core_time?.purple),
+    ...coreTimeRows(many),
     against(
       `  containers and workspaces left after the run`,
       `${many.leftover_containers} / ${many.leftover_workspaces}`,
@@ -59,7 +61,7 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
   ];
 }
 
-function agentRows(name: string, agent: AgentFigures, benchP99: number): TableRow[] {
+function agentRows(name: string, agent: AgentFigures, benchP99: number, cores?: CoreTime): TableRow[] {
   return [
     against(
       `  ${name} RSS per live task (rest ${agent.rss_rest_mb} MiB, peak ${agent.rss_peak_mb} MiB, end ${agent.rss_end_mb} MiB)`,
@@ -69,7 +71,7 @@ function agentRows(name: string, agent: AgentFigures, benchP99: number): TableRo
       1,
     ),
     against(
-      `  ${name} event-loop p99 / the bench process's (max ${ms(agent.loop_max_ms, 0)}${busyNote(agent)})`,
+      `  ${name} event-loop p99 / the bench process's (max ${ms(agent.loop_max_ms, 0)}${busyNote(agent)}${cores ? `; ${coreNote(cores)}` : ''})`,
       `${ms(agent.loop_p99_ms)} / ${ms(benchP99)}`,
       `≤ ${LOOP_LIMIT} × the bench process's`,
       agent.loop_p99_vs_bench,
@@ -118,6 +120,18 @@ function coresFloorRow(many: ManyTasksFigures, targetS: number): TableRow {
     value: seconds(floor),
     target: 'info',
   };
+}
+
+// The bench process's main thread over the run: how long an idle loop waited for a core, beside the agents'.
+function coreTimeRows(many: ManyTasksFigures): TableRow[] {
+  const bench = many.core_time?.bench;
+  return bench
+    ? [{ figure: `  the bench process's main thread, for the loops above: ${coreNote(bench)}`, value: seconds(bench.waited_s), target: 'info' }]
+    : [];
+}
+
+function coreNote({ ran_s, waited_s }: CoreTime): string {
+  return `main thread ran ${ran_s.toFixed(1)} s, waited ${waited_s.toFixed(1)} s for a core`;
 }
 
 // How busy the agent was over the run, where the probe says: its CPU time and its loop's share of busy time.

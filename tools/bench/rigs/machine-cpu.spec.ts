@@ -5,7 +5,7 @@ import { ProcessTable } from '@arvo-rca/common';
 import { describeWithDocker, sampleImageTag } from '@arvo-rca/arvo-docker/testing';
 import { existsSync } from 'node:fs';
 import { watchMachineCpu } from './machine-cpu';
-import { watchAgentsCpu } from './process-cpu';
+import { watchAgentsCpu, watchCoreTime } from './process-cpu';
 
 function burn(ms: number): void {
   const end = performance.now() + ms;
@@ -85,5 +85,27 @@ describe("the agents' CPU, their helpers' included", () => {
     // Each spins 0.4 s, less what a loaded machine kept it from running in that time (Date.now() is wall time).
     expect(cpu.agents_s).toBeGreaterThanOrEqual(0.2);
     expect(cpu.helpers_s).toBeGreaterThanOrEqual(0.4);
+  }, 30_000);
+});
+
+describe('the time a main thread ran on a core and waited for one', () => {
+  it('counts a wait where two threads want one core, and nothing for a process that is not there', async () => {
+    // Two spinners on core 0 share it: each runs about half the time and waits the other half.
+    const spinner = () => spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' });
+    const sharing = [spinner(), spinner()];
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const watch = watchCoreTime([...sharing.map((child) => child.pid ?? 0), 999_999_999]);
+    const since = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const times = watch.stop();
+    const elapsedS = (performance.now() - since) / 1000;
+    sharing.forEach((child) => child.kill('SIGKILL'));
+
+    for (const { ran_s, waited_s } of times.slice(0, 2)) {
+      expect(ran_s).toBeGreaterThan(0.02);
+      expect(waited_s).toBeGreaterThan(0.3);
+      expect(ran_s + waited_s).toBeLessThanOrEqual(elapsedS + 0.1);
+    }
+    expect(times[2]).toEqual({ ran_s: 0, waited_s: 0 });
   }, 30_000);
 });

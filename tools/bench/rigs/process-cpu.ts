@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CLOCK_TICKS_PER_S, ProcessTable, type ProcessStat } from '@arvo-rca/common';
 
 /** Core-seconds of the agents over a stretch: their own, and what the processes they started ran. */
@@ -38,5 +39,38 @@ export function watchAgentsCpu(agentPids: readonly number[]): { stop(): AgentsCp
       for (const pid of last.keys()) if (!agents.has(pid) && descends(pid)) helpers += delta(pid, 'cpuTicks') + delta(pid, 'childrenCpuTicks');
       return { agents_s: agentPids.reduce((sum, pid) => sum + delta(pid, 'cpuTicks'), 0) / CLOCK_TICKS_PER_S, helpers_s: helpers / CLOCK_TICKS_PER_S };
     },
+  };
+}
+
+/** A main thread over a stretch: how long it ran on a core, and how long it was ready to run and waited for one. */
+export interface CoreTime {
+  ran_s: number;
+  waited_s: number;
+}
+
+// /proc/<pid>/schedstat: the main thread's time on a core, its time ready but waiting for one (ns), its slices.
+function schedstat(pid: number): [number, number] | undefined {
+  try {
+    const [ran, waited] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return [ran, waited];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How long the main threads of `pids` ran and waited for a core from now until `stop` (the kernel's
+ * schedstat): where an event loop's delays come from on a machine whose cores are all taken. A thread
+ * gone by `stop`, or unreadable, counts 0.
+ */
+export function watchCoreTime(pids: readonly number[]): { stop(): CoreTime[] } {
+  const first = pids.map(schedstat);
+  return {
+    stop: () =>
+      pids.map((pid, index) => {
+        const [before, now] = [first[index], schedstat(pid)];
+        if (!before || !now) return { ran_s: 0, waited_s: 0 };
+        return { ran_s: (now[0] - before[0]) / 1e9, waited_s: (now[1] - before[1]) / 1e9 };
+      }),
   };
 }
