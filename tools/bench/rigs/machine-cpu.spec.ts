@@ -46,7 +46,8 @@ describeWithDocker("the containers' part of the machine's CPU", () => {
       const container = await docker.createContainer({
         name,
         Image: sampleImageTag('1'),
-        Entrypoint: ['sh', '-c', 'end=$(( $(date +%s) + 2 )); while [ "$(date +%s)" -lt "$end" ]; do :; done'],
+        // A fixed amount of work (about 1 s of CPU here), not a span of wall time that a loaded machine would leave idle.
+        Entrypoint: ['sh', '-c', 'i=0; while [ "$i" -lt 600000 ]; do i=$((i + 1)); done'],
         HostConfig: { NetworkMode: 'none' },
       });
       await container.start();
