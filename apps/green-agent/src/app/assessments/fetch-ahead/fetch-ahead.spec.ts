@@ -129,21 +129,23 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
   // tasks made ahead took both shares first, and waited for the turns of the tasks that waited for a share.
   it('runs the task whose turn it is when the disk holds one share, the task made ahead of it ready and holding none', async () => {
     const [current, next] = [SLOW, IDS_PREPARED[1]];
-    // The next task's image is on the engine already, so its sandbox is up while the current one's image is pulled
-    // (5 s): the sandbox made ahead is ready first, the order that hung an assessment before turns took shares.
+    // The next task's image is on the engine already, and the current task's command takes 3 s: the sandbox made
+    // ahead is ready while the current task runs and holds the one share, the order that hung an assessment before
+    // turns took shares. (Not before the current task's first step: the two sandboxes come up at about the same
+    // time once the current image is pulled, and runs had the one made ahead ready 7 to 59 ms after that step.)
     await new Promise<void>((resolve, reject) => {
       new Docker().pull(arvo.image(next), (error: Error | null, stream?: NodeJS.ReadableStream) => {
         if (error || !stream) return reject(error ?? new Error('no pull stream'));
         new Docker().modem.followProgress(stream, (failed: Error | null) => (failed ? reject(failed) : resolve()));
       });
     });
-    scene = await startAheadScene(callingBack(['echo solved']), { ...arvo.env, CONTAINER_DISK: '256m', TASKS_DISK_TOTAL: '300m' });
+    scene = await startAheadScene(callingBack(['sleep 3']), { ...arvo.env, CONTAINER_DISK: '256m', TASKS_DISK_TOTAL: '300m' });
     const taskIds = [current, next].map((id) => `arvo:${id}`);
 
     const run = await runAssessment(scene, taskIds, 1);
 
     const readyAhead = (line: TaskProgressLine): boolean => line.kind === 'note' && /sandbox ready ahead of the task's turn/.test(line.text);
-    expect(firstAt(run, taskIds[1], readyAhead)).toBeLessThan(firstAt(run, taskIds[0], isStep));
+    expect(firstAt(run, taskIds[1], readyAhead)).toBeLessThan(firstAt(run, taskIds[0], isFinished));
     expect(run.lines.filter(({ line }) => isFinished(line)).map(({ line }) => line.task)).toEqual(taskIds);
     expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
   }, 120_000);
