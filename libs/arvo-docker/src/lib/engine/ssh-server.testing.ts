@@ -60,8 +60,10 @@ export async function startSshServer(dir: string): Promise<SshServer> {
 
 /** The ssh clients this process runs now (children named `ssh`), from /proc. */
 export function sshChildren(): number[] {
-  const table = new ProcessTable();
-  return table.childrenOf(process.pid).filter((pid) => table.stat(pid)?.name === 'ssh');
+  return new ProcessTable()
+    .stats()
+    .filter((stat) => stat.ppid === process.pid && stat.name === 'ssh')
+    .map((stat) => stat.pid);
 }
 
 function freePort(): Promise<number> {
