@@ -40,7 +40,8 @@ describe('the window of tasks fetched ahead', () => {
     ahead.turnOf(0);
     await settle();
 
-    expect(scene.asked).toEqual(['1']);
+    // Task 1 was asked for as the window opened, and left to its own run once its turn came.
+    expect(scene.asked).toEqual(['1', '2']);
     await scene.end('1');
     expect(scene.asked).toEqual(['1', '2']);
     await scene.end('2');
@@ -52,6 +53,31 @@ describe('the window of tasks fetched ahead', () => {
     expect(scene.asked).toEqual(['1', '2', '3', '4']);
     await scene.end('4');
     await ahead.close();
+  });
+
+  it('leaves a task whose turn came while it is fetched to its own run, goes on to the next at once, and waits for the one left at close', async () => {
+    const scene = new Scene();
+    const ahead = new FetchAhead(refs, 2, 1, scene.work);
+    ahead.turnOf(0);
+    await settle();
+    expect(scene.asked).toEqual(['1', '2']);
+
+    // Task 2's pull is long, and its turn comes first: the window asks for task 3 while task 2's fetch goes on.
+    ahead.turnOf(1);
+    await settle();
+    expect(scene.asked).toEqual(['1', '2', '3']);
+    await scene.end('3');
+    expect(scene.prepared).toEqual([2]);
+
+    let closed = false;
+    const closing = ahead.close().then(() => (closed = true));
+    await scene.end('4');
+    await scene.end('1');
+    expect(closed).toBe(false);
+    await scene.end('2');
+    await closing;
+    expect(closed).toBe(true);
+    expect(scene.prepared).toEqual([2]);
   });
 
   it('tries a task whose image found no room again when a task ends, and leaves it once its turn came', async () => {

@@ -129,10 +129,11 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
   // tasks made ahead took both shares first, and waited for the turns of the tasks that waited for a share.
   it('runs the task whose turn it is when the disk holds one share, the task made ahead of it ready and holding none', async () => {
     const [current, next] = [SLOW, IDS_PREPARED[1]];
-    // The next task's image is on the engine already, and the current task's command takes 3 s: the sandbox made
-    // ahead is ready while the current task runs and holds the one share, the order that hung an assessment before
-    // turns took shares. (Not before the current task's first step: the two sandboxes come up at about the same
-    // time once the current image is pulled, and runs had the one made ahead ready 7 to 59 ms after that step.)
+    // The next task's image is on the engine already, and the current task's is pulled for about 5 s: the
+    // sandbox made ahead is ready before the current task's first step, while that task's image is still being
+    // pulled (the window leaves the current task to its own run's pull rather than wait for it), and it holds
+    // no share while the current task runs and holds the one there is: the order that hung an assessment
+    // before turns took shares.
     await new Promise<void>((resolve, reject) => {
       new Docker().pull(arvo.image(next), (error: Error | null, stream?: NodeJS.ReadableStream) => {
         if (error || !stream) return reject(error ?? new Error('no pull stream'));
@@ -145,7 +146,9 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
     const run = await runAssessment(scene, taskIds, 1);
 
     const readyAhead = (line: TaskProgressLine): boolean => line.kind === 'note' && /sandbox ready ahead of the task's turn/.test(line.text);
-    expect(firstAt(run, taskIds[1], readyAhead)).toBeLessThan(firstAt(run, taskIds[0], isFinished));
+    const pulled = (line: TaskProgressLine): boolean => line.kind === 'pull' && line.layers > 0 && line.layersDone === line.layers;
+    expect(firstAt(run, taskIds[0], pulled)).toBeLessThan(firstAt(run, taskIds[0], isStep));
+    expect(firstAt(run, taskIds[1], readyAhead)).toBeLessThan(firstAt(run, taskIds[0], pulled));
     expect(run.lines.filter(({ line }) => isFinished(line)).map(({ line }) => line.task)).toEqual(taskIds);
     expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
   }, 120_000);
