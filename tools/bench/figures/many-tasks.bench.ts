@@ -21,6 +21,7 @@ import {
   watchStarts,
 } from '../rigs/many-tasks-rig';
 import { watchMachineCpu, type MachineCpu } from '../rigs/machine-cpu';
+import { watchLoopFloor, type LoopFloor } from '../rigs/loop-floor';
 import { watchAgentsCpu, watchCoreTime, type AgentsCpu, type CoreTime } from '../rigs/process-cpu';
 import type { ProbeReport } from '../probes/probe-client';
 import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
@@ -83,6 +84,8 @@ export interface ManyTasksFigures {
   agents_cpu: AgentsCpu;
   /** How long each main thread ran on a core over the run, and how long it waited for one (absent in earlier reports). */
   core_time?: { green: CoreTime; purple: CoreTime; bench: CoreTime };
+  /** The green agent's loop against its twin's and the bench's over a stretch of the run (absent in earlier reports, or a run too short). */
+  loop_floor?: LoopFloor;
 }
 
 const MIB = 1024 ** 2;
@@ -96,6 +99,9 @@ const SETTLE_MS = IDLE_CONNECTION_MS + 1000;
  * once, as it should, and the others waited for a share, which was the whole of the late starts.
  */
 const TASK_DISK = '256m';
+// The stretch of the run where the green agent's loop is set against its twin's: past the starts, before the ends.
+const LOOP_FLOOR_AFTER_MS = 30_000;
+const LOOP_FLOOR_MS = 20_000;
 
 /** MANY_TASKS=32 runs the figure on fewer tasks (a machine or a time that cannot take 128). */
 export function manyTasksCount(env: NodeJS.ProcessEnv = process.env): number {
@@ -134,9 +140,11 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const greenOwner = `${ownerHost()}:${green.pid}:`;
     const starts = await watchStarts(docker, greenOwner);
     const [cpu, ours, cores] = [watchMachineCpu(), watchAgentsCpu([green.pid, purple.pid]), watchCoreTime([green.pid, purple.pid, process.pid])];
+    const loopFloor = watchLoopFloor(green.probe, green.pid, LOOP_FLOOR_AFTER_MS, LOOP_FLOOR_MS);
     const started = Date.now();
     const result = await assess(green, purple.url, taskIds, tasks);
     const ended = Date.now();
+    const loopFloorFigures = await loopFloor.stop();
     const [machineCpu, agentsCpu, [greenCores, purpleCores, benchCores]] = [cpu.stop(), ours.stop(), cores.stop()];
     const runStarts = await starts.stop();
     bench.disable();
@@ -185,6 +193,7 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       machine_cpu: machineCpu,
       agents_cpu: agentsCpu,
       core_time: { green: greenCores, purple: purpleCores, bench: benchCores },
+      loop_floor: loopFloorFigures,
     };
   } finally {
     await Promise.all([agents?.green.stop(), agents?.purple.stop()]);

@@ -3,7 +3,9 @@
 // product code. The loop delay is monitorEventLoopDelay's: the interval between ticks of a 5 ms timer,
 // so an idle loop reads about 5 ms. (A window cannot be paused: re-enabling such a histogram records
 // the whole pause as one delay.) Silent unless the process was started with an IPC channel. Messages:
-//   {id, kind: 'mark', window}    opens a measurement window (loop-delay histogram, peak RSS)
+//   {id, kind: 'mark', window}    opens a measurement window (loop-delay histogram, peak RSS); with
+//                                 keepPeak: true, one that leaves the kernel's peak-RSS mark to the windows open
+//                                 (its own peak is then the process's since the last window that reset it)
 //   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes, gc}
 //   {id, kind: 'heap', window}    writes a heap snapshot to the file `window` and answers {id} once written
 // `gc` counts the garbage collections in the window, full (major) and young (minor), and the full ones' time;
@@ -75,10 +77,10 @@ function memoryNow() {
   };
 }
 
-function openWindow() {
+function openWindow(keepPeak) {
   const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const baseline = process.memoryUsage.rss();
-  const kernelPeak = resetPeakRss();
+  const kernelPeak = keepPeak || resetPeakRss();
   let sampled = baseline;
   // Sampling costs the loop it measures (a /proc read every few ms): only where the kernel keeps no peak.
   const sampler = kernelPeak ? undefined : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), RSS_SAMPLE_MS);
@@ -124,7 +126,7 @@ if (typeof process.send === 'function') {
   process.on('message', (message) => {
     if (!message || typeof message !== 'object') return;
     if (message.kind === 'mark') {
-      windows.set(message.window, openWindow());
+      windows.set(message.window, openWindow(message.keepPeak === true));
       process.send({ id: message.id });
     } else if (message.kind === 'heap') {
       require('node:v8').writeHeapSnapshot(message.window);

@@ -49,9 +49,12 @@ export class ProbeClient {
     });
   }
 
-  /** Opens a window: a fresh loop-delay histogram and a peak-RSS mark. */
-  async mark(window: string): Promise<void> {
-    await this.ask('mark', window);
+  /**
+   * Opens a window: a fresh loop-delay histogram and a peak-RSS mark. `keepPeak`: the kernel's peak mark is
+   * left as it is, for a window opened inside another whose peak it must not reset.
+   */
+  async mark(window: string, options: { keepPeak?: boolean } = {}): Promise<void> {
+    await this.ask('mark', window, ANSWER_DEADLINE_MS, options);
   }
 
   /** Closes the window and returns what was measured in it. */
@@ -73,7 +76,7 @@ export class ProbeClient {
     await this.ask('heap', file, HEAP_DEADLINE_MS);
   }
 
-  private async ask(kind: ProbeRequest, window: string, deadlineMs = ANSWER_DEADLINE_MS): Promise<ProbeAnswer> {
+  private async ask(kind: ProbeRequest, window: string, deadlineMs = ANSWER_DEADLINE_MS, options: { keepPeak?: boolean } = {}): Promise<ProbeAnswer> {
     const id = this.nextId++;
     const answer = await new Promise<ProbeAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -84,7 +87,7 @@ export class ProbeClient {
         clearTimeout(timer);
         resolve(received);
       });
-      this.child.send({ id, kind, window });
+      this.child.send({ id, kind, window, ...options });
     });
     if (answer.error) throw new Error(`probe: ${answer.error}`);
     return answer;

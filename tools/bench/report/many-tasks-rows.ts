@@ -44,6 +44,7 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
     ...agentRows('green', many.green, many.loop_p99_bench_ms, many.core_time?.green),
     ...agentRows('purple', many.purple, many.loop_p99_bench_ms, many.core_time?.purple),
     ...coreTimeRows(many),
+    ...loopFloorRows(many),
     against(
       `  containers and workspaces left after the run`,
       `${many.leftover_containers} / ${many.leftover_workspaces}`,
@@ -128,6 +129,26 @@ function coreTimeRows(many: ManyTasksFigures): TableRow[] {
   return bench
     ? [{ figure: `  the bench process's main thread, for the loops above: ${coreNote(bench)}`, value: seconds(bench.waited_s), target: 'info' }]
     : [];
+}
+
+/**
+ * The green agent's loop over a stretch of the run against its twin's, a loop as busy with none of its code:
+ * where the twin's p99 is as far above the bench's, the agent's delays are its amount of work on these
+ * cores, and no change of its code but less work brings them down.
+ */
+function loopFloorRows(many: ManyTasksFigures): TableRow[] {
+  const floor = many.loop_floor;
+  if (!floor) return [];
+  const vsBench = (p99: number): string => (p99 / floor.bench_p99_ms).toFixed(2);
+  return [
+    {
+      figure:
+        `  the green loop's floor over ${seconds(floor.window_s)} of the run: p99 of a loop as busy (ran ${seconds(floor.twin_ran_s)}, the agent ${seconds(floor.agent_ran_s)}), ` +
+        `none of its code / the bench process's (${vsBench(floor.twin_p99_ms)} ×; the green agent's there ${ms(floor.agent_p99_ms)}, ${vsBench(floor.agent_p99_ms)} ×)`,
+      value: `${ms(floor.twin_p99_ms)} / ${ms(floor.bench_p99_ms)}`,
+      target: 'floor',
+    },
+  ];
 }
 
 function coreNote({ ran_s, waited_s }: CoreTime): string {
