@@ -49,4 +49,3 @@ function tick() {
   setTimeout(tick, TICK_MS);
 }
 setTimeout(tick, TICK_MS);
-
