@@ -46,6 +46,8 @@ export interface AgentFigures {
   connections?: { tcp: number; local: number };
   /** Its CPU seconds over the run and the share of the run its event loop was busy (green-probe.cjs). */
   busy?: ProbeReport['busy'];
+  /** Its garbage collections over the run (green-probe.cjs). */
+  gc?: ProbeReport['gc'];
 }
 
 export interface ManyTasksFigures {
@@ -239,5 +241,6 @@ function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest
     memory_end_mb: report.memoryEnd,
     connections: report.connections,
     busy: report.busy,
+    gc: report.gc,
   };
 }

@@ -8,7 +8,8 @@
 //                                 (its own peak is then the process's since the last window that reset it)
 //   {id, kind: 'report', window}  closes it and answers {id, loopDelayMs, rssBytes, gc}
 //   {id, kind: 'heap', window}    writes a heap snapshot to the file `window` and answers {id} once written
-// `gc` counts the garbage collections in the window, full (major) and young (minor), and the full ones' time;
+// `gc` counts the garbage collections in the window, full (major) and young (minor), their time, the pauses of
+// LONG_PAUSE_MS or more, and the longest pause since the process began;
 // `connections` the connections the process opened in it, over TCP and over a local socket (the engine's).
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -37,7 +38,9 @@ function resetPeakRss() {
   }
 }
 
-const collections = { major: 0, minor: 0, majorMs: 0 };
+// Pauses of the main thread this long or longer are counted apart: those an event loop's p99 can feel.
+const LONG_PAUSE_MS = 10;
+const collections = { major: 0, minor: 0, majorMs: 0, minorMs: 0, longPauses: 0, longestMs: 0 };
 const connections = { tcp: 0, local: 0 };
 
 // Each connection the process opens (net.connect), by kind once it is up: a local socket has no remote address.
@@ -55,7 +58,10 @@ function countCollections() {
         collections.majorMs += entry.duration;
       } else if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) {
         collections.minor += 1;
+        collections.minorMs += entry.duration;
       }
+      if (entry.duration >= LONG_PAUSE_MS) collections.longPauses += 1;
+      collections.longestMs = Math.max(collections.longestMs, entry.duration);
     }
   }).observe({ entryTypes: ['gc'] });
 }
@@ -104,6 +110,10 @@ function closeWindow(window) {
       major: collections.major - window.collections.major,
       minor: collections.minor - window.collections.minor,
       majorMs: collections.majorMs - window.collections.majorMs,
+      minorMs: collections.minorMs - window.collections.minorMs,
+      longPauses: collections.longPauses - window.collections.longPauses,
+      // The longest since the process began: a window's own would need a reset that other windows share.
+      longestMs: collections.longestMs,
     },
     connections: { tcp: connections.tcp - window.connections.tcp, local: connections.local - window.connections.local },
     busy: busySince(window.busy),

@@ -8,6 +8,8 @@ let kept;
 process.on('message', (message) => {
   if (message === 'block') { const end = Date.now() + 150; while (Date.now() < end); process.send('done'); }
   if (message === 'grow') { kept = Buffer.alloc(96 * 1024 * 1024, 1); process.send('done'); }
+  if (message === 'drop') { kept = undefined; gc(); process.send('done'); }
+  if (message === 'heap') { kept = Array.from({ length: 1500000 }, (_, i) => ({ i, s: 'x' + i })); gc(); process.send('done'); }
   if (message === 'collect') { for (let i = 0; i < 3; i += 1) gc(); process.send('done'); }
 });
 setInterval(() => undefined, 1000);
@@ -31,7 +33,7 @@ describe('the in-process probe', () => {
   // The histogram counts from its first tick on: a window opens, then things happen in it.
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
 
-  async function tell(what: 'block' | 'grow' | 'collect'): Promise<void> {
+  async function tell(what: 'block' | 'grow' | 'drop' | 'collect' | 'heap'): Promise<void> {
     const done = once(child, 'message');
     child.send(what);
     await done;
@@ -53,6 +55,24 @@ describe('the in-process probe', () => {
     const { rssBytes } = await probe.report('memory');
 
     expect(rssBytes.peak - rssBytes.baseline).toBeGreaterThanOrEqual(80 * 1024 * 1024);
+  });
+
+  it('leaves the peak of a window open to one opened inside it with keepPeak, which a plain one resets', async () => {
+    await probe.mark('outer');
+    await tell('grow');
+    await tell('drop');
+    await probe.mark('inner', { keepPeak: true });
+    await probe.report('inner');
+    const kept = await probe.report('outer');
+    expect(kept.rssBytes.peak - kept.rssBytes.baseline).toBeGreaterThanOrEqual(80 * 1024 * 1024);
+
+    await probe.mark('outer');
+    await tell('grow');
+    await tell('drop');
+    await probe.mark('inner');
+    await probe.report('inner');
+    const reset = await probe.report('outer');
+    expect(reset.rssBytes.peak - reset.rssBytes.baseline).toBeLessThan(80 * 1024 * 1024);
   });
 
   it('keeps windows apart: one opened after a stall does not see it', async () => {
@@ -78,6 +98,19 @@ describe('the in-process probe', () => {
     expect(collected.gc.major).toBe(3);
     expect(collected.gc.majorMs).toBeGreaterThan(0);
     expect(quiet.gc.major).toBe(0);
+  });
+
+  it('counts the pauses of 10 ms or more and knows the longest', async () => {
+    await probe.mark('pauses');
+    await tell('heap');
+    await tell('collect');
+    const { gc } = await probe.report('pauses');
+
+    // Full collections that mark 1.5 M live objects each: every one of them a long pause.
+    expect(gc.major).toBeGreaterThanOrEqual(4);
+    expect(gc.longestMs).toBeGreaterThanOrEqual(gc.majorMs / gc.major);
+    expect(gc.longestMs).toBeGreaterThanOrEqual(10);
+    expect(gc.longPauses).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses to report a window that was never opened', async () => {

@@ -18,8 +18,11 @@ export interface LoopDelay {
 export interface ProbeReport {
   loopDelayMs: LoopDelay;
   rssBytes: { baseline: number; peak: number; end: number };
-  /** Garbage collections in the window: full (major) and young (minor) ones, and the full ones' time on the main thread. */
-  gc: { major: number; minor: number; majorMs: number };
+  /**
+   * Garbage collections in the window: full (major) and young (minor) ones, and their time; the pauses of
+   * 10 ms or more, and the longest since the process began (absent from probes before these).
+   */
+  gc: { major: number; minor: number; majorMs: number; minorMs?: number; longPauses?: number; longestMs?: number };
   /** Connections the process opened in the window: over TCP (a peer agent), and over a local socket (the engine). */
   connections?: { tcp: number; local: number };
   /** What the resident memory held at the window's end, MiB (the JS heap, memory outside it, V8's malloc). */

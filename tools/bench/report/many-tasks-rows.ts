@@ -158,7 +158,14 @@ function coreNote({ ran_s, waited_s }: CoreTime): string {
 // How busy the agent was over the run, where the probe says: its CPU time and its loop's share of busy time.
 function busyNote(agent: AgentFigures): string {
   if (!agent.busy) return '';
-  return `; CPU ${(agent.busy.cpuUserS + agent.busy.cpuSystemS).toFixed(1)} s, loop busy ${(agent.busy.loopUtilization * 100).toFixed(0)}%`;
+  return `; CPU ${(agent.busy.cpuUserS + agent.busy.cpuSystemS).toFixed(1)} s, loop busy ${(agent.busy.loopUtilization * 100).toFixed(0)}%${gcNote(agent)}`;
+}
+
+// Its garbage collections over the run, where the probe counted their pauses.
+function gcNote({ gc }: AgentFigures): string {
+  if (gc?.minorMs === undefined || gc.longPauses === undefined || gc.longestMs === undefined) return '';
+  const s = (msTotal: number): string => `${(msTotal / 1000).toFixed(1)} s`;
+  return `; GC ${gc.minor} young (${s(gc.minorMs)}), ${gc.major} full (${s(gc.majorMs)}), ${gc.longPauses} pauses ≥ 10 ms, the longest ${ms(gc.longestMs, 0)}`;
 }
 
 function seconds(value: number): string {
