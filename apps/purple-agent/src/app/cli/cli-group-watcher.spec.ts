@@ -8,7 +8,7 @@ import { ProcessTable } from '@arvo-rca/common';
 const APP_TSCONFIG = join(__dirname, '..', '..', '..', 'tsconfig.app.json');
 
 /** Whether `pid` is a live process (a zombie, killed and not yet reaped, is not). */
-const alive = (pid: number): boolean => new ProcessTable().isLive(pid);
+const alive = (pid: number): boolean => new ProcessTable().runs(pid);
 
 async function until(what: string, done: () => boolean, limitMs = 20_000): Promise<void> {
   const started = Date.now();

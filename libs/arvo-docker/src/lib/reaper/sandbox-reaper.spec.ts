@@ -83,8 +83,8 @@ class TableWithOneDead extends ProcessTable {
     super();
   }
 
-  override isAlive(pid: number): boolean {
-    return pid !== this.deadPid && super.isAlive(pid);
+  override exists(pid: number): boolean {
+    return pid !== this.deadPid && super.exists(pid);
   }
 }
 

@@ -34,8 +34,8 @@ describe('ProcessTable', () => {
   });
 
   it('tells a live process from a dead one', () => {
-    expect(processes.isAlive(process.pid)).toBe(true);
-    expect(processes.isAlive(pidOfAnExitedProcess())).toBe(false);
+    expect(processes.exists(process.pid)).toBe(true);
+    expect(processes.exists(pidOfAnExitedProcess())).toBe(false);
   });
 
   it('tells a running process from a dead one, from a later process that reuses its pid and from one on another host', () => {
@@ -120,10 +120,10 @@ describe('ProcessTable', () => {
       const [zombie] = processes.childrenOf(pid);
 
       expect(processes.stat(zombie)?.state).toBe('Z');
-      expect(processes.isAlive(zombie)).toBe(true);
-      expect(processes.isLive(zombie)).toBe(false);
-      expect(processes.isLive(pid)).toBe(true);
-      expect(processes.isLive(pidOfAnExitedProcess())).toBe(false);
+      expect(processes.exists(zombie)).toBe(true);
+      expect(processes.runs(zombie)).toBe(false);
+      expect(processes.runs(pid)).toBe(true);
+      expect(processes.runs(pidOfAnExitedProcess())).toBe(false);
     });
   });
 
@@ -144,7 +144,7 @@ describe('ProcessTable', () => {
 
       expect(await processes.killMarked('PROCESS_TABLE_MARK', marker)).toBe(2);
       expect((await Promise.all(exits)).map(([, signal]) => signal)).toEqual(['SIGKILL', 'SIGKILL']);
-      expect(processes.isAlive(other.pid ?? 0)).toBe(true);
+      expect(processes.exists(other.pid ?? 0)).toBe(true);
       expect(await processes.killMarked('PROCESS_TABLE_MARK', marker)).toBe(0);
     });
   });

@@ -54,14 +54,14 @@ export class ProcessTable {
 
   /** Whether `pid` lives and, when `startedS` is given, is still the process that started then. */
   isRunningSince(pid: number, startedS?: number): boolean {
-    if (!this.isAlive(pid)) return false;
+    if (!this.exists(pid)) return false;
     if (startedS === undefined) return true;
     const actualS = this.startTimeS(pid);
     return actualS === undefined || Math.abs(actualS - startedS) <= START_TOLERANCE_S;
   }
 
   /** Whether a process with this pid exists (a zombie counts). */
-  isAlive(pid: number): boolean {
+  exists(pid: number): boolean {
     try {
       process.kill(pid, 0);
       return true;
@@ -71,8 +71,8 @@ export class ProcessTable {
     }
   }
 
-  /** Whether a process with this pid runs: it exists and is not a zombie. */
-  isLive(pid: number): boolean {
+  /** Whether a process with this pid runs: it exists and is not a zombie (one that ended, not yet reaped). */
+  runs(pid: number): boolean {
     const state = this.stat(pid)?.state;
     return state !== undefined && state !== 'Z';
   }

@@ -21,7 +21,7 @@ function owner(...args: string[]) {
 }
 
 /** Whether a process of that pid runs (a zombie does not). */
-const alive = (pid: number): boolean => new ProcessTable().isLive(pid);
+const alive = (pid: number): boolean => new ProcessTable().runs(pid);
 
 async function until(condition: () => boolean, what: string | (() => string)): Promise<void> {
   for (let waited = 0; !condition(); waited += 50) {
