@@ -16,7 +16,7 @@ const MIB = 1024 ** 2;
 const BASE = 'debian:bookworm-slim';
 const LAYER_MIB = 40;
 const BYTES_PER_SECOND = 20 * MIB;
-const NAMES = ['shared', 'left', 'first', 'second'] as const;
+const NAMES = ['shared', 'left', 'first', 'second', 'running', 'next'] as const;
 
 describeWithDocker('image pulls shared between the tasks that need them, against a real registry behind a throttle', () => {
   const docker = createDockerClient();
@@ -98,6 +98,46 @@ describeWithDocker('image pulls shared between the tasks that need them, against
     expect(await onEngine('left')).toBe(false);
     expect(await puller.ensure(image('left'), 60)).toBe('pulled');
     expect(proxy.pullsOf(repository('left'))).toBe(2);
+  }, 60_000);
+
+  it('begins a pull ahead only once no task waits for a pull of its own, and pulls ahead at once what is there', async () => {
+    const puller = new ImagePuller(engine);
+    const said: string[] = [];
+    const running = puller.ensure(image('running'), 60);
+    let runningDone = false;
+    void running.then(() => (runningDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(await puller.ahead(BASE, 60)).toBe('present');
+    const next = puller.ahead(image('next'), 60, { say: (line) => said.push(line) });
+    // While the running task's pull goes on (about 2 s through the throttle), the pull ahead has not asked the registry.
+    while (!runningDone) {
+      expect(proxy.pullsOf(repository('next'))).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await running).toBe('pulled');
+    expect(await next).toBe('pulled');
+    expect(proxy.pullsOf(repository('next'))).toBe(1);
+    expect(said[0]).toBe(`image ${image('next')} is missing; pulling it ahead once no running task waits for a pull`);
+    expect(said[1]).toBe(`image ${image('next')} is missing; pulling it (limit 60 s)`);
+  }, 60_000);
+
+  it('gives up a pull ahead that waits for the running pulls when its window closes, and asks the registry nothing', async () => {
+    await removeImage(docker, image('running'));
+    const puller = new ImagePuller(engine);
+    const running = puller.ensure(image('running'), 60);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closed = new AbortController();
+    const before = proxy.pullsOf(repository('next'));
+    await removeImage(docker, image('next'));
+    const next = puller.ahead(image('next'), 60, { signal: closed.signal });
+    // Long enough for a pull begun at once to have asked the registry for its manifest.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    closed.abort();
+
+    await expect(next).rejects.toMatchObject({ code: 'IMAGE_PULL_CANCELED' });
+    expect(await running).toBe('pulled');
+    expect(proxy.pullsOf(repository('next'))).toBe(before);
   }, 60_000);
 
   it('pulls ahead only within the budget, while a task that needs its image now pulls it anyway', async () => {
