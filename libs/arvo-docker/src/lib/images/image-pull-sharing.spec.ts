@@ -118,7 +118,7 @@ describeWithDocker('image pulls shared between the tasks that need them, against
     expect(await running).toBe('pulled');
     expect(await next).toBe('pulled');
     expect(proxy.pullsOf(repository('next'))).toBe(1);
-    expect(said[0]).toBe(`image ${image('next')} is missing; pulling it ahead once no running task waits for a pull`);
+    expect(said[0]).toBe(`image ${image('next')} is missing; pulling it ahead once no other pull is under way`);
     expect(said[1]).toBe(`image ${image('next')} is missing; pulling it (limit 60 s)`);
   }, 60_000);
 

@@ -17,8 +17,6 @@ interface SharedPull {
   /** `no-room`: a pull ahead that the budget had no room for, which pulled nothing. */
   done: Promise<'pulled' | 'no-room'>;
   settled: boolean;
-  /** A task waits for it now (it was begun or joined by `ensure`), not only a window ahead. */
-  now: boolean;
 }
 
 /**
@@ -26,12 +24,13 @@ interface SharedPull {
  * budget, makes room for it first and records it as pulled here. One pull per image at a time: whoever
  * needs an image that is being pulled waits for what is left of that pull, and a pull that nobody waits
  * for any more (its tasks stopped, its assessment canceled) is cancelled. A pull ahead of its task begins
- * only while no task waits for a pull of its own: it must not take their share of the registry's bandwidth.
+ * only while no other pull is under way: it must not take the running tasks' share of the registry's
+ * bandwidth, and a running task may not have asked for its image yet when a window asks for the next one.
  */
 export class ImagePuller {
   private readonly pulls = new Map<string, SharedPull>();
-  /** Pulls under way that a task waits for now. */
-  private pullsNow = 0;
+  /** Pulls under way, cancelled ones until they have ended. */
+  private underWay = 0;
   /** Pulls ahead waiting for those to end. */
   private readonly waitingAhead = new Set<() => void>();
 
@@ -66,35 +65,26 @@ export class ImagePuller {
         await this.budget?.used(image);
         return 'present';
       }
-      if (mode === 'ahead' && !this.pulls.has(image) && this.pullsNow > 0) {
-        watch.say?.(`image ${image} is missing; pulling it ahead once no running task waits for a pull`);
+      if (mode === 'ahead' && !this.pulls.has(image) && this.underWay > 0) {
+        watch.say?.(`image ${image} is missing; pulling it ahead once no other pull is under way`);
         await this.noPullNow(image, watch.signal);
         return this.obtain(image, timeoutS, watch, mode);
       }
       // Begun by another caller while this one asked the engine: joined.
       pull = this.pulls.get(image) ?? this.begin(image, timeoutS, mode, watch);
     }
-    if (mode === 'now') this.needNow(pull);
     if (!pull.watchers.has(watch)) this.join(pull, image, watch);
     return this.wait(pull, image, watch);
   }
 
-  // A task waits for `pull` now: pulls ahead wait for it to end.
-  private needNow(pull: SharedPull): void {
-    if (pull.now || pull.settled) return;
-    pull.now = true;
-    this.pullsNow += 1;
-    void pull.done.then(this.endedNow, this.endedNow);
-  }
-
-  private readonly endedNow = (): void => {
-    this.pullsNow -= 1;
-    if (this.pullsNow > 0) return;
+  private readonly ended = (): void => {
+    this.underWay -= 1;
+    if (this.underWay > 0) return;
     for (const resume of this.waitingAhead) resume();
     this.waitingAhead.clear();
   };
 
-  /** Resolves once no task waits for a pull of its own; rejects when `signal` gives the pull ahead up first. */
+  /** Resolves once no pull is under way; rejects when `signal` gives the pull ahead up first. */
   private async noPullNow(image: string, signal: AbortSignal | undefined): Promise<void> {
     let resume: (() => void) | undefined;
     let onAbort: (() => void) | undefined;
@@ -119,7 +109,6 @@ export class ImagePuller {
       tracker: new PullTracker(image),
       done: Promise.resolve('pulled'),
       settled: false,
-      now: false,
     };
     this.pulls.set(image, pull);
     pull.done = this.run(pull, image, timeoutS, mode).finally(() => {
@@ -127,6 +116,8 @@ export class ImagePuller {
       if (this.pulls.get(image) === pull) this.pulls.delete(image);
     });
     pull.done.catch(() => undefined); // Its watchers hear of a failure; a pull they all left fails for nobody.
+    this.underWay += 1;
+    void pull.done.then(this.ended, this.ended);
     return pull;
   }
 
