@@ -67,7 +67,7 @@ export class ImagePuller {
       }
       if (mode === 'ahead' && !this.pulls.has(image) && this.underWay > 0) {
         watch.say?.(`image ${image} is missing; pulling it ahead once no other pull is under way`);
-        await this.noPullNow(image, watch.signal);
+        await this.noPullUnderWay(image, watch.signal);
         return this.obtain(image, timeoutS, watch, mode);
       }
       // Begun by another caller while this one asked the engine: joined.
@@ -85,7 +85,7 @@ export class ImagePuller {
   };
 
   /** Resolves once no pull is under way; rejects when `signal` gives the pull ahead up first. */
-  private async noPullNow(image: string, signal: AbortSignal | undefined): Promise<void> {
+  private async noPullUnderWay(image: string, signal: AbortSignal | undefined): Promise<void> {
     let resume: (() => void) | undefined;
     let onAbort: (() => void) | undefined;
     try {
