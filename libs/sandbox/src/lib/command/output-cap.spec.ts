@@ -66,6 +66,20 @@ describe('HeadTailCap', () => {
     expect(result.outputBytes).toBe(1 << 30);
     expect(result.elidedBytes).toBe((1 << 30) - 1024);
     expect(result.output).toBe(`${'a'.repeat(512)}\n[... ${(1 << 30) - 1024} bytes elided ...]\n${'a'.repeat(512)}`);
+    expect(cap.bytesHeld).toBe(1024);
+  });
+
+  it('takes memory as the output comes, not the whole limit for every command', () => {
+    const cap = new HeadTailCap(100 * 1024);
+    expect(cap.bytesHeld).toBe(0);
+    cap.write(Buffer.from('one line\n'));
+    expect(cap.bytesHeld).toBeLessThanOrEqual(256);
+    cap.write(Buffer.alloc(20 * 1024, 'b'));
+    expect(cap.bytesHeld).toBeLessThanOrEqual(50 * 1024);
+    cap.write(Buffer.alloc(40 * 1024, 'c'));
+    expect(cap.bytesHeld).toBe(100 * 1024);
+
+    expect(cap.finish().output).toBe(`one line\n${'b'.repeat(20 * 1024)}${'c'.repeat(40 * 1024)}`);
   });
 });
 

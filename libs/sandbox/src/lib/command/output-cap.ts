@@ -1,11 +1,17 @@
+const EMPTY = Buffer.alloc(0);
+
 /**
  * Keeps the head and the tail of a command's output in fixed memory, whatever the command prints.
  * Bytes are kept raw and decoded once at the end, so a character split across chunks is not damaged;
  * characters cut by the head or tail limit are dropped whole (and counted as elided), not mangled.
+ * Memory is taken as the output comes: a command that prints a line holds a few bytes, not the limit
+ * (two buffers of half the limit, zeroed, for every command of every task was most of what the green
+ * agent allocated at 128 tasks at once); the tail's ring is taken once the head is full.
  */
 export class HeadTailCap {
-  private readonly head: Buffer;
-  private readonly tail: Buffer;
+  private readonly headSize: number;
+  private head: Buffer = EMPTY;
+  private tail: Buffer = EMPTY;
   private headLength = 0;
   private tailStart = 0;
   private tailLength = 0;
@@ -13,22 +19,27 @@ export class HeadTailCap {
 
   constructor(readonly maxBytes: number) {
     if (!Number.isInteger(maxBytes) || maxBytes < 2) throw new RangeError(`maxBytes must be an integer >= 2, got ${maxBytes}`);
-    this.head = Buffer.alloc(Math.floor(maxBytes / 2));
-    this.tail = Buffer.alloc(maxBytes - this.head.length);
+    this.headSize = Math.floor(maxBytes / 2);
   }
 
   get bytesSeen(): number {
     return this.total;
   }
 
+  /** The memory it holds for what it keeps. */
+  get bytesHeld(): number {
+    return this.head.length + this.tail.length;
+  }
+
   write(chunk: Uint8Array): void {
     this.total += chunk.length;
-    const intoHead = Math.min(this.head.length - this.headLength, chunk.length);
+    const intoHead = Math.min(this.headSize - this.headLength, chunk.length);
     if (intoHead > 0) {
+      this.growHead(this.headLength + intoHead);
       this.head.set(chunk.subarray(0, intoHead), this.headLength);
       this.headLength += intoHead;
     }
-    this.writeTail(chunk.subarray(intoHead));
+    if (intoHead < chunk.length) this.writeTail(chunk.subarray(intoHead));
   }
 
   /** The kept output as text (invalid UTF-8 replaced by U+FFFD), with a marker where bytes were left out. */
@@ -47,7 +58,16 @@ export class HeadTailCap {
     };
   }
 
+  // At least `needed` bytes of head, doubling as it fills, never past its half of the limit.
+  private growHead(needed: number): void {
+    if (needed <= this.head.length) return;
+    const grown = Buffer.allocUnsafe(Math.min(this.headSize, Math.max(needed, this.head.length * 2, 256)));
+    this.head.copy(grown, 0, 0, this.headLength);
+    this.head = grown;
+  }
+
   private writeTail(bytes: Uint8Array): void {
+    if (this.tail.length === 0) this.tail = Buffer.allocUnsafe(this.maxBytes - this.headSize);
     const size = this.tail.length;
     if (bytes.length >= size) {
       this.tail.set(bytes.subarray(bytes.length - size));
@@ -69,6 +89,7 @@ export class HeadTailCap {
   }
 
   private tailBytes(): Buffer {
+    if (this.tailLength === 0) return EMPTY;
     const size = this.tail.length;
     const firstPart = this.tail.subarray(this.tailStart, Math.min(size, this.tailStart + this.tailLength));
     const wrapped = this.tail.subarray(0, this.tailLength - firstPart.length);
