@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DISK_CHECK_FLOOR_MS, DiskWatchdog, nextDiskCheckMs, type DiskUse } from './disk-watchdog';
+import { DISK_CHECK_FLOOR_MS, DiskWatchdog, LOOK_BEAT_MS, nextDiskCheckMs, onLookBeat, type DiskUse } from './disk-watchdog';
 import { countFolder } from './file-count';
 import { INODE_READING_SHARED_MS, InodeFloor } from './inode-floor';
 
@@ -23,6 +23,24 @@ describe('nextDiskCheckMs: when the disk watchdog looks again', () => {
     // A look that took 40 ms (a large tree's layer): not again before 800 ms.
     expect(nextDiskCheckMs(2 * GIB, 2 * GIB - 1, 1024 ** 2, 2_000, 40)).toBe(800);
     expect(nextDiskCheckMs(2 * GIB, 0, 0, 2_000, 400)).toBe(2_000);
+  });
+});
+
+describe('onLookBeat: the looks of many tasks come together', () => {
+  it('ends a wait of four beats or more on the shared beat, less than a beat later', () => {
+    for (const now of [0, 1, 249, 250, 1_234_567]) {
+      const wait = onLookBeat(2_000, now);
+      expect((now + wait) % LOOK_BEAT_MS).toBe(0);
+      expect(wait).toBeGreaterThanOrEqual(2_000);
+      expect(wait).toBeLessThan(2_000 + LOOK_BEAT_MS);
+    }
+    // Two tasks whose waits began apart look at the same moment.
+    expect(1_010 + onLookBeat(2_000, 1_010)).toBe(1_130 + onLookBeat(2_000, 1_130));
+  });
+
+  it('leaves a short wait, a task near its limit, as it is', () => {
+    expect(onLookBeat(DISK_CHECK_FLOOR_MS, 1_001)).toBe(DISK_CHECK_FLOOR_MS);
+    expect(onLookBeat(4 * LOOK_BEAT_MS - 1, 7)).toBe(4 * LOOK_BEAT_MS - 1);
   });
 });
 

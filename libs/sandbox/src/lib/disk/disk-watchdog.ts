@@ -30,6 +30,18 @@ interface DiskBounds {
 export const DISK_CHECK_FLOOR_MS = 200;
 /** A look may take at most this share of the watchdog's time: a large layer (a real tree) is looked at less often. */
 const LOOK_DUTY = 0.05;
+/** The beat the watchdogs of a process share for their looks not due soon. */
+export const LOOK_BEAT_MS = 250;
+
+/**
+ * The wait of `ms`, longer by less than a beat so that it ends on the process's shared beat, when it is
+ * at least four beats long; a shorter one (a task near its limit) as it is. The looks of many tasks then
+ * come together, and go to the folder counter's thread as one message.
+ */
+export function onLookBeat(ms: number, now = Date.now()): number {
+  if (ms < 4 * LOOK_BEAT_MS) return ms;
+  return Math.ceil((now + ms) / LOOK_BEAT_MS) * LOOK_BEAT_MS - now;
+}
 
 /**
  * The wait before the next look: the longest interval while the writes are far from the limit, shorter as
@@ -83,7 +95,7 @@ export class DiskWatchdog {
 
   private schedule(ms: number): void {
     if (this.stopped || this.breached) return;
-    this.timer = setTimeout(() => void this.check().then(() => this.schedule(this.nextMs())), ms);
+    this.timer = setTimeout(() => void this.check().then(() => this.schedule(this.nextMs())), onLookBeat(ms));
     this.timer.unref();
   }
 

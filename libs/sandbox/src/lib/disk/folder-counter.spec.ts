@@ -53,7 +53,9 @@ describe('the folder counter', () => {
     const thread = counter.threadId;
 
     expect((await Promise.all(asked)).map((use) => use.files)).toEqual(folders.map((_, index) => index + 3));
+    expect(counter.messagesSent).toBe(1);
     expect((await counter.count(folders[5])).files).toBe(8);
+    expect(counter.messagesSent).toBe(2);
     expect(counter.threadId).toBe(thread);
     expect(new ProcessTable().childrenOf(process.pid)).toEqual(children);
   });
