@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoggerService, OnApplicationShutdown } from '@nestjs/common';
-import { createLogger, type Logger as WinstonLogger } from 'winston';
+import { createLogger, format, type Logger as WinstonLogger } from 'winston';
 import { ProcessTable } from '@arvo-rca/common';
 import { AppendOnlyFile } from './append-only-file';
 import { TASK_SCOPE, type AgentName, type LogEvent, type TaskLogLevel } from './log-line';
@@ -64,6 +64,8 @@ export class WinstonLoggerFactory implements OnApplicationShutdown {
     this.winston = createLogger({
       level: options.level,
       exitOnError: false,
+      // Each transport writes its own text: winston's default here (JSON of every line) was made and never read.
+      format: format((info) => info)(),
       transports: [new TaskFileTransport(agentsLog, agent), ...consoleTransport],
     });
   }
