@@ -11,6 +11,7 @@ import { currentOwner, formatOwnerId } from '@arvo-rca/sandbox';
 import { ProcessTable, taskImage } from '@arvo-rca/common';
 import { BenchDisk } from './rigs/bench-disk';
 import { BenchRig } from './rigs/bench-rig';
+import { chromiumMissing } from './rigs/viewer-rig';
 import { formatTable, tableRows, writeReport, type BenchReport } from './report/bench-report';
 import { measureCliStep } from './figures/cli-step.bench';
 import { measureConcurrency } from './figures/concurrency.bench';
@@ -51,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
   if (unknown.length > 0) throw new Error(`unknown figure(s) ${unknown.join(', ')}; choose from ${FIGURES.join(', ')}`);
   const chosen = new Set<Figure>(argv.length > 0 ? (argv as Figure[]) : FIGURES);
   const docker = createDockerClient();
-  await checkPrerequisites(docker);
+  await checkPrerequisites(docker, chosen);
   // The owner label of the containers the figures make themselves.
   const owner = formatOwnerId(currentOwner(new ProcessTable()));
   const report: BenchReport = {
@@ -112,7 +113,10 @@ async function main(argv: string[]): Promise<void> {
   console.log(`wrote ${written.join(' and ')}`);
 }
 
-async function checkPrerequisites(docker: Docker): Promise<void> {
+// What the chosen figures need, asked before the first of them runs: not minutes into a run.
+async function checkPrerequisites(docker: Docker, chosen: ReadonlySet<Figure>): Promise<void> {
+  const browser = chosen.has('viewer_render') || chosen.has('many_tasks') ? chromiumMissing() : undefined;
+  if (browser) throw new Error(browser);
   if (!(await DockerEngine.fromEnvironment().answers())) throw new Error('no Docker engine answers (tools/docker-engine.sh starts one)');
   const image = taskImage('sample', '1');
   const present = await docker

@@ -11,8 +11,14 @@ const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const SERVING = /serving (http:\/\/\S+)/;
 
+/** Why the figures that render in a browser cannot run here, if they cannot: asked before any figure runs. */
+export function chromiumMissing(): string | undefined {
+  return existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing: apt-get install chromium`;
+}
+
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
+  const missing = chromiumMissing();
+  if (missing) throw new Error(missing);
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
