@@ -10,7 +10,7 @@ import { countChanges } from './container-changes';
 import { engineAgent, shownByName } from './engine-agent';
 import { createEngineGate, type EngineGate, type EngineWork } from './engine-gate';
 import { engineSettingsFromEnvironment, type EngineSettings } from './engine-settings';
-import { ENGINE_WATCH_TIMING, whileEngineAnswers, type EngineWatchTiming } from './engine-watch';
+import { EngineWatch } from './engine-watch';
 import { SshProcessAgent, sshDial } from './ssh-process-agent';
 
 /** Where an engine keeps containers' layers; `local` when it is reached by a socket of this host. */
@@ -35,6 +35,8 @@ export class DockerEngine {
   private readonly docker: Docker;
   private readonly gate: EngineGate;
   private readonly agent: HttpAgent;
+  /** One ping for all the operations that wait on it. */
+  private readonly watch = new EngineWatch(this);
 
   constructor(settings: EngineSettings = {}, pacing: EnginePacing = DEFAULT_SANDBOX_OPTIONS) {
     const { options, address } = clientOptions(settings);
@@ -80,8 +82,8 @@ export class DockerEngine {
   }
 
   /** `work`, failed with ENGINE_UNAVAILABLE (saying it was `what`) once the engine stops answering meanwhile. */
-  watched<T>(what: string, work: Promise<T>, timing: EngineWatchTiming = ENGINE_WATCH_TIMING): Promise<T> {
-    return whileEngineAnswers(this, what, work, timing);
+  watched<T>(what: string, work: Promise<T>): Promise<T> {
+    return this.watch.whileAnswers(what, work);
   }
 
   async createContainer(spec: ContainerCreateSpec): Promise<ContainerHandle> {
