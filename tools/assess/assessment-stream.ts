@@ -1,7 +1,7 @@
 // One green agent's answer to an assessment (new or resumed), as the runner follows it: the record's
 // folder from the first status that names it, each task's progress, the record's files when the green
 // agent sends them, then the Result and its file.
-import { parseAssessmentSaved, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { parseAssessmentSaved, parseTaskProgressLines, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { RUN_RECORD_ARTIFACT } from '@arvo-rca/run-record';
 import { CodedError } from '@arvo-rca/common';
 import type { AssessmentResult } from '@arvo-rca/results';
@@ -70,8 +70,7 @@ export async function followAssessment(green: string, events: AsyncIterable<Peer
       if (saved && recordDir === undefined) watch.recorded(saved.recordDir);
       recordDir = saved?.recordDir ?? recordDir;
       file = saved?.resultsFile ?? file;
-      const line = event.kind === 'status' ? parseTaskProgressData(event.data) : undefined;
-      if (line) watch.progress(line);
+      for (const line of event.kind === 'status' ? parseTaskProgressLines(event.data) : []) watch.progress(line);
     }
   } catch (error) {
     if (error instanceof GreenFailure) throw error;

@@ -46,7 +46,7 @@ export {
   formatTaskProgress,
   formatTaskProgressData,
   parseTaskProgress,
-  parseTaskProgressData,
+  parseTaskProgressLines,
   type TaskProgressLine,
 } from './lib/vocabulary/progress';
 // The assessment request as it travels, and the resume it may ask for: one shape for the runner and the green agent.

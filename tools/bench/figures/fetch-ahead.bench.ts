@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { A2aClientFactory, formatExecute, parseTaskProgressData, TASK_FINISHED } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, formatExecute, parseTaskProgressLines, TASK_FINISHED } from '@arvo-rca/a2a-protocol';
 import { DockerEngine } from '@arvo-rca/arvo-docker';
 import { pushGeneratedImage, removeImage, TestRegistry, ThrottledProxy } from '@arvo-rca/arvo-docker/testing';
 import { BenchRig, expectSuccess } from '../rigs/bench-rig';
@@ -157,8 +157,7 @@ async function runAssessment(
     let state = 'unknown';
     for await (const event of new A2aClientFactory().peer(rig.green.url).streamText(randomUUID(), request, { deadlineMs: 900_000 })) {
       if (event.kind === 'status' || event.kind === 'task') state = event.state;
-      const line = event.kind === 'status' ? parseTaskProgressData(event.data) : undefined;
-      if (line?.kind === 'started') run.turns.set(line.task, Date.now());
+      for (const line of event.kind === 'status' ? parseTaskProgressLines(event.data) : []) if (line.kind === 'started') run.turns.set(line.task, Date.now());
     }
     run.wallS = (performance.now() - started) / 1000;
     if (state !== 'completed') throw new Error(`the assessment ended ${state}:\n${rig.green.logTail}`);

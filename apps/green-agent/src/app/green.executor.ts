@@ -35,6 +35,13 @@ import { TaskAssetsError, TaskAssetsService } from './task-assets';
 import { describeProgress, TaskContextService, taskRecordDraft } from './tasks';
 
 /**
+ * Progress lines this close together go to the requester as one update. At 128 tasks at once an
+ * assessment reports about 50 steps a second; an update each was a write that woke the requester and a
+ * store of the task's history each, on the loop that serves every task.
+ */
+const PROGRESS_EVERY_MS = 250;
+
+/**
  * The green agent's A2A entry. A message on the context of a running task is that task's
  * (`execute:` or `[TASK FINISHED]`) and is never read as a new request, whatever it contains. Any
  * other message is an assessment request (AgentBeats JSON) or a plain `Task ID: <source>:<id>`; one it
@@ -57,7 +64,7 @@ export class GreenExecutor implements AgentExecutor {
 
   /** Never throws: an unexpected error ends the request's task as `failed`, with the reason. */
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const events = new TaskEvents(request, bus);
+    const events = new TaskEvents(request, bus, { progressEveryMs: PROGRESS_EVERY_MS });
     const cancel = new AbortController();
     this.running.set(request.taskId, { contextId: request.contextId, cancel });
     try {

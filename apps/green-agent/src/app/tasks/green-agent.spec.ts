@@ -9,7 +9,7 @@ import {
   parseAssessmentSaved,
   parseCommandResult,
   parseTaskProgress,
-  parseTaskProgressData,
+  parseTaskProgressLines,
   type PeerEvent,
   type TaskProgressLine,
 } from '@arvo-rca/a2a-protocol';
@@ -199,10 +199,11 @@ describeWithDocker('green agent, tasks against solver stand-ins', () => {
     const events = await assess({ participants: { purple_agent: solver.agent.url }, config: { task_ids: ['sample:1', 'sample:3'], concurrency: 2 } });
 
     const statuses = events.flatMap((event) => (event.kind === 'status' ? [event] : []));
-    const lines = statuses.map((event) => parseTaskProgressData(event.data)).filter((line) => line !== undefined);
-    // Each line travels as data for drivers (a step's command whole), and as text for people.
-    const sayingOf = (line?: TaskProgressLine): string | undefined => line && `${line.task} ${line.kind}`;
-    expect(statuses.map((status) => sayingOf(parseTaskProgressData(status.data)))).toEqual(statuses.map((status) => sayingOf(parseTaskProgress(status.text))));
+    const lines = statuses.flatMap((event) => parseTaskProgressLines(event.data));
+    // Each line travels as data for drivers (a step's command whole), and as text for people: a line of its update's text.
+    const sayingOf = (line: TaskProgressLine): string => `${line.task} ${line.kind}`;
+    const textLines = (text: string): TaskProgressLine[] => text.split('\n').flatMap((line) => parseTaskProgress(line) ?? []);
+    expect(statuses.map((status) => parseTaskProgressLines(status.data).map(sayingOf))).toEqual(statuses.map((status) => textLines(status.text).map(sayingOf)));
     expect(lines).toEqual(
       expect.arrayContaining([
         { task: 'sample:1', kind: 'started' },

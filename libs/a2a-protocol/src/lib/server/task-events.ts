@@ -7,6 +7,22 @@ import { StreamPace } from './stream-pace';
 // one being written while the next is made.
 const EVENTS_IN_FLIGHT = 1;
 
+/** How a request's events go out. */
+export interface TaskEventsOptions {
+  /**
+   * Progress lines closer together than this go out together, as one `working` update: its text their
+   * texts, a line each, and each line's data as a data part of its own. The first line after a quiet
+   * spell goes at once; any other event sends the lines held before it. Unset: each line is an update.
+   */
+  progressEveryMs?: number;
+}
+
+/** A progress line held to go out with the next ones. */
+interface HeldLine {
+  text: string;
+  data: object | undefined;
+}
+
 /**
  * The events one request publishes, in the order A2A wants them: either a single message (`reply`),
  * or a task (`start`), its status updates (`progress`), artifacts, and one final status (`end`). A
@@ -17,10 +33,15 @@ const EVENTS_IN_FLIGHT = 1;
 export class TaskEvents {
   private started = false;
   private readonly pace: StreamPace | undefined;
+  private held: HeldLine[] = [];
+  private holding: NodeJS.Timeout | undefined;
+  /** When the last progress update went (performance.now()). */
+  private progressAt = -Infinity;
 
   constructor(
     private readonly request: RequestContext,
     private readonly bus: ExecutionEventBus,
+    private readonly options: TaskEventsOptions = {},
   ) {
     this.pace = StreamPace.of(request.context);
   }
@@ -94,9 +115,15 @@ export class TaskEvents {
     if (text !== undefined) this.progress(text);
   }
 
-  /** A `working` status; `data` goes beside the text as a data part (a progress line, say). */
+  /** A `working` status; `data` goes beside the text as a data part (a progress line, say). Held with the next lines under `progressEveryMs`. */
   progress(text: string, data?: object): void {
-    this.publishStatus(TaskState.TASK_STATE_WORKING, text, data);
+    const every = this.options.progressEveryMs;
+    if (every === undefined) return this.publishStatus(TaskState.TASK_STATE_WORKING, text, data);
+    this.held.push({ text, data });
+    if (this.holding) return;
+    const wait = this.progressAt + every - performance.now();
+    if (wait <= 0) this.sendHeld();
+    else this.holding = setTimeout(() => this.sendHeld(), wait);
   }
 
   /** An artifact with one data part; one with the `artifactId` of an earlier one replaces it (the task keeps the newest). */
@@ -131,24 +158,38 @@ export class TaskEvents {
     this.bus.finished();
   }
 
-  private publishStatus(state: TaskState, text: string | undefined, data?: object): void {
+  // The lines held go out as one update.
+  private sendHeld(): void {
+    clearTimeout(this.holding);
+    this.holding = undefined;
+    const lines = this.held;
+    if (lines.length === 0) return;
+    this.held = [];
+    this.progressAt = performance.now();
+    const data = lines.flatMap((line) => (line.data === undefined ? [] : [line.data]));
+    this.publishStatus(TaskState.TASK_STATE_WORKING, lines.map((line) => line.text).join('\n'), data);
+  }
+
+  private publishStatus(state: TaskState, text: string | undefined, data?: object | readonly object[]): void {
     const { taskId, contextId } = this.request;
     this.publish(AgentEvent.statusUpdate({ taskId, contextId, status: this.status(state, text, data), metadata: undefined }));
   }
 
   private publish(event: AgentExecutionEvent): void {
+    // Lines held go before any other event: they came first.
+    if (this.held.length > 0) this.sendHeld();
     this.pace?.onPublished();
     this.bus.publish(event);
   }
 
-  private status(state: TaskState, text?: string, data?: object) {
+  private status(state: TaskState, text?: string, data?: object | readonly object[]) {
     return { state, message: text === undefined ? undefined : this.message(text, data), timestamp: new Date().toISOString() };
   }
 
-  private message(text: string, data?: object): Message {
+  private message(text: string, data?: object | readonly object[]): Message {
     const { taskId, contextId } = this.request;
     const parts: Part[] = [textPart(text)];
-    if (data !== undefined) parts.push({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' });
+    for (const value of dataValues(data)) parts.push({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
     return {
       messageId: randomUUID(),
       contextId,
@@ -160,6 +201,11 @@ export class TaskEvents {
       referenceTaskIds: [],
     };
   }
+}
+
+function dataValues(data: object | readonly object[] | undefined): readonly object[] {
+  if (data === undefined) return [];
+  return Array.isArray(data) ? (data as readonly object[]) : [data];
 }
 
 function textPart(text: string): Part {

@@ -4,7 +4,7 @@ import {
   formatTaskProgressData,
   parseSolverStep,
   parseTaskProgress,
-  parseTaskProgressData,
+  parseTaskProgressLines,
   type TaskProgressLine,
 } from './progress';
 
@@ -71,13 +71,19 @@ describe('assessment progress as data', () => {
   it.each(lines)('travels as a data part and is read back from a status update: %o', (line) => {
     const data = JSON.parse(JSON.stringify(formatTaskProgressData(line)));
 
-    expect(parseTaskProgressData([{ results_file: '/r.json' }, data])).toEqual(line);
+    expect(parseTaskProgressLines([{ results_file: '/r.json' }, data])).toEqual([line]);
   });
 
-  it('is absent when no data part holds a well-formed line', () => {
-    expect(parseTaskProgressData([])).toBeUndefined();
+  it('reads every line of an update that carries several, in order', () => {
+    const data = lines.map((line) => JSON.parse(JSON.stringify(formatTaskProgressData(line))));
+
+    expect(parseTaskProgressLines([data[2], { record_dir: '/r' }, data[0], data[4]])).toEqual([lines[2], lines[0], lines[4]]);
+  });
+
+  it('passes over a data part that holds no well-formed line', () => {
+    expect(parseTaskProgressLines([])).toEqual([]);
     expect(
-      parseTaskProgressData([{ task_progress: { task: 'sample:1', kind: 'step', step: 'two', command: 'ls' } }, { task_progress: { kind: 'started' } }, null]),
-    ).toBeUndefined();
+      parseTaskProgressLines([{ task_progress: { task: 'sample:1', kind: 'step', step: 'two', command: 'ls' } }, { task_progress: { kind: 'started' } }, null]),
+    ).toEqual([]);
   });
 });

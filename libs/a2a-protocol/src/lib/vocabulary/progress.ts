@@ -78,13 +78,15 @@ export function formatTaskProgressData(line: TaskProgressLine): TaskProgressData
   return { task_progress: line };
 }
 
-/** The first progress line among a status update's data parts; undefined when none holds a well-formed one. */
-export function parseTaskProgressData(data: readonly unknown[]): TaskProgressLine | undefined {
-  for (const item of data) {
+/**
+ * The progress lines among a status update's data parts, in order: one update carries the lines that came
+ * close together (`TaskEventsOptions.progressEveryMs`); a part that holds no well-formed line is passed over.
+ */
+export function parseTaskProgressLines(data: readonly unknown[]): TaskProgressLine[] {
+  return data.flatMap((item) => {
     const line = isRecord(item) ? progressLineOf(item['task_progress']) : undefined;
-    if (line) return line;
-  }
-  return undefined;
+    return line ? [line] : [];
+  });
 }
 
 function progressLineOf(value: unknown): TaskProgressLine | undefined {

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { A2aClientFactory, parseTaskProgressData, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseTaskProgressLines, type PeerEvent, type TaskProgressLine } from '@arvo-rca/a2a-protocol';
 import { LABEL_OWNER } from '@arvo-rca/arvo-docker';
 import { pushGeneratedImage, removeImage, TestRegistry, ThrottledProxy } from '@arvo-rca/arvo-docker/testing';
 import { SANDBOX_OWNER } from '@arvo-rca/sandbox';
@@ -126,8 +126,8 @@ export async function runAssessment(scene: AheadScene, taskIds: string[], concur
   const started = Date.now();
   for await (const event of new A2aClientFactory().peer(scene.green.url).streamText(randomUUID(), request, { deadlineMs: 300_000 })) {
     run.events.push(event);
-    const line = event.kind === 'status' ? parseTaskProgressData(event.data) : undefined;
-    if (line) run.lines.push({ at: Date.now(), line });
+    const at = Date.now();
+    for (const line of event.kind === 'status' ? parseTaskProgressLines(event.data) : []) run.lines.push({ at, line });
     onEvent?.(run);
   }
   run.seconds = (Date.now() - started) / 1000;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { A2aClientFactory, parseAssessmentSaved, parseTaskProgressLines, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import type { AssessmentResult, TaskRecord } from '@arvo-rca/results';
@@ -62,7 +62,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     const events = await send({ task_ids: ['sample:1'] });
 
     const recordDir = recordOf(events);
-    const firstFinish = events.findIndex((event) => event.kind === 'status' && parseTaskProgressData(event.data)?.kind === 'finished');
+    const firstFinish = events.findIndex((event) => event.kind === 'status' && parseTaskProgressLines(event.data).some((line) => line.kind === 'finished'));
     expect(events.findIndex((event) => event.kind === 'status' && parseAssessmentSaved(event.data))).toBeLessThan(firstFinish);
     const assessment = readJson<AssessmentFile>(join(recordDir, 'assessment.json'));
     expect(assessment).toMatchObject({
@@ -113,7 +113,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
       expect(piece).toEqual({ recordId: scan.assessment.id, kind: 'task', task: await readTaskFolder(recordDir, record), leftOut: [] });
       expect(Object.keys(piece.task.files).sort()).toEqual(['crash.txt', 'fix.diff', 'loc.json', 'sources.json']);
       const finished = events.findIndex(
-        (event) => event.kind === 'status' && parseTaskProgressData(event.data)?.kind === 'finished' && parseTaskProgressData(event.data)?.task === record.task,
+        (event) => event.kind === 'status' && parseTaskProgressLines(event.data).some((line) => line.kind === 'finished' && line.task === record.task),
       );
       expect(at).toBeLessThan(finished);
     }
@@ -150,7 +150,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
 
     expect(solver.runs).toHaveLength(2);
     expect(recordOf(resumed)).toBe(recordDir);
-    const notes = resumed.flatMap((event) => (event.kind === 'status' ? [parseTaskProgressData(event.data)] : [])).filter((line) => line?.kind === 'note');
+    const notes = resumed.flatMap((event) => (event.kind === 'status' ? parseTaskProgressLines(event.data) : [])).filter((line) => line.kind === 'note');
     expect(notes).toContainEqual({
       task: 'sample:2',
       kind: 'note',
@@ -167,7 +167,7 @@ describeWithDocker('green agent, the run record of an assessment', () => {
     const recordDir = recordOf(events);
 
     expect(resultOf(events).task_metrics['sample:1']).toMatchObject({ status: 'failed', n_attempts: 2 });
-    const notes = events.flatMap((event) => (event.kind === 'status' ? [parseTaskProgressData(event.data)] : [])).filter((line) => line?.kind === 'note');
+    const notes = events.flatMap((event) => (event.kind === 'status' ? parseTaskProgressLines(event.data) : [])).filter((line) => line.kind === 'note');
     expect(notes).toContainEqual({ task: 'sample:1', kind: 'note', text: expect.stringMatching(/^attempt 1 of 2 failed \(.*\); running it again$/) });
 
     // The record names a solver whose card could not be read; here it is told the stand-in's, as if it had been reached.

@@ -1,6 +1,6 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAssessmentSaved, parseTaskProgressData, type PeerEvent } from '@arvo-rca/a2a-protocol';
+import { parseAssessmentSaved, parseTaskProgressLines, type PeerEvent } from '@arvo-rca/a2a-protocol';
 import { rejectionOf } from '@arvo-rca/a2a-protocol/testing';
 import { describeWithDocker } from '@arvo-rca/arvo-docker/testing';
 import { combineResults } from '@arvo-rca/rca-eval';
@@ -34,8 +34,8 @@ describeWithDocker('green agent, an assessment drawn from a task list', () => {
   const assessmentOf = (events: PeerEvent[]): AssessmentFile => readJson<AssessmentFile>(join(recordOf(events), 'assessment.json'));
   const startedTasks = (events: PeerEvent[]): string[] =>
     events.flatMap((event) => {
-      const line = event.kind === 'status' ? parseTaskProgressData(event.data) : undefined;
-      return line?.kind === 'started' ? [line.task] : [];
+      const lines = event.kind === 'status' ? parseTaskProgressLines(event.data) : [];
+      return lines.flatMap((line) => (line.kind === 'started' ? [line.task] : []));
     });
 
   it('runs num_tasks drawn from a named list with the seed, and keeps the seed and the drawn list in the record and the Result', async () => {
