@@ -34,7 +34,10 @@ function eventsOf(body: string): (string | { text: string; data: unknown[] })[] 
     if (String(result['kind']) === 'artifact-update') return `artifact ${String(result['artifact']['name'])}`;
     if (String(result['kind']) !== 'status-update') return String(result['kind']);
     const parts = Object.values(result['status']['message']?.['parts'] ?? {}).map((part) => part as unknown as { kind: string; text?: string; data?: unknown });
-    return { text: parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join(''), data: parts.flatMap((part) => (part.kind === 'data' ? [part.data] : [])) };
+    return {
+      text: parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join(''),
+      data: parts.flatMap((part) => (part.kind === 'data' ? [part.data] : [])),
+    };
   });
 }
 
