@@ -10,6 +10,7 @@ import { countChanges } from './container-changes';
 import { engineAgent, shownByName } from './engine-agent';
 import { createEngineGate, type EngineGate, type EngineWork } from './engine-gate';
 import { engineSettingsFromEnvironment, type EngineSettings } from './engine-settings';
+import { onceDiskWalkIsFree } from './engine-busy';
 import { EngineWatch } from './engine-watch';
 import { SshProcessAgent, sshDial } from './ssh-process-agent';
 
@@ -124,7 +125,8 @@ export class DockerEngine {
 
   /** The engine's own account of its images' disk (`/system/df`): every image's tags and size, and all layers' bytes. */
   async imageDiskUsage(): Promise<{ layersBytes: number; images: { tags: string[]; bytes: number }[] }> {
-    const usage = (await this.docker.df()) as { LayersSize?: number; Images?: { RepoTags?: string[] | null; Size: number }[] };
+    const answer = await onceDiskWalkIsFree(() => this.docker.df());
+    const usage = answer as { LayersSize?: number; Images?: { RepoTags?: string[] | null; Size: number }[] };
     return { layersBytes: usage.LayersSize ?? 0, images: (usage.Images ?? []).map((info) => ({ tags: info.RepoTags ?? [], bytes: info.Size })) };
   }
 
