@@ -4,9 +4,15 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ProcessTable } from '@arvo-rca/common';
+import { currentOwner, formatOwnerId, ownerHost, ownerIsAlive, parseOwnerId } from '@arvo-rca/sandbox';
+import { createDockerClient } from '../engine/docker-engine';
 
 const run = promisify(execFile);
 const REGISTRY_BINARY = '/usr/bin/docker-registry';
+/** The label of every image pushGeneratedImage makes, and so of every copy of it an engine pulls: the owner id of the process that made it. */
+const TEST_IMAGE_OWNER = 'arvo-rca.test-image-owner';
+const owner = formatOwnerId(currentOwner(new ProcessTable()));
 
 /**
  * A real registry (Debian's `docker-registry`, distribution 2.8) on a free loopback port, with its own
@@ -26,6 +32,7 @@ export class TestRegistry {
   }
 
   static async start(): Promise<TestRegistry> {
+    await sweepTestImages();
     const storage = mkdtempSync(join(tmpdir(), 'arvo-registry-'));
     const address = `127.0.0.1:${await freePort()}`;
     const config = join(storage, 'config.yml');
@@ -168,7 +175,7 @@ export async function pushGeneratedImage(registry: string, name: string, megabyt
   const context = mkdtempSync(join(tmpdir(), 'arvo-image-'));
   const tag = `${registry}/${name}`;
   try {
-    writeFileSync(join(context, 'Dockerfile'), `FROM ${base}\nRUN head -c ${megabytes}M /dev/urandom > /payload.bin\n`);
+    writeFileSync(join(context, 'Dockerfile'), `FROM ${base}\nRUN head -c ${megabytes}M /dev/urandom > /payload.bin\nLABEL ${TEST_IMAGE_OWNER}="${owner}"\n`);
     await run('docker', ['build', '-q', '-t', tag, context], { maxBuffer: 1024 * 1024 });
     await run('docker', ['push', '-q', tag], { maxBuffer: 1024 * 1024 });
     return name;
@@ -176,6 +183,28 @@ export async function pushGeneratedImage(registry: string, name: string, megabyt
     await run('docker', ['rmi', '-f', tag]).catch(() => undefined);
     rmSync(context, { recursive: true, force: true });
   }
+}
+
+/**
+ * Removes the images made by pushGeneratedImage, and the engine's pulled copies of them, whose maker has
+ * ended on this host: a suite or a bench killed before its afterAll or its finally leaves them behind. An
+ * image without the label, or made on another host, or by a process still running, is left alone. Runs
+ * at each registry's start, so that the next run of any such suite clears what a crashed one left.
+ */
+export async function sweepTestImages(): Promise<string[]> {
+  const docker = createDockerClient();
+  const processes = new ProcessTable();
+  const images = await docker.listImages({ filters: { label: [TEST_IMAGE_OWNER] } });
+  const gone = images.filter((image) => {
+    const maker = parseOwnerId(image.Labels?.[TEST_IMAGE_OWNER] ?? '');
+    return maker !== undefined && maker.host === ownerHost() && !ownerIsAlive(maker, processes);
+  });
+  for (const image of gone)
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
+  return gone.map((image) => image.Id);
 }
 
 async function freePort(): Promise<number> {
