@@ -60,7 +60,8 @@ describe("a loop's twin: as busy as another process's main thread, with none of 
     expect(await early.stop()).toBeUndefined();
 
     const floor = watchLoopFloor(agent, busy.pid ?? 0, 0, 1500);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Past the stretch's end, with room for the twin's start (a node process; seconds on a busy machine).
+    await new Promise((resolve) => setTimeout(resolve, 8000));
     const figures = await floor.stop();
 
     expect(figures?.window_s).toBeGreaterThanOrEqual(1.5);
