@@ -123,13 +123,14 @@ describeWithDocker('image pulls shared between the tasks that need them, against
   }, 60_000);
 
   it('gives up a pull ahead that waits for the running pulls when its window closes, and asks the registry nothing', async () => {
+    // Both gone first: a removal takes seconds on a busy engine, and the running pull must still be under way below.
     await removeImage(docker, image('running'));
+    await removeImage(docker, image('next'));
     const puller = new ImagePuller(engine);
     const running = puller.ensure(image('running'), 60);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const closed = new AbortController();
     const before = proxy.pullsOf(repository('next'));
-    await removeImage(docker, image('next'));
     const next = puller.ahead(image('next'), 60, { signal: closed.signal });
     // Long enough for a pull begun at once to have asked the registry for its manifest.
     await new Promise((resolve) => setTimeout(resolve, 500));
