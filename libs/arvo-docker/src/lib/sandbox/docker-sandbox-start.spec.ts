@@ -143,7 +143,8 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
       const outcome = await sandbox.exec('echo "$0 in $(pwd)"; sleep 4246', { timeoutS: 2 });
 
       expect(outcome).toMatchObject({ kind: 'ran', returncode: -1, output: 'sh in /workspace\n', timedOut: expect.stringMatching(/timed out after 2 s/) });
-      expect(Date.now() - started).toBeLessThan(6000);
+      // Stopped by the host's deadline, not the command's 4246 s (its restart after takes seconds on a busy engine: 9 s seen).
+      expect(Date.now() - started).toBeLessThan(60_000);
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'ran', output: expect.not.stringContaining('sleep 4246') });
       expect(progress).toContainEqual(expect.stringContaining('the image has no bash; commands run with sh -c'));
       expect(progress).toContainEqual(expect.stringContaining('the image has no timeout command'));
@@ -193,7 +194,8 @@ describeWithDocker('DockerSandbox, starting and stopping', () => {
       const outcome = await sandbox.exec("trap '' TERM; echo partial; sleep 4247; echo survived", { timeoutS: 1 });
 
       expect(outcome).toMatchObject(endedByTimeout(1, 'partial\n'));
-      expect(Date.now() - started).toBeLessThan(6000);
+      // Stopped by the host's deadline, not the command's 4246 s (its restart after takes seconds on a busy engine: 9 s seen).
+      expect(Date.now() - started).toBeLessThan(60_000);
       expect(await sandbox.exec(LIST_PROCESSES)).toMatchObject({ kind: 'ran', output: expect.not.stringContaining('sleep 4247') });
     });
   }, 30_000);
