@@ -192,7 +192,7 @@ describeWithDocker('deploy: the two agent images in docker compose', () => {
     const consumed = (async () => {
       for await (const event of clients.peer(stack.greenUrl).streamText(randomUUID(), 'Task ID: sample:2', { deadlineMs: 240_000 })) {
         events.push(event);
-        if (event.kind === 'status' && /^sandbox \S+ started/.test(event.text)) started.resolve();
+        if (event.kind === 'status' && /^sandbox \S+ started/m.test(event.text)) started.resolve();
       }
     })().catch(() => undefined); // the stream may break when the stack goes down
     await Promise.race([

@@ -62,14 +62,14 @@ describeWithDocker('green agent with a terminal-bench solver (terminal-bench-she
     ];
   }
 
-  /** The assessment's Result, its run record's folder, and the progress it streamed. */
+  /** The assessment's Result, its run record's folder, and the progress it streamed, a line each (an update may carry several). */
   async function assess(request: unknown): Promise<{ result: AssessmentResult; recordDir: string; progress: string[] }> {
     const events: PeerEvent[] = [];
     for await (const event of clients.peer(greenUrl).streamText(randomUUID(), JSON.stringify(request), { deadlineMs: 600_000 })) events.push(event);
     const artifact = events.find((event) => event.kind === 'artifact');
     const saved = parseAssessmentSaved(events.at(-1)?.data ?? []);
     if (!artifact || !saved) throw new Error(`the green agent sent no Result: ${events.map((event) => event.text).join(' | ')}`);
-    return { result: artifact.data[0] as AssessmentResult, recordDir: saved.recordDir, progress: events.map((event) => event.text) };
+    return { result: artifact.data[0] as AssessmentResult, recordDir: saved.recordDir, progress: events.flatMap((event) => event.text.split('\n')) };
   }
 
   function recorded(recordDir: string, task: string): { record: TaskRecord; submission: string } {
