@@ -3,7 +3,18 @@ import { DockerEngine, NeededImages } from '@arvo-rca/arvo-docker';
 import { describeWithDocker, removeImage } from '@arvo-rca/arvo-docker/testing';
 import Docker from 'dockerode';
 import { callingBack } from '../../stage/solver-stand-in.testing';
-import { firstAt, leftBehind, MIB, ownerOf, runAssessment, startAheadScene, ThrottledArvo, type AheadScene, type AssessmentRun } from './fetch-ahead.testing';
+import {
+  firstAt,
+  leftBehind,
+  MIB,
+  ownerOf,
+  placeOf,
+  runAssessment,
+  startAheadScene,
+  ThrottledArvo,
+  type AheadScene,
+  type AssessmentRun,
+} from './fetch-ahead.testing';
 
 // Each task's image: about 2.5 s through the throttle; each task's solving: 3 s.
 const BYTES_PER_SECOND = 20 * MIB;
@@ -58,9 +69,9 @@ describeWithDocker('the green agent fetches the next tasks ahead of their turn, 
     for (const run of [one, ahead]) expect(run.lines.filter(({ line }) => isFinished(line)).map(({ line }) => line.task)).toEqual(taskIds);
     for (let k = 1; k < taskIds.length; k++) {
       // Window 0, as before: a task's image is pulled only once its turn comes, after the task before it ended.
-      expect(firstAt(one, taskIds[k], isPull)).toBeGreaterThan(firstAt(one, taskIds[k - 1], isFinished));
+      expect(placeOf(one, taskIds[k], isPull)).toBeGreaterThan(placeOf(one, taskIds[k - 1], isFinished));
       // The window of the default size (the concurrency, 1): while the task before it runs.
-      expect(firstAt(ahead, taskIds[k], isPull)).toBeLessThan(firstAt(ahead, taskIds[k - 1], isFinished));
+      expect(placeOf(ahead, taskIds[k], isPull)).toBeLessThan(placeOf(ahead, taskIds[k - 1], isFinished));
     }
     // How much of the pulls this hides is a speed target, measured by the bench (fetch_ahead in
     // tools/bench/figures/fetch-ahead.bench.ts); here it is only reported: the other suites of CI beside this one
@@ -116,9 +127,9 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
     const run = await runAssessment(scene, taskIds, 1);
 
     const readyAhead = (line: TaskProgressLine): boolean => line.kind === 'note' && /sandbox ready ahead of the task's turn/.test(line.text);
-    expect(firstAt(run, taskIds[1], readyAhead)).toBeLessThan(firstAt(run, taskIds[0], isFinished));
+    expect(placeOf(run, taskIds[1], readyAhead)).toBeLessThan(placeOf(run, taskIds[0], isFinished));
     // Handed over at its turn: the solver's first command on the second task came after the first task ended.
-    expect(firstAt(run, taskIds[1], (line) => line.kind === 'step')).toBeGreaterThan(firstAt(run, taskIds[0], isFinished));
+    expect(placeOf(run, taskIds[1], (line) => line.kind === 'step')).toBeGreaterThan(placeOf(run, taskIds[0], isFinished));
     const second = scene.solver.runs[1];
     expect(second.answers[0]).toMatch(/^<returncode>0<\/returncode>/);
     expect(second.answers[1]).toMatch(/^\[TASK COMPLETED\] Commands executed: 1, Failed: 0, Time: [5-7]\.\d+s$/);
@@ -147,8 +158,8 @@ describeWithDocker('tasks prepared ahead of their turn, against a real registry 
 
     const readyAhead = (line: TaskProgressLine): boolean => line.kind === 'note' && /sandbox ready ahead of the task's turn/.test(line.text);
     const pulled = (line: TaskProgressLine): boolean => line.kind === 'pull' && line.layers > 0 && line.layersDone === line.layers;
-    expect(firstAt(run, taskIds[0], pulled)).toBeLessThan(firstAt(run, taskIds[0], isStep));
-    expect(firstAt(run, taskIds[1], readyAhead)).toBeLessThan(firstAt(run, taskIds[0], pulled));
+    expect(placeOf(run, taskIds[0], pulled)).toBeLessThan(placeOf(run, taskIds[0], isStep));
+    expect(placeOf(run, taskIds[1], readyAhead)).toBeLessThan(placeOf(run, taskIds[0], pulled));
     expect(run.lines.filter(({ line }) => isFinished(line)).map(({ line }) => line.task)).toEqual(taskIds);
     expect(run.events.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
   }, 120_000);

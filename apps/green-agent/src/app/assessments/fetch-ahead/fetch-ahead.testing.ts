@@ -139,6 +139,12 @@ export function firstAt(run: AssessmentRun, task: string, matches: (line: TaskPr
   return run.lines.find(({ line }) => line.task === task && matches(line))?.at ?? Infinity;
 }
 
+/** Where that line came among the run's lines (Infinity if it never came): lines sent together in one update share a time, not a place. */
+export function placeOf(run: AssessmentRun, task: string, matches: (line: TaskProgressLine) => boolean): number {
+  const place = run.lines.findIndex(({ line }) => line.task === task && matches(line));
+  return place === -1 ? Infinity : place;
+}
+
 /** The owner label of the scene's green agent. */
 export function ownerOf(scene: AheadScene): string {
   return scene.green.app.get<string>(SANDBOX_OWNER, { strict: false });
