@@ -176,7 +176,9 @@ export async function pushGeneratedImage(registry: string, name: string, megabyt
   const tag = `${registry}/${name}`;
   try {
     writeFileSync(join(context, 'Dockerfile'), `FROM ${base}\nRUN head -c ${megabytes}M /dev/urandom > /payload.bin\nLABEL ${TEST_IMAGE_OWNER}="${owner}"\n`);
-    await run('docker', ['build', '-q', '-t', tag, context], { maxBuffer: 1024 * 1024 });
+    // No cache: each image has a payload of its own. Built at once, two images of a size shared the first one's
+    // RUN layer from the engine's cache (a pull then found it there), and one's removal took it from under another's build.
+    await run('docker', ['build', '-q', '--no-cache', '-t', tag, context], { maxBuffer: 1024 * 1024 });
     await run('docker', ['push', '-q', tag], { maxBuffer: 1024 * 1024 });
     return name;
   } finally {
