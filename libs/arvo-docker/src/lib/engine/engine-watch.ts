@@ -43,16 +43,17 @@ export class EngineWatch {
 
   /** `work`, failed with ENGINE_UNAVAILABLE once the engine stops answering while it waits. */
   async whileAnswers<T>(what: string, work: Promise<T>): Promise<T> {
-    let watched: Watched | undefined;
+    // The executor runs at once: `watched` is set before it is added.
+    let watched!: Watched;
     const lost = new Promise<never>((_, reject) => {
       watched = { what, fail: reject };
     });
-    if (watched) this.waiting.add(watched);
+    this.waiting.add(watched);
     this.run();
     try {
       return await Promise.race([work, lost]);
     } finally {
-      if (watched) this.waiting.delete(watched);
+      this.waiting.delete(watched);
     }
   }
 
