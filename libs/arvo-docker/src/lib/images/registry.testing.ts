@@ -193,7 +193,7 @@ export async function pushGeneratedImage(registry: string, name: string, megabyt
  * image without the label, or made on another host, or by a process still running, is left alone. Runs
  * at each registry's start, so that the next run of any such suite clears what a crashed one left.
  */
-export async function sweepTestImages(): Promise<string[]> {
+export async function sweepTestImages(): Promise<void> {
   const docker = createDockerClient();
   const processes = new ProcessTable();
   const images = await docker.listImages({ filters: { label: [TEST_IMAGE_OWNER] } });
@@ -206,7 +206,6 @@ export async function sweepTestImages(): Promise<string[]> {
       .getImage(image.Id)
       .remove({ force: true })
       .catch(() => undefined);
-  return gone.map((image) => image.Id);
 }
 
 async function freePort(): Promise<number> {
