@@ -15,6 +15,7 @@ import {
   heapSnapshots,
   ManyTasksData,
   openHandles,
+  scriptCommands,
   startAgents,
   startsPerSecond,
   watchHandles,
@@ -24,7 +25,7 @@ import { watchMachineCpu, type MachineCpu } from '../rigs/machine-cpu';
 import { watchLoopFloor, type LoopFloor } from '../rigs/loop-floor';
 import { watchAgentsCpu, watchCoreTime, type AgentsCpu, type CoreTime } from '../rigs/process-cpu';
 import type { ProbeReport } from '../probes/probe-client';
-import { bareStarts, prepareWorkspace } from './start-breakdown.bench';
+import { engineFloor, type CommandsFloor } from '../probes/engine-floor';
 
 /** One agent over the run: memory, event loop and file handles. */
 export interface AgentFigures {
@@ -75,6 +76,15 @@ export interface ManyTasksFigures {
   /** The machine's busy core-seconds over the engine's bare burst (the mean of both): what its starts cost the CPU. */
   engine_floor_cpu_s: number;
   run_starts_per_s: number;
+  /** The tasks' own commands run bare in the engine's burst after the run (absent in earlier reports). */
+  commands_floor?: CommandsFloor;
+  /**
+   * The work's floor: the engine's starts and removals and the tasks' commands, each measured bare, over the
+   * cores, s: no run of these tasks on this machine takes less, whatever the agents do.
+   */
+  work_floor_s?: number;
+  /** The wall against the larger of the two floors: ideal + engine floor, and the work's floor. */
+  wall_vs_larger_floor?: number;
   /** From the request to the last task container's start, s. */
   run_last_start_s: number;
   leftover_containers: number;
@@ -163,12 +173,15 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const statuses = countStatuses(result);
     const leftoverWorkspaces = readdirSync(join(scratch, 'tasks')).length;
     await Promise.all([green.stop(), purple.stop()]);
-    floors.push(await engineFloor(root, docker, owner, scratch, tasks));
+    // After the run, the burst's containers also run the tasks' commands bare: the work's floor.
+    floors.push(await engineFloor(root, docker, owner, scratch, tasks, scriptCommands(COMMANDS)));
     const floor = {
       seconds: median(floors.map((one) => one.seconds)),
       startsPerS: median(floors.map((one) => one.startsPerS)),
       cpuS: median(floors.map((one) => one.cpuS)),
     };
+    const commandsFloor = floors[1].commands;
+    const workFloor = commandsFloor && (floor.cpuS + commandsFloor.cpu_s) / machineCpu.cores;
     const viewer = await measureRunPage(root, join(scratch, 'logs'), result);
     return {
       tasks,
@@ -188,6 +201,9 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
       engine_starts_per_s: round(floor.startsPerS),
       engine_floor_cpu_s: round(floor.cpuS),
       run_starts_per_s: round(startsPerSecond(runStarts)),
+      ...(workFloor === undefined
+        ? {}
+        : { commands_floor: commandsFloor, work_floor_s: round(workFloor), wall_vs_larger_floor: round(wall / Math.max(ideal + floor.seconds, workFloor)) }),
       run_last_start_s: round(((runStarts.at(-1) ?? Number.NaN) - started) / 1000),
       leftover_containers: leftover,
       leftover_workspaces: leftoverWorkspaces,
@@ -205,24 +221,6 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     if (keep) cpSync(join(scratch, 'logs'), keep, { recursive: true });
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** The engine's bare burst of `tasks` starts of the sample image, and its pace by its own event times. */
-async function engineFloor(
-  root: string,
-  docker: Docker,
-  owner: string,
-  scratch: string,
-  tasks: number,
-): Promise<{ seconds: number; startsPerS: number; cpuS: number }> {
-  const workspaces = Array.from({ length: tasks }, () => prepareWorkspace(root, join(scratch, 'floor')));
-  const watch = await watchStarts(docker, owner);
-  const cpu = watchMachineCpu();
-  const ms = await bareStarts(docker, owner, workspaces);
-  const cpuS = cpu.stop().busy_s;
-  const starts = await watch.stop();
-  rmSync(join(scratch, 'floor'), { recursive: true, force: true });
-  return { seconds: ms / 1000, startsPerS: startsPerSecond(starts), cpuS };
 }
 
 function agentFigures(report: ProbeReport, tasks: number, benchP99: number, rest: number, peak: number, after: number): AgentFigures {

@@ -101,9 +101,15 @@ async function burst(factory: DockerSandboxFactory, workspaces: string[]): Promi
 
 /**
  * The floor: the same work done bare, all at once, with plain dockerode: create and start the hardened
- * container, put the workspace in with one archive call, run one command. No pacing, no session.
+ * container, put the workspace in with one archive call, run one command. No pacing, no session. Its time
+ * ends once all are up; `thenInThem`, if given, then runs in the containers before their removal.
  */
-export async function bareStarts(docker: Docker, owner: string, workspaces: readonly string[]): Promise<number> {
+export async function bareStarts(
+  docker: Docker,
+  owner: string,
+  workspaces: readonly string[],
+  thenInThem?: (containers: readonly Docker.Container[]) => Promise<void>,
+): Promise<number> {
   const options = benchSandboxOptions();
   const containers: Docker.Container[] = [];
   const started = process.hrtime.bigint();
@@ -128,7 +134,9 @@ export async function bareStarts(docker: Docker, owner: string, workspaces: read
         if ((await dockerodeExec(container, ['true'])) !== 0) throw new Error('the first command of a bare start failed');
       }),
     );
-    return elapsedMs(started);
+    const ms = elapsedMs(started);
+    await thenInThem?.(containers);
+    return ms;
   } finally {
     await Promise.all(containers.map((container) => container.remove({ force: true, v: true }).catch(() => undefined)));
   }

@@ -41,6 +41,7 @@ export function manyTasksRows(many: ManyTasksFigures): TableRow[] {
     },
     machineRow(many),
     coresFloorRow(many, WALL_LIMIT * floor),
+    ...workFloorRows(many, WALL_LIMIT * floor),
     ...agentRows('green', many.green, many.loop_p99_bench_ms, many.core_time?.green),
     ...agentRows('purple', many.purple, many.loop_p99_bench_ms, many.core_time?.purple),
     ...coreTimeRows(many),
@@ -121,6 +122,34 @@ function coresFloorRow(many: ManyTasksFigures, targetS: number): TableRow {
     value: seconds(floor),
     target: 'info',
   };
+}
+
+/**
+ * The floor no agent can go below: the engine's bare starts and removals and the tasks' own commands run
+ * bare (one shell a container, none of our code), over the cores. Where the wall's target is below it, the
+ * target cannot be met on this machine; the wall is then set against the larger of the two floors.
+ */
+function workFloorRows(many: ManyTasksFigures, targetS: number): TableRow[] {
+  const { commands_floor: commands, work_floor_s: workFloor, wall_vs_larger_floor: ratio } = many;
+  if (!commands || workFloor === undefined || ratio === undefined) return [];
+  const containers = commands.containers_s === undefined ? '' : `, the containers ${commands.containers_s.toFixed(0)}`;
+  const below = targetS < workFloor ? `: the wall's target, ${seconds(targetS)}, is below it` : '';
+  return [
+    {
+      figure:
+        `  the work's floor: the engine's bare starts and removals (${many.engine_floor_cpu_s.toFixed(0)} core-seconds) and the tasks' ${many.tasks} × ${many.commands_per_task} commands ` +
+        `run bare after the run, no agent (${commands.cpu_s.toFixed(0)} core-seconds${containers}; ${seconds(commands.seconds)} all at once), over the ${many.machine_cpu.cores} cores${below}`,
+      value: seconds(workFloor),
+      target: 'floor',
+    },
+    against(
+      `  the run against the larger floor, max(ideal + engine floor, the work's floor)`,
+      seconds(many.wall_s),
+      `≤ ${WALL_LIMIT} × that`,
+      ratio,
+      WALL_LIMIT,
+    ),
+  ];
 }
 
 // The bench process's main thread over the run: how long an idle loop waited for a core, beside the agents'.

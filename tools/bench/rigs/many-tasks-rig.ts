@@ -61,10 +61,10 @@ export class ManyTasksData {
 }
 
 /**
- * The purple agent's script: `commands` shell commands, the last of which writes loc.json, then the
- * submission; the model thinks `thinkMs` before each reply, as a real model takes seconds per step.
+ * The commands of the purple agent's script: `commands` shell commands, reads of the workspace and, last,
+ * the write of loc.json. The submission follows them.
  */
-export function writeThinkingScript(file: string, commands: number, thinkMs: number): void {
+export function scriptCommands(commands: number): string[] {
   const reads = [
     'head -n 5 /workspace/*_error.txt',
     'ls -R /workspace/src-vul | head -n 40',
@@ -75,9 +75,18 @@ export function writeThinkingScript(file: string, commands: number, thinkMs: num
     reasoning: 'scripted',
     locations: [{ file: 'src/main.c', function: 'main', line_start: 1, line_end: 20, description: 'a guess' }],
   });
+  const looks = Array.from({ length: commands - 1 }, (_, index) => reads[index % reads.length]);
+  return [...looks, `cat > /workspace/shared/loc.json <<'EOF'\n${locJson}\nEOF`];
+}
+
+/**
+ * The purple agent's script: the commands above, then the submission; the model thinks `thinkMs` before
+ * each reply, as a real model takes seconds per step.
+ */
+export function writeThinkingScript(file: string, commands: number, thinkMs: number): void {
   const step = (thought: string, command: string) => ({ content: `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``, delayMs: thinkMs });
-  const replies = Array.from({ length: commands - 1 }, (_, index) => step(`look, step ${index + 1}.`, reads[index % reads.length]));
-  replies.push(step('write the answer.', `cat > /workspace/shared/loc.json <<'EOF'\n${locJson}\nEOF`));
+  const all = scriptCommands(commands);
+  const replies = all.map((command, index) => step(index === all.length - 1 ? 'write the answer.' : `look, step ${index + 1}.`, command));
   replies.push(step('submit.', 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'));
   writeFileSync(file, JSON.stringify(replies));
 }
