@@ -174,13 +174,14 @@ export async function measureManyTasks(root: string, docker: Docker, owner: stri
     const leftoverWorkspaces = readdirSync(join(scratch, 'tasks')).length;
     await Promise.all([green.stop(), purple.stop()]);
     // After the run, the burst's containers also run the tasks' commands bare: the work's floor.
-    floors.push(await engineFloor(root, docker, owner, scratch, tasks, scriptCommands(COMMANDS)));
+    const floorAfter = await engineFloor(root, docker, owner, scratch, tasks, scriptCommands(COMMANDS));
+    floors.push(floorAfter);
     const floor = {
       seconds: median(floors.map((one) => one.seconds)),
       startsPerS: median(floors.map((one) => one.startsPerS)),
       cpuS: median(floors.map((one) => one.cpuS)),
     };
-    const commandsFloor = floors[1].commands;
+    const commandsFloor = floorAfter.commands;
     const workFloor = commandsFloor && (floor.cpuS + commandsFloor.cpu_s) / machineCpu.cores;
     const viewer = await measureRunPage(root, join(scratch, 'logs'), result);
     return {
